@@ -1,0 +1,1 @@
+"""The `arena` command: runs matches of every game through the sandbox."""

@@ -1,0 +1,73 @@
+"""Bot files as the orchestrator sees them: path, source, sha256 and name."""
+from __future__ import annotations
+
+import ast
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine import InputError
+from sandbox.host import BotSpec
+
+PROJECT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class BotFile:
+    """One bot given on the command line."""
+
+    path: str          # as the user gave it (or relative to the project for samples)
+    source: bytes
+    sha256: str
+    name: str          # the module-level `name`, else the file's stem
+
+    @property
+    def spec(self) -> BotSpec:
+        return BotSpec(filename=Path(self.path).name, source=self.source)
+
+
+def declared_name(source: bytes, fallback: str) -> str:
+    """The bot's module-level `name = '...'`, read without running the bot."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return fallback
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "name" for t in node.targets):
+            try:
+                value = ast.literal_eval(node.value)
+            except ValueError:
+                continue
+            if isinstance(value, str) and value.strip():
+                return value.strip()[:40]
+    return fallback
+
+
+def read_bot(path: str | Path) -> BotFile:
+    """Read a bot file; a missing or unreadable one is an InputError."""
+    given = str(path)
+    file = Path(path)
+    if not file.is_file():
+        raise InputError(f"{given}: bot file not found")
+    try:
+        source = file.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{given}: cannot read bot ({exc.strerror})") from None
+    return BotFile(given, source, hashlib.sha256(source).hexdigest(),
+                   declared_name(source, file.stem))
+
+
+def unique_names(names: list[str]) -> list[str]:
+    """Later duplicates get ' #2', ' #3', ... so every AI in a match has its own name."""
+    seen: dict[str, int] = {}
+    result = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        result.append(name if seen[name] == 1 else f"{name} #{seen[name]}")
+    return result
+
+
+def sample_bots(game: str) -> list[Path]:
+    """The bundled sample bots of a game, in name order."""
+    return sorted((PROJECT / "bots" / game).glob("[!_]*.py"))

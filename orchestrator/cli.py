@@ -1,0 +1,214 @@
+"""The `arena` command line. `arena --help` and `arena COMMAND --help` teach the rest."""
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from engine import InputError
+from orchestrator import maps_cmd
+from orchestrator.bots import read_bot, sample_bots
+from orchestrator.games import get_game
+from orchestrator.match import SANDBOX_MODES, MatchSpec, run_match
+from orchestrator.scenario_cmd import run_scenario_file
+from sandbox.limits import Limits
+
+app = typer.Typer(
+    name="arena", add_completion=False, no_args_is_help=True,
+    rich_markup_mode="rich",
+    help="Run sandboxed matches of robot programming games.\n\n"
+         "Start with [bold]arena run[/bold]: it plays the bundled sample bots on the default "
+         "map. Then pass your own bot files: [bold]arena run my_bot.py bots/arena/hunter.py"
+         "[/bold].",
+)
+app.add_typer(maps_cmd.app, name="maps")
+err = Console(stderr=True)
+out = Console()
+
+
+def _seed(seed: Optional[int]) -> int:
+    return seed if seed is not None else random.SystemRandom().randrange(1 << 31)
+
+
+def _overrides(robots: Optional[int], max_turns: Optional[int]) -> dict:
+    rules = {}
+    if robots is not None:
+        rules["robots_per_type"] = robots
+    if max_turns is not None:
+        rules["max_turns"] = max_turns
+    return rules
+
+
+def _check_choice(value: str, allowed, what: str) -> str:
+    if value not in allowed:
+        raise InputError(f"unknown {what} {value!r} (choose from: {', '.join(allowed)})")
+    return value
+
+
+@app.command()
+def run(
+    bots: List[Path] = typer.Argument(None, help="Bot files. None: the game's sample bots.",
+                                      show_default=False),
+    game: str = typer.Option("arena", help="Which game: arena."),
+    map: Optional[str] = typer.Option(None, "--map", help="A map file or a bundled map name "
+                                      "(see `arena maps`)."),
+    seed: Optional[int] = typer.Option(None, help="Match seed. Omitted: one is drawn and "
+                                       "printed, so the match can be replayed."),
+    rules: str = typer.Option("seed", help="Rules preset: seed (the seed document) or v1.1 "
+                              "(the original game's later release)."),
+    robots: Optional[int] = typer.Option(None, help="Robots per AI (default: the preset's)."),
+    max_turns: Optional[int] = typer.Option(None, help="Turn limit (default: the preset's)."),
+    sandbox: str = typer.Option("standard", help="standard: every AI in its own limited "
+                                "child process. off: bots run in this process, for pdb."),
+    cpu_limit: float = typer.Option(Limits.cpu_per_call_s, help="CPU seconds per move() call."),
+    memory_mb: int = typer.Option(Limits.memory_mb, help="Memory cap per AI, in MiB."),
+    as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object."),
+) -> None:
+    """Play one match and print the ranking, winner and runner-up.
+
+    Examples:
+
+      arena run                                   # the sample bots, default map
+
+      arena run my_bot.py bots/arena/hunter.py --map official --seed 42
+
+      arena run my_bot.py --sandbox off           # debug your bot with pdb
+    """
+    spec = _build_spec(bots, game, map, seed, rules, robots, max_turns, sandbox,
+                       Limits(cpu_per_call_s=cpu_limit, memory_mb=memory_mb))
+    if not as_json:
+        err.print(f"[dim]{spec.game}: {len(spec.bots)} AIs on {spec.map_path.name}, "
+                  f"seed {spec.seed}, sandbox {spec.sandbox}[/dim]")
+    result = _play(spec, show_progress=not as_json)
+    if as_json:
+        print(json.dumps(result))
+    else:
+        print_result(result)
+
+
+def _build_spec(bots, game, map_ref, seed, rules, robots, max_turns, sandbox, limits
+                ) -> MatchSpec:
+    found = get_game(game)
+    _check_choice(sandbox, SANDBOX_MODES, "--sandbox mode")
+    rules_obj = found.rules(rules, **_overrides(robots, max_turns))
+    paths = list(bots) if bots else sample_bots(found.name)
+    bot_files = [read_bot(p) for p in paths]
+    if not bot_files:
+        raise InputError(f"no bots given and no sample bots found for {found.name}")
+    map_path = found.find_map(map_ref)
+    found.load_map(map_path)            # a bad map fails here, before any child starts
+    return MatchSpec(found.name, map_path, bot_files, _seed(seed), rules_obj, limits, sandbox)
+
+
+def _play(spec: MatchSpec, show_progress: bool) -> dict:
+    if not show_progress:
+        return run_match(spec)
+    columns = (TextColumn("turn"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=err, transient=True) as progress:
+        task = progress.add_task("match", total=spec.rules.max_turns)
+        return run_match(spec, on_turn=lambda turn, total: progress.update(task, completed=turn))
+
+
+def print_result(result: dict) -> None:
+    """The human summary: a ranking table, then winner and runner-up."""
+    table = Table(title=f"{result['game']} on {result['map']}, seed {result['seed']}: "
+                        f"{result['turns']} turns, ended by {result['end']}")
+    for column in ("rank", "AI", "status", "flags", "alive", "heat", "CPU s", "MB", "note"):
+        table.add_column(column, justify="left" if column in ("AI", "status", "note")
+                         else "right")
+    for p in result["players"]:
+        stats = p["stats"]
+        note = p["reason"] or "; ".join(p["warnings"][:1])
+        if p["turn"]:
+            note = f"{note} (turn {p['turn']})"
+        style = {"erased": "red", "load_error": "red", "forfeit": "red"}.get(p["status"])
+        table.add_row(str(p["rank"]), p["name"], p["status"],
+                      f"{stats.get('max_flags', 0)}/{stats.get('total_flags', 0)}"
+                      if stats else "-", str(stats.get("alive", "-")), str(p["overheats"]),
+                      f"{p['cpu_s']:.2f}", f"{p['peak_rss_mb']:.0f}", note, style=style)
+    out.print(table)
+    out.print("[dim]flags: best robot / all robots; heat: overheats (exceptions and invalid "
+              "moves)[/dim]")
+    out.print(f"Winner: [bold green]{_placed(result, 0)}[/]   "
+              f"Runner-up: [bold]{_placed(result, 1)}[/]")
+    if result["restarts"]:
+        out.print(f"The match was replayed from turn 0 {result['restarts']} time(s) "
+                  f"after erasing an AI.")
+
+
+def _placed(result: dict, place: int) -> str:
+    """The name(s) at the best (0) or next (1) rank among AIs that finished."""
+    ranks = sorted({p["rank"] for p in result["players"] if p["status"] == "ok"})
+    if place >= len(ranks):
+        return "none"
+    names = [p["name"] for p in result["players"] if p["rank"] == ranks[place]
+             and p["status"] == "ok"]
+    return names[0] if len(names) == 1 else " = ".join(names) + " (tied)"
+
+
+@app.command()
+def scenario(
+    file: Path = typer.Argument(..., help="A scenario JSON file."),
+    as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object."),
+) -> None:
+    """Arena only: play scripted moves on a hand-made position, print the final state.
+
+    The file gives a map, robots and moves per turn, for example:
+
+      {"map": ["#####", "#1  #", "#   #", "#####"],
+       "robots": [{"id": "a", "ai": "A", "row": 1, "col": 2, "facing": "N"}],
+       "moves": [{"a": "FORWARD"}, {"a": "LASER"}], "seed": 1}
+    """
+    state = run_scenario_file(file)
+    if as_json:
+        print(json.dumps(state))
+        return
+    table = Table(title=f"after turn {state['turn']}" + (f", ended by {state['end']}"
+                                                         if state["end"] else ""))
+    for column in ("id", "row", "col", "facing", "life", "charges", "flags", "state"):
+        table.add_column(column)
+    for robot in state["robots"]:
+        table.add_row(*(str(robot[k]) for k in ("id", "row", "col", "facing", "life",
+                                                 "charges", "flags", "state")))
+    out.print(table)
+    for obj in state["objects"]:
+        out.print(f"{obj['type']} at ({obj['row']}, {obj['col']}), life {obj['life']}")
+
+
+def _usage_problem(exc: Exception) -> str | None:
+    """The message of a command-line usage error (typer's vendored click raises these)."""
+    if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):
+        return exc.format_message()
+    return None
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: bad input becomes one `error:` line and exit status 2."""
+    command = typer.main.get_command(app)
+    try:
+        code = command.main(args=argv, prog_name="arena", standalone_mode=False)
+    except InputError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    except (typer.Abort, KeyboardInterrupt):
+        typer.echo("error: interrupted; every bot process was stopped", err=True)
+        sys.exit(130)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except Exception as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            typer.echo(exc.ctx.get_help())
+            sys.exit(0)
+        problem = _usage_problem(exc)
+        if problem is None:
+            raise
+        typer.echo(f"error: {problem}", err=True)
+        sys.exit(2)
+    sys.exit(code if isinstance(code, int) else 0)

@@ -1,0 +1,200 @@
+"""Play one match: load the AIs, drive the engine turn by turn, erase and replay on failure.
+
+The flow runs one way: map and bots go in, the engine and the sandbox talk once per AI
+per turn, and a plain result dict comes out.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from engine import ENGINE_VERSION
+from orchestrator.bots import BotFile, unique_names
+from orchestrator.games import get_game
+from sandbox import host, inprocess
+from sandbox.limits import Limits
+
+SANDBOX_MODES = ("standard", "off")
+
+
+@dataclass
+class MatchSpec:
+    """Everything a match is a pure function of."""
+
+    game: str
+    map_path: Path
+    bots: list[BotFile]
+    seed: int
+    rules: Any
+    limits: Limits = field(default_factory=Limits)
+    sandbox: str = "standard"
+
+
+@dataclass
+class Timing:
+    """Per-turn wall times, for benchmarks: engine, the whole exchange, and bot code."""
+
+    engine_s: list[float] = field(default_factory=list)
+    exchange_s: list[float] = field(default_factory=list)
+    bot_s: list[float] = field(default_factory=list)
+    child_busy_s: list[float] = field(default_factory=list)
+    decisions: int = 0
+
+
+@dataclass
+class Seat:
+    """One AI of the lineup and what became of it."""
+
+    bot: BotFile
+    name: str
+    status: str = "ok"
+    reason: str | None = None
+    turn: int | None = None
+    cpu_s: float = 0.0
+    peak_rss_mb: float = 0.0
+    output: str = ""
+    warnings: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+class _Players:
+    """The loaded AIs of one attempt, sandboxed or in-process, behind one interface."""
+
+    def __init__(self, spec: MatchSpec, seats: dict[int, Seat]) -> None:
+        bots = {i: seat.bot.spec for i, seat in seats.items()}
+        self.off = spec.sandbox == "off"
+        loader = inprocess.load_players if self.off else host.load_children
+        self.procs, self.load_failed = loader(spec.game, bots, spec.limits)
+
+    def exchange(self, payloads):
+        return (inprocess.exchange if self.off else host.exchange)(self.procs, payloads)
+
+    def close(self) -> None:
+        for proc in self.procs.values():
+            proc.kill()
+
+
+def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None,
+              timing: Timing | None = None) -> dict:
+    """Play the match, replaying it from turn 0 after each erase. Returns the result."""
+    game = get_game(spec.game)
+    arena_map = game.load_map(spec.map_path)
+    names = unique_names([bot.name for bot in spec.bots])
+    seats = [Seat(bot, name) for bot, name in zip(spec.bots, names)]
+    restarts = 0
+    while True:
+        playing = {i: s for i, s in enumerate(seats) if s.status == "ok"}
+        outcome = _attempt(spec, game, arena_map, playing, on_turn, timing)
+        if outcome is not None:
+            break
+        restarts += 1
+    match, lineup = outcome
+    return _result(spec, game, arena_map, seats, match, lineup, restarts)
+
+
+def _attempt(spec, game, arena_map, playing: dict[int, Seat], on_turn, timing):
+    """One try at the whole match. Returns (match, lineup), or None after an erase."""
+    players = _Players(spec, playing)
+    try:
+        for i, reason in players.load_failed.items():
+            seat = playing.pop(i)
+            seat.status, seat.reason = "load_error", reason
+        lineup = sorted(playing)                       # match-local index -> seat index
+        local_names = [playing[i].name for i in lineup]
+        match = game.new_match(arena_map, local_names, spec.seed, spec.rules)
+        for local, i in enumerate(lineup):
+            players.procs[i].start(local_names, local, spec.seed)
+            playing[i].output = players.procs[i].startup_output
+        while match.end is None and lineup:
+            started = time.perf_counter()
+            views = match.views()
+            payloads = {lineup[ai]: (view, match.calls(ai)) for ai, view in views.items()}
+            engine_s = time.perf_counter() - started
+            replies, failed = players.exchange(payloads)
+            exchanged = time.perf_counter()
+            moves: dict[int, int] = {}
+            for i, reply in replies.items():
+                local = lineup.index(i)
+                try:
+                    moves.update(match.decode_answer(local, reply.get("moves")))
+                except ValueError as exc:
+                    failed[i] = f"protocol: {exc}"
+                    continue
+                _note_reply(playing[i], reply, spec.limits)
+            for i, reason in failed.items():
+                seat = playing[i]
+                seat.status, seat.reason, seat.turn = "erased", reason, match.turn + 1
+            _account(players, playing)
+            if failed:
+                return None
+            match.play_turn(moves)
+            if timing is not None:
+                timing.engine_s.append(engine_s + time.perf_counter() - exchanged)
+                timing.exchange_s.append(exchanged - started - engine_s)
+                timing.bot_s.append(sum(r.get("bot_s", 0.0) for r in replies.values()))
+                timing.child_busy_s.append(max((r.get("busy_s", 0.0) for r in replies.values()),
+                                               default=0.0))
+                timing.decisions += sum(match.calls(ai) for ai in views)
+            if on_turn is not None:
+                on_turn(match.turn, spec.rules.max_turns)
+        _account(players, playing)
+        return match, lineup
+    finally:
+        players.close()
+
+
+def _note_reply(seat: Seat, reply: dict, limits: Limits) -> None:
+    """Keep a reply's output, rule-1 warnings and a few overheat messages."""
+    out = reply.get("out")
+    if isinstance(out, str) and out:
+        seat.output = (seat.output + out)[:limits.output_bytes]
+    for name in reply.get("warn") or ():
+        text = f"module state changed by move(): {str(name)[:60]}"
+        if text not in seat.warnings and len(seat.warnings) < 20:
+            seat.warnings.append(text)
+    for entry in reply.get("errors") or ():
+        if len(seat.errors) < 20 and isinstance(entry, list) and len(entry) == 2:
+            seat.errors.append(str(entry[1])[:200])
+
+
+def _account(players: _Players, playing: dict[int, Seat]) -> None:
+    for i, proc in players.procs.items():
+        if i in playing:
+            playing[i].cpu_s = round(proc.cpu_used, 3)
+            playing[i].peak_rss_mb = round(proc.peak_rss_mb, 1)
+
+
+def _result(spec, game, arena_map, seats, match, lineup, restarts) -> dict:
+    ranks = match.ranking() if lineup else []
+    rank_of = {i: ranks[local] for local, i in enumerate(lineup)}
+    erased = [i for i, s in enumerate(seats) if s.status == "erased"]
+    load_errors = [i for i, s in enumerate(seats) if s.status == "load_error"]
+    for i in erased:
+        rank_of[i] = len(lineup) + 1
+    for i in load_errors:
+        rank_of[i] = len(lineup) + len(erased) + 1
+    players = []
+    for i, seat in enumerate(seats):
+        local = lineup.index(i) if i in lineup else None
+        stats = match.stats(local) if local is not None else {}
+        players.append({
+            "name": seat.name, "bot": seat.bot.path, "sha256": seat.bot.sha256,
+            "rank": rank_of[i], "status": seat.status, "reason": seat.reason,
+            "turn": seat.turn, "overheats": stats.get("overheats", 0), "cpu_s": seat.cpu_s,
+            "peak_rss_mb": seat.peak_rss_mb, "stats": stats, "warnings": seat.warnings,
+            "errors": seat.errors, "output": seat.output,
+        })
+    players.sort(key=lambda p: (p["rank"], p["name"]))
+    best = sorted({p["rank"] for p in players if p["status"] == "ok"})
+    at = {r: [p["name"] for p in players if p["rank"] == r and p["status"] == "ok"]
+          for r in best}
+    winner = at[best[0]][0] if best and len(at[best[0]]) == 1 else None
+    runner_up = at[best[1]][0] if winner and len(best) > 1 and len(at[best[1]]) == 1 else None
+    return {
+        "game": spec.game, "engine_version": ENGINE_VERSION, "seed": spec.seed,
+        "map": arena_map.name, "rules": spec.rules.as_dict(), "turns": match.turn,
+        "end": match.end or "no_players", "winner": winner, "runner_up": runner_up,
+        "restarts": restarts, "sandbox": spec.sandbox, "players": players, "replay": None,
+    }

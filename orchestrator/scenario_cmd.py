@@ -1,0 +1,20 @@
+"""`arena scenario FILE`: read a scenario file and run it through the engine."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from engine import InputError
+from engine.arena import scenario
+
+
+def run_scenario_file(path: Path) -> dict:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(f"{path}: scenario file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot read scenario ({exc})") from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}:{exc.lineno}:{exc.colno}: invalid JSON ({exc.msg})") from None
+    return scenario.run(data, str(path))

@@ -1,0 +1,181 @@
+"""What every game's child side shares: loading a bot, guarding each call, capturing output.
+
+The same code runs in a sandbox child and, with `--sandbox off`, in the host process, so
+that both modes play the same match for the same seed.
+"""
+import os
+import random
+import resource
+import signal
+import sys
+import time
+import types
+
+FATAL_EXIT = 86          # the child's exit status after it reported a fatal error
+ERROR_TEXT_CAP = 200     # characters kept of one exception message
+ERRORS_PER_REPLY = 8     # per-robot error messages sent back per turn
+
+
+class Fatal(Exception):
+    """The AI must be erased (or forfeit): the reason is the message."""
+
+
+class LoadError(Exception):
+    """The bot could not be loaded: the reason is the message."""
+
+
+class CappedOutput:
+    """A text sink keeping at most `cap` characters; the rest is counted, not kept."""
+
+    def __init__(self, cap):
+        self.cap = cap
+        self.kept = 0
+        self.dropped = 0
+        self.pending = []
+
+    def write(self, text):
+        if not isinstance(text, str):
+            raise TypeError("write() argument must be str")
+        room = self.cap - self.kept
+        if room > 0:
+            piece = text[:room]
+            self.pending.append(piece)
+            self.kept += len(piece)
+        self.dropped += max(0, len(text) - max(room, 0))
+        return len(text)
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return False
+
+    def take(self):
+        """The text written since the last call."""
+        text = "".join(self.pending)
+        self.pending.clear()
+        return text
+
+
+def _die(reason):
+    raise Fatal(reason)
+
+
+class Guard:
+    """Per-call limits: CPU seconds (ITIMER_PROF) and wall seconds (ITIMER_REAL).
+
+    When a limit fires inside bot code, `on_fatal` reports the reason and ends the
+    process, so a bot cannot catch it. The host's watchdog backs this up.
+    """
+
+    def __init__(self, cpu, wall, on_fatal):
+        self.cpu = cpu
+        self.wall = wall
+        self.on_fatal = on_fatal
+        signal.signal(signal.SIGPROF, lambda *_: on_fatal("cpu time limit"))
+        signal.signal(signal.SIGALRM, lambda *_: on_fatal("wall time limit (hang)"))
+
+    def __enter__(self):
+        signal.setitimer(signal.ITIMER_PROF, self.cpu)
+        signal.setitimer(signal.ITIMER_REAL, self.wall)
+
+    def __exit__(self, *exc):
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+class NoGuard:
+    """In-process mode: no limits, so that a debugger can stop inside a bot."""
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, *exc):
+        pass
+
+
+def describe_error(exc):
+    """`Type: message`, short, and safe against hostile __str__."""
+    kind = type(exc).__name__
+    try:
+        text = str(exc)
+    except BaseException:
+        text = "<unprintable>"
+    if not isinstance(text, str):
+        text = "<unprintable>"
+    return f"{kind}: {text}"[:ERROR_TEXT_CAP] if text else kind
+
+
+def load_bot(source, filename, guard, module_name="bot"):
+    """Execute the bot's source as a fresh module; raise LoadError with the reason."""
+    try:
+        code = compile(source, filename, "exec")
+    except SyntaxError as exc:
+        raise LoadError(f"syntax error: {exc.msg} (line {exc.lineno})") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise LoadError(f"cannot compile: {describe_error(exc)}") from None
+    module = types.ModuleType(module_name)
+    module.__file__ = filename
+    sys.modules[module_name] = module
+    try:
+        with guard:
+            exec(code, module.__dict__)
+    except MemoryError:
+        raise LoadError("memory limit at import") from None
+    except Fatal as exc:
+        raise LoadError(f"{exc} at import") from None
+    except BaseException as exc:          # SystemExit too: the bot must not stop the child
+        raise LoadError(f"raised at import: {describe_error(exc)}") from None
+    return module
+
+
+class ModuleWatch:
+    """Special rule 1: report module-level state that move() changes."""
+
+    SKIP = (types.ModuleType, types.FunctionType, type, types.BuiltinFunctionType)
+
+    def __init__(self, module):
+        self.module = module
+        self.before = self._snapshot()
+        self.reported = set()
+
+    def _snapshot(self):
+        shot = {}
+        for key, value in list(vars(self.module).items()):
+            if key.startswith("__") or isinstance(value, self.SKIP):
+                continue
+            mark = id(value)
+            if isinstance(value, (list, dict, set, bytearray)):
+                try:
+                    items = value.values() if isinstance(value, dict) else value
+                    mark = (id(value), len(value),
+                            hash(tuple(map(id, items))) if len(value) <= 256 else 0)
+                except Exception:
+                    pass
+            shot[key] = mark
+        return shot
+
+    def changes(self):
+        """Names whose module-level value changed since load, each reported once."""
+        now = self._snapshot()
+        changed = sorted(k for k in now.keys() | self.before.keys()
+                         if now.get(k) != self.before.get(k) and k not in self.reported)
+        self.reported.update(changed)
+        return changed
+
+
+def seed_random(*parts):
+    """Seed the bot's `random` from the match seed, the AI, the robot and the turn."""
+    random.seed(":".join(map(str, parts)))
+
+
+def peak_rss_bytes():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def cpu_seconds():
+    return time.process_time()
+
+
+def exit_now(code):
+    os._exit(code)

@@ -1,0 +1,1 @@
+"""The package bots import: `from roborally.api import *`."""

@@ -1,0 +1,294 @@
+"""The host side of the sandbox: one child process per AI, and the turn exchange.
+
+Errors are values: a child that fails is reported as (ai, reason), never as an exception
+that escapes into the match loop.
+"""
+from __future__ import annotations
+
+import fcntl
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import sysconfig
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import psutil
+
+from sandbox.botlib._wire import FrameError, FrameReader, pack
+from sandbox.limits import Limits
+
+BOTLIB = Path(__file__).resolve().parent / "botlib"
+CHILD_MAIN = BOTLIB / "_child.py"
+POLL_S = 0.05
+F_SETPIPE_SZ = 1031
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """What the sandbox needs of a bot: its file name (for tracebacks) and its source."""
+
+    filename: str
+    source: bytes
+
+
+def load_frame(game: str, bot: BotSpec, limits: Limits) -> dict:
+    """The first frame a child receives: what to load, and under which limits."""
+    return {"game": game, "limits": limits.for_child(), "source": bot.source,
+            "filename": bot.filename}
+
+
+def start_frame(names: list[str], ai: int, seed: int) -> dict:
+    """The second frame: the match the loaded bot plays in, and which AI it is."""
+    return {"names": names, "ai": ai, "seed": seed}
+
+
+def _site_dirs() -> list[str]:
+    paths = sysconfig.get_paths()
+    return list(dict.fromkeys([paths["purelib"], paths["platlib"]]))
+
+
+def _cpu_clock(pid: int) -> int:
+    """The Linux per-process CPU clock id of `pid` (CPUCLOCK_SCHED)."""
+    return ((~pid) << 3) | 2
+
+
+def describe_exit(status: int | None) -> str:
+    if status is None:
+        return "crash: the process stopped answering"
+    if status < 0:
+        sig = -status
+        if sig == signal.SIGXCPU:
+            return "cpu time limit"
+        return f"crash: killed by {signal.Signals(sig).name}"
+    return f"exited with status {status}"
+
+
+class Child:
+    """One sandboxed AI process: spawn, talk, account CPU, and kill its whole tree."""
+
+    def __init__(self, game: str, bot: BotSpec, limits: Limits) -> None:
+        self.limits = limits
+        self.startup_output = ""
+        down_r, self.down_w = os.pipe()
+        self.up_r, up_w = os.pipe()
+        for fd in (down_r, self.down_w, self.up_r, up_w):
+            try:
+                fcntl.fcntl(fd, F_SETPIPE_SZ, 1 << 20)
+            except OSError:
+                pass
+        try:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-I", "-S", str(CHILD_MAIN), str(down_r), str(up_w),
+                 *_site_dirs()],
+                pass_fds=(down_r, up_w), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL, env={}, start_new_session=True, close_fds=True)
+        finally:
+            os.close(down_r)
+            os.close(up_w)
+        self.pid = self.proc.pid
+        self.clock = _cpu_clock(self.pid)
+        self.reader = FrameReader(self.up_r, self.limits.reply_bytes)
+        os.set_blocking(self.up_r, False)
+        self.cpu_used = 0.0
+        self.peak_rss_mb = 0.0
+        self._sent_at_cpu = 0.0
+        self._budget = 0.0
+        self._deadline = 0.0
+        self._write(load_frame(game, bot, limits))
+
+    # -- talking ---------------------------------------------------------------------------
+    def _write(self, obj) -> None:
+        data = memoryview(pack(obj))
+        while data:
+            data = data[os.write(self.down_w, data):]
+
+    def start(self, names: list[str], ai: int, seed: int) -> None:
+        self._write({"start": start_frame(names, ai, seed)})
+
+    def send(self, payload: dict, calls: int) -> None:
+        """Send one request that will make `calls` bot calls, and arm the limits."""
+        limits = self.limits
+        self._sent_at_cpu = self.cpu_now()
+        self._budget = calls * limits.cpu_per_call_s + 0.5
+        self._deadline = (time.monotonic() + calls * limits.wall_per_call_s
+                          + limits.watchdog_grace_s)
+        self._write(payload)
+
+    def cpu_now(self) -> float:
+        try:
+            return time.clock_gettime(self.clock)
+        except OSError:
+            return self.cpu_used
+
+    def overrun(self) -> str | None:
+        """A limit the pending request has broken, measured from outside the child."""
+        cpu = self.cpu_now()
+        if cpu - self._sent_at_cpu > self._budget:
+            return "cpu time limit"
+        if cpu > self.limits.cpu_bank_s:
+            return "cpu bank exhausted"
+        if time.monotonic() > self._deadline:
+            return "wall-clock watchdog (hang)"
+        return None
+
+    def account(self) -> None:
+        self.cpu_used = self.cpu_now()
+        self.peak_rss_mb = max(self.peak_rss_mb, _peak_rss_mb(self.pid))
+
+    def death_reason(self) -> str:
+        """Why the child went away without a frame."""
+        try:
+            status = self.proc.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            status = None
+        return describe_exit(status)
+
+    # -- ending ----------------------------------------------------------------------------
+    def kill(self) -> None:
+        """Kill the child and every process it started, and reap them."""
+        if self.proc.returncode is None:
+            self.peak_rss_mb = max(self.peak_rss_mb, _peak_rss_mb(self.pid))
+        kill_tree(self.pid)
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+        for fd in (self.down_w, self.up_r):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self.down_w = self.up_r = -1
+
+
+def _peak_rss_mb(pid: int) -> float:
+    """VmHWM of a live process, in MiB (0 when it is gone)."""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as status:
+            for line in status:
+                if line.startswith(b"VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def kill_tree(pid: int) -> None:
+    """SIGKILL `pid`, its process group and all its descendants."""
+    try:
+        victims = psutil.Process(pid).children(recursive=True)
+    except psutil.Error:
+        victims = []
+    for target in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
+        try:
+            target()
+        except OSError:
+            pass
+    for proc in victims:
+        try:
+            proc.kill()
+        except psutil.Error:
+            pass
+
+
+def load_children(game: str, bots: dict[int, BotSpec], limits: Limits
+                  ) -> tuple[dict[int, Child], dict[int, str]]:
+    """Start every AI's child at once and wait until each has loaded its bot.
+
+    Returns the ready children and, per AI that failed to load, the reason.
+    """
+    children: dict[int, Child] = {}
+    failed: dict[int, str] = {}
+    try:
+        for ai, bot in bots.items():
+            children[ai] = Child(game, bot, limits)
+        deadline = time.monotonic() + limits.load_timeout_s
+        for ai, frame, problem in _collect(dict(children), deadline, check=None):
+            if problem is None and isinstance(frame, dict) and frame.get("ready") is True:
+                out = frame.get("out", "")
+                children[ai].startup_output = out[:limits.output_bytes] \
+                    if isinstance(out, str) else ""
+                continue
+            if problem is None:
+                problem = (frame.get("load_error") if isinstance(frame, dict) else None) \
+                    or f"protocol: unexpected reply to load {frame!r:.80}"
+            failed[ai] = str(problem)[:500]
+    except BaseException:
+        for child in children.values():
+            child.kill()
+        raise
+    for ai in failed:
+        children.pop(ai).kill()
+    return children, failed
+
+
+def exchange(children: dict[int, Child], payloads: dict[int, tuple[dict, int]]
+             ) -> tuple[dict[int, dict], dict[int, str]]:
+    """Send each AI its request at once; gather the replies.
+
+    `payloads[ai]` is (request, number of bot calls it makes). Returns the replies and,
+    per AI that failed (fatal frame, death, bad frame, a limit), the reason.
+    """
+    waiting = {}
+    for ai, (payload, calls) in payloads.items():
+        children[ai].send(payload, calls)
+        waiting[ai] = children[ai]
+    deadline = max((c._deadline for c in waiting.values()), default=0.0)
+    replies: dict[int, dict] = {}
+    failed: dict[int, str] = {}
+    for ai, frame, problem in _collect(waiting, deadline, check=Child.overrun):
+        if problem is None and isinstance(frame, dict) and "fatal" in frame:
+            problem = str(frame["fatal"])[:200]
+        if problem is None and not isinstance(frame, dict):
+            problem = "protocol: reply is not a map"
+        if problem is None:
+            children[ai].account()
+            replies[ai] = frame
+        else:
+            failed[ai] = problem
+    return replies, failed
+
+
+def _collect(waiting: dict[int, Child], deadline: float, check):
+    """Yield (ai, frame, None) or (ai, None, reason) once for every waiting child."""
+    selector = selectors.DefaultSelector()
+    try:
+        for ai, child in waiting.items():
+            selector.register(child.up_r, selectors.EVENT_READ, ai)
+        pending = set(waiting)
+        while pending:
+            timeout = min(POLL_S, max(0.0, deadline - time.monotonic()))
+            events = selector.select(timeout)
+            for key, _ in events:
+                ai = key.data
+                child = waiting[ai]
+                try:
+                    frame = child.reader.feed()
+                except EOFError:
+                    frame, problem = None, child.death_reason()
+                except FrameError as exc:
+                    frame, problem = None, f"protocol: {exc}"
+                else:
+                    if frame is None:
+                        continue
+                    problem = None
+                selector.unregister(child.up_r)
+                pending.discard(ai)
+                yield ai, frame, problem
+            if not events or time.monotonic() > deadline:
+                for ai in sorted(pending):
+                    child = waiting[ai]
+                    problem = check(child) if check else (
+                        "load timeout" if time.monotonic() > deadline else None)
+                    if problem:
+                        selector.unregister(child.up_r)
+                        pending.discard(ai)
+                        child.kill()
+                        yield ai, None, problem
+    finally:
+        selector.close()
+

@@ -1,0 +1,82 @@
+"""`--sandbox off`: bots run inside the host process, for stepping through them with pdb.
+
+No limits and no isolation. The same child-side runtime plays the same match as the
+sandbox does for the same seed; only the bots' output goes to stderr instead of the result.
+"""
+from __future__ import annotations
+
+import contextlib
+import sys
+import time
+
+from sandbox.host import BOTLIB, BotSpec, start_frame
+from sandbox.limits import Limits
+
+
+def _botlib():
+    """The child-side modules, imported from the bot path exactly as a child imports them."""
+    if str(BOTLIB) not in sys.path:
+        sys.path.insert(0, str(BOTLIB))
+    import _runtime  # noqa: PLC0415
+    return _runtime
+
+
+class InProcessPlayer:
+    """One AI loaded in this process."""
+
+    def __init__(self, game: str, bot: BotSpec, ai: int) -> None:
+        runtime = _botlib()
+        self.cpu_used = 0.0
+        self.peak_rss_mb = 0.0
+        self.startup_output = ""
+        self.game = __import__("_" + game)
+        self.guard = runtime.NoGuard()
+        with contextlib.redirect_stdout(sys.stderr):
+            self.module = runtime.load_bot(bot.source, bot.filename, self.guard,
+                                           module_name=f"bot_{ai}")
+            self.game.check_module(self.module)
+        self.watch = runtime.ModuleWatch(self.module)
+
+    def start(self, names: list[str], ai: int, seed: int) -> None:
+        self.runtime = self.game.RUNTIME(self.module, start_frame(names, ai, seed), self.guard)
+
+    def kill(self) -> None:
+        """Nothing to kill in-process."""
+
+    def call(self, payload: dict) -> dict:
+        started, cpu = time.perf_counter(), time.process_time()
+        with contextlib.redirect_stdout(sys.stderr):
+            reply = self.runtime.handle(payload)
+        self.cpu_used += time.process_time() - cpu
+        reply["warn"] = self.watch.changes()
+        reply["out"] = ""
+        reply["busy_s"] = time.perf_counter() - started
+        return reply
+
+
+def load_players(game: str, bots: dict[int, BotSpec], limits: Limits
+                 ) -> tuple[dict[int, InProcessPlayer], dict[int, str]]:
+    """Load every bot in this process. Returns the players and the load errors."""
+    players, failed = {}, {}
+    runtime = _botlib()
+    for ai, bot in bots.items():
+        try:
+            players[ai] = InProcessPlayer(game, bot, ai)
+        except runtime.LoadError as exc:
+            failed[ai] = str(exc)
+        except Exception as exc:
+            failed[ai] = runtime.describe_error(exc)
+    return players, failed
+
+
+def exchange(players: dict[int, InProcessPlayer], payloads: dict[int, tuple[dict, int]]
+             ) -> tuple[dict[int, dict], dict[int, str]]:
+    """Call each AI in turn. A MemoryError or SystemExit in a bot still erases it."""
+    runtime = _botlib()
+    replies, failed = {}, {}
+    for ai, (payload, _calls) in payloads.items():
+        try:
+            replies[ai] = players[ai].call(payload)
+        except runtime.Fatal as exc:
+            failed[ai] = str(exc)
+    return replies, failed

@@ -1,0 +1,23 @@
+"""The resource limits of one AI in one match."""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Defaults follow `spec/sandbox.md`. Times are CPU seconds unless named wall."""
+
+    cpu_per_call_s: float = 1.0       # one move()/act() call
+    cpu_bank_s: float = 120.0         # the whole match, like Kaggle's overage bank
+    wall_per_call_s: float = 5.0      # one call, in wall seconds (catches sleepers)
+    watchdog_grace_s: float = 10.0    # the host's last guard, on top of the above
+    memory_mb: int = 512              # address-space cap of the child
+    memory_alarm: float = 0.8         # a peak RSS above this share of the cap is fatal
+    output_bytes: int = 64 << 10      # captured bot output kept per AI
+    reply_bytes: int = 1 << 20        # largest frame the host accepts from a child
+    load_timeout_s: float = 10.0      # wall seconds to start and import the bot
+
+    def for_child(self) -> dict:
+        return dataclasses.asdict(self)
