@@ -53,7 +53,7 @@ def parse_map(text: str, name: str = "<map>") -> ArenaMap:
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     while lines and lines[-1] == "":
         lines.pop()
-    if not any(line.strip() for line in lines):
+    if not any(lines):
         raise MapError(f"{name}: the map is empty")
     size = max(len(lines), max(len(line) for line in lines))
     floor = [[EMPTY] * size for _ in range(size)]
@@ -80,9 +80,7 @@ def parse_map(text: str, name: str = "<map>") -> ArenaMap:
             else:
                 raise MapError(f"{where}: unknown map symbol {ch!r} (allowed: space, 1-9, "
                                f"#, ^ > v <, {{ }}, &)")
-    if not flag_at:
-        raise MapError(f"{name}: the map has no flags (it needs flags 1..N)")
-    for n in range(1, max(flag_at) + 1):
+    for n in range(1, max(flag_at, default=0) + 1):
         if n not in flag_at:
             raise MapError(f"{name}: flag {n} is missing (flags must be 1..{max(flag_at)} "
                            f"with no gaps)")

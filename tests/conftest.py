@@ -1,0 +1,29 @@
+"""Shared fixtures: paths into the project, and a check that no bot process is left."""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import psutil
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BOTS = ROOT / "bots" / "arena"
+MAPS = ROOT / "maps" / "arena"
+HOSTILE = Path(__file__).resolve().parent / "hostile"
+ARENA_CMD = [sys.executable, "-m", "orchestrator"]
+
+
+def child_pids() -> set[int]:
+    return {p.pid for p in psutil.Process(os.getpid()).children(recursive=True)}
+
+
+@pytest.fixture
+def no_stray_processes():
+    """Fails the test if it leaves any process of ours running."""
+    before = child_pids()
+    yield
+    left = [psutil.Process(pid) for pid in child_pids() - before if psutil.pid_exists(pid)]
+    left = [p for p in left if p.status() != psutil.STATUS_ZOMBIE]
+    assert not left, f"stray processes: {[(p.pid, p.cmdline()) for p in left]}"
