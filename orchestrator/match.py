@@ -77,8 +77,13 @@ class _Players:
 
 
 def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None,
-              timing: Timing | None = None) -> dict:
-    """Play the match, replaying it from turn 0 after each erase. Returns the result."""
+              timing: Timing | None = None, trace: Callable[[Any], None] | None = None
+              ) -> dict:
+    """Play the match, replaying it from turn 0 after each erase. Returns the result.
+
+    `on_turn(turn, max_turns)` reports progress; `trace(match)` sees the state after every
+    turn of the attempt that counts (and of erased attempts too, before their erase).
+    """
     game = get_game(spec.game)
     arena_map = game.load_map(spec.map_path)
     names = unique_names([bot.name for bot in spec.bots])
@@ -86,7 +91,7 @@ def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None
     restarts = 0
     while True:
         playing = {i: s for i, s in enumerate(seats) if s.status == "ok"}
-        outcome = _attempt(spec, game, arena_map, playing, on_turn, timing)
+        outcome = _attempt(spec, game, arena_map, playing, on_turn, timing, trace)
         if outcome is not None:
             break
         restarts += 1
@@ -94,7 +99,7 @@ def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None
     return _result(spec, game, arena_map, seats, match, lineup, restarts)
 
 
-def _attempt(spec, game, arena_map, playing: dict[int, Seat], on_turn, timing):
+def _attempt(spec, game, arena_map, playing: dict[int, Seat], on_turn, timing, trace):
     """One try at the whole match. Returns (match, lineup), or None after an erase."""
     players = _Players(spec, playing)
     try:
@@ -139,6 +144,8 @@ def _attempt(spec, game, arena_map, playing: dict[int, Seat], on_turn, timing):
                 timing.decisions += sum(match.calls(ai) for ai in views)
             if on_turn is not None:
                 on_turn(match.turn, spec.rules.max_turns)
+            if trace is not None:
+                trace(match)
         _account(players, playing)
         return match, lineup
     finally:

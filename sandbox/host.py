@@ -213,9 +213,13 @@ def load_children(game: str, bots: dict[int, BotSpec], limits: Limits
                 children[ai].startup_output = out[:limits.output_bytes] \
                     if isinstance(out, str) else ""
                 continue
-            if problem is None:
+            if problem is None and isinstance(frame, dict) and "fatal" in frame:
+                problem = f"{frame['fatal']} at import"
+            elif problem is None:
                 problem = (frame.get("load_error") if isinstance(frame, dict) else None) \
                     or f"protocol: unexpected reply to load {frame!r:.80}"
+            elif not problem.endswith("at import"):
+                problem = f"{problem} at import"
             failed[ai] = str(problem)[:500]
     except BaseException:
         for child in children.values():

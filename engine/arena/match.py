@@ -55,6 +55,7 @@ class ArenaMatch:
         self.overheats = [0] * len(self.players)
         self.last_alive = [0] * len(self.players)
         self.last_flag_ai: int | None = None
+        self.decisions = [0] * len(self.players)
         self._asked: dict[int, list[Thing]] = {}
         if place:
             self._place_robots()
@@ -78,6 +79,8 @@ class ArenaMatch:
             if robot.state == ACTIVE:
                 by_ai.setdefault(robot.owner, []).append(robot)
         self._asked = by_ai
+        for ai, robots in by_ai.items():
+            self.decisions[ai] += len(robots)
         return view.build_views(self, by_ai)
 
     def calls(self, ai: int) -> int:
@@ -230,7 +233,16 @@ class ArenaMatch:
             "last_alive_turn": self.last_alive[ai],
             "total_life": sum(r.life for r in alive),
             "overheats": self.overheats[ai],
+            "decisions": self.decisions[ai],
         }
+
+    def snapshot(self) -> tuple:
+        """The whole state as plain data: equal snapshots mean equal matches."""
+        board = self.board
+        return (self.turn, self.end,
+                tuple((r.pos, r.kind, r.facing, r.life, r.charges, r.flags, r.state)
+                      for r in board.robots),
+                tuple((b.pos, b.life) for b in board.blocks))
 
     def ranking(self) -> list[int]:
         """Competition ranks (1, 1, 3, ...) of the players, best first, by the end rules."""

@@ -1,0 +1,3 @@
+name = 'ImportLoop'
+while True:
+    pass

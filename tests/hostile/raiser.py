@@ -1,0 +1,4 @@
+from roborally.api import *
+name = 'Raiser'
+def move():
+    raise ValueError('boom')

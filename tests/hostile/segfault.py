@@ -1,0 +1,5 @@
+import ctypes
+from roborally.api import *
+name = 'Segfault'
+def move():
+    ctypes.string_at(0)

@@ -1,0 +1,5 @@
+from roborally.api import *
+name = 'Spinner'
+def move():
+    while True:
+        pass

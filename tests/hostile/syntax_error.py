@@ -1,0 +1,4 @@
+from roborally.api import *
+name = 'Broken'
+def move(:
+    return FORWARD
