@@ -103,8 +103,10 @@ def _build_spec(bots, game, map_ref, seed, rules, robots, max_turns, sandbox, li
     if not bot_files:
         raise InputError(f"no bots given and no sample bots found for {found.name}")
     map_path = found.find_map(map_ref)
-    found.load_map(map_path)            # a bad map fails here, before any child starts
-    return MatchSpec(found.name, map_path, bot_files, _seed(seed), rules_obj, limits, sandbox)
+    spec = MatchSpec(found.name, map_path, bot_files, _seed(seed), rules_obj, limits, sandbox)
+    # A bad map, or one too small for these AIs, fails here, before any child starts.
+    found.new_match(found.load_map(map_path), [b.name for b in bot_files], spec.seed, rules_obj)
+    return spec
 
 
 def _play(spec: MatchSpec, show_progress: bool) -> dict:
@@ -198,10 +200,9 @@ def main(argv: list[str] | None = None) -> None:
         typer.echo(f"error: {exc}", err=True)
         sys.exit(2)
     except (typer.Abort, KeyboardInterrupt):
-        typer.echo("error: interrupted; every bot process was stopped", err=True)
-        sys.exit(130)
-    except typer.Exit as exc:
-        sys.exit(exc.exit_code)
+        code = 130
+    except typer.Exit as exc:           # typer turns Ctrl-C into Exit(130)
+        code = exc.exit_code
     except Exception as exc:
         if type(exc).__name__ == "NoArgsIsHelpError":
             typer.echo(exc.ctx.get_help())
@@ -211,4 +212,6 @@ def main(argv: list[str] | None = None) -> None:
             raise
         typer.echo(f"error: {problem}", err=True)
         sys.exit(2)
+    if code == 130:
+        typer.echo("error: interrupted; every bot process was stopped", err=True)
     sys.exit(code if isinstance(code, int) else 0)
