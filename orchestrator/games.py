@@ -8,7 +8,8 @@ from typing import Any, Callable
 from engine import InputError
 from engine.arena.mapfile import load_map as load_arena_map
 from engine.arena.match import ArenaMatch
-from engine.arena.rules import PRESETS as ARENA_PRESETS, rules_from as arena_rules
+from engine.arena.rules import PRESETS as ARENA_PRESETS
+from engine.arena.rules import rules_from as arena_rules
 from orchestrator.bots import PROJECT
 
 

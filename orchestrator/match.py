@@ -87,7 +87,7 @@ def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None
     game = get_game(spec.game)
     arena_map = game.load_map(spec.map_path)
     names = unique_names([bot.name for bot in spec.bots])
-    seats = [Seat(bot, name) for bot, name in zip(spec.bots, names)]
+    seats = [Seat(bot, name) for bot, name in zip(spec.bots, names, strict=True)]
     restarts = 0
     while True:
         playing = {i: s for i, s in enumerate(seats) if s.status == "ok"}

@@ -8,8 +8,19 @@ from __future__ import annotations
 
 from collections import deque
 
-from engine.arena.constants import (ACTIVE, CORPSE, DEAD_CORPSE, EXPLODED, FALLEN, MOUNTED_LASER,
-                                    OUTSIDE, PIT, ROBOT, SIGHT_RADIUS, WALL)
+from engine.arena.constants import (
+    ACTIVE,
+    CORPSE,
+    DEAD_CORPSE,
+    EXPLODED,
+    FALLEN,
+    MOUNTED_LASER,
+    OUTSIDE,
+    PIT,
+    ROBOT,
+    SIGHT_RADIUS,
+    WALL,
+)
 from engine.arena.mapfile import ArenaMap
 from engine.arena.rules import Rules
 

@@ -5,7 +5,7 @@ import math
 import random
 
 from engine import InputError
-from engine.arena.constants import E, EMPTY, FLAG_BASE, LEFT_SPINNER, N, PIT, RIGHT_SPINNER, S, W
+from engine.arena.constants import EMPTY, FLAG_BASE, LEFT_SPINNER, PIT, RIGHT_SPINNER, E, N, S, W
 from engine.arena.mapfile import ArenaMap
 
 TARGET_DENSITY = 0.055     # robots per tile at the start

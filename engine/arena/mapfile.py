@@ -5,8 +5,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine import InputError
-from engine.arena.constants import (E, EMPTY, FLAG_BASE, LEFT_SPINNER, N, PIT, RIGHT_SPINNER,
-                                    S, W)
+from engine.arena.constants import EMPTY, FLAG_BASE, LEFT_SPINNER, PIT, RIGHT_SPINNER, E, N, S, W
 
 LASER_SYMBOLS = {"^": N, ">": E, "v": S, "<": W}
 FLOOR_SYMBOLS = {" ": EMPTY, "{": LEFT_SPINNER, "}": RIGHT_SPINNER, "&": PIT, "#": EMPTY}

@@ -6,13 +6,27 @@ from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
 from engine import InputError
+from engine.arena import view
 from engine.arena.board import Board, Thing
-from engine.arena.constants import (ACTIVE, FLAG_BASE, FORWARD, FORWARD_TWO, LASER, LEFT_SPINNER,
-                                    MOVE_NAMES, NO_MOVE, OVERHEAT, PRIORITY_MOVES, REVERSE,
-                                    RIGHT_SPINNER, SIDESTEP_LEFT, SIDESTEP_RIGHT, TURN_MOVES)
+from engine.arena.constants import (
+    ACTIVE,
+    FLAG_BASE,
+    FORWARD,
+    FORWARD_TWO,
+    LASER,
+    LEFT_SPINNER,
+    MOVE_NAMES,
+    NO_MOVE,
+    OVERHEAT,
+    PRIORITY_MOVES,
+    REVERSE,
+    RIGHT_SPINNER,
+    SIDESTEP_LEFT,
+    SIDESTEP_RIGHT,
+    TURN_MOVES,
+)
 from engine.arena.mapfile import ArenaMap
 from engine.arena.rules import Rules
-from engine.arena import view
 
 # How each stepping move steps, in quarter turns clockwise from the robot's facing.
 STEP_TURNS = {FORWARD: 0, FORWARD_TWO: 0, REVERSE: 2, SIDESTEP_LEFT: 3, SIDESTEP_RIGHT: 1}
@@ -94,7 +108,7 @@ class ArenaMatch:
             raise BadAnswer(f"expected {len(robots)} move codes, got {codes!r:.80}")
         if not VALID_CODES.issuperset(codes):
             raise BadAnswer(f"unknown move code in {codes!r:.80}")
-        return {robot.id: code for robot, code in zip(robots, codes)}
+        return {robot.id: code for robot, code in zip(robots, codes, strict=True)}
 
     def play_turn(self, moves: Mapping[int, int]) -> TurnLog:
         """Advance one turn. `moves` maps robot id to a move code (missing: no move)."""

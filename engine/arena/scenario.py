@@ -4,8 +4,17 @@ from __future__ import annotations
 from typing import Any
 
 from engine import InputError
-from engine.arena.constants import (COMPASS, EMPTY, FLAG_BASE, KIND_NAMES, LEFT_SPINNER,
-                                    MOVE_CODES, OVERHEAT, RIGHT_SPINNER, ROBOT)
+from engine.arena.constants import (
+    COMPASS,
+    EMPTY,
+    FLAG_BASE,
+    KIND_NAMES,
+    LEFT_SPINNER,
+    MOVE_CODES,
+    OVERHEAT,
+    RIGHT_SPINNER,
+    ROBOT,
+)
 from engine.arena.mapfile import parse_map
 from engine.arena.match import ArenaMatch
 from engine.arena.rules import rules_from

@@ -16,8 +16,17 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from engine.arena.constants import (ACTIVE, DEAD_CORPSE, EMPTY, FLAG, FLAG_BASE, OUTSIDE, PIT,
-                                    SIGHT, SIGHT_RADIUS)
+from engine.arena.constants import (
+    ACTIVE,
+    DEAD_CORPSE,
+    EMPTY,
+    FLAG,
+    FLAG_BASE,
+    OUTSIDE,
+    PIT,
+    SIGHT,
+    SIGHT_RADIUS,
+)
 
 if TYPE_CHECKING:
     from engine.arena.board import Board, Thing

@@ -11,7 +11,7 @@ from engine.arena import scenario
 from engine.arena.mapfile import parse_map
 from engine.arena.match import ArenaMatch
 from engine.arena.rules import rules_from
-from engine.arena.view import SENSE_AHEAD, SENSE_BEHIND, SENSE_LEFT, SENSE_RIGHT
+from engine.arena.view import SENSE_AHEAD, SENSE_BEHIND, SENSE_LEFT
 
 OPEN = ["           "] * 11
 

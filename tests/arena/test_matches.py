@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from engine.arena.rules import rules_from
 from orchestrator.bots import read_bot
 from orchestrator.match import MatchSpec, run_match
-from engine.arena.rules import rules_from
 from sandbox.limits import Limits
 from tests.conftest import BOTS, HOSTILE, MAPS
 
