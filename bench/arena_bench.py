@@ -54,14 +54,15 @@ def phase(title: str, seeds: list[int], turns: int) -> None:
         decisions = sum(tm.decisions for _, _, tm in got)
         engine = [x for _, _, tm in got for x in tm.engine_s]
         # IPC: the exchange's wall time beyond what the slowest child spent answering.
-        ipc = [e - b for _, _, tm in got for e, b in zip(tm.exchange_s, tm.child_busy_s)]
+        ipc = [e - b for _, _, tm in got for e, b in zip(tm.exchange_s, tm.child_busy_s,
+                                                                      strict=True)]
         bots = [x for _, _, tm in got for x in tm.bot_s]
         table.add_row(mode, str(turns_played), f"{turns_played / wall:.0f}",
                       f"{decisions / wall:.0f}", f"{statistics.median(engine) * 1e3:.2f}",
                       f"{statistics.median(ipc) * 1e3:.2f}" if mode != "off" else "-",
                       f"{statistics.median(bots) * 1e3:.2f}", f"{wall:.2f}")
     out.print(table)
-    ratios = [s[0] / o[0] for s, o in zip(runs["standard"], runs["off"])]
+    ratios = [s[0] / o[0] for s, o in zip(runs["standard"], runs["off"], strict=True)]
     out.print(f"sandboxed / in-process match time, per seed: "
               f"{', '.join(f'{r:.2f}' for r in ratios)}; median {statistics.median(ratios):.2f}"
               f" (target <= 1.5)\n")

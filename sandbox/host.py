@@ -18,7 +18,7 @@ from pathlib import Path
 
 import psutil
 
-from sandbox.botlib._wire import FrameError, FrameReader, pack
+from sandbox.botlib._wire import FrameError, FrameReader, write_frame
 from sandbox.limits import Limits
 
 BOTLIB = Path(__file__).resolve().parent / "botlib"
@@ -102,9 +102,7 @@ class Child:
 
     # -- talking ---------------------------------------------------------------------------
     def _write(self, obj) -> None:
-        data = memoryview(pack(obj))
-        while data:
-            data = data[os.write(self.down_w, data):]
+        write_frame(self.down_w, obj)
 
     def start(self, names: list[str], ai: int, seed: int) -> None:
         self._write({"start": start_frame(names, ai, seed)})

@@ -71,6 +71,7 @@ class ArenaMatch:
         self.last_flag_ai: int | None = None
         self.decisions = [0] * len(self.players)
         self._asked: dict[int, list[Thing]] = {}
+        self._view_cache: view.ViewCache | None = None
         if place:
             self._place_robots()
 
@@ -95,7 +96,9 @@ class ArenaMatch:
         self._asked = by_ai
         for ai, robots in by_ai.items():
             self.decisions[ai] += len(robots)
-        return view.build_views(self, by_ai)
+        if self._view_cache is None:
+            self._view_cache = view.ViewCache(self.board)
+        return view.build_views(self, self._view_cache, by_ai)
 
     def calls(self, ai: int) -> int:
         """How many bot calls the last view of `ai` asks for: one per robot."""

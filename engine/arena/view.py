@@ -71,11 +71,10 @@ def sense_bits(ahead: np.ndarray, right: np.ndarray) -> np.ndarray:
     return bits
 
 
-def build_views(match: "ArenaMatch", by_ai: dict[int, list["Thing"]]) -> dict[int, dict]:
+def build_views(match: "ArenaMatch", cache: ViewCache, by_ai: dict[int, list["Thing"]]
+                ) -> dict[int, dict]:
+    """One payload per AI in `by_ai`, covering all of its robots (see the module doc)."""
     board = match.board
-    cache = getattr(match, "_view_cache", None)
-    if cache is None:
-        cache = match._view_cache = ViewCache(board)
     # One snapshot of every thing on the board; index 0 means "nothing".
     live = [t for t in board.robots if t.state == ACTIVE or t.state == DEAD_CORPSE]
     live += [b for b in board.blocks if b.life > 0]
