@@ -131,7 +131,6 @@ def _attempt(spec, game, arena_map, playing: dict[int, Seat], on_turn, timing, t
             for i, reason in failed.items():
                 seat = playing[i]
                 seat.status, seat.reason, seat.turn = "erased", reason, match.turn + 1
-            _account(players, playing)
             if failed:
                 return None
             match.play_turn(moves)
@@ -146,10 +145,10 @@ def _attempt(spec, game, arena_map, playing: dict[int, Seat], on_turn, timing, t
                 on_turn(match.turn, spec.rules.max_turns)
             if trace is not None:
                 trace(match)
-        _account(players, playing)
         return match, lineup
     finally:
         players.close()
+        _account(players, playing)
 
 
 def _note_reply(seat: Seat, reply: dict, limits: Limits) -> None:

@@ -134,8 +134,8 @@ class Child:
         return None
 
     def account(self) -> None:
+        """Note the CPU used so far (peak RSS is read once, when the child is stopped)."""
         self.cpu_used = self.cpu_now()
-        self.peak_rss_mb = max(self.peak_rss_mb, _peak_rss_mb(self.pid))
 
     def death_reason(self) -> str:
         """Why the child went away without a frame."""
