@@ -134,45 +134,46 @@ class Child:
         return None
 
     def account(self) -> None:
-        """Note the CPU used so far (peak RSS is read once, when the child is stopped)."""
+        """Note the CPU used so far (peak RSS comes with the exit status, when reaped)."""
         self.cpu_used = self.cpu_now()
+
+    def _reap(self, timeout: float) -> int | None:
+        """Wait up to `timeout` s for the child to exit; keep its status and peak RSS.
+
+        `os.wait4` gives the peak RSS however the child ended (crash, exit or our kill),
+        which /proc can no longer show once it is a zombie.
+        """
+        if self.proc.returncode is not None:
+            return self.proc.returncode
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                pid, status, usage = os.wait4(self.pid, os.WNOHANG)
+            except ChildProcessError:
+                return self.proc.returncode
+            if pid:
+                self.peak_rss_mb = max(self.peak_rss_mb, usage.ru_maxrss / 1024)
+                self.proc.returncode = os.waitstatus_to_exitcode(status)
+                return self.proc.returncode
+            if time.monotonic() >= deadline:
+                return None
+            time.sleep(0.002)
 
     def death_reason(self) -> str:
         """Why the child went away without a frame."""
-        try:
-            status = self.proc.wait(timeout=1.0)
-        except subprocess.TimeoutExpired:
-            status = None
-        return describe_exit(status)
+        return describe_exit(self._reap(1.0))
 
     # -- ending ----------------------------------------------------------------------------
     def kill(self) -> None:
         """Kill the child and every process it started, and reap them."""
-        if self.proc.returncode is None:
-            self.peak_rss_mb = max(self.peak_rss_mb, _peak_rss_mb(self.pid))
         kill_tree(self.pid)
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            pass
+        self._reap(5.0)
         for fd in (self.down_w, self.up_r):
             try:
                 os.close(fd)
             except OSError:
                 pass
         self.down_w = self.up_r = -1
-
-
-def _peak_rss_mb(pid: int) -> float:
-    """VmHWM of a live process, in MiB (0 when it is gone)."""
-    try:
-        with open(f"/proc/{pid}/status", "rb") as status:
-            for line in status:
-                if line.startswith(b"VmHWM:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
 
 
 def kill_tree(pid: int) -> None:

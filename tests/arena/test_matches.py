@@ -116,6 +116,7 @@ def test_fatal_bots_are_erased_and_the_match_replayed(bot, reason, no_stray_proc
     assert erased[0]["reason"] == reason
     assert erased[0]["turn"] == 1
     assert erased[0]["rank"] == 3
+    assert erased[0]["peak_rss_mb"] > 0      # measured however the child ended
     assert result["restarts"] == 1
     survivors = [p for p in players if p["status"] == "ok"]
     assert [p["name"] for p in survivors] and all(p["overheats"] == 0 for p in survivors)
