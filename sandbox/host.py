@@ -9,20 +9,16 @@ import fcntl
 import os
 import selectors
 import signal
-import subprocess
-import sys
-import sysconfig
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 import psutil
 
 from sandbox.botlib._wire import FrameError, FrameReader, write_frame
+from sandbox.isolation import Isolation, SandboxUnavailable, ScratchDirs, refusal
 from sandbox.limits import Limits
+from sandbox.zygote import zygote
 
-BOTLIB = Path(__file__).resolve().parent / "botlib"
-CHILD_MAIN = BOTLIB / "_child.py"
 POLL_S = 0.05
 F_SETPIPE_SZ = 1031
 
@@ -35,10 +31,9 @@ class BotSpec:
     source: bytes
 
 
-def load_frame(game: str, bot: BotSpec, limits: Limits) -> dict:
-    """The first frame a child receives: what to load, and under which limits."""
-    return {"game": game, "limits": limits.for_child(), "source": bot.source,
-            "filename": bot.filename}
+def load_frame(game: str, bot: BotSpec) -> dict:
+    """The frame after the sandbox config: the bot to load."""
+    return {"game": game, "source": bot.source, "filename": bot.filename}
 
 
 def start_frame(names: list[str], ai: int, seed: int) -> dict:
@@ -46,22 +41,19 @@ def start_frame(names: list[str], ai: int, seed: int) -> dict:
     return {"names": names, "ai": ai, "seed": seed}
 
 
-def _site_dirs() -> list[str]:
-    paths = sysconfig.get_paths()
-    return list(dict.fromkeys([paths["purelib"], paths["platlib"]]))
-
-
 def _cpu_clock(pid: int) -> int:
     """The Linux per-process CPU clock id of `pid` (CPUCLOCK_SCHED)."""
     return ((~pid) << 3) | 2
 
 
-def describe_exit(status: int | None) -> str:
+def describe_exit(status: int | None, cpu_s: float = 0.0, cpu_cap_s: float = 0.0) -> str:
     if status is None:
         return "crash: the process stopped answering"
     if status < 0:
         sig = -status
-        if sig == signal.SIGXCPU:
+        # As pid 1 of its namespace the child ignores SIGXCPU; the kernel's SIGKILL at
+        # the hard limit is what ends it, so the CPU used tells the two apart.
+        if sig == signal.SIGXCPU or (sig == signal.SIGKILL and cpu_s >= cpu_cap_s > 0):
             return "cpu time limit"
         return f"crash: killed by {signal.Signals(sig).name}"
     return f"exited with status {status}"
@@ -70,9 +62,14 @@ def describe_exit(status: int | None) -> str:
 class Child:
     """One sandboxed AI process: spawn, talk, account CPU, and kill its whole tree."""
 
-    def __init__(self, game: str, bot: BotSpec, limits: Limits) -> None:
+    def __init__(self, game: str, bot: BotSpec, limits: Limits,
+                 isolation: Isolation = Isolation()) -> None:
         self.limits = limits
         self.startup_output = ""
+        self.layers: list[str] = []
+        self.missing: dict[str, str] = {}
+        self.returncode: int | None = None
+        self.scratch = ScratchDirs.make(isolation.uid)
         down_r, self.down_w = os.pipe()
         self.up_r, up_w = os.pipe()
         for fd in (down_r, self.down_w, self.up_r, up_w):
@@ -81,15 +78,15 @@ class Child:
             except OSError:
                 pass
         try:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-I", "-S", str(CHILD_MAIN), str(down_r), str(up_w),
-                 *_site_dirs()],
-                pass_fds=(down_r, up_w), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL, env={}, start_new_session=True, close_fds=True)
+            self.pid = zygote().spawn(down_r, up_w)
+        except BaseException:
+            for fd in (self.down_w, self.up_r):
+                os.close(fd)
+            ScratchDirs.remove(self.scratch)
+            raise
         finally:
             os.close(down_r)
             os.close(up_w)
-        self.pid = self.proc.pid
         self.clock = _cpu_clock(self.pid)
         self.reader = FrameReader(self.up_r, self.limits.reply_bytes)
         os.set_blocking(self.up_r, False)
@@ -98,7 +95,8 @@ class Child:
         self._sent_at_cpu = 0.0
         self._budget = 0.0
         self._deadline = 0.0
-        self._write(load_frame(game, bot, limits))
+        self._write({"config": isolation.child_config(limits, self.scratch)})
+        self._write(load_frame(game, bot))
 
     # -- talking ---------------------------------------------------------------------------
     def _write(self, obj) -> None:
@@ -143,25 +141,31 @@ class Child:
         `os.wait4` gives the peak RSS however the child ended (crash, exit or our kill),
         which /proc can no longer show once it is a zombie.
         """
-        if self.proc.returncode is not None:
-            return self.proc.returncode
+        if self.returncode is not None:
+            return self.returncode
         deadline = time.monotonic() + timeout
         while True:
             try:
                 pid, status, usage = os.wait4(self.pid, os.WNOHANG)
             except ChildProcessError:
-                return self.proc.returncode
+                return self.returncode
             if pid:
                 self.peak_rss_mb = max(self.peak_rss_mb, usage.ru_maxrss / 1024)
-                self.proc.returncode = os.waitstatus_to_exitcode(status)
-                return self.proc.returncode
+                self.cpu_used = max(self.cpu_used, usage.ru_utime + usage.ru_stime)
+                self.returncode = os.waitstatus_to_exitcode(status)
+                return self.returncode
             if time.monotonic() >= deadline:
                 return None
             time.sleep(0.002)
 
     def death_reason(self) -> str:
         """Why the child went away without a frame."""
-        return describe_exit(self._reap(1.0))
+        limits = self.limits
+        status = self._reap(1.0)
+        if self.peak_rss_mb >= limits.memory_mb * limits.memory_alarm:
+            return "memory limit"
+        return describe_exit(status, self.cpu_used,
+                             int(limits.cpu_bank_s + limits.cpu_per_call_s) + 2)
 
     # -- ending ----------------------------------------------------------------------------
     def kill(self) -> None:
@@ -174,6 +178,7 @@ class Child:
             except OSError:
                 pass
         self.down_w = self.up_r = -1
+        ScratchDirs.remove(self.scratch)
 
 
 def kill_tree(pid: int) -> None:
@@ -194,19 +199,32 @@ def kill_tree(pid: int) -> None:
             pass
 
 
-def load_children(game: str, bots: dict[int, BotSpec], limits: Limits
+def load_children(game: str, bots: dict[int, BotSpec], limits: Limits,
+                  isolation: Isolation = Isolation()
                   ) -> tuple[dict[int, Child], dict[int, str]]:
     """Start every AI's child at once and wait until each has loaded its bot.
 
-    Returns the ready children and, per AI that failed to load, the reason.
+    Returns the ready children and, per AI that failed to load, the reason. Raises
+    SandboxUnavailable when the tier is strict and a child could not get every layer.
     """
     children: dict[int, Child] = {}
     failed: dict[int, str] = {}
     try:
         for ai, bot in bots.items():
-            children[ai] = Child(game, bot, limits)
+            children[ai] = Child(game, bot, limits, isolation)
         deadline = time.monotonic() + limits.load_timeout_s
         for ai, frame, problem in _collect(dict(children), deadline, check=None):
+            if problem is None and isinstance(frame, dict) and "layers" in frame:
+                children[ai].layers = list(frame["layers"])
+                children[ai].missing = dict(frame.get("missing") or {})
+            else:
+                failed[ai] = f"sandbox: the child did not start ({problem or 'bad frame'})"
+        if isolation.tier == "strict":
+            for child in children.values():
+                if child.missing:
+                    raise SandboxUnavailable(refusal(child.missing))
+        loading = {ai: child for ai, child in children.items() if ai not in failed}
+        for ai, frame, problem in _collect(loading, deadline, check=None):
             if problem is None and isinstance(frame, dict) and frame.get("ready") is True:
                 out = frame.get("out", "")
                 children[ai].startup_output = out[:limits.output_bytes] \

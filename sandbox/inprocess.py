@@ -9,8 +9,9 @@ import contextlib
 import sys
 import time
 
-from sandbox.host import BOTLIB, BotSpec, start_frame
+from sandbox.host import BotSpec, start_frame
 from sandbox.limits import Limits
+from sandbox.paths import BOTLIB
 
 
 def _botlib():

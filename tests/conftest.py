@@ -8,6 +8,8 @@ from pathlib import Path
 import psutil
 import pytest
 
+from sandbox.zygote import zygote_pid
+
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "bots" / "arena"
 MAPS = ROOT / "maps" / "arena"
@@ -16,7 +18,8 @@ ARENA_CMD = [sys.executable, "-m", "orchestrator"]
 
 
 def child_pids() -> set[int]:
-    return {p.pid for p in psutil.Process(os.getpid()).children(recursive=True)}
+    """Our descendant processes, less the sandbox zygote, which lives as long as we do."""
+    return {p.pid for p in psutil.Process(os.getpid()).children(recursive=True)} - {zygote_pid()}
 
 
 @pytest.fixture

@@ -74,7 +74,7 @@ class ArenaRuntime:
                 shown = repr(answer[:40]) if type(answer) is str else f"a {kind}"
                 return OVERHEAT, f"invalid move: {shown}"
         except MemoryError:
-            raise Fatal("memory limit") from None
+            pass        # raised below, once the bot's frames and what they hold are freed
         except SystemExit:
             raise Fatal("exited (SystemExit)") from None
         except (Fatal, KeyboardInterrupt):
@@ -82,4 +82,5 @@ class ArenaRuntime:
         except BaseException as exc:
             with self.guard:
                 return OVERHEAT, describe_error(exc)
+        raise Fatal("memory limit")
 RUNTIME = ArenaRuntime

@@ -1,18 +1,20 @@
-"""Entry point of a sandbox child: `python -I -S _child.py IN_FD OUT_FD [SITE_DIR ...]`.
+"""A sandbox child's life: harden, load the bot, answer one request frame per turn.
 
-It starts from a fresh interpreter that has never held match data. It reads a hello frame
-(game, bot source, limits), loads the bot, then answers one request frame per turn until
-its input closes. Fatal problems are reported as a frame and end the process.
+It runs in a process forked from the zygote (`_zygote.py`), or in a fresh interpreter:
+`python -I -S _child.py IN_FD OUT_FD [SITE_DIR ...]` (the bwrap tier). Either way it has
+never held match data. Frames in: the sandbox config (trusted, from the host), the bot to
+load, the match start, then one request per turn until the input closes. Fatal problems
+are reported as a frame and end the process.
 """
 import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:0] = [HERE] + sys.argv[3:]
+if __name__ == "__main__":       # -I leaves the script's own directory off the path
+    sys.path[:0] = [os.path.dirname(os.path.abspath(__file__))] + sys.argv[3:]
 
-import resource  # noqa: E402
 import time  # noqa: E402
 
+import _harden  # noqa: E402
 import _runtime  # noqa: E402
 import _wire  # noqa: E402
 
@@ -29,47 +31,30 @@ class _Blocker:
         return None
 
 
-def _limit(which, value):
-    try:
-        resource.setrlimit(which, (value, value))
-    except (ValueError, OSError):
-        pass
-
-
-def _die_with_parent():
-    """PR_SET_PDEATHSIG: the kernel kills this child when the host dies, however it dies."""
-    import ctypes
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(1, 9, 0, 0, 0)
-    except (OSError, AttributeError):
-        pass
-    if os.getppid() == 1:       # the host died before the call above
-        _runtime.exit_now(1)
-
-
-def main():
-    in_fd, out_fd = int(sys.argv[1]), int(sys.argv[2])
-    _die_with_parent()
-
+def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter"):
+    """Everything a child does, from its first frame to its exit."""
     def fatal(reason):
         try:
             _wire.write_frame(out_fd, {"fatal": reason})
         finally:
             _runtime.exit_now(_runtime.FATAL_EXIT)
 
+    config = _wire.read_frame(in_fd, 1 << 20)["config"]
+    limits = config["limits"]
+    # The limit handlers go in before seccomp, which then forbids replacing them.
+    guard = _runtime.Guard(limits["cpu_per_call_s"], limits["wall_per_call_s"], fatal)
+    layers, missing = _harden.harden(config, in_fd, set(namespaces), ns_problem)
+    # Reported before any bot code runs, so a bot cannot forge it.
+    _wire.write_frame(out_fd, {"layers": layers, "missing": missing})
+    if config.get("strict") and missing:
+        _runtime.exit_now(_runtime.FATAL_EXIT)
     hello = _wire.read_frame(in_fd, 64 << 20)
-    limits = hello["limits"]
-    _limit(resource.RLIMIT_CORE, 0)
-    _limit(resource.RLIMIT_AS, limits["memory_mb"] << 20)
-    _limit(resource.RLIMIT_CPU, int(limits["cpu_bank_s"] + limits["cpu_per_call_s"]) + 2)
     memory_alarm = int(limits["memory_mb"] * (1 << 20) * limits["memory_alarm"])
     sys.meta_path.insert(0, _Blocker)
     for name in [m for m in sys.modules if m.split(".")[0] in BLOCKED]:
         del sys.modules[name]
     output = _runtime.CappedOutput(limits["output_bytes"])
     sys.stdout = sys.stderr = output
-    sys.stdin = None
-    guard = _runtime.Guard(limits["cpu_per_call_s"], limits["wall_per_call_s"], fatal)
     game = __import__("_" + hello["game"])
     try:
         module = _runtime.load_bot(hello["source"], hello["filename"], guard)
@@ -105,4 +90,5 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    serve(int(sys.argv[1]), int(sys.argv[2]))
+    _runtime.exit_now(0)

@@ -96,10 +96,10 @@ def test_ctrl_c_leaves_no_process(tmp_path) -> None:
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     parent = psutil.Process(proc.pid)
     deadline = time.monotonic() + 30
-    while len(parent.children(recursive=True)) < 8 and time.monotonic() < deadline:
+    while len(parent.children(recursive=True)) < 9 and time.monotonic() < deadline:
         time.sleep(0.05)
     kids = parent.children(recursive=True)
-    assert len(kids) == 8, "the match did not start its 8 AI processes"
+    assert len(kids) == 9, "the match did not start its zygote and 8 AI processes"
     time.sleep(0.3)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
@@ -116,10 +116,10 @@ def test_killed_host_takes_its_children_along() -> None:
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     parent = psutil.Process(proc.pid)
     deadline = time.monotonic() + 30
-    while len(parent.children()) < 8 and time.monotonic() < deadline:
+    while len(parent.children()) < 9 and time.monotonic() < deadline:
         time.sleep(0.05)
     kids = parent.children(recursive=True)
-    assert len(kids) == 8
+    assert len(kids) == 9, "the match did not start its zygote and 8 AI processes"
     proc.kill()
     proc.wait()
     gone, alive = psutil.wait_procs(kids, timeout=5)

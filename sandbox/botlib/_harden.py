@@ -1,0 +1,229 @@
+"""The isolation layers a sandbox child puts on itself before any bot code runs.
+
+Each layer is tried at run time. What it did not get is reported with the reason, so the
+host can warn (`standard`) or refuse (`strict`). The order matters:
+namespaces (at clone) -> private root -> no_new_privs -> uid -> parent-death signal
+(it is cleared by a uid change) -> rlimits -> environment -> Landlock -> seccomp (last,
+since it forbids the calls the other layers need).
+"""
+import ctypes
+import errno
+import os
+import resource
+import select
+import signal
+import sys
+
+LAYERS = ("pid_ns", "net_ns", "mount_ns", "ipc_ns", "uts_ns", "fs_view", "no_new_privs", "uid",
+          "parent_death", "rlimits", "empty_env", "stdin_closed", "landlock", "seccomp")
+NAMESPACES = {"mount_ns": 0x00020000, "uts_ns": 0x04000000, "ipc_ns": 0x08000000,
+              "pid_ns": 0x20000000, "net_ns": 0x40000000}
+SCRATCH = "/scratch"
+NOFILE = 64
+
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT, MS_BIND = 1, 2, 4, 32, 4096
+MS_REC, MS_PRIVATE = 1 << 14, 1 << 18
+MNT_DETACH = 2
+SYS_PIVOT_ROOT = 155
+PR_SET_PDEATHSIG, PR_SET_NO_NEW_PRIVS = 1, 38
+CLONE_THREAD = 0x00010000
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _check(result, what):
+    if result != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"{what}: {os.strerror(err)}")
+
+
+def _mount(source, target, fstype, flags, data=None):
+    enc = lambda s: s.encode() if s is not None else None
+    _check(_libc.mount(enc(source), enc(target), enc(fstype), ctypes.c_ulong(flags), enc(data)),
+           f"mount {target}")
+
+
+def enter_view(jail, readable, scratch_mb, uid):
+    """Make a private root holding only `readable` (read-only) and a capped /scratch.
+
+    `jail` is an empty directory to build it on; paths keep their absolute names, so
+    sys.path stays valid. Needs root in a private mount namespace.
+    """
+    _mount(None, "/", None, MS_REC | MS_PRIVATE)
+    _mount("tmpfs", jail, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755")
+    shown = []
+    for path in sorted(readable):
+        if any(path == s or path.startswith(s.rstrip("/") + "/") for s in shown):
+            continue                      # already visible through a parent
+        inside = jail + path
+        os.makedirs(os.path.dirname(inside), exist_ok=True)
+        if os.path.islink(path):
+            os.symlink(os.readlink(path), inside)
+            continue
+        if os.path.isdir(path):
+            os.makedirs(inside, exist_ok=True)
+        elif os.path.isfile(path):
+            open(inside, "wb").close()
+        else:
+            continue
+        _mount(path, inside, None, MS_BIND | MS_REC)
+        _mount(None, inside, None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
+        shown.append(path)
+    os.mkdir(jail + SCRATCH)
+    _mount("tmpfs", jail + SCRATCH, "tmpfs", MS_NOSUID | MS_NODEV,
+           f"size={scratch_mb}m,nr_inodes=4096,mode=0700,uid={uid},gid={uid}")
+    os.chdir(jail)
+    _check(_libc.syscall(SYS_PIVOT_ROOT, b".", b"."), "pivot_root")
+    _check(_libc.umount2(b".", MNT_DETACH), "umount old root")
+    _mount(None, "/", None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
+    os.chdir(SCRATCH)
+
+
+def drop_uid(uid):
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+
+
+def die_with_parent(in_fd):
+    """PR_SET_PDEATHSIG, then make sure the host did not die before it was set."""
+    _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl PDEATHSIG")
+    poller = select.poll()
+    poller.register(in_fd, select.POLLHUP)
+    if any(event & select.POLLHUP for _, event in poller.poll(0)):
+        os._exit(1)
+
+
+def set_rlimits(limits, scratch_mb):
+    cpu = int(limits["cpu_bank_s"] + limits["cpu_per_call_s"]) + 2
+    for which, value in ((resource.RLIMIT_CORE, 0), (resource.RLIMIT_AS, limits["memory_mb"] << 20),
+                         (resource.RLIMIT_CPU, cpu), (resource.RLIMIT_NOFILE, NOFILE),
+                         (resource.RLIMIT_FSIZE, scratch_mb << 20)):
+        resource.setrlimit(which, (value, value))
+
+
+def clear_env():
+    os.environ.clear()          # unsetenv()s each name, so the C environment is empty too
+
+
+def close_stdin():
+    sys.stdin = None
+    try:
+        os.close(0)
+    except OSError as exc:
+        if exc.errno != errno.EBADF:
+            raise
+
+
+# -- seccomp ---------------------------------------------------------------------------------
+DENIED = (
+    # network
+    "socket", "socketpair", "connect", "bind", "listen", "accept", "accept4",
+    # new processes and programs
+    "fork", "vfork", "execve", "execveat",
+    # other processes
+    "ptrace", "process_vm_readv", "process_vm_writev", "kill", "tkill", "pidfd_open",
+    "pidfd_send_signal", "pidfd_getfd", "kcmp",
+    # namespaces, mounts and the root
+    "unshare", "setns", "mount", "umount2", "pivot_root", "chroot", "open_tree",
+    "move_mount", "fsopen", "fsconfig", "fsmount", "fspick", "mount_setattr",
+    # kernel attack surface a bot never needs
+    "bpf", "perf_event_open", "keyctl", "add_key", "request_key", "userfaultfd",
+    "io_uring_setup", "io_uring_enter", "io_uring_register", "open_by_handle_at",
+    "name_to_handle_at", "personality", "syslog", "acct", "quotactl", "kexec_load",
+    "kexec_file_load", "init_module", "finit_module", "delete_module", "reboot", "swapon",
+    "swapoff", "iopl", "ioperm", "setuid", "setgid", "setreuid", "setregid", "setresuid",
+    "setresgid", "setgroups",
+)
+
+
+def _import_pyseccomp():
+    """pyseccomp finds libseccomp with ctypes.util.find_library, which runs ldconfig in a
+    subprocess; a sandbox child may not start processes, so name the libraries directly."""
+    import ctypes.util
+    real = ctypes.util.find_library
+    ctypes.util.find_library = lambda name: {"seccomp": "libseccomp.so.2",
+                                             "c": "libc.so.6"}.get(name) or real(name)
+    try:
+        import pyseccomp
+    finally:
+        ctypes.util.find_library = real
+    return pyseccomp
+
+
+def load_seccomp():
+    """Deny, with EPERM, every call in DENIED, a clone that is not a thread, signals to
+    other threads' processes, and replacing the CPU and wall-clock limit handlers."""
+    sc = _import_pyseccomp()
+    deny = sc.ERRNO(errno.EPERM)
+    rules = sc.SyscallFilter(sc.ALLOW)
+    for name in DENIED:
+        try:
+            rules.add_rule(deny, name)
+        except (OSError, ValueError, RuntimeError):
+            pass                              # not a call on this architecture
+    rules.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")    # so that libc falls back to clone
+    rules.add_rule(deny, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, 0))
+    rules.add_rule(deny, "tgkill", sc.Arg(0, sc.NE, os.getpid()))
+    for sig in (signal.SIGPROF, signal.SIGALRM):
+        rules.add_rule(deny, "rt_sigaction", sc.Arg(0, sc.EQ, sig))
+    rules.add_rule(deny, "prctl", sc.Arg(0, sc.EQ, PR_SET_PDEATHSIG))
+    rules.load()
+
+
+def harden(cfg, in_fd, namespaces, ns_problem):
+    """Apply every layer `cfg` asks for. Returns (active layers, {missing layer: reason})."""
+    skip = set(cfg.get("skip", ()))
+    active, missing = [], {}
+    for name in NAMESPACES:
+        if name in namespaces:
+            active.append(name)
+        else:
+            missing[name] = "skipped" if name in skip else ns_problem or "not requested"
+    uid = cfg["uid"]
+    steps = (
+        ("fs_view", lambda: _need("mount_ns", namespaces) or enter_view(
+            cfg["jail"], cfg["readable"], cfg["scratch_mb"], uid)),
+        ("no_new_privs", lambda: _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0),
+                                        "prctl NO_NEW_PRIVS")),
+        ("uid", lambda: _need_root() or drop_uid(uid)),
+        ("parent_death", lambda: die_with_parent(in_fd)),
+        ("rlimits", lambda: set_rlimits(cfg["limits"], cfg["scratch_mb"])),
+        ("empty_env", clear_env),
+        ("stdin_closed", close_stdin),
+        ("landlock", lambda: _restrict_files(cfg["readable"])),
+        ("seccomp", load_seccomp),
+    )
+    for name, apply in steps:
+        if name in skip:
+            missing[name] = "skipped"
+        else:
+            try:
+                apply()
+            except Exception as exc:      # a layer that cannot be had is reported, not fatal
+                missing[name] = _reason(exc)
+            else:
+                active.append(name)
+        if name == "fs_view" and name not in active:
+            os.chdir(cfg["scratch"])      # no private root: the host's scratch directory
+    return active, missing
+
+
+def _restrict_files(readable):
+    import _landlock  # imported here so that the host can read LAYERS
+    _landlock.restrict(readable, [os.getcwd()])
+
+
+def _need(layer, present):
+    if layer not in present:
+        raise OSError(f"needs {layer}")
+
+
+def _need_root():
+    if os.geteuid() != 0:
+        raise OSError("needs root")
+
+
+def _reason(exc):
+    text = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    return (text or type(exc).__name__)[:120]

@@ -1,0 +1,103 @@
+"""The zygote: a small pre-started interpreter that forks sandbox children on request.
+
+`python -I -S _zygote.py CONTROL_FD [SITE_DIR ...]`. It imports the child side once, then
+waits on its control socket. Each request carries the child's two pipe ends (SCM_RIGHTS);
+it answers with the new child's pid. It never sees a map, a bot or a match, so a child
+forked from it inherits nothing secret.
+
+Children are made with clone(CLONE_PARENT | namespaces): the host, not the zygote, is their
+parent, so the host reaps them, reads their CPU clock and gets their exit status and peak
+RSS, exactly as for a child it had started itself.
+"""
+import os
+import sys
+
+sys.path[:0] = [os.path.dirname(os.path.abspath(__file__))] + sys.argv[2:]
+
+import ctypes  # noqa: E402
+import socket  # noqa: E402
+
+import _child  # noqa: E402
+import _harden  # noqa: E402
+import _runtime  # noqa: E402
+import msgpack  # noqa: E402
+
+# What bots commonly import, loaded once here so that no child pays for it.
+PRELOAD = ("_arena", "roborally.api", "collections", "itertools", "functools", "heapq",
+           "math", "random", "re", "json", "copy", "bisect", "dataclasses", "typing",
+           "enum", "string", "statistics", "operator", "array", "struct", "time")
+CLONE_PARENT = 0x00008000
+SIGCHLD = 17
+SYS_CLONE = 56
+PR_SET_PDEATHSIG = 1
+
+# PyDLL keeps the GIL across the call: the forked child must come back holding it.
+_clone_libc = ctypes.PyDLL(None, use_errno=True)
+_clone_libc.syscall.restype = ctypes.c_long
+
+
+def clone(flags):
+    """fork(), with extra clone flags. Returns the pid in the parent, 0 in the child."""
+    pid = _clone_libc.syscall(SYS_CLONE, ctypes.c_ulong(flags | SIGCHLD), None, None, None,
+                              ctypes.c_ulong(0))
+    if pid < 0:
+        err = ctypes.get_errno()
+        raise OSError(err, os.strerror(err))
+    return pid
+
+
+def spawn(in_fd, out_fd, control):
+    """Fork one child in every namespace we may have; it becomes `serve` and never returns.
+
+    Returns (pid, namespaces it got, why the others are missing).
+    """
+    flags = CLONE_PARENT
+    for flag in _harden.NAMESPACES.values():
+        flags |= flag
+    try:
+        pid, namespaces, problem = clone(flags), tuple(_harden.NAMESPACES), None
+    except OSError as exc:               # EPERM without root: no namespaces, go on without
+        pid, namespaces, problem = clone(CLONE_PARENT), (), f"clone: {exc.strerror}"
+    if pid == 0:
+        code = 0
+        try:
+            control.close()
+            _child.serve(in_fd, out_fd, namespaces, problem)
+        except BaseException:
+            code = 70
+        _runtime.exit_now(code)
+    return pid, namespaces, problem
+
+
+def main():
+    ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0)
+    for name in PRELOAD:
+        __import__(name)
+    _harden._import_pyseccomp()
+    control = socket.socket(fileno=int(sys.argv[1]))
+    control.send(msgpack.packb({"ready": os.getpid()}))
+    while True:
+        try:
+            message, fds, _, _ = socket.recv_fds(control, 4096, 2)
+        except (ConnectionError, OSError):
+            break
+        if not message:
+            break
+        if len(fds) != 2:
+            for fd in fds:
+                os.close(fd)
+            control.send(msgpack.packb({"error": "expected two pipe ends"}))
+            continue
+        try:
+            pid, _, _ = spawn(fds[0], fds[1], control)
+            answer = {"pid": pid}
+        except OSError as exc:
+            answer = {"error": f"fork failed: {exc.strerror}"}
+        finally:
+            for fd in fds:
+                os.close(fd)
+        control.send(msgpack.packb(answer))
+
+
+if __name__ == "__main__":
+    main()

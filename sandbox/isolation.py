@@ -1,0 +1,96 @@
+"""Sandbox tiers and the per-child configuration of the isolation layers.
+
+`standard` applies every layer the machine allows and reports the rest; `strict` refuses
+to run a bot when any layer is missing. The layers themselves are applied inside the child
+(`botlib/_harden.py`); this module decides what to ask for and judges what came back.
+"""
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+
+from sandbox.botlib._harden import LAYERS
+from sandbox.limits import Limits
+from sandbox.paths import readable_paths
+
+TIERS = ("strict", "standard")
+NOBODY = 65534
+
+
+class SandboxUnavailable(RuntimeError):
+    """`--sandbox strict` asked for a layer this machine cannot give."""
+
+
+@dataclass(frozen=True)
+class Isolation:
+    """How a child is isolated: the tier, layers left off on purpose, the scratch cap."""
+
+    tier: str = "standard"
+    skip: tuple[str, ...] = ()        # for benchmarks and tests: layers not to apply
+    scratch_mb: int = 16              # the bot's writable directory, in total (and per file)
+    uid: int = NOBODY
+
+    def __post_init__(self) -> None:
+        unknown = set(self.skip) - set(LAYERS)
+        if unknown:
+            raise ValueError(f"unknown sandbox layers: {', '.join(sorted(unknown))}")
+
+    def child_config(self, limits: Limits, scratch: str) -> dict:
+        """The first frame a child reads: everything it needs to isolate itself."""
+        return {"limits": limits.for_child(), "strict": self.tier == "strict",
+                "skip": list(self.skip), "uid": self.uid, "scratch_mb": self.scratch_mb,
+                "readable": _readable(), "jail": scratch, "scratch": scratch}
+
+
+_READABLE: list[str] | None = None
+
+
+def _readable() -> list[str]:
+    global _READABLE
+    if _READABLE is None:
+        _READABLE = readable_paths()
+    return _READABLE
+
+
+def refusal(missing: dict[str, str]) -> str:
+    listed = ", ".join(f"{layer} ({why})" for layer, why in missing.items())
+    return f"--sandbox strict: missing isolation layers: {listed}"
+
+
+_warned: set[frozenset] = set()
+
+
+def warning_once(missing: dict[str, str]) -> str | None:
+    """A warning about missing layers, the first time this process sees that set."""
+    real = {k: v for k, v in missing.items() if v != "skipped"}
+    key = frozenset(real.items())
+    if not real or key in _warned:
+        return None
+    _warned.add(key)
+    listed = ", ".join(f"{layer} ({why})" for layer, why in real.items())
+    return (f"sandbox: running without {listed}. Bots are still limited in CPU, memory "
+            f"and output; --sandbox strict refuses to run like this (see docs/security.md)")
+
+
+class ScratchDirs:
+    """Per-child scratch directories under one temporary root, removed at exit."""
+
+    _root: str | None = None
+
+    @classmethod
+    def make(cls, uid: int) -> str:
+        if cls._root is None or not os.path.isdir(cls._root):
+            cls._root = tempfile.mkdtemp(prefix="arena-sandbox-")
+            os.chmod(cls._root, 0o711)
+            atexit.register(shutil.rmtree, cls._root, True)
+        path = tempfile.mkdtemp(dir=cls._root)
+        if os.geteuid() == 0:
+            os.chown(path, uid, uid)
+        return path
+
+    @staticmethod
+    def remove(path: str) -> None:
+        shutil.rmtree(path, ignore_errors=True)
