@@ -15,9 +15,11 @@ from rich.table import Table
 from engine import InputError
 from orchestrator import maps_cmd
 from orchestrator.bots import read_bot, sample_bots
+from orchestrator.check_cmd import check_bot
 from orchestrator.games import get_game
 from orchestrator.match import SANDBOX_MODES, MatchSpec, run_match
 from orchestrator.scenario_cmd import run_scenario_file
+from sandbox.isolation import SandboxUnavailable, warning_once
 from sandbox.limits import Limits
 
 app = typer.Typer(
@@ -31,6 +33,12 @@ app = typer.Typer(
 app.add_typer(maps_cmd.app, name="maps")
 err = Console(stderr=True)
 out = Console()
+
+
+SANDBOX_HELP = ("standard: each AI in its own limited, isolated process, with every "
+                "isolation layer this machine allows (a warning names any missing). strict: "
+                "the same, but refuse to run if any layer is missing. off: bots run in this "
+                "process, unlimited, for pdb. See docs/security.md.")
 
 
 def _seed(seed: Optional[int]) -> int:
@@ -65,8 +73,7 @@ def run(
                               "(the original game's later release)."),
     robots: Optional[int] = typer.Option(None, help="Robots per AI (default: the preset's)."),
     max_turns: Optional[int] = typer.Option(None, help="Turn limit (default: the preset's)."),
-    sandbox: str = typer.Option("standard", help="standard: every AI in its own limited "
-                                "child process. off: bots run in this process, for pdb."),
+    sandbox: str = typer.Option("standard", help=SANDBOX_HELP),
     cpu_limit: float = typer.Option(Limits.cpu_per_call_s, help="CPU seconds per move() call."),
     memory_mb: int = typer.Option(Limits.memory_mb, help="Memory cap per AI, in MiB."),
     as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object."),
@@ -87,10 +94,62 @@ def run(
         err.print(f"[dim]{spec.game}: {len(spec.bots)} AIs on {spec.map_path.name}, "
                   f"seed {spec.seed}, sandbox {spec.sandbox}[/dim]")
     result = _play(spec, show_progress=not as_json)
+    _warn_sandbox(result)
     if as_json:
         print(json.dumps(result))
     else:
         print_result(result)
+
+
+def _warn_sandbox(result: dict) -> None:
+    message = warning_once(result.get("sandbox_missing") or {})
+    if message:
+        err.print(f"[yellow]warning:[/yellow] {message}", highlight=False)
+
+
+@app.command()
+def check(
+    bot: Path = typer.Argument(..., help="The bot file to check.", show_default=False),
+    game: str = typer.Option("arena", help="Which game: arena."),
+    turns: int = typer.Option(50, help="Turns to play."),
+    seed: int = typer.Option(1, help="Match seed."),
+    max_overheats: float = typer.Option(0.1, help="Largest share of decisions that may "
+                                        "overheat (raise, or answer an invalid move)."),
+    sandbox: str = typer.Option("standard", help="standard or strict (see `arena run "
+                                "--help`)."),
+    cpu_limit: float = typer.Option(Limits.cpu_per_call_s, help="CPU seconds per move() call."),
+    memory_mb: int = typer.Option(Limits.memory_mb, help="Memory cap, in MiB."),
+    as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object."),
+) -> None:
+    """The CI gate for a submission: load it in the sandbox and play it against samples.
+
+    Exit status 0: the bot behaves. 1: it does not, and one line says why: load_error,
+    hang, cpu, memory, crash, protocol, or overheats (more than --max-overheats of its
+    decisions raised or were invalid). 2: bad input (no such file, a bad option).
+
+    Examples:
+
+      arena check my_bot.py
+
+      arena check my_bot.py --turns 200 --json      # for a CI job
+    """
+    _check_choice(sandbox, ("standard", "strict"), "--sandbox mode for check")
+    if not as_json:
+        err.print(f"[dim]checking {bot} ({game}, {turns} turns, seed {seed}, sandbox "
+                  f"{sandbox})[/dim]")
+    found = check_bot(bot, game, turns, seed, max_overheats, sandbox,
+                      Limits(cpu_per_call_s=cpu_limit, memory_mb=memory_mb))
+    _warn_sandbox(found)
+    if as_json:
+        print(json.dumps(found))
+    elif found["ok"]:
+        out.print(f"[green]ok[/green]: {found['name']} played {found['turns']} turns: "
+                  f"{found['overheats']} overheats in {found['decisions']} decisions, "
+                  f"{found['cpu_s']:.2f} CPU s, {found['peak_rss_mb']:.0f} MB peak; sandbox: "
+                  f"{', '.join(found['sandbox']) or 'no isolation layers'}", highlight=False)
+    if not found["ok"]:
+        typer.echo(f"error: {bot}: {found['reason']}", err=True)
+        raise typer.Exit(1)
 
 
 def _build_spec(bots, game, map_ref, seed, rules, robots, max_turns, sandbox, limits
@@ -196,7 +255,7 @@ def main(argv: list[str] | None = None) -> None:
     command = typer.main.get_command(app)
     try:
         code = command.main(args=argv, prog_name="arena", standalone_mode=False)
-    except InputError as exc:
+    except (InputError, SandboxUnavailable) as exc:
         typer.echo(f"error: {exc}", err=True)
         sys.exit(2)
     except (typer.Abort, KeyboardInterrupt):

@@ -24,6 +24,11 @@ class Game:
     new_match: Callable[..., Any]      # (map, names, seed, rules) -> match
     default_map: str
     map_suffix: str
+    check_map: str                     # where `arena check` plays a submission
+    check_opponents: tuple[str, ...]   # sample bots it plays against
+
+    def check_lineup(self) -> list[Path]:
+        return [PROJECT / "bots" / self.name / bot for bot in self.check_opponents]
 
     @property
     def maps_dir(self) -> Path:
@@ -48,7 +53,8 @@ class Game:
 
 GAMES: dict[str, Game] = {
     "arena": Game("arena", load_arena_map, arena_rules, tuple(ARENA_PRESETS), ArenaMatch,
-                  default_map="quad", map_suffix=".txt"),
+                  default_map="quad", map_suffix=".txt", check_map="skirmish",
+                  check_opponents=("hunter.py", "beeline.py")),
 }
 
 

@@ -14,9 +14,10 @@ from engine import ENGINE_VERSION
 from orchestrator.bots import BotFile, unique_names
 from orchestrator.games import get_game
 from sandbox import host, inprocess
+from sandbox.isolation import Isolation
 from sandbox.limits import Limits
 
-SANDBOX_MODES = ("standard", "off")
+SANDBOX_MODES = ("standard", "strict", "off")
 
 
 @dataclass
@@ -30,6 +31,7 @@ class MatchSpec:
     rules: Any
     limits: Limits = field(default_factory=Limits)
     sandbox: str = "standard"
+    skip_layers: tuple[str, ...] = ()      # isolation layers left off (benchmarks, tests)
 
 
 @dataclass
@@ -65,8 +67,24 @@ class _Players:
     def __init__(self, spec: MatchSpec, seats: dict[int, Seat]) -> None:
         bots = {i: seat.bot.spec for i, seat in seats.items()}
         self.off = spec.sandbox == "off"
-        loader = inprocess.load_players if self.off else host.load_children
-        self.procs, self.load_failed = loader(spec.game, bots, spec.limits)
+        if self.off:
+            self.procs, self.load_failed = inprocess.load_players(spec.game, bots, spec.limits)
+        else:
+            isolation = Isolation(spec.sandbox, spec.skip_layers)
+            self.procs, self.load_failed = host.load_children(spec.game, bots, spec.limits,
+                                                              isolation)
+
+    def sandbox_layers(self) -> tuple[list[str], dict[str, str]]:
+        """The isolation layers every child got, and those some child lacked, with why."""
+        if self.off or not self.procs:
+            return [], {}
+        children = list(self.procs.values())
+        active = [name for name in children[0].layers
+                  if all(name in child.layers for child in children)]
+        missing: dict[str, str] = {}
+        for child in children:
+            missing.update(child.missing)
+        return active, missing
 
     def exchange(self, payloads):
         return (inprocess.exchange if self.off else host.exchange)(self.procs, payloads)
@@ -89,20 +107,30 @@ def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None
     names = unique_names([bot.name for bot in spec.bots])
     seats = [Seat(bot, name) for bot, name in zip(spec.bots, names, strict=True)]
     restarts = 0
+    isolation: dict = {}
     while True:
         playing = {i: s for i, s in enumerate(seats) if s.status == "ok"}
-        outcome = _attempt(spec, game, arena_map, playing, on_turn, timing, trace)
+        outcome = _attempt(spec, game, arena_map, playing, on_turn, timing, trace, isolation)
         if outcome is not None:
             break
         restarts += 1
     match, lineup = outcome
-    return _result(spec, game, arena_map, seats, match, lineup, restarts)
+    result = _result(spec, game, arena_map, seats, match, lineup, restarts)
+    result["sandbox"] = isolation.get("layers", [])
+    result["sandbox_missing"] = isolation.get("missing", {})
+    return result
 
 
-def _attempt(spec, game, arena_map, playing: dict[int, Seat], on_turn, timing, trace):
-    """One try at the whole match. Returns (match, lineup), or None after an erase."""
+def _attempt(spec, game, arena_map, playing: dict[int, Seat], on_turn, timing, trace,
+             isolation: dict):
+    """One try at the whole match. Returns (match, lineup), or None after an erase.
+
+    Fills `isolation` with the sandbox layers the children got, the first time.
+    """
     players = _Players(spec, playing)
     try:
+        if players.procs and not isolation:
+            isolation["layers"], isolation["missing"] = players.sandbox_layers()
         for i, reason in players.load_failed.items():
             seat = playing.pop(i)
             seat.status, seat.reason = "load_error", reason
@@ -202,5 +230,5 @@ def _result(spec, game, arena_map, seats, match, lineup, restarts) -> dict:
         "game": spec.game, "engine_version": ENGINE_VERSION, "seed": spec.seed,
         "map": arena_map.name, "rules": spec.rules.as_dict(), "turns": match.turn,
         "end": match.end or "no_players", "winner": winner, "runner_up": runner_up,
-        "restarts": restarts, "sandbox": spec.sandbox, "players": players, "replay": None,
+        "restarts": restarts, "sandbox_mode": spec.sandbox, "players": players, "replay": None,
     }

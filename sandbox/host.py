@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import select
 import selectors
 import signal
 import time
@@ -91,6 +92,7 @@ class Child:
         self.reader = FrameReader(self.up_r, self.limits.reply_bytes)
         os.set_blocking(self.up_r, False)
         self.cpu_used = 0.0
+        self.idle_cpu = 0.0
         self.peak_rss_mb = 0.0
         self._sent_at_cpu = 0.0
         self._budget = 0.0
@@ -113,6 +115,25 @@ class Child:
         self._deadline = (time.monotonic() + calls * limits.wall_per_call_s
                           + limits.watchdog_grace_s)
         self._write(payload)
+
+    def between_turns(self) -> str | None:
+        """What the child did wrong while it was not asked anything, if anything."""
+        try:
+            ready = select.select([self.up_r], [], [], 0)[0]
+        except (OSError, ValueError):
+            ready = []
+        if ready:
+            try:
+                self.reader.feed()
+            except EOFError:
+                return self.death_reason()
+            except FrameError:
+                pass
+            return "protocol: wrote to the host when not asked"
+        self.idle_cpu += max(0.0, self.cpu_now() - self.cpu_used)
+        if self.idle_cpu > self.limits.idle_cpu_s:
+            return "cpu time limit: busy between turns (a thread kept running?)"
+        return None
 
     def cpu_now(self) -> float:
         try:
@@ -229,6 +250,7 @@ def load_children(game: str, bots: dict[int, BotSpec], limits: Limits,
                 out = frame.get("out", "")
                 children[ai].startup_output = out[:limits.output_bytes] \
                     if isinstance(out, str) else ""
+                children[ai].account()
                 continue
             if problem is None and isinstance(frame, dict) and "fatal" in frame:
                 problem = f"{frame['fatal']} at import"
@@ -255,12 +277,17 @@ def exchange(children: dict[int, Child], payloads: dict[int, tuple[dict, int]]
     per AI that failed (fatal frame, death, bad frame, a limit), the reason.
     """
     waiting = {}
+    failed: dict[int, str] = {}
     for ai, (payload, calls) in payloads.items():
+        problem = children[ai].between_turns()
+        if problem:
+            children[ai].kill()
+            failed[ai] = problem
+            continue
         children[ai].send(payload, calls)
         waiting[ai] = children[ai]
     deadline = max((c._deadline for c in waiting.values()), default=0.0)
     replies: dict[int, dict] = {}
-    failed: dict[int, str] = {}
     for ai, frame, problem in _collect(waiting, deadline, check=Child.overrun):
         if problem is None and isinstance(frame, dict) and "fatal" in frame:
             problem = str(frame["fatal"])[:200]

@@ -18,6 +18,7 @@ class Limits:
     output_bytes: int = 64 << 10      # captured bot output kept per AI
     reply_bytes: int = 1 << 20        # largest frame the host accepts from a child
     load_timeout_s: float = 10.0      # wall seconds to start and import the bot
+    idle_cpu_s: float = 2.0           # CPU a child may use between turns, over a match
 
     def for_child(self) -> dict:
         return dataclasses.asdict(self)

@@ -12,6 +12,7 @@ import sys
 if __name__ == "__main__":       # -I leaves the script's own directory off the path
     sys.path[:0] = [os.path.dirname(os.path.abspath(__file__))] + sys.argv[3:]
 
+import _thread  # noqa: E402
 import time  # noqa: E402
 
 import _harden  # noqa: E402
@@ -83,6 +84,8 @@ def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter"):
             fatal(f"crash: {_runtime.describe_error(exc)}")
         if _runtime.peak_rss_bytes() > memory_alarm:
             fatal("memory limit")
+        if _thread._count():         # Python threads the bot started and left running
+            fatal("threads kept running after move() returned")
         reply["warn"] = watch.changes()
         reply["out"] = output.take()
         reply["busy_s"] = time.perf_counter() - started

@@ -1,0 +1,72 @@
+"""`arena check`: the CI gate for one submission.
+
+It plays the bot in the sandbox against sample bots for a few turns and judges how it
+behaved: did it load, stay within its CPU, memory and time, keep to the protocol, and
+overheat (raise or answer nonsense) rarely enough?
+"""
+from __future__ import annotations
+
+from engine import InputError
+from orchestrator.bots import BotFile, read_bot
+from orchestrator.games import get_game
+from orchestrator.match import MatchSpec, run_match
+from sandbox.limits import Limits
+
+FAILURES = ("load_error", "hang", "cpu", "memory", "crash", "protocol", "overheats")
+
+
+def failure_kind(status: str, reason: str) -> str:
+    """Which of FAILURES an erase or load error is, from its recorded reason."""
+    if status == "load_error":
+        return "load_error"
+    text = reason.lower()
+    for marker, kind in (("hang", "hang"), ("sleep", "hang"), ("cpu", "cpu"),
+                         ("memory", "memory"), ("protocol", "protocol")):
+        if marker in text:
+            return kind
+    return "crash"
+
+
+def check_bot(path, game: str = "arena", turns: int = 50, seed: int = 1,
+              max_overheat_share: float = 0.1, sandbox: str = "standard",
+              limits: Limits | None = None) -> dict:
+    """Play the bot and return the verdict in the `arena check --json` shape."""
+    if not 0.0 <= max_overheat_share <= 1.0:
+        raise InputError(f"--max-overheats {max_overheat_share}: must be between 0 and 1")
+    if turns < 1:
+        raise InputError(f"--turns {turns}: must be at least 1")
+    found = get_game(game)
+    bot = read_bot(path)
+    opponents = [read_bot(p) for p in found.check_lineup()]
+    rules = found.rules("seed", max_turns=turns)
+    spec = MatchSpec(found.name, found.find_map(found.check_map), [bot, *opponents], seed,
+                     rules, limits or Limits(), sandbox)
+    result = run_match(spec)
+    return verdict(result, bot, max_overheat_share)
+
+
+def verdict(result: dict, bot: BotFile, max_overheat_share: float) -> dict:
+    me = next(p for p in result["players"] if p["bot"] == bot.path)
+    stats = me["stats"]
+    decisions = stats.get("decisions", 0)
+    reason = failure = None
+    if me["status"] != "ok":
+        failure = failure_kind(me["status"], me["reason"] or "")
+        where = f" (turn {me['turn']})" if me["turn"] else ""
+        reason = f"{failure}: {me['reason']}{where}"
+    elif decisions and me["overheats"] / decisions > max_overheat_share:
+        failure = "overheats"
+        first = f"; first: {me['errors'][0]}" if me["errors"] else ""
+        reason = (f"overheats: {me['overheats']} of {decisions} decisions "
+                  f"({me['overheats'] / decisions:.0%}, more than {max_overheat_share:.0%})"
+                  f"{first}")
+    return {
+        "ok": reason is None, "reason": reason, "failure": failure, "game": result["game"],
+        "name": me["name"], "bot": me["bot"], "sha256": me["sha256"],
+        "engine_version": result["engine_version"], "seed": result["seed"],
+        "map": result["map"], "turns": result["turns"] if me["turn"] is None else me["turn"],
+        "overheats": me["overheats"], "decisions": decisions, "cpu_s": me["cpu_s"],
+        "peak_rss_mb": me["peak_rss_mb"], "errors": me["errors"], "warnings": me["warnings"],
+        "output": me["output"], "sandbox": result["sandbox"],
+        "sandbox_mode": result["sandbox_mode"], "sandbox_missing": result["sandbox_missing"],
+    }
