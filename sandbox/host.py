@@ -79,7 +79,7 @@ class Child:
             except OSError:
                 pass
         try:
-            self.pid = zygote().spawn(down_r, up_w)
+            self.pid = zygote().spawn(down_r, up_w, isolation.namespaces())
         except BaseException:
             for fd in (self.down_w, self.up_r):
                 os.close(fd)

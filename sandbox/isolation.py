@@ -12,7 +12,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 
-from sandbox.botlib._harden import LAYERS
+from sandbox.botlib._harden import LAYERS, NAMESPACES
 from sandbox.limits import Limits
 from sandbox.paths import readable_paths
 
@@ -37,6 +37,9 @@ class Isolation:
         unknown = set(self.skip) - set(LAYERS)
         if unknown:
             raise ValueError(f"unknown sandbox layers: {', '.join(sorted(unknown))}")
+
+    def namespaces(self) -> list[str]:
+        return [name for name in NAMESPACES if name not in self.skip]
 
     def child_config(self, limits: Limits, scratch: str) -> dict:
         """The first frame a child reads: everything it needs to isolate itself."""

@@ -12,6 +12,8 @@ import subprocess
 import sys
 import threading
 
+import msgpack
+
 from sandbox.botlib._wire import unpack
 from sandbox.paths import BOTLIB, site_dirs
 
@@ -64,11 +66,12 @@ class Zygote:
             raise ZygoteError("the sandbox zygote did not start")
         self.pid = self.proc.pid
 
-    def spawn(self, in_fd: int, out_fd: int) -> int:
-        """A new child reading `in_fd` and writing `out_fd`. Returns its pid."""
+    def spawn(self, in_fd: int, out_fd: int, namespaces: list[str]) -> int:
+        """A new child in `namespaces`, reading `in_fd` and writing `out_fd`. Returns its pid."""
+        request = msgpack.packb({"namespaces": namespaces})
         with self._lock:
             try:
-                socket.send_fds(self._control, [b"spawn"], [in_fd, out_fd])
+                socket.send_fds(self._control, [request], [in_fd, out_fd])
                 answer = unpack(self._control.recv(4096))
             except (OSError, ValueError) as exc:
                 raise ZygoteError(f"the sandbox zygote stopped answering: {exc}") from None

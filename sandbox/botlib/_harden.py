@@ -179,7 +179,7 @@ def harden(cfg, in_fd, namespaces, ns_problem):
         if name in namespaces:
             active.append(name)
         else:
-            missing[name] = "skipped" if name in skip else ns_problem or "not requested"
+            missing[name] = "skipped" if name in skip else ns_problem
     uid = cfg["uid"]
     steps = (
         ("fs_view", lambda: _need("mount_ns", namespaces) or enter_view(

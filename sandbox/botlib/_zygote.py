@@ -46,17 +46,19 @@ def clone(flags):
     return pid
 
 
-def spawn(in_fd, out_fd, control):
-    """Fork one child in every namespace we may have; it becomes `serve` and never returns.
+def spawn(in_fd, out_fd, control, wanted):
+    """Fork one child in the `wanted` namespaces; it becomes `serve` and never returns.
 
-    Returns (pid, namespaces it got, why the others are missing).
+    Without the privilege for namespaces (EPERM) the child is forked without them, and
+    says so. Returns the child's pid.
     """
+    wanted = tuple(name for name in _harden.NAMESPACES if name in wanted)
     flags = CLONE_PARENT
-    for flag in _harden.NAMESPACES.values():
-        flags |= flag
+    for name in wanted:
+        flags |= _harden.NAMESPACES[name]
     try:
-        pid, namespaces, problem = clone(flags), tuple(_harden.NAMESPACES), None
-    except OSError as exc:               # EPERM without root: no namespaces, go on without
+        pid, namespaces, problem = clone(flags), wanted, "skipped"
+    except OSError as exc:
         pid, namespaces, problem = clone(CLONE_PARENT), (), f"clone: {exc.strerror}"
     if pid == 0:
         code = 0
@@ -66,7 +68,7 @@ def spawn(in_fd, out_fd, control):
         except BaseException:
             code = 70
         _runtime.exit_now(code)
-    return pid, namespaces, problem
+    return pid
 
 
 def main():
@@ -89,10 +91,10 @@ def main():
             control.send(msgpack.packb({"error": "expected two pipe ends"}))
             continue
         try:
-            pid, _, _ = spawn(fds[0], fds[1], control)
-            answer = {"pid": pid}
-        except OSError as exc:
-            answer = {"error": f"fork failed: {exc.strerror}"}
+            request = msgpack.unpackb(message)
+            answer = {"pid": spawn(fds[0], fds[1], control, request["namespaces"])}
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            answer = {"error": f"fork failed: {exc}"}
         finally:
             for fd in fds:
                 os.close(fd)

@@ -1,0 +1,195 @@
+"""The hostile bots of spec/sandbox.md, each a tiny file in tests/hostile/.
+
+Every case asserts the game outcome (erased, overheat, load_error, or a clean game) and
+that the host is unharmed: nothing leaked (a bot prints "LEAK" when an attack works),
+no file was written outside scratch, no socket reached the host, no process survives,
+the host's memory stayed bounded, and the other AIs played the match to its end.
+
+A case that needs an isolation layer this machine cannot give is skipped, with the
+layer and the reason in the skip message (pytest prints it in the summary).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import socket
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import psutil
+import pytest
+
+from sandbox.botlib._harden import LAYERS
+from sandbox.limits import Limits
+from sandbox.paths import BOTLIB
+from tests.arena.test_matches import play
+from tests.conftest import BOTS, HOSTILE
+
+LIMITS = Limits(cpu_per_call_s=0.5, wall_per_call_s=1.0, watchdog_grace_s=3.0, memory_mb=128)
+PORT = 48917                     # where tcp_socket.py and udp_socket.py knock
+NOBODY = 65534
+API_FILE = BOTLIB / "roborally" / "api.py"
+OUTSIDE_FILES = [Path("/tmp/arena-hostile-escape"), Path("/tmp/arena-hostile-shell-out"),
+                 API_FILE.parent / "injected.py"]
+
+
+@dataclass(frozen=True)
+class Case:
+    bot: str
+    outcome: str                          # erased | load_error | overheat | clean
+    detail: str = ""                      # in the reason, or in an overheat's error
+    needs: tuple[tuple[str, ...], ...] = ()   # each group: one of these layers is enough
+    limits: Limits = field(default=LIMITS)
+
+    def __str__(self) -> str:
+        return self.bot.removesuffix(".py")
+
+
+FILES = ("fs_view", "landlock")
+CASES = [
+    # time
+    Case("spinner_loop.py", "erased", "cpu time limit"),
+    Case("import_loop.py", "load_error", "cpu time limit at import"),
+    Case("sleeper.py", "erased", "wall time limit (hang)"),
+    Case("thread_runner.py", "erased", "threads kept running after move() returned"),
+    # memory
+    Case("memory_bomb.py", "erased", "memory limit"),
+    Case("memory_bomb_caught.py", "erased", "memory limit"),
+    # processes
+    Case("fork_bomb.py", "overheat", "PermissionError", needs=(("seccomp",),)),
+    Case("shell_out.py", "overheat", "PermissionError", needs=(("seccomp",),)),
+    # network
+    Case("tcp_socket.py", "overheat", "", needs=(("seccomp", "net_ns"),)),
+    Case("udp_socket.py", "overheat", "", needs=(("seccomp", "net_ns"),)),
+    Case("dns_lookup.py", "overheat", "gaierror", needs=(("seccomp", "net_ns"), FILES)),
+    # files
+    Case("read_passwd.py", "overheat", "", needs=(FILES,)),
+    Case("read_project.py", "overheat", "", needs=(FILES,)),
+    Case("read_parent_environ.py", "overheat", "nothing readable",
+         needs=(FILES, ("empty_env",))),
+    Case("write_outside.py", "overheat", "could not write outside scratch", needs=(FILES,)),
+    Case("fill_disk.py", "overheat", "OSError", needs=(("fs_view", "rlimits"),)),
+    # other processes
+    Case("kill_parent.py", "overheat", "", needs=(("seccomp", "pid_ns"),)),
+    Case("ptrace_parent.py", "overheat", "ptrace refused", needs=(("seccomp", "pid_ns"),)),
+    # dying
+    Case("sys_exit.py", "erased", "exited (SystemExit)"),
+    Case("exits.py", "erased", "exited with status 0"),
+    Case("segfault.py", "erased", "crash: killed by SIGSEGV"),
+    # the protocol and the API
+    Case("printer.py", "clean", limits=Limits(output_bytes=1000)),
+    Case("garbage.py", "overheat", "invalid move"),
+    Case("frame_forger.py", "erased", "protocol: frame of 1073741824 bytes"),
+    Case("api_tamper.py", "overheat", "IndexError"),
+    Case("engine_peeker.py", "clean"),
+    Case("raiser.py", "overheat", "ValueError: boom"),
+    Case("syntax_error.py", "load_error", "syntax error"),
+    Case("no_move.py", "load_error", "no move() function"),
+]
+
+
+@pytest.fixture(scope="module")
+def layers() -> tuple[list[str], dict[str, str]]:
+    """The isolation layers a sandbox child gets on this machine."""
+    result = play([BOTS / "randy.py"], robots=1, turns=1)
+    return result["sandbox"], result["sandbox_missing"]
+
+
+@pytest.fixture
+def listeners():
+    """A TCP and a UDP socket on the port the network bots knock on."""
+    tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    tcp.bind(("127.0.0.1", PORT))
+    tcp.listen()
+    udp.bind(("127.0.0.1", PORT))
+    for sock in (tcp, udp):
+        sock.setblocking(False)
+    yield tcp, udp
+    tcp.close()
+    udp.close()
+
+
+def _nobody_pids() -> set[int]:
+    return {p.pid for p in psutil.process_iter(["uids"])
+            if p.info["uids"] and p.info["uids"].real == NOBODY}
+
+
+def _knocked(listeners) -> bool:
+    tcp, udp = listeners
+    for attempt in (tcp.accept, lambda: udp.recvfrom(100)):
+        try:
+            attempt()
+            return True
+        except BlockingIOError:
+            pass
+    return False
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_hostile_bot(case: Case, layers, listeners, no_stray_processes) -> None:
+    active, missing = layers
+    for group in case.needs:
+        if not set(group) & set(active):
+            reasons = "; ".join(f"{name}: {missing.get(name, 'not applied')}" for name in group)
+            pytest.skip(f"{case.bot} needs one of {', '.join(group)} ({reasons})")
+    api_digest = hashlib.sha256(API_FILE.read_bytes()).hexdigest()
+    nobody_before = _nobody_pids()
+    host_rss = psutil.Process().memory_info().rss
+
+    result = play([HOSTILE / case.bot, BOTS / "beeline.py", BOTS / "turtle.py"], robots=3,
+                  turns=8, limits=case.limits)
+
+    me = next(p for p in result["players"] if p["bot"].endswith(case.bot))
+    if case.outcome in ("erased", "load_error"):
+        assert me["status"] == case.outcome, me
+        assert case.detail in me["reason"], me["reason"]
+        assert me["rank"] == 3
+        assert result["restarts"] == (case.outcome == "erased")
+        if case.outcome == "erased":
+            assert me["turn"] == 1
+            assert me["peak_rss_mb"] > 0      # measured however the child ended
+    else:
+        assert me["status"] == "ok", me
+        if case.outcome == "overheat":
+            assert me["overheats"] == me["stats"]["decisions"] > 0, me
+            assert any(case.detail in error for error in me["errors"]), me["errors"]
+        else:
+            assert me["overheats"] == 0, me["errors"]
+    # The host is unharmed.
+    assert "LEAK" not in json.dumps(result), "an attack worked"
+    others = [p for p in result["players"] if p is not me]
+    assert all(p["status"] == "ok" and p["overheats"] == 0 for p in others)
+    assert result["end"] in ("turn_limit", "survivor", "flags", "extinction")
+    assert result["turns"] == 8 or result["end"] != "turn_limit"
+    assert not _knocked(listeners), "a bot reached the host over the network"
+    assert not [p for p in OUTSIDE_FILES if p.exists()], "a bot wrote outside its scratch"
+    assert hashlib.sha256(API_FILE.read_bytes()).hexdigest() == api_digest
+    assert _nobody_pids() <= nobody_before, "a sandboxed process survived the match"
+    grown_mb = (psutil.Process().memory_info().rss - host_rss) / 2**20
+    assert grown_mb < 64, f"the host grew by {grown_mb:.0f} MiB"
+    assert os.getpid() == psutil.Process().pid       # and, plainly, we are still here
+
+
+@pytest.mark.parametrize("bot", ["read_passwd.py", "udp_socket.py"])
+def test_without_the_layers_the_attacks_work(bot, listeners) -> None:
+    """The layers are what stops these bots: with every layer off, the attack lands and
+    the checks above would catch it."""
+    result = play([HOSTILE / bot, BOTS / "turtle.py"], robots=1, turns=2, limits=LIMITS,
+                  skip_layers=LAYERS)
+    assert result["sandbox"] == [] and set(result["sandbox_missing"]) == set(LAYERS)
+    assert "LEAK" in json.dumps(result)
+    assert bot != "udp_socket.py" or _knocked(listeners)
+
+
+def test_printer_output_is_captured_and_capped() -> None:
+    result = play([HOSTILE / "printer.py", BOTS / "randy.py"], robots=2, turns=4,
+                  limits=Limits(output_bytes=1000))
+    printer = next(p for p in result["players"] if p["name"] == "Printer")
+    assert printer["output"] == "x" * 1000
+
+
+def test_every_listed_hostile_bot_has_a_case() -> None:
+    assert {p.name for p in HOSTILE.glob("*.py")} - {c.bot for c in CASES} == {"shared_state.py"}
