@@ -12,7 +12,8 @@ from orchestrator.games import get_game
 from orchestrator.match import MatchSpec, run_match
 from sandbox.limits import Limits
 
-FAILURES = ("load_error", "hang", "cpu", "memory", "crash", "protocol", "overheats")
+FAILURES = ("load_error", "hang", "cpu", "memory", "crash", "protocol", "sandbox",
+            "overheats", "output")
 
 
 def failure_kind(status: str, reason: str) -> str:
@@ -20,7 +21,7 @@ def failure_kind(status: str, reason: str) -> str:
     if status == "load_error":
         return "load_error"
     text = reason.lower()
-    for marker, kind in (("hang", "hang"), ("sleep", "hang"), ("cpu", "cpu"),
+    for marker, kind in (("hang", "hang"), ("cpu", "cpu"), ("thread", "cpu"),
                          ("memory", "memory"), ("protocol", "protocol")):
         if marker in text:
             return kind
@@ -42,10 +43,10 @@ def check_bot(path, game: str = "arena", turns: int = 50, seed: int = 1,
     spec = MatchSpec(found.name, found.find_map(found.check_map), [bot, *opponents], seed,
                      rules, limits or Limits(), sandbox)
     result = run_match(spec)
-    return verdict(result, bot, max_overheat_share)
+    return verdict(result, bot, max_overheat_share, spec.limits.output_bytes)
 
 
-def verdict(result: dict, bot: BotFile, max_overheat_share: float) -> dict:
+def verdict(result: dict, bot: BotFile, max_overheat_share: float, output_cap: int) -> dict:
     me = next(p for p in result["players"] if p["bot"] == bot.path)
     stats = me["stats"]
     decisions = stats.get("decisions", 0)
@@ -53,20 +54,29 @@ def verdict(result: dict, bot: BotFile, max_overheat_share: float) -> dict:
     if me["status"] != "ok":
         failure = failure_kind(me["status"], me["reason"] or "")
         where = f" (turn {me['turn']})" if me["turn"] else ""
-        reason = f"{failure}: {me['reason']}{where}"
+        detail = me["reason"] or ""
+        reason = (detail if detail.startswith(failure) else f"{failure}: {detail}") + where
+    elif me["violations"]:
+        failure = "sandbox"
+        reason = f"sandbox: blocked {', '.join(me['violations'][:3])}"
     elif decisions and me["overheats"] / decisions > max_overheat_share:
         failure = "overheats"
         first = f"; first: {me['errors'][0]}" if me["errors"] else ""
         reason = (f"overheats: {me['overheats']} of {decisions} decisions "
                   f"({me['overheats'] / decisions:.0%}, more than {max_overheat_share:.0%})"
                   f"{first}")
+    elif me["output_dropped"]:
+        failure = "output"
+        reason = (f"output: printed {me['output_dropped']} characters past the "
+                  f"{output_cap}-character cap (leftover debugging?)")
     return {
         "ok": reason is None, "reason": reason, "failure": failure, "game": result["game"],
         "name": me["name"], "bot": me["bot"], "sha256": me["sha256"],
         "engine_version": result["engine_version"], "seed": result["seed"],
         "map": result["map"], "turns": result["turns"] if me["turn"] is None else me["turn"],
         "overheats": me["overheats"], "decisions": decisions, "cpu_s": me["cpu_s"],
-        "peak_rss_mb": me["peak_rss_mb"], "errors": me["errors"], "warnings": me["warnings"],
+        "peak_rss_mb": me["peak_rss_mb"], "errors": list(dict.fromkeys(me["errors"])),
+        "warnings": me["warnings"], "violations": me["violations"],
         "output": me["output"], "sandbox": result["sandbox"],
         "sandbox_mode": result["sandbox_mode"], "sandbox_missing": result["sandbox_missing"],
     }

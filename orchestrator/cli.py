@@ -134,6 +134,7 @@ def check(
       arena check my_bot.py --turns 200 --json      # for a CI job
     """
     _check_choice(sandbox, ("standard", "strict"), "--sandbox mode for check")
+    read_bot(bot)                       # a missing or unreadable file fails here, first
     if not as_json:
         err.print(f"[dim]checking {bot} ({game}, {turns} turns, seed {seed}, sandbox "
                   f"{sandbox})[/dim]")

@@ -57,6 +57,8 @@ class Seat:
     cpu_s: float = 0.0
     peak_rss_mb: float = 0.0
     output: str = ""
+    output_dropped: int = 0
+    violations: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
@@ -140,6 +142,7 @@ def _attempt(spec, game, arena_map, playing: dict[int, Seat], on_turn, timing, t
         for local, i in enumerate(lineup):
             players.procs[i].start(local_names, local, spec.seed)
             playing[i].output = players.procs[i].startup_output
+            _note_violations(playing[i], players.procs[i].startup_violations)
         while match.end is None and lineup:
             started = time.perf_counter()
             views = match.views()
@@ -191,6 +194,18 @@ def _note_reply(seat: Seat, reply: dict, limits: Limits) -> None:
     for entry in reply.get("errors") or ():
         if len(seat.errors) < 20 and isinstance(entry, list) and len(entry) == 2:
             seat.errors.append(str(entry[1])[:200])
+    dropped = reply.get("out_dropped")
+    if isinstance(dropped, int):
+        seat.output_dropped = max(seat.output_dropped, dropped)
+    _note_violations(seat, reply.get("violations") or ())
+
+
+def _note_violations(seat: Seat, violations) -> None:
+    """Attempts the sandbox blocked and could see (importing the engine, for one)."""
+    for text in violations:
+        text = str(text)[:100]
+        if text not in seat.violations and len(seat.violations) < 20:
+            seat.violations.append(text)
 
 
 def _account(players: _Players, playing: dict[int, Seat]) -> None:
@@ -219,6 +234,7 @@ def _result(spec, game, arena_map, seats, match, lineup, restarts) -> dict:
             "turn": seat.turn, "overheats": stats.get("overheats", 0), "cpu_s": seat.cpu_s,
             "peak_rss_mb": seat.peak_rss_mb, "stats": stats, "warnings": seat.warnings,
             "errors": seat.errors, "output": seat.output,
+            "output_dropped": seat.output_dropped, "violations": seat.violations,
         })
     players.sort(key=lambda p: (p["rank"], p["name"]))
     best = sorted({p["rank"] for p in players if p["status"] == "ok"})

@@ -67,6 +67,7 @@ class Child:
                  isolation: Isolation = Isolation()) -> None:
         self.limits = limits
         self.startup_output = ""
+        self.startup_violations: list[str] = []
         self.layers: list[str] = []
         self.missing: dict[str, str] = {}
         self.returncode: int | None = None
@@ -250,6 +251,8 @@ def load_children(game: str, bots: dict[int, BotSpec], limits: Limits,
                 out = frame.get("out", "")
                 children[ai].startup_output = out[:limits.output_bytes] \
                     if isinstance(out, str) else ""
+                children[ai].startup_violations = [str(v)[:100] for v in
+                                                   (frame.get("violations") or ())][:20]
                 children[ai].account()
                 continue
             if problem is None and isinstance(frame, dict) and "fatal" in frame:

@@ -30,6 +30,7 @@ class InProcessPlayer:
         self.cpu_used = 0.0
         self.peak_rss_mb = 0.0
         self.startup_output = ""
+        self.startup_violations: list[str] = []
         self.game = __import__("_" + game)
         self.guard = runtime.NoGuard()
         with contextlib.redirect_stdout(sys.stderr):

@@ -23,13 +23,23 @@ BLOCKED = ("engine", "orchestrator", "sandbox")
 
 
 class _Blocker:
-    """Refuses the host's own packages, should they be importable from a site dir."""
+    """Refuses the host's own packages, should they be importable from a site dir, and
+    remembers the attempts: `arena check` reports them."""
 
-    @staticmethod
-    def find_spec(name, path=None, target=None):
+    attempts = []
+
+    @classmethod
+    def find_spec(cls, name, path=None, target=None):
         if name.split(".")[0] in BLOCKED:
+            if len(cls.attempts) < 20:
+                cls.attempts.append(f"import {name}")
             raise ImportError(f"{name} is not available to bots")
         return None
+
+    @classmethod
+    def take(cls):
+        taken, cls.attempts = cls.attempts, []
+        return taken
 
 
 def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter"):
@@ -63,7 +73,8 @@ def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter"):
     except _runtime.LoadError as exc:
         _wire.write_frame(out_fd, {"load_error": str(exc)})
         return
-    _wire.write_frame(out_fd, {"ready": True, "out": output.take()})
+    _wire.write_frame(out_fd, {"ready": True, "out": output.take(),
+                                "violations": _Blocker.take()})
     try:
         start = _wire.read_frame(in_fd, 1 << 20)["start"]
     except (EOFError, KeyError, TypeError):
@@ -88,6 +99,8 @@ def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter"):
             fatal("threads kept running after move() returned")
         reply["warn"] = watch.changes()
         reply["out"] = output.take()
+        reply["out_dropped"] = output.dropped
+        reply["violations"] = _Blocker.take()
         reply["busy_s"] = time.perf_counter() - started
         _wire.write_frame(out_fd, reply)
 

@@ -1,4 +1,5 @@
 from roborally.api import *
+
 name = 'Gossip'
 seen = []
 def move():

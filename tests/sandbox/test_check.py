@@ -1,0 +1,81 @@
+"""`arena check`, the CI gate: samples pass, every hostile bot fails for the right reason."""
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+from orchestrator.check_cmd import check_bot
+from sandbox.limits import Limits
+from tests.conftest import ARENA_CMD, BOTS, HOSTILE, ROOT
+
+FAST = Limits(cpu_per_call_s=0.5, wall_per_call_s=1.0, watchdog_grace_s=3.0, memory_mb=128)
+SAMPLES = sorted(BOTS.glob("*.py"))
+EXPECTED = {
+    "spinner_loop.py": "cpu", "import_loop.py": "load_error", "sleeper.py": "hang",
+    "thread_runner.py": "cpu", "memory_bomb.py": "memory", "memory_bomb_caught.py": "memory",
+    "fork_bomb.py": "overheats", "shell_out.py": "overheats", "tcp_socket.py": "overheats",
+    "udp_socket.py": "overheats", "dns_lookup.py": "overheats", "read_passwd.py": "overheats",
+    "read_project.py": "overheats", "read_parent_environ.py": "overheats",
+    "write_outside.py": "overheats", "fill_disk.py": "overheats", "kill_parent.py": "overheats",
+    "ptrace_parent.py": "overheats", "sys_exit.py": "crash", "exits.py": "crash",
+    "segfault.py": "crash", "printer.py": "output", "garbage.py": "overheats",
+    "frame_forger.py": "protocol", "api_tamper.py": "overheats", "engine_peeker.py": "sandbox",
+    "raiser.py": "overheats", "syntax_error.py": "load_error", "no_move.py": "load_error",
+}
+
+
+def test_every_hostile_bot_has_an_expected_failure() -> None:
+    assert set(EXPECTED) == {p.name for p in HOSTILE.glob("*.py")}
+
+
+@pytest.mark.parametrize("bot", SAMPLES, ids=lambda p: p.stem)
+def test_sample_bots_pass(bot, no_stray_processes) -> None:
+    found = check_bot(bot, turns=30)
+    assert found["ok"] and found["reason"] is None and found["failure"] is None, found
+    assert found["turns"] >= 1 and found["decisions"] > 0
+    assert found["sandbox"], "the JSON lists the active layers"
+
+
+@pytest.mark.parametrize("bot", sorted(EXPECTED), ids=lambda b: b.removesuffix(".py"))
+def test_hostile_bots_fail_with_the_right_reason(bot, no_stray_processes) -> None:
+    found = check_bot(HOSTILE / bot, turns=4, limits=FAST)
+    assert not found["ok"]
+    assert found["failure"] == EXPECTED[bot], found["reason"]
+    assert found["reason"].startswith(EXPECTED[bot]) and "\n" not in found["reason"]
+
+
+def _check(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(ARENA_CMD + ["check", *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_exit_status_0_for_a_good_bot_with_json() -> None:
+    done = _check(str(BOTS / "hunter.py"), "--turns", "10", "--json")
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert {"ok", "reason", "game", "turns", "overheats", "cpu_s", "peak_rss_mb",
+            "sandbox"} <= set(found)
+    assert found["ok"] is True and found["game"] == "arena" and found["turns"] == 10
+    assert isinstance(found["sandbox"], list)
+
+
+def test_exit_status_1_and_one_line_for_a_bad_bot() -> None:
+    done = _check(str(HOSTILE / "spinner_loop.py"), "--turns", "3", "--cpu-limit", "0.3")
+    assert done.returncode == 1
+    lines = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    assert lines == [f"error: {HOSTILE / 'spinner_loop.py'}: cpu time limit (turn 1)"]
+
+
+def test_exit_status_1_for_too_many_overheats_but_0_within_the_share() -> None:
+    assert _check(str(HOSTILE / "raiser.py"), "--turns", "2").returncode == 1
+    assert _check(str(HOSTILE / "raiser.py"), "--turns", "2",
+                  "--max-overheats", "1").returncode == 0
+
+
+def test_exit_status_2_for_bad_input() -> None:
+    done = _check("no/such/bot.py")
+    assert done.returncode == 2
+    assert done.stderr.startswith("error: ") and "no/such/bot.py" in done.stderr
+    assert _check(str(BOTS / "hunter.py"), "--max-overheats", "3").returncode == 2
