@@ -97,6 +97,7 @@ def test_engine_peeker_finds_the_engine_in_process() -> None:
 
 
 def test_shared_module_state_is_reported() -> None:
-    result = play([Path(__file__).parent / "bots" / "shared_state.py", BOTS / "randy.py"], robots=2, turns=3)
+    gossip = Path(__file__).parent / "bots" / "shared_state.py"
+    result = play([gossip, BOTS / "randy.py"], robots=2, turns=3)
     assert by_name(result)["Gossip"]["warnings"] == ["module state changed by move(): seen"]
     assert by_name(result)["Randy"]["warnings"] == []
