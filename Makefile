@@ -22,6 +22,7 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/arena_bench.py
+	$(PY) bench/sandbox_bench.py
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

@@ -193,3 +193,11 @@ def test_printer_output_is_captured_and_capped() -> None:
 
 def test_every_listed_hostile_bot_has_a_case() -> None:
     assert {p.name for p in HOSTILE.glob("*.py")} == {c.bot for c in CASES}
+
+
+def test_as_root_standard_gets_every_layer(layers) -> None:
+    active, missing = layers
+    if os.geteuid() != 0:
+        pytest.skip(f"not root: uid, namespaces and the private root need it ({missing})")
+    assert set(active) == set(LAYERS), missing
+    assert missing == {}
