@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint install clean
+.PHONY: run test bench lint install clean system-deps
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,10 +14,24 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-run: $(STAMP)
+run: $(STAMP) system-deps
 	$(VENV)/bin/arena run
 
-test: $(STAMP)
+# Debian packages the sandbox uses: libseccomp2 (seccomp layer) and bubblewrap (the
+# optional bwrap tier, which the tests exercise). Installed as root when missing;
+# otherwise the tests that need them are skipped, with the reason printed.
+system-deps:
+	@if ! command -v bwrap >/dev/null || ! ldconfig -p | grep -q libseccomp.so.2; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	      apt-get install -y -qq --no-install-recommends bubblewrap libseccomp2 >/dev/null; \
+	  else \
+	    echo "note: bubblewrap or libseccomp2 is missing and this is not root:" \
+	         "their sandbox layers and tests will be skipped"; \
+	  fi; \
+	fi
+
+test: $(STAMP) system-deps
 	$(PY) -m pytest -q
 
 bench: $(STAMP)

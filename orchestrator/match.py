@@ -17,7 +17,7 @@ from sandbox import host, inprocess
 from sandbox.isolation import Isolation
 from sandbox.limits import Limits
 
-SANDBOX_MODES = ("standard", "strict", "off")
+SANDBOX_MODES = ("standard", "strict", "bwrap", "off")
 
 
 @dataclass

@@ -9,6 +9,8 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import sys
+import sysconfig
 import tempfile
 from dataclasses import dataclass
 
@@ -16,8 +18,10 @@ from sandbox.botlib._harden import LAYERS, NAMESPACES
 from sandbox.limits import Limits
 from sandbox.paths import readable_paths
 
-TIERS = ("strict", "standard")
+TIERS = ("strict", "standard", "bwrap")
 NOBODY = 65534
+# What bubblewrap provides in the bwrap tier; the child applies the rest itself.
+BWRAP_LAYERS = ("pid_ns", "net_ns", "mount_ns", "ipc_ns", "uts_ns", "fs_view", "uid")
 
 
 class SandboxUnavailable(RuntimeError):
@@ -43,9 +47,32 @@ class Isolation:
 
     def child_config(self, limits: Limits, scratch: str) -> dict:
         """The first frame a child reads: everything it needs to isolate itself."""
-        return {"limits": limits.for_child(), "strict": self.tier == "strict",
-                "skip": list(self.skip), "uid": self.uid, "scratch_mb": self.scratch_mb,
-                "readable": _readable(), "jail": scratch, "scratch": scratch}
+        config = {"limits": limits.for_child(), "strict": self.tier != "standard",
+                  "skip": list(self.skip), "uid": self.uid, "scratch_mb": self.scratch_mb,
+                  "readable": _readable(), "jail": scratch, "scratch": scratch}
+        if self.tier == "bwrap":
+            config.update(outer=list(BWRAP_LAYERS), scratch="/scratch")
+        return config
+
+    def bwrap_command(self, child_main: str, in_fd: int, out_fd: int,
+                      site: list[str]) -> list[str]:
+        """bubblewrap's command line for a fresh interpreter running `child_main`."""
+        bwrap = shutil.which("bwrap")
+        if bwrap is None:
+            raise SandboxUnavailable("--sandbox bwrap: bubblewrap is not installed "
+                                     "(apt-get install bubblewrap)")
+        command = [bwrap, "--unshare-all", "--unshare-user", "--disable-userns",
+                   "--uid", str(self.uid), "--gid", str(self.uid), "--cap-drop", "ALL",
+                   "--die-with-parent", "--new-session", "--clearenv", "--as-pid-1"]
+        for path in _interpreter_files() + _readable():
+            if os.path.islink(path):
+                command += ["--symlink", os.readlink(path), path]
+            else:
+                command += ["--ro-bind", path, path]
+        command += ["--size", str(self.scratch_mb << 20), "--tmpfs", "/scratch",
+                    "--chdir", "/scratch", _interpreter_files()[0], "-I", "-S", child_main,
+                    str(in_fd), str(out_fd), *site]
+        return command
 
 
 _READABLE: list[str] | None = None
@@ -56,6 +83,17 @@ def _readable() -> list[str]:
     if _READABLE is None:
         _READABLE = readable_paths()
     return _READABLE
+
+
+def _interpreter_files() -> list[str]:
+    """The real interpreter binary, and libpython when it is a shared library."""
+    files = [os.path.realpath(sys.executable)]
+    if sysconfig.get_config_var("Py_ENABLE_SHARED"):
+        lib = os.path.join(sysconfig.get_config_var("LIBDIR") or "",
+                           sysconfig.get_config_var("INSTSONAME") or "")
+        if os.path.isfile(lib):
+            files.append(lib)
+    return files
 
 
 def refusal(missing: dict[str, str]) -> str:

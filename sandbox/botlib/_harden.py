@@ -174,9 +174,10 @@ def load_seccomp():
 def harden(cfg, in_fd, namespaces, ns_problem):
     """Apply every layer `cfg` asks for. Returns (active layers, {missing layer: reason})."""
     skip = set(cfg.get("skip", ()))
+    outer = set(cfg.get("outer", ()))      # layers an outer sandbox (bwrap) already gave
     active, missing = [], {}
     for name in NAMESPACES:
-        if name in namespaces:
+        if name in namespaces or name in outer:
             active.append(name)
         else:
             missing[name] = "skipped" if name in skip else ns_problem
@@ -195,7 +196,9 @@ def harden(cfg, in_fd, namespaces, ns_problem):
         ("seccomp", load_seccomp),
     )
     for name, apply in steps:
-        if name in skip:
+        if name in outer:
+            active.append(name)
+        elif name in skip:
             missing[name] = "skipped"
         else:
             try:

@@ -10,9 +10,11 @@ layer and the reason in the skip message (pytest prints it in the summary).
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
+import shutil
 import socket
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -89,11 +91,21 @@ CASES = [
 ]
 
 
+TIERS = ["standard", "bwrap"]
+
+
+@functools.cache
+def tier_layers(tier: str) -> tuple[list[str], dict[str, str]]:
+    """The isolation layers a child of this tier gets on this machine."""
+    if tier == "bwrap" and shutil.which("bwrap") is None:
+        pytest.skip("the bwrap tier needs bubblewrap (make test installs it as root)")
+    result = play([BOTS / "randy.py"], robots=1, turns=1, sandbox=tier)
+    return result["sandbox"], result["sandbox_missing"]
+
+
 @pytest.fixture(scope="module")
 def layers() -> tuple[list[str], dict[str, str]]:
-    """The isolation layers a sandbox child gets on this machine."""
-    result = play([BOTS / "randy.py"], robots=1, turns=1)
-    return result["sandbox"], result["sandbox_missing"]
+    return tier_layers("standard")
 
 
 @pytest.fixture
@@ -128,9 +140,10 @@ def _knocked(listeners) -> bool:
     return False
 
 
+@pytest.mark.parametrize("tier", TIERS)
 @pytest.mark.parametrize("case", CASES, ids=str)
-def test_hostile_bot(case: Case, layers, listeners, no_stray_processes) -> None:
-    active, missing = layers
+def test_hostile_bot(case: Case, tier: str, listeners, no_stray_processes) -> None:
+    active, missing = tier_layers(tier)
     for group in case.needs:
         if not set(group) & set(active):
             reasons = "; ".join(f"{name}: {missing.get(name, 'not applied')}" for name in group)
@@ -140,7 +153,7 @@ def test_hostile_bot(case: Case, layers, listeners, no_stray_processes) -> None:
     host_rss = psutil.Process().memory_info().rss
 
     result = play([HOSTILE / case.bot, BOTS / "beeline.py", BOTS / "turtle.py"], robots=3,
-                  turns=8, limits=case.limits)
+                  turns=8, limits=case.limits, sandbox=tier)
 
     me = next(p for p in result["players"] if p["bot"].endswith(case.bot))
     if case.outcome in ("erased", "load_error"):
@@ -195,8 +208,9 @@ def test_every_listed_hostile_bot_has_a_case() -> None:
     assert {p.name for p in HOSTILE.glob("*.py")} == {c.bot for c in CASES}
 
 
-def test_as_root_standard_gets_every_layer(layers) -> None:
-    active, missing = layers
+@pytest.mark.parametrize("tier", TIERS)
+def test_as_root_every_layer_is_active(tier) -> None:
+    active, missing = tier_layers(tier)
     if os.geteuid() != 0:
         pytest.skip(f"not root: uid, namespaces and the private root need it ({missing})")
     assert set(active) == set(LAYERS), missing
