@@ -9,6 +9,7 @@ import fcntl
 import os
 import select
 import selectors
+import shutil
 import signal
 import subprocess
 import time
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 import psutil
 
 from sandbox.botlib._wire import FrameError, FrameReader, write_frame
-from sandbox.isolation import Isolation, SandboxUnavailable, ScratchDirs, refusal
+from sandbox.isolation import Isolation, SandboxUnavailable, is_scratch, refusal
 from sandbox.limits import Limits
 from sandbox.paths import BOTLIB, site_dirs
 from sandbox.zygote import zygote
@@ -73,7 +74,7 @@ class Child:
         self.layers: list[str] = []
         self.missing: dict[str, str] = {}
         self.returncode: int | None = None
-        self.scratch = ScratchDirs.make(isolation.uid)
+        self.scratch: str | None = None      # set if the child made one on our disk
         down_r, self.down_w = os.pipe()
         self.up_r, up_w = os.pipe()
         for fd in (down_r, self.down_w, self.up_r, up_w):
@@ -90,7 +91,6 @@ class Child:
         except BaseException:
             for fd in (self.down_w, self.up_r):
                 os.close(fd)
-            ScratchDirs.remove(self.scratch)
             raise
         finally:
             os.close(down_r)
@@ -104,7 +104,7 @@ class Child:
         self._sent_at_cpu = 0.0
         self._budget = 0.0
         self._deadline = 0.0
-        self._write({"config": isolation.child_config(limits, self.scratch)})
+        self._write({"config": isolation.child_config(limits)})
         self._write(load_frame(game, bot))
 
     # -- talking ---------------------------------------------------------------------------
@@ -219,7 +219,8 @@ class Child:
             except OSError:
                 pass
         self.down_w = self.up_r = -1
-        ScratchDirs.remove(self.scratch)
+        if self.scratch:
+            shutil.rmtree(self.scratch, ignore_errors=True)
 
 
 def _start_bwrap(isolation: Isolation, down_r: int, up_w: int) -> int:
@@ -267,6 +268,8 @@ def load_children(game: str, bots: dict[int, BotSpec], limits: Limits,
             if problem is None and isinstance(frame, dict) and "layers" in frame:
                 children[ai].find_inner()
                 children[ai].layers = list(frame["layers"])
+                if is_scratch(frame.get("scratch")):
+                    children[ai].scratch = frame["scratch"]
                 children[ai].missing = dict(frame.get("missing") or {})
             else:
                 failed[ai] = f"sandbox: the child did not start ({problem or 'bad frame'})"

@@ -6,17 +6,15 @@ to run a bot when any layer is missing. The layers themselves are applied inside
 """
 from __future__ import annotations
 
-import atexit
 import os
 import shutil
 import sys
 import sysconfig
-import tempfile
 from dataclasses import dataclass
 
-from sandbox.botlib._harden import LAYERS, NAMESPACES
+from sandbox.botlib._harden import LAYERS, NAMESPACES, SCRATCH_PREFIX
 from sandbox.limits import Limits
-from sandbox.paths import readable_paths
+from sandbox.paths import JAIL, readable_paths
 
 TIERS = ("strict", "standard", "bwrap")
 NOBODY = 65534
@@ -45,13 +43,13 @@ class Isolation:
     def namespaces(self) -> list[str]:
         return [name for name in NAMESPACES if name not in self.skip]
 
-    def child_config(self, limits: Limits, scratch: str) -> dict:
+    def child_config(self, limits: Limits) -> dict:
         """The first frame a child reads: everything it needs to isolate itself."""
         config = {"limits": limits.for_child(), "strict": self.tier != "standard",
                   "skip": list(self.skip), "uid": self.uid, "scratch_mb": self.scratch_mb,
-                  "readable": _readable(), "jail": scratch, "scratch": scratch}
+                  "readable": _readable(), "jail": str(JAIL)}
         if self.tier == "bwrap":
-            config.update(outer=list(BWRAP_LAYERS), scratch="/scratch")
+            config["outer"] = list(BWRAP_LAYERS)
         return config
 
     def bwrap_command(self, child_main: str, in_fd: int, out_fd: int,
@@ -96,6 +94,12 @@ def _interpreter_files() -> list[str]:
     return files
 
 
+def is_scratch(path: object) -> bool:
+    """Whether a child's reported scratch directory is one a child makes (and may go)."""
+    return (isinstance(path, str) and os.path.isabs(path) and ".." not in path
+            and os.path.basename(path).startswith(SCRATCH_PREFIX))
+
+
 def refusal(missing: dict[str, str]) -> str:
     listed = ", ".join(f"{layer} ({why})" for layer, why in missing.items())
     return f"--sandbox strict: missing isolation layers: {listed}"
@@ -114,24 +118,3 @@ def warning_once(missing: dict[str, str]) -> str | None:
     listed = ", ".join(f"{layer} ({why})" for layer, why in real.items())
     return (f"sandbox: running without {listed}. Bots are still limited in CPU, memory "
             f"and output; --sandbox strict refuses to run like this (see docs/security.md)")
-
-
-class ScratchDirs:
-    """Per-child scratch directories under one temporary root, removed at exit."""
-
-    _root: str | None = None
-
-    @classmethod
-    def make(cls, uid: int) -> str:
-        if cls._root is None or not os.path.isdir(cls._root):
-            cls._root = tempfile.mkdtemp(prefix="arena-sandbox-")
-            os.chmod(cls._root, 0o711)
-            atexit.register(shutil.rmtree, cls._root, True)
-        path = tempfile.mkdtemp(dir=cls._root)
-        if os.geteuid() == 0:
-            os.chown(path, uid, uid)
-        return path
-
-    @staticmethod
-    def remove(path: str) -> None:
-        shutil.rmtree(path, ignore_errors=True)

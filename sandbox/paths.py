@@ -6,6 +6,7 @@ import sysconfig
 from pathlib import Path
 
 BOTLIB = Path(__file__).resolve().parent / "botlib"
+JAIL = Path(__file__).resolve().parent / "jail"     # where a child mounts its private root
 # Shared libraries a lazily imported extension module may need, and the loader's cache.
 SYSTEM_LIBS = ("/usr/lib", "/usr/lib64", "/lib", "/lib64", "/etc/ld.so.cache")
 

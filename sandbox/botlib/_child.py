@@ -54,9 +54,9 @@ def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter"):
     limits = config["limits"]
     # The limit handlers go in before seccomp, which then forbids replacing them.
     guard = _runtime.Guard(limits["cpu_per_call_s"], limits["wall_per_call_s"], fatal)
-    layers, missing = _harden.harden(config, in_fd, set(namespaces), ns_problem)
+    layers, missing, scratch = _harden.harden(config, in_fd, set(namespaces), ns_problem)
     # Reported before any bot code runs, so a bot cannot forge it.
-    _wire.write_frame(out_fd, {"layers": layers, "missing": missing})
+    _wire.write_frame(out_fd, {"layers": layers, "missing": missing, "scratch": scratch})
     if config.get("strict") and missing:
         _runtime.exit_now(_runtime.FATAL_EXIT)
     hello = _wire.read_frame(in_fd, 64 << 20)

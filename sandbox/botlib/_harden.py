@@ -19,6 +19,7 @@ LAYERS = ("pid_ns", "net_ns", "mount_ns", "ipc_ns", "uts_ns", "fs_view", "no_new
 NAMESPACES = {"mount_ns": 0x00020000, "uts_ns": 0x04000000, "ipc_ns": 0x08000000,
               "pid_ns": 0x20000000, "net_ns": 0x40000000}
 SCRATCH = "/scratch"
+SCRATCH_PREFIX = "arena-scratch-"
 NOFILE = 64
 
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT, MS_BIND = 1, 2, 4, 32, 4096
@@ -66,7 +67,7 @@ def enter_view(jail, readable, scratch_mb, uid):
             open(inside, "wb").close()
         else:
             continue
-        _mount(path, inside, None, MS_BIND | MS_REC)
+        _mount(path, inside, None, MS_BIND)       # not MS_REC: no submounts (the jail)
         _mount(None, inside, None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
         shown.append(path)
     os.mkdir(jail + SCRATCH)
@@ -172,7 +173,11 @@ def load_seccomp():
 
 
 def harden(cfg, in_fd, namespaces, ns_problem):
-    """Apply every layer `cfg` asks for. Returns (active layers, {missing layer: reason})."""
+    """Apply every layer `cfg` asks for.
+
+    Returns (active layers, {missing layer: reason}, the scratch directory the host must
+    remove, or None when it lives and dies in the child's private root).
+    """
     skip = set(cfg.get("skip", ()))
     outer = set(cfg.get("outer", ()))      # layers an outer sandbox (bwrap) already gave
     active, missing = [], {}
@@ -182,6 +187,7 @@ def harden(cfg, in_fd, namespaces, ns_problem):
         else:
             missing[name] = "skipped" if name in skip else ns_problem
     uid = cfg["uid"]
+    landlock = {}
     steps = (
         ("fs_view", lambda: _need("mount_ns", namespaces) or enter_view(
             cfg["jail"], cfg["readable"], cfg["scratch_mb"], uid)),
@@ -192,9 +198,10 @@ def harden(cfg, in_fd, namespaces, ns_problem):
         ("rlimits", lambda: set_rlimits(cfg["limits"], cfg["scratch_mb"])),
         ("empty_env", clear_env),
         ("stdin_closed", close_stdin),
-        ("landlock", lambda: _restrict_files(cfg["readable"])),
+        ("landlock", lambda: _enforce_landlock(landlock)),
         ("seccomp", load_seccomp),
     )
+    scratch = None
     for name, apply in steps:
         if name in outer:
             active.append(name)
@@ -207,14 +214,38 @@ def harden(cfg, in_fd, namespaces, ns_problem):
                 missing[name] = _reason(exc)
             else:
                 active.append(name)
-        if name == "fs_view" and name not in active:
-            os.chdir(cfg["scratch"])      # no private root: the host's scratch directory
-    return active, missing
+        if name == "fs_view":
+            if name not in active:
+                scratch = own_scratch(uid)
+            if "landlock" not in skip and "landlock" not in outer:
+                _prepare_landlock(landlock, cfg["readable"])
+    return active, missing, scratch
 
 
-def _restrict_files(readable):
+def own_scratch(uid):
+    """Without a private root: a fresh directory under /tmp, which the host removes."""
+    import tempfile
+    path = tempfile.mkdtemp(prefix=SCRATCH_PREFIX)
+    if os.geteuid() == 0:
+        os.chown(path, uid, uid)
+    os.chdir(path)
+    return path
+
+
+def _prepare_landlock(landlock, readable):
+    """Open the allowed paths now, while the uid can still reach them."""
     import _landlock  # imported here so that the host can read LAYERS
-    _landlock.restrict(readable, [os.getcwd()])
+    try:
+        landlock["fd"] = _landlock.ruleset(readable, [os.getcwd()])
+    except Exception as exc:
+        landlock["error"] = exc
+
+
+def _enforce_landlock(landlock):
+    import _landlock
+    if "error" in landlock:
+        raise landlock["error"]
+    _landlock.enforce(landlock.pop("fd"))
 
 
 def _need(layer, present):

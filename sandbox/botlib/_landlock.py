@@ -62,13 +62,12 @@ def _handled_fs(abi):
     return rights
 
 
-def restrict(read_only, read_write):
-    """Confine this process (and any it could start) to these paths; return the ABI used.
+def ruleset(read_only, read_write):
+    """A ruleset fd: `read_only` paths may be read and executed, `read_write` paths are
+    fully usable, nothing else in the file system is; with ABI 4+ TCP bind/connect are
+    denied, and with ABI 6+ signals and abstract sockets cannot leave the sandbox.
 
-    `read_only` paths may be read and executed, `read_write` paths are fully usable, and
-    nothing else in the file system is. With ABI 4+ TCP bind/connect are denied, and with
-    ABI 6+ signals and abstract sockets cannot reach outside the sandbox.
-    The caller must have set no_new_privs.
+    Build it while the paths can still be opened (before a uid change); `enforce` later.
     """
     abi = abi_version()
     if abi < 1:
@@ -77,23 +76,31 @@ def restrict(read_only, read_write):
     attr = _RulesetAttr(fs, NET_BIND_TCP | NET_CONNECT_TCP if abi >= 4 else 0,
                         SCOPE_ABSTRACT_UNIX_SOCKET | SCOPE_SIGNAL if abi >= 6 else 0)
     size = 24 if abi >= 6 else 16 if abi >= 4 else 8
-    ruleset = _call(SYS_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(size),
-                    ctypes.c_uint32(0))
+    fd = _call(SYS_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(size),
+               ctypes.c_uint32(0))
     try:
         for paths, rights in ((read_only, READ_ONLY & fs), (read_write, fs)):
             for path in paths:
-                _allow(ruleset, path, rights)
-        _call(SYS_RESTRICT_SELF, ctypes.c_int(ruleset), ctypes.c_uint32(0))
+                _allow(fd, path, rights)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def enforce(ruleset_fd):
+    """Confine this process, and any it could start, to the ruleset. Needs no_new_privs."""
+    try:
+        _call(SYS_RESTRICT_SELF, ctypes.c_int(ruleset_fd), ctypes.c_uint32(0))
     finally:
-        os.close(ruleset)
-    return abi
+        os.close(ruleset_fd)
 
 
 def _allow(ruleset, path, rights):
     try:
         fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
-    except FileNotFoundError:
-        return
+    except (FileNotFoundError, PermissionError):
+        return                    # what we cannot reach, the bot cannot either
     try:
         if not stat.S_ISDIR(os.fstat(fd).st_mode):
             rights &= FILE_RIGHTS
