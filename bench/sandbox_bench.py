@@ -3,7 +3,8 @@
 Everything is measured side by side in one run, interleaved, so the machine's noise hits
 each variant alike:
 - spawn: from asking for a child to its first reply (bot loaded), median, for a child
-  forked from the zygote with every layer, with no layers, and from a fresh interpreter;
+  forked from the zygote with every layer, with no layers, from a fresh interpreter, and
+  in the bwrap tier;
 - round trip: one request carrying 40 robots' views to one AI, and its reply;
 - match time of `standard` against the same sandbox with no isolation layers, and `off`.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -65,6 +67,9 @@ def bench_spawn(rounds: int) -> None:
     variants = {"zygote, every layer": lambda: spawn_ms(Isolation()),
                 "zygote, no layers": lambda: spawn_ms(NO_LAYERS),
                 "fresh interpreter (no bot, no layers)": fresh_interpreter_ms}
+    if shutil.which("bwrap"):
+        variants["bwrap tier: bubblewrap + fresh interpreter"] = \
+            lambda: spawn_ms(Isolation("bwrap"))
     times: dict[str, list[float]] = {name: [] for name in variants}
     for _ in range(rounds):
         for name, measure in variants.items():
