@@ -37,8 +37,9 @@ out = Console()
 
 SANDBOX_HELP = ("standard: each AI in its own limited, isolated process, with every "
                 "isolation layer this machine allows (a warning names any missing). strict: "
-                "the same, but refuse to run if any layer is missing. off: bots run in this "
-                "process, unlimited, for pdb. See docs/security.md.")
+                "the same, but refuse to run if any layer is missing. bwrap: strict, with "
+                "each AI inside bubblewrap too. off: bots run in this process, unlimited, "
+                "for pdb. See docs/security.md.")
 
 
 def _seed(seed: Optional[int]) -> int:
@@ -115,17 +116,19 @@ def check(
     seed: int = typer.Option(1, help="Match seed."),
     max_overheats: float = typer.Option(0.1, help="Largest share of decisions that may "
                                         "overheat (raise, or answer an invalid move)."),
-    sandbox: str = typer.Option("standard", help="standard or strict (see `arena run "
-                                "--help`)."),
+    sandbox: str = typer.Option("standard", help="standard, strict or bwrap (see `arena "
+                                "run --help`)."),
     cpu_limit: float = typer.Option(Limits.cpu_per_call_s, help="CPU seconds per move() call."),
     memory_mb: int = typer.Option(Limits.memory_mb, help="Memory cap, in MiB."),
     as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object."),
 ) -> None:
     """The CI gate for a submission: load it in the sandbox and play it against samples.
 
-    Exit status 0: the bot behaves. 1: it does not, and one line says why: load_error,
-    hang, cpu, memory, crash, protocol, or overheats (more than --max-overheats of its
-    decisions raised or were invalid). 2: bad input (no such file, a bad option).
+    Exit status 0: the bot behaves.
+
+    Exit status 1: it does not, and one line says why: load_error, hang, cpu, memory, crash, protocol, sandbox (tried to import the engine), overheats (more than --max-overheats of its decisions raised or were invalid) or output (printed past the cap).
+
+    Exit status 2: bad input (no such file, a bad option).
 
     Examples:
 
@@ -133,7 +136,7 @@ def check(
 
       arena check my_bot.py --turns 200 --json      # for a CI job
     """
-    _check_choice(sandbox, ("standard", "strict"), "--sandbox mode for check")
+    _check_choice(sandbox, ("standard", "strict", "bwrap"), "--sandbox mode for check")
     read_bot(bot)                       # a missing or unreadable file fails here, first
     if not as_json:
         err.print(f"[dim]checking {bot} ({game}, {turns} turns, seed {seed}, sandbox "

@@ -14,14 +14,15 @@ import threading
 
 import msgpack
 
-from sandbox.botlib._wire import unpack
+from sandbox.botlib._wire import FrameError, unpack
+from sandbox.isolation import SandboxUnavailable
 from sandbox.paths import BOTLIB, site_dirs
 
 ZYGOTE_MAIN = BOTLIB / "_zygote.py"
 START_TIMEOUT_S = 30.0
 
 
-class ZygoteError(RuntimeError):
+class ZygoteError(SandboxUnavailable):
     """The zygote could not be started or stopped answering."""
 
 
@@ -58,7 +59,7 @@ class Zygote:
         self._control.settimeout(START_TIMEOUT_S)
         try:
             hello = unpack(self._control.recv(4096))
-        except (OSError, ValueError) as exc:
+        except (OSError, FrameError) as exc:
             self.close()
             raise ZygoteError(f"the sandbox zygote did not start: {exc}") from None
         if not isinstance(hello, dict) or "ready" not in hello:
@@ -73,7 +74,7 @@ class Zygote:
             try:
                 socket.send_fds(self._control, [request], [in_fd, out_fd])
                 answer = unpack(self._control.recv(4096))
-            except (OSError, ValueError) as exc:
+            except (OSError, FrameError) as exc:
                 raise ZygoteError(f"the sandbox zygote stopped answering: {exc}") from None
         if not isinstance(answer, dict) or not isinstance(answer.get("pid"), int):
             raise ZygoteError(f"the sandbox zygote failed: {answer!r:.100}")
