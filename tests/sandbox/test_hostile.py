@@ -83,6 +83,7 @@ CASES = [
     Case("printer.py", "clean", limits=Limits(output_bytes=1000)),
     Case("garbage.py", "overheat", "invalid move"),
     Case("frame_forger.py", "erased", "protocol: frame of 1073741824 bytes"),
+    Case("pipe_flood.py", "erased", "protocol"),
     Case("api_tamper.py", "overheat", "IndexError"),
     Case("engine_peeker.py", "clean"),
     Case("raiser.py", "overheat", "ValueError: boom"),
