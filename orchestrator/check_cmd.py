@@ -28,20 +28,25 @@ def failure_kind(status: str, reason: str) -> str:
     return "crash"
 
 
-def check_bot(path, game: str = "arena", turns: int = 50, seed: int = 1,
+CHECK_TURNS = {"arena": 50}
+
+
+def check_bot(path, game: str = "arena", turns: int | None = None, seed: int = 1,
               max_overheat_share: float = 0.1, sandbox: str = "standard",
               limits: Limits | None = None) -> dict:
     """Play the bot and return the verdict in the `arena check --json` shape."""
     if not 0.0 <= max_overheat_share <= 1.0:
         raise InputError(f"--max-overheats {max_overheat_share}: must be between 0 and 1")
+    found = get_game(game)
+    preset = found.rules(found.presets[0])
+    turns = turns if turns is not None else CHECK_TURNS.get(game, preset.max_turns)
     if turns < 1:
         raise InputError(f"--turns {turns}: must be at least 1")
-    found = get_game(game)
     bot = read_bot(path)
     opponents = [read_bot(p) for p in found.check_lineup()]
-    rules = found.rules("seed", max_turns=turns)
+    rules = found.rules(found.presets[0], max_turns=turns)
     spec = MatchSpec(found.name, found.find_map(found.check_map), [bot, *opponents], seed,
-                     rules, limits or Limits(), sandbox)
+                     rules, limits or found.limits, sandbox)
     result = run_match(spec)
     return verdict(result, bot, max_overheat_share, spec.limits.output_bytes)
 

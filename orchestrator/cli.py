@@ -1,6 +1,7 @@
 """The `arena` command line. `arena --help` and `arena COMMAND --help` teach the rest."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import sys
@@ -14,9 +15,9 @@ from rich.table import Table
 
 from engine import InputError
 from orchestrator import maps_cmd
-from orchestrator.bots import read_bot, sample_bots
+from orchestrator.bots import read_bot
 from orchestrator.check_cmd import check_bot
-from orchestrator.games import get_game
+from orchestrator.games import Game, get_game
 from orchestrator.match import SANDBOX_MODES, MatchSpec, run_match
 from orchestrator.scenario_cmd import run_scenario_file
 from sandbox.isolation import SandboxUnavailable, warning_once
@@ -35,6 +36,10 @@ err = Console(stderr=True)
 out = Console()
 
 
+GAME_HELP = "Which game: arena, or robotgame (rgkit's Robot Game)."
+CPU_HELP = ("CPU seconds per move()/act() call. arena: past it the AI is erased [default: 1]. "
+            "robotgame: past it the robot guards, as a timeout [default: 0.3, and 1.5 for "
+            "the first act].")
 SANDBOX_HELP = ("standard: each AI in its own limited, isolated process, with every "
                 "isolation layer this machine allows (a warning names any missing). strict: "
                 "the same, but refuse to run if any layer is missing. bwrap: strict, with "
@@ -46,13 +51,37 @@ def _seed(seed: Optional[int]) -> int:
     return seed if seed is not None else random.SystemRandom().randrange(1 << 31)
 
 
-def _overrides(robots: Optional[int], max_turns: Optional[int]) -> dict:
-    rules = {}
+def _overrides(found: Game, robots: Optional[int], max_turns: Optional[int],
+               random_spawn: bool = False) -> dict:
+    rules: dict = {}
     if robots is not None:
-        rules["robots_per_type"] = robots
+        rules["spawn_per_player" if found.name == "robotgame" else "robots_per_type"] = robots
     if max_turns is not None:
         rules["max_turns"] = max_turns
+    if random_spawn:
+        if found.name != "robotgame":
+            raise InputError("--random-spawn is a robotgame option")
+        rules["symmetric_spawn"] = False
     return rules
+
+
+def _limits(found: Game, cpu_limit: Optional[float], memory_mb: Optional[int]) -> Limits:
+    """The game's default limits, with the command line's changes."""
+    limits = found.limits
+    if cpu_limit is not None:
+        if cpu_limit <= 0:
+            raise InputError(f"--cpu-limit {cpu_limit}: must be positive")
+        if limits.act_soft_s is not None:        # a timeout (the robot guards), not fatal
+            limits = dataclasses.replace(limits, act_soft_s=cpu_limit, first_act_soft_s=None,
+                                         cpu_per_call_s=max(limits.cpu_per_call_s,
+                                                            4 * cpu_limit))
+        else:
+            limits = dataclasses.replace(limits, cpu_per_call_s=cpu_limit)
+    if memory_mb is not None:
+        if memory_mb < 64:
+            raise InputError(f"--memory-mb {memory_mb}: at least 64 MiB")
+        limits = dataclasses.replace(limits, memory_mb=memory_mb)
+    return limits
 
 
 def _check_choice(value: str, allowed, what: str) -> str:
@@ -65,18 +94,23 @@ def _check_choice(value: str, allowed, what: str) -> str:
 def run(
     bots: List[Path] = typer.Argument(None, help="Bot files. None: the game's sample bots.",
                                       show_default=False),
-    game: str = typer.Option("arena", help="Which game: arena."),
+    game: str = typer.Option("arena", help=GAME_HELP),
     map: Optional[str] = typer.Option(None, "--map", help="A map file or a bundled map name "
                                       "(see `arena maps`)."),
     seed: Optional[int] = typer.Option(None, help="Match seed. Omitted: one is drawn and "
                                        "printed, so the match can be replayed."),
-    rules: str = typer.Option("seed", help="Rules preset: seed (the seed document) or v1.1 "
-                              "(the original game's later release)."),
-    robots: Optional[int] = typer.Option(None, help="Robots per AI (default: the preset's)."),
+    rules: Optional[str] = typer.Option(None, help="Rules preset. arena: seed (default, the "
+                                        "seed document) or v1.1 (the original game's later "
+                                        "release). robotgame: rgkit."),
+    robots: Optional[int] = typer.Option(None, help="Robots per AI (robotgame: spawned per "
+                                         "player each time). Default: the preset's."),
     max_turns: Optional[int] = typer.Option(None, help="Turn limit (default: the preset's)."),
+    random_spawn: bool = typer.Option(False, "--random-spawn", help="robotgame: draw each "
+                                      "player's spawn squares without the mirror."),
     sandbox: str = typer.Option("standard", help=SANDBOX_HELP),
-    cpu_limit: float = typer.Option(Limits.cpu_per_call_s, help="CPU seconds per move() call."),
-    memory_mb: int = typer.Option(Limits.memory_mb, help="Memory cap per AI, in MiB."),
+    cpu_limit: Optional[float] = typer.Option(None, help=CPU_HELP, show_default=False),
+    memory_mb: Optional[int] = typer.Option(None, help="Memory cap per AI, in MiB "
+                                            "[default: 512]."),
     as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object."),
 ) -> None:
     """Play one match and print the ranking, winner and runner-up.
@@ -88,9 +122,13 @@ def run(
       arena run my_bot.py bots/arena/hunter.py --map official --seed 42
 
       arena run my_bot.py --sandbox off           # debug your bot with pdb
+
+      arena run --game robotgame my_rgkit_bot.py bots/robotgame/example.py
     """
-    spec = _build_spec(bots, game, map, seed, rules, robots, max_turns, sandbox,
-                       Limits(cpu_per_call_s=cpu_limit, memory_mb=memory_mb))
+    found = get_game(game)
+    overrides = _overrides(found, robots, max_turns, random_spawn)
+    spec = _build_spec(bots, found, map, seed, rules, overrides, sandbox,
+                       _limits(found, cpu_limit, memory_mb))
     if not as_json:
         err.print(f"[dim]{spec.game}: {len(spec.bots)} AIs on {spec.map_path.name}, "
                   f"seed {spec.seed}, sandbox {spec.sandbox}[/dim]")
@@ -111,15 +149,16 @@ def _warn_sandbox(result: dict) -> None:
 @app.command()
 def check(
     bot: Path = typer.Argument(..., help="The bot file to check.", show_default=False),
-    game: str = typer.Option("arena", help="Which game: arena."),
-    turns: int = typer.Option(50, help="Turns to play."),
+    game: str = typer.Option("arena", help=GAME_HELP),
+    turns: Optional[int] = typer.Option(None, help="Turns to play [default: arena 50, "
+                                        "robotgame 100]."),
     seed: int = typer.Option(1, help="Match seed."),
     max_overheats: float = typer.Option(0.1, help="Largest share of decisions that may "
                                         "overheat (raise, or answer an invalid move)."),
     sandbox: str = typer.Option("standard", help="standard, strict or bwrap (see `arena "
                                 "run --help`)."),
-    cpu_limit: float = typer.Option(Limits.cpu_per_call_s, help="CPU seconds per move() call."),
-    memory_mb: int = typer.Option(Limits.memory_mb, help="Memory cap, in MiB."),
+    cpu_limit: Optional[float] = typer.Option(None, help=CPU_HELP, show_default=False),
+    memory_mb: Optional[int] = typer.Option(None, help="Memory cap, in MiB [default: 512]."),
     as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object."),
 ) -> None:
     """The CI gate for a submission: load it in the sandbox and play it against samples.
@@ -138,11 +177,11 @@ def check(
     """
     _check_choice(sandbox, ("standard", "strict", "bwrap"), "--sandbox mode for check")
     read_bot(bot)                       # a missing or unreadable file fails here, first
+    chosen = get_game(game)
+    limits = _limits(chosen, cpu_limit, memory_mb)
     if not as_json:
-        err.print(f"[dim]checking {bot} ({game}, {turns} turns, seed {seed}, sandbox "
-                  f"{sandbox})[/dim]")
-    found = check_bot(bot, game, turns, seed, max_overheats, sandbox,
-                      Limits(cpu_per_call_s=cpu_limit, memory_mb=memory_mb))
+        err.print(f"[dim]checking {bot} ({game}, seed {seed}, sandbox {sandbox})[/dim]")
+    found = check_bot(bot, game, turns, seed, max_overheats, sandbox, limits)
     _warn_sandbox(found)
     if as_json:
         print(json.dumps(found))
@@ -156,12 +195,11 @@ def check(
         raise typer.Exit(1)
 
 
-def _build_spec(bots, game, map_ref, seed, rules, robots, max_turns, sandbox, limits
+def _build_spec(bots, found: Game, map_ref, seed, rules, overrides: dict, sandbox, limits
                 ) -> MatchSpec:
-    found = get_game(game)
     _check_choice(sandbox, SANDBOX_MODES, "--sandbox mode")
-    rules_obj = found.rules(rules, **_overrides(robots, max_turns))
-    paths = list(bots) if bots else sample_bots(found.name)
+    rules_obj = found.rules(rules or found.presets[0], **overrides)
+    paths = list(bots) if bots else found.demo_lineup()
     bot_files = [read_bot(p) for p in paths]
     if not bot_files:
         raise InputError(f"no bots given and no sample bots found for {found.name}")
@@ -183,9 +221,12 @@ def _play(spec: MatchSpec, show_progress: bool) -> dict:
 
 def print_result(result: dict) -> None:
     """The human summary: a ranking table, then winner and runner-up."""
+    game = get_game(result["game"])
     table = Table(title=f"{result['game']} on {result['map']}, seed {result['seed']}: "
                         f"{result['turns']} turns, ended by {result['end']}")
-    for column in ("rank", "AI", "status", "flags", "alive", "heat", "CPU s", "MB", "note"):
+    headers = ("rank", "AI", "status", *(name for name, _ in game.columns), "heat", "CPU s",
+               "MB", "note")
+    for column in headers:
         table.add_column(column, justify="left" if column in ("AI", "status", "note")
                          else "right")
     for p in result["players"]:
@@ -195,12 +236,13 @@ def print_result(result: dict) -> None:
             note = f"{note} (turn {p['turn']})"
         style = {"erased": "red", "load_error": "red", "forfeit": "red"}.get(p["status"])
         table.add_row(str(p["rank"]), p["name"], p["status"],
-                      f"{stats.get('max_flags', 0)}/{stats.get('total_flags', 0)}"
-                      if stats else "-", str(stats.get("alive", "-")), str(p["overheats"]),
-                      f"{p['cpu_s']:.2f}", f"{p['peak_rss_mb']:.0f}", note, style=style)
+                      *((cell(stats) if stats else "-") for _, cell in game.columns),
+                      str(p["overheats"]), f"{p['cpu_s']:.2f}", f"{p['peak_rss_mb']:.0f}",
+                      note, style=style)
     out.print(table)
-    out.print("[dim]flags: best robot / all robots; heat: overheats (exceptions and invalid "
-              "moves)[/dim]")
+    legend = {"arena": "flags: best robot / all robots; ",
+              "robotgame": "robots: alive at the end (the score); "}.get(game.name, "")
+    out.print(f"[dim]{legend}heat: overheats (exceptions and invalid moves)[/dim]")
     out.print(f"Winner: [bold green]{_placed(result, 0)}[/]   "
               f"Runner-up: [bold]{_placed(result, 1)}[/]")
     if result["restarts"]:

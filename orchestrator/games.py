@@ -10,7 +10,12 @@ from engine.arena.mapfile import load_map as load_arena_map
 from engine.arena.match import ArenaMatch
 from engine.arena.rules import PRESETS as ARENA_PRESETS
 from engine.arena.rules import rules_from as arena_rules
-from orchestrator.bots import PROJECT
+from engine.robotgame.mapfile import load_map as load_robotgame_map
+from engine.robotgame.match import RobotGameMatch
+from engine.robotgame.rules import PRESETS as ROBOTGAME_PRESETS
+from engine.robotgame.rules import rules_from as robotgame_rules
+from orchestrator.bots import PROJECT, sample_bots
+from sandbox.limits import Limits
 
 
 @dataclass(frozen=True)
@@ -26,9 +31,19 @@ class Game:
     map_suffix: str
     check_map: str                     # where `arena check` plays a submission
     check_opponents: tuple[str, ...]   # sample bots it plays against
+    failure: str = "erase"             # a dead AI is erased and the match replayed, or
+                                       # "forfeit": the match ends and it loses
+    limits: Limits = Limits()          # the game's default limits
+    demo: tuple[str, ...] = ()         # `arena run` with no bots: these (default: all)
+    columns: tuple[tuple[str, Callable[[dict], str]], ...] = ()   # result table columns
 
     def check_lineup(self) -> list[Path]:
         return [PROJECT / "bots" / self.name / bot for bot in self.check_opponents]
+
+    def demo_lineup(self) -> list[Path]:
+        if self.demo:
+            return [PROJECT / "bots" / self.name / bot for bot in self.demo]
+        return sample_bots(self.name)
 
     @property
     def maps_dir(self) -> Path:
@@ -52,9 +67,21 @@ class Game:
 
 
 GAMES: dict[str, Game] = {
-    "arena": Game("arena", load_arena_map, arena_rules, tuple(ARENA_PRESETS), ArenaMatch,
-                  default_map="quad", map_suffix=".txt", check_map="skirmish",
-                  check_opponents=("hunter.py", "beeline.py")),
+    "arena": Game(
+        "arena", load_arena_map, arena_rules, tuple(ARENA_PRESETS), ArenaMatch,
+        default_map="quad", map_suffix=".txt", check_map="skirmish",
+        check_opponents=("hunter.py", "beeline.py"),
+        columns=(("flags", lambda s: f"{s.get('max_flags', 0)}/{s.get('total_flags', 0)}"),
+                 ("alive", lambda s: str(s.get("alive", "-"))))),
+    "robotgame": Game(
+        "robotgame", load_robotgame_map, robotgame_rules, tuple(ROBOTGAME_PRESETS),
+        RobotGameMatch, default_map="default", map_suffix=".py", check_map="default",
+        check_opponents=("example.py",), failure="forfeit",
+        # rgkit's server: 300 ms per act (1.5 s for the first); past that the robot guards.
+        limits=Limits(cpu_per_call_s=2.0, act_soft_s=0.3, first_act_soft_s=1.5),
+        demo=("coordinator.py", "example.py"),
+        columns=(("robots", lambda s: str(s.get("robots", "-"))),
+                 ("timeouts", lambda s: str(s.get("timeouts", "-"))))),
 }
 
 

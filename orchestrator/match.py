@@ -5,6 +5,7 @@ per turn, and a plain result dict comes out.
 """
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,7 +30,7 @@ class MatchSpec:
     bots: list[BotFile]
     seed: int
     rules: Any
-    limits: Limits = field(default_factory=Limits)
+    limits: Limits | None = None           # None: the game's default limits
     sandbox: str = "standard"
     skip_layers: tuple[str, ...] = ()      # isolation layers left off (benchmarks, tests)
 
@@ -105,6 +106,8 @@ def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None
     turn of the attempt that counts (and of erased attempts too, before their erase).
     """
     game = get_game(spec.game)
+    if spec.limits is None:
+        spec = dataclasses.replace(spec, limits=game.limits)
     arena_map = game.load_map(spec.map_path)
     names = unique_names([bot.name for bot in spec.bots])
     seats = [Seat(bot, name) for bot, name in zip(spec.bots, names, strict=True)]
@@ -118,6 +121,9 @@ def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None
         restarts += 1
     match, lineup = outcome
     result = _result(spec, game, arena_map, seats, match, lineup, restarts)
+    if any(seat.status == "forfeit" or seat.status == "load_error" and game.failure ==
+           "forfeit" for seat in seats):
+        result["end"] = "forfeit"
     result["sandbox"] = isolation.get("layers", [])
     result["sandbox_missing"] = isolation.get("missing", {})
     return result
@@ -130,20 +136,25 @@ def _attempt(spec, game, arena_map, playing: dict[int, Seat], on_turn, timing, t
     Fills `isolation` with the sandbox layers the children got, the first time.
     """
     players = _Players(spec, playing)
+    forfeits = game.failure == "forfeit"
     try:
         if players.procs and not isolation:
             isolation["layers"], isolation["missing"] = players.sandbox_layers()
         for i, reason in players.load_failed.items():
-            seat = playing.pop(i)
+            # A forfeit game keeps the seat, and the match ends before it starts.
+            seat = playing[i] if forfeits else playing.pop(i)
             seat.status, seat.reason = "load_error", reason
         lineup = sorted(playing)                       # match-local index -> seat index
         local_names = [playing[i].name for i in lineup]
         match = game.new_match(arena_map, local_names, spec.seed, spec.rules)
         for local, i in enumerate(lineup):
-            players.procs[i].start(local_names, local, spec.seed)
-            playing[i].output = players.procs[i].startup_output
-            _note_violations(playing[i], players.procs[i].startup_violations)
-        while match.end is None and lineup:
+            if i in players.procs:
+                info = match.start_info(local) if hasattr(match, "start_info") else None
+                players.procs[i].start(local_names, local, spec.seed, info)
+                playing[i].output = players.procs[i].startup_output
+                _note_violations(playing[i], players.procs[i].startup_violations)
+        forfeited = bool(players.load_failed) and forfeits
+        while match.end is None and lineup and not forfeited:
             started = time.perf_counter()
             views = match.views()
             payloads = {lineup[ai]: (view, match.calls(ai)) for ai, view in views.items()}
@@ -161,7 +172,11 @@ def _attempt(spec, game, arena_map, playing: dict[int, Seat], on_turn, timing, t
                 _note_reply(playing[i], reply, spec.limits)
             for i, reason in failed.items():
                 seat = playing[i]
-                seat.status, seat.reason, seat.turn = "erased", reason, match.turn + 1
+                seat.status = "forfeit" if forfeits else "erased"
+                seat.reason, seat.turn = reason, match.turn + 1
+            if failed and forfeits:
+                forfeited = True           # the match ends here; the failed AI loses
+                break
             if failed:
                 return None
             match.play_turn(moves)
@@ -217,13 +232,17 @@ def _account(players: _Players, playing: dict[int, Seat]) -> None:
 
 def _result(spec, game, arena_map, seats, match, lineup, restarts) -> dict:
     ranks = match.ranking() if lineup else []
-    rank_of = {i: ranks[local] for local, i in enumerate(lineup)}
-    erased = [i for i, s in enumerate(seats) if s.status == "erased"]
-    load_errors = [i for i, s in enumerate(seats) if s.status == "load_error"]
-    for i in erased:
-        rank_of[i] = len(lineup) + 1
-    for i in load_errors:
-        rank_of[i] = len(lineup) + len(erased) + 1
+    in_match = {i: ranks[local] for local, i in enumerate(lineup)}
+    ok = [i for i in lineup if seats[i].status == "ok"]
+    # Among those who finished, the match's ranks; then the erased or forfeited; then the
+    # bots that never loaded.
+    rank_of = {i: 1 + sum(in_match[j] < in_match[i] for j in ok) for i in ok}
+    lost = [i for i, s in enumerate(seats) if s.status in ("erased", "forfeit")]
+    for i in lost:
+        rank_of[i] = len(ok) + 1
+    for i, seat in enumerate(seats):
+        if seat.status == "load_error":
+            rank_of[i] = len(ok) + len(lost) + 1
     players = []
     for i, seat in enumerate(seats):
         local = lineup.index(i) if i in lineup else None

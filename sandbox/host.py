@@ -40,9 +40,10 @@ def load_frame(game: str, bot: BotSpec) -> dict:
     return {"game": game, "source": bot.source, "filename": bot.filename}
 
 
-def start_frame(names: list[str], ai: int, seed: int) -> dict:
-    """The second frame: the match the loaded bot plays in, and which AI it is."""
-    return {"names": names, "ai": ai, "seed": seed}
+def start_frame(names: list[str], ai: int, seed: int, info: dict | None = None) -> dict:
+    """The frame after loading: the match the bot plays in, which AI it is, and what the
+    game tells each bot once (Robot Game: the map and its settings)."""
+    return {"names": names, "ai": ai, "seed": seed, "info": info}
 
 
 def _cpu_clock(pid: int) -> int:
@@ -111,8 +112,8 @@ class Child:
     def _write(self, obj) -> None:
         write_frame(self.down_w, obj)
 
-    def start(self, names: list[str], ai: int, seed: int) -> None:
-        self._write({"start": start_frame(names, ai, seed)})
+    def start(self, names: list[str], ai: int, seed: int, info: dict | None = None) -> None:
+        self._write({"start": start_frame(names, ai, seed, info)})
 
     def send(self, payload: dict, calls: int) -> None:
         """Send one request that will make `calls` bot calls, and arm the limits."""

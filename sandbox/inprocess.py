@@ -37,10 +37,11 @@ class InProcessPlayer:
             self.module = runtime.load_bot(bot.source, bot.filename, self.guard,
                                            module_name=f"bot_{ai}")
             self.game.check_module(self.module)
-        self.watch = runtime.ModuleWatch(self.module)
+        self.watch = runtime.ModuleWatch(self.module) if self.game.WATCH_MODULE_STATE else None
 
-    def start(self, names: list[str], ai: int, seed: int) -> None:
-        self.runtime = self.game.RUNTIME(self.module, start_frame(names, ai, seed), self.guard)
+    def start(self, names: list[str], ai: int, seed: int, info: dict | None = None) -> None:
+        self.runtime = self.game.RUNTIME(self.module, start_frame(names, ai, seed, info),
+                                         self.guard)
 
     def kill(self) -> None:
         """Nothing to kill in-process."""
@@ -50,7 +51,7 @@ class InProcessPlayer:
         with contextlib.redirect_stdout(sys.stderr):
             reply = self.runtime.handle(payload)
         self.cpu_used += time.process_time() - cpu
-        reply["warn"] = self.watch.changes()
+        reply["warn"] = self.watch.changes() if self.watch else []
         reply["out"] = ""
         reply["busy_s"] = time.perf_counter() - started
         return reply

@@ -19,6 +19,10 @@ class Limits:
     reply_bytes: int = 1 << 20        # largest frame the host accepts from a child
     load_timeout_s: float = 10.0      # wall seconds to start and import the bot
     idle_cpu_s: float = 2.0           # CPU a child may use between turns, over a match
+    # Robot Game: past this many CPU seconds an act() is a timeout (that robot guards);
+    # cpu_per_call_s stays the hard limit. The first act gets first_act_soft_s.
+    act_soft_s: float | None = None
+    first_act_soft_s: float | None = None
 
     def for_child(self) -> dict:
         return dataclasses.asdict(self)

@@ -1,15 +1,14 @@
 """The rules object: every number of the Robot Arena in one place, with presets."""
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from engine import InputError
+from engine.rules_base import RulesBase, preset_with
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(RulesBase):
     """Defaults follow the seed; see spec `arena.md`."""
 
     preset: str = "seed"
@@ -29,22 +28,6 @@ class Rules:
     random_damage_every: int = 30
     random_damage_weight: int = 6
 
-    def replace(self, **overrides: Any) -> "Rules":
-        """A copy with overrides; unknown names or wrong types are an InputError."""
-        fields = {f.name: f for f in dataclasses.fields(self)}
-        clean = {}
-        for key, value in overrides.items():
-            if key not in fields:
-                raise InputError(f"unknown rule {key!r} (known: {', '.join(sorted(fields))})")
-            kind = type(getattr(self, key))
-            if kind is int and isinstance(value, bool) or not isinstance(value, kind):
-                raise InputError(f"rule {key!r} must be {kind.__name__}, got {value!r}")
-            clean[key] = value
-        return dataclasses.replace(self, **clean)
-
-    def as_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
-
 
 PRESETS: dict[str, Rules] = {
     "seed": Rules(),
@@ -55,6 +38,4 @@ PRESETS: dict[str, Rules] = {
 
 def rules_from(preset: str = "seed", **overrides: Any) -> Rules:
     """The named preset with overrides applied."""
-    if preset not in PRESETS:
-        raise InputError(f"unknown rules preset {preset!r} (known: {', '.join(PRESETS)})")
-    return PRESETS[preset].replace(**overrides) if overrides else PRESETS[preset]
+    return preset_with(PRESETS, preset, **overrides)

@@ -7,6 +7,7 @@ from roborally import api
 
 MOVE_CODES = {move: code for code, move in enumerate(api.MOVES, start=1)}
 OVERHEAT = 255
+WATCH_MODULE_STATE = True          # rule 1: robots may not share state through the module
 _SENSE = ((1, api.AHEAD), (4, api.BEHIND), (8, api.LEFT), (2, api.RIGHT))
 
 

@@ -53,7 +53,7 @@ def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter"):
     config = _wire.read_frame(in_fd, 1 << 20)["config"]
     limits = config["limits"]
     # The limit handlers go in before seccomp, which then forbids replacing them.
-    guard = _runtime.Guard(limits["cpu_per_call_s"], limits["wall_per_call_s"], fatal)
+    guard = _runtime.Guard(limits["cpu_per_call_s"], limits["wall_per_call_s"], fatal, limits)
     layers, missing, scratch = _harden.harden(config, in_fd, set(namespaces), ns_problem)
     # Reported before any bot code runs, so a bot cannot forge it.
     _wire.write_frame(out_fd, {"layers": layers, "missing": missing, "scratch": scratch})
@@ -69,7 +69,8 @@ def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter"):
     game = __import__("_" + hello["game"])
     try:
         module = _runtime.load_bot(hello["source"], hello["filename"], guard)
-        game.check_module(module)
+        with guard:
+            game.check_module(module)
     except _runtime.LoadError as exc:
         _wire.write_frame(out_fd, {"load_error": str(exc)})
         return
@@ -80,7 +81,7 @@ def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter"):
     except (EOFError, KeyError, TypeError):
         return
     runtime = game.RUNTIME(module, start, guard)
-    watch = _runtime.ModuleWatch(module)
+    watch = _runtime.ModuleWatch(module) if game.WATCH_MODULE_STATE else None
     while True:
         try:
             request = _wire.read_frame(in_fd, 64 << 20)
@@ -97,7 +98,7 @@ def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter"):
             fatal("memory limit")
         if _thread._count():         # Python threads the bot started and left running
             fatal("threads kept running after move() returned")
-        reply["warn"] = watch.changes()
+        reply["warn"] = watch.changes() if watch else []
         reply["out"] = output.take()
         reply["out_dropped"] = output.dropped
         reply["violations"] = _Blocker.take()

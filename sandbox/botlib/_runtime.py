@@ -61,31 +61,58 @@ def _die(reason):
     raise Fatal(reason)
 
 
+class TimeLimit(Exception):
+    """Raised inside bot code when a call passes its soft CPU limit (Robot Game's 300 ms):
+    that robot guards. If the bot swallows it and goes on, the hard limit ends the AI."""
+
+
 class Guard:
     """Per-call limits: CPU seconds (ITIMER_PROF) and wall seconds (ITIMER_REAL).
 
     When a limit fires inside bot code, `on_fatal` reports the reason and ends the
-    process, so a bot cannot catch it. The host's watchdog backs this up.
+    process, so a bot cannot catch it. The host's watchdog backs this up. A game with a
+    soft limit sets `soft` before a call: the first expiry raises TimeLimit in the bot,
+    and the rest of the hard limit keeps running.
     """
 
-    def __init__(self, cpu, wall, on_fatal):
+    def __init__(self, cpu, wall, on_fatal, limits=None):
         self.cpu = cpu
         self.wall = wall
         self.on_fatal = on_fatal
-        signal.signal(signal.SIGPROF, lambda *_: on_fatal("cpu time limit"))
+        self.limits = limits or {}
+        self.soft = None
+        self._soft_armed = False
+        self._hard_left = cpu
+        signal.signal(signal.SIGPROF, self._cpu_expired)
         signal.signal(signal.SIGALRM, lambda *_: on_fatal("wall time limit (hang)"))
 
+    def _cpu_expired(self, *_):
+        if self._soft_armed:
+            self._soft_armed = False
+            signal.setitimer(signal.ITIMER_PROF, self._hard_left)
+            raise TimeLimit("act went past its time limit")
+        self.on_fatal("cpu time limit")
+
     def __enter__(self):
-        signal.setitimer(signal.ITIMER_PROF, self.cpu)
+        if self.soft is not None and self.soft < self.cpu:
+            self._soft_armed = True
+            self._hard_left = self.cpu - self.soft
+            signal.setitimer(signal.ITIMER_PROF, self.soft)
+        else:
+            signal.setitimer(signal.ITIMER_PROF, self.cpu)
         signal.setitimer(signal.ITIMER_REAL, self.wall)
 
     def __exit__(self, *exc):
+        self._soft_armed = False
         signal.setitimer(signal.ITIMER_PROF, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 class NoGuard:
     """In-process mode: no limits, so that a debugger can stop inside a bot."""
+
+    soft = None
+    limits: dict = {}
 
     def __enter__(self):
         pass

@@ -1,0 +1,73 @@
+"""Robot Game maps: rgkit's format, a Python dict literal read with ast.literal_eval."""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine import InputError
+
+Loc = tuple[int, int]
+
+
+class MapError(InputError):
+    """A map file that cannot be used; the message names the file."""
+
+
+@dataclass(frozen=True)
+class RobotGameMap:
+    name: str
+    spawn: tuple[Loc, ...]            # in the file's order: spawn draws depend on it
+    obstacles: frozenset[Loc]
+    board_size: int = 19
+
+    def walkable(self, loc: Loc) -> bool:
+        x, y = loc
+        return 0 <= x < self.board_size and 0 <= y < self.board_size \
+            and loc not in self.obstacles
+
+    def to_data(self) -> dict:
+        return {"spawn": [list(loc) for loc in self.spawn],
+                "obstacle": sorted(list(loc) for loc in self.obstacles)}
+
+
+def _locs(data: dict, key: str, name: str, size: int) -> list[Loc]:
+    raw = data.get(key)
+    if not isinstance(raw, (list, tuple)):
+        raise MapError(f"{name}: '{key}' must be a list of (x, y) pairs")
+    locs = []
+    for item in raw:
+        if not (isinstance(item, (list, tuple)) and len(item) == 2
+                and all(type(v) is int for v in item)):
+            raise MapError(f"{name}: '{key}' holds {item!r}, not an (x, y) pair of ints")
+        if not all(0 <= v < size for v in item):
+            raise MapError(f"{name}: '{key}' location {tuple(item)} is off the {size}x{size} "
+                           f"board")
+        locs.append((item[0], item[1]))
+    return locs
+
+
+def parse_map(text: str, name: str = "<map>", board_size: int = 19) -> RobotGameMap:
+    """Parse rgkit's dict-literal format, never executing it."""
+    try:
+        data = ast.literal_eval(text)
+    except (ValueError, SyntaxError, MemoryError, RecursionError) as exc:
+        raise MapError(f"{name}: not a Python dict literal ({type(exc).__name__})") from None
+    if not isinstance(data, dict):
+        raise MapError(f"{name}: the map must be a dict with 'spawn' and 'obstacle' lists")
+    spawn = _locs(data, "spawn", name, board_size)
+    obstacles = frozenset(_locs(data, "obstacle", name, board_size))
+    clash = sorted(set(spawn) & obstacles)
+    if clash:
+        raise MapError(f"{name}: spawn square {clash[0]} is also an obstacle")
+    if len(set(spawn)) != len(spawn):
+        raise MapError(f"{name}: a spawn square is listed twice")
+    return RobotGameMap(Path(name).stem, tuple(spawn), obstacles, board_size)
+
+
+def load_map(path: Path) -> RobotGameMap:
+    try:
+        text = Path(path).read_text()
+    except OSError as exc:
+        raise MapError(f"{path}: cannot read the map ({exc.strerror})") from None
+    return parse_map(text, str(path))

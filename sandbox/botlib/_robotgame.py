@@ -1,0 +1,123 @@
+"""Robot Game's child side: the board in, one `Robot.act(game)` per robot, actions out.
+
+Bots are rgkit bots, unmodified: `import rg`, a `Robot` class, `act(self, game)`. One
+Robot instance serves the whole match, as in rgkit; before each call its `location`,
+`hp`, `player_id` and `robot_id` are set and `random` is seeded.
+"""
+import time
+from array import array
+
+import rg
+from _runtime import ERRORS_PER_REPLY, Fatal, LoadError, TimeLimit, describe_error, seed_random
+
+WATCH_MODULE_STATE = False         # rgkit bots may keep state in their module
+CODES = {"guard": 0, "move": 1, "attack": 2, "suicide": 3}
+ERROR, TIMEOUT = 4, 5
+INSTANCE = "_arena_robot_instance"
+
+
+def check_module(module):
+    """A loadable bot has a Robot class with act(); its one instance is made here."""
+    robot_class = getattr(module, "Robot", None)
+    if not isinstance(robot_class, type) or not callable(getattr(robot_class, "act", None)):
+        raise LoadError("the bot has no Robot class with an act() method")
+    try:
+        setattr(module, INSTANCE, robot_class())
+    except (Fatal, MemoryError):
+        raise
+    except BaseException as exc:
+        raise LoadError(f"Robot() raised: {describe_error(exc)}") from None
+
+
+def _number(value):
+    return type(value) in (int, float)
+
+
+def validate(action, location):
+    """(code, x, y) of a legal action, or raise ValueError. Touches the bot's object only
+    through exact built-in types, as rgkit does, so a hostile answer runs no code."""
+    if type(action) not in (list, tuple) or len(action) not in (1, 2):
+        raise ValueError("an action is a list or tuple of 1 or 2 items")
+    name = action[0]
+    if type(name) is not str or name not in CODES:
+        raise ValueError('an action is "move", "attack", "guard" or "suicide"')
+    if name in ("move", "attack"):
+        if len(action) != 2:
+            raise ValueError(f"{name} needs a location")
+        target = action[1]
+        if type(target) not in (list, tuple) or len(target) != 2 \
+                or not (_number(target[0]) and _number(target[1])):
+            raise ValueError(f"{name} needs an (x, y) location")
+        # As in rgkit, a list never equals a location tuple: only (x, y) tuples pass.
+        if target not in rg.locs_around(location, filter_out=("invalid", "obstacle")):
+            raise ValueError(f"{name} to {tuple(target)} is not an adjacent open square")
+        return CODES[name], int(target[0]), int(target[1])
+    if len(action) != 1:
+        raise ValueError(f"{name} takes no location")
+    return CODES[name], 0, 0
+
+
+class RobotGameRuntime:
+    """One player's bot for the whole match."""
+
+    def __init__(self, module, start, guard):
+        rg._configure(start["info"])
+        self.robot = getattr(module, INSTANCE)
+        self.player_id = start["ai"]
+        self.seed = start["seed"]
+        self.guard = guard
+        self.soft = guard.limits.get("act_soft_s")
+        self.first_soft = guard.limits.get("first_act_soft_s") or self.soft
+        self.acted = False
+
+    def handle(self, view):
+        """Answer one turn: {'moves': 3 bytes per own robot, 'errors', 'bot_s'}."""
+        rows = array("h", view["robots"])
+        turn = view["turn"]
+        robots = rg.AttrDict()
+        own = []
+        for i in range(0, len(rows), 5):
+            x, y, hp, player, rid = rows[i:i + 5]
+            loc = (x, y)
+            record = rg.AttrDict(location=loc, hp=hp, player_id=player)
+            if rid >= 0:
+                record["robot_id"] = rid
+                own.append((loc, hp, player, rid))
+            robots[loc] = record
+        game = rg.AttrDict(robots=robots, turn=turn)
+        out = bytearray()
+        errors = []
+        spent = 0.0
+        for i, (loc, hp, player, rid) in enumerate(own):
+            robot = self.robot
+            robot.location, robot.hp, robot.player_id, robot.robot_id = loc, hp, player, rid
+            seed_random(self.seed, turn, rid)
+            started = time.perf_counter()
+            code, x, y, error = self._act(game, loc)
+            spent += time.perf_counter() - started
+            out += bytes((code, x, y))
+            if error and len(errors) < ERRORS_PER_REPLY:
+                errors.append([i, error])
+        return {"moves": bytes(out), "errors": errors, "bot_s": spent}
+
+    def _act(self, game, location):
+        """(code, x, y, error): a validated action, or a guard with why."""
+        self.guard.soft = self.soft if self.acted else self.first_soft
+        self.acted = True
+        try:
+            with self.guard:
+                return (*validate(self.robot.act(game), location), None)
+        except TimeLimit:
+            return TIMEOUT, 0, 0, "timeout: act() went past its time limit"
+        except MemoryError:
+            pass        # raised below, once the bot's frames and what they hold are freed
+        except SystemExit:
+            raise Fatal("exited (SystemExit)") from None
+        except (Fatal, KeyboardInterrupt):
+            raise
+        except BaseException as exc:
+            return ERROR, 0, 0, describe_error(exc)
+        raise Fatal("memory limit")
+
+
+RUNTIME = RobotGameRuntime
