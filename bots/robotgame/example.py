@@ -2,6 +2,7 @@
 # it attacks any enemy next to it, and otherwise walks to the center and stays there.
 import rg
 
+
 class Robot:
     def act(self, game):
         # if we're in the center, stay put
