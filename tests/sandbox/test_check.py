@@ -21,7 +21,8 @@ EXPECTED = {
     "write_outside.py": "overheats", "fill_disk.py": "overheats", "kill_parent.py": "overheats",
     "ptrace_parent.py": "overheats", "sys_exit.py": "crash", "exits.py": "crash",
     "segfault.py": "crash", "printer.py": "output", "garbage.py": "overheats",
-    "frame_forger.py": "protocol", "pipe_flood.py": "protocol", "api_tamper.py": "overheats", "engine_peeker.py": "sandbox",
+    "frame_forger.py": "protocol", "pipe_flood.py": "protocol", "api_tamper.py": "overheats",
+    "engine_peeker.py": "sandbox",
     "raiser.py": "overheats", "syntax_error.py": "load_error", "no_move.py": "load_error",
 }
 
