@@ -64,6 +64,10 @@ def verdict(result: dict, bot: BotFile, max_overheat_share: float, output_cap: i
     elif me["violations"]:
         failure = "sandbox"
         reason = f"sandbox: blocked {', '.join(me['violations'][:3])}"
+    elif decisions and stats.get("timeouts", 0) / decisions > max_overheat_share:
+        failure = "cpu"
+        reason = (f"cpu: {stats['timeouts']} of {decisions} acts went past their time limit "
+                  f"(each robot guarded instead)")
     elif decisions and me["overheats"] / decisions > max_overheat_share:
         failure = "overheats"
         first = f"; first: {me['errors'][0]}" if me["errors"] else ""

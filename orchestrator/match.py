@@ -173,7 +173,9 @@ def _attempt(spec, game, arena_map, playing: dict[int, Seat], on_turn, timing, t
             for i, reason in failed.items():
                 seat = playing[i]
                 seat.status = "forfeit" if forfeits else "erased"
-                seat.reason, seat.turn = reason, match.turn + 1
+                # The number of the turn being played, as the game counts (arena from 1,
+                # Robot Game from 0).
+                seat.reason, seat.turn = reason, match.turn + getattr(match, "first_turn", 1)
             if failed and forfeits:
                 forfeited = True           # the match ends here; the failed AI loses
                 break

@@ -29,6 +29,8 @@ class BadAnswer(ValueError):
 class RobotGameMatch:
     """The state of one match and the rules that advance it, one turn at a time."""
 
+    first_turn = 0                      # turns are numbered from 0, as in rgkit
+
     def __init__(self, board: RobotGameMap, players: Sequence[str], seed: int,
                  rules: Rules) -> None:
         if len(players) != 2:

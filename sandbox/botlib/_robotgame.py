@@ -4,11 +4,23 @@ Bots are rgkit bots, unmodified: `import rg`, a `Robot` class, `act(self, game)`
 Robot instance serves the whole match, as in rgkit; before each call its `location`,
 `hp`, `player_id` and `robot_id` are set and `random` is seeded.
 """
+import importlib.util
+import os
+import sys
 import time
 from array import array
 
 import rg
 from _runtime import ERRORS_PER_REPLY, Fatal, LoadError, TimeLimit, describe_error, seed_random
+
+if not hasattr(rg, "_configure"):
+    # In-process (--sandbox off) next to rgkit, which names its own module `rg`: bots
+    # must get this one.
+    _spec = importlib.util.spec_from_file_location(
+        "rg", os.path.join(os.path.dirname(os.path.abspath(__file__)), "rg.py"))
+    rg = importlib.util.module_from_spec(_spec)
+    _spec.loader.exec_module(rg)
+    sys.modules["rg"] = rg
 
 WATCH_MODULE_STATE = False         # rgkit bots may keep state in their module
 CODES = {"guard": 0, "move": 1, "attack": 2, "suicide": 3}

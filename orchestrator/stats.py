@@ -1,0 +1,17 @@
+"""Small statistics for results: confidence intervals of rates."""
+from __future__ import annotations
+
+import math
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a rate (95 % by default); (0, 1) when n is 0.
+
+    `successes` may hold halves (a draw counted as half a win).
+    """
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))

@@ -1,0 +1,6 @@
+import os
+
+
+class Robot:
+    def act(self, game):
+        os._exit(3)

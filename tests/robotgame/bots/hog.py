@@ -1,0 +1,5 @@
+class Robot:
+    def act(self, game):
+        hog = []
+        while True:
+            hog.append(bytearray(1 << 20))
