@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import ast
+import importlib
 import random
 import sys
 from pathlib import Path
@@ -20,12 +21,28 @@ from engine.robotgame.rules import rules_from
 from orchestrator.bots import read_bot
 from orchestrator.match import MatchSpec, run_match
 from orchestrator.stats import wilson
+from sandbox.paths import BOTLIB
 from tests.conftest import ROOT
 
-rgkit_game = pytest.importorskip("rgkit.game", reason="rgkit-py3 is in the test extra")
-from rgkit import rg as rgkit_rg  # noqa: E402
-from rgkit.gamestate import GameState  # noqa: E402
-from rgkit.settings import settings  # noqa: E402
+
+def _import_rgkit():
+    """The real rgkit from site-packages (a test-only dependency: never skipped). An
+    in-process match earlier in this session may have put the bots' `rgkit` shim first."""
+    shim = str(BOTLIB)
+    saved = list(sys.path)
+    sys.path[:] = [p for p in sys.path if p != shim]
+    for name in [m for m in sys.modules if m == "rgkit" or m.startswith("rgkit.")]:
+        if shim in (getattr(sys.modules[name], "__file__", None) or ""):
+            del sys.modules[name]
+    try:
+        return (importlib.import_module("rgkit.game"), importlib.import_module("rgkit.rg"),
+                importlib.import_module("rgkit.gamestate").GameState,
+                importlib.import_module("rgkit.settings").settings)
+    finally:
+        sys.path[:] = saved
+
+
+rgkit_game, rgkit_rg, GameState, settings = _import_rgkit()
 
 MAP = ROOT / "maps" / "robotgame" / "default.py"
 BOTS = ROOT / "bots" / "robotgame"
