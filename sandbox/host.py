@@ -196,9 +196,10 @@ class Child:
                 if self.wrapped and self.returncode > 128:    # bwrap's 128 + signal
                     self.returncode = 128 - self.returncode
                 return self.returncode
-            if time.monotonic() >= deadline:
+            left = deadline - time.monotonic()
+            if left <= 0:
                 return None
-            time.sleep(0.002)
+            _wait_exit(self.pid, min(left, 0.05))
 
     def death_reason(self) -> str:
         """Why the child went away without a frame."""
@@ -212,7 +213,10 @@ class Child:
     # -- ending ----------------------------------------------------------------------------
     def kill(self) -> None:
         """Kill the child and every process it started, and reap them."""
-        kill_tree(self.pid)
+        # In its own pid namespace the child takes every process it could have started
+        # down with it, and seccomp lets it start none: no need to look for descendants.
+        contained = "pid_ns" in self.layers or "seccomp" in self.layers
+        kill_tree(self.pid, look_for_descendants=not contained)
         self._reap(5.0)
         for fd in (self.down_w, self.up_r):
             try:
@@ -233,12 +237,27 @@ def _start_bwrap(isolation: Isolation, down_r: int, up_w: int) -> int:
     return proc.pid
 
 
-def kill_tree(pid: int) -> None:
-    """SIGKILL `pid`, its process group and all its descendants."""
+def _wait_exit(pid: int, timeout: float) -> None:
+    """Sleep until `pid` exits or `timeout` passes (a pidfd: no polling loop)."""
     try:
-        victims = psutil.Process(pid).children(recursive=True)
-    except psutil.Error:
-        victims = []
+        fd = os.pidfd_open(pid)
+    except (OSError, AttributeError):
+        time.sleep(min(timeout, 0.002))
+        return
+    try:
+        select.select([fd], [], [], timeout)
+    finally:
+        os.close(fd)
+
+
+def kill_tree(pid: int, look_for_descendants: bool = True) -> None:
+    """SIGKILL `pid`, its process group and (by a scan of all processes) its descendants."""
+    victims = []
+    if look_for_descendants:
+        try:
+            victims = psutil.Process(pid).children(recursive=True)
+        except psutil.Error:
+            pass
     for target in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
         try:
             target()

@@ -71,6 +71,7 @@ def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter"):
         module = _runtime.load_bot(hello["source"], hello["filename"], guard)
         with guard:
             game.check_module(module)
+        guard.disarm()
     except _runtime.LoadError as exc:
         _wire.write_frame(out_fd, {"load_error": str(exc)})
         return
@@ -90,6 +91,7 @@ def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter"):
         started = time.perf_counter()
         try:
             reply = runtime.handle(request)
+            guard.disarm()
         except _runtime.Fatal as exc:
             fatal(str(exc))
         except BaseException as exc:

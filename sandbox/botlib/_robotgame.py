@@ -61,7 +61,7 @@ def validate(action, location):
                 or not (_number(target[0]) and _number(target[1])):
             raise ValueError(f"{name} needs an (x, y) location")
         # As in rgkit, a list never equals a location tuple: only (x, y) tuples pass.
-        if target not in rg.locs_around(location, filter_out=("invalid", "obstacle")):
+        if type(target) is not tuple or target not in rg.open_around(location):
             raise ValueError(f"{name} to {tuple(target)} is not an adjacent open square")
         return CODES[name], int(target[0]), int(target[1])
     if len(action) != 1:

@@ -76,7 +76,7 @@ def main():
     for name in PRELOAD:
         __import__(name)
     try:
-        _harden._import_pyseccomp()
+        _harden.PREBUILT[1] = _harden.seccomp_program(1)
     except Exception:       # no libseccomp: children report the seccomp layer missing
         pass
     control = socket.socket(fileno=int(sys.argv[1]))

@@ -58,6 +58,7 @@ def _configure(info):
     _obstacles.update(settings.obstacles)
     CENTER_POINT = (int(settings.board_size / 2), int(settings.board_size / 2))
     _types.clear()
+    _open_around.clear()
 
 
 def dist(p1, p2):
@@ -85,7 +86,7 @@ def loc_types(loc):
             if loc in _obstacles:
                 got.add("obstacle")
         _types[loc] = got
-    return set(got)
+    return got                 # the cached set itself, as rgkit's memoized loc_types does
 
 
 def locs_around(loc, filter_out=None):
@@ -96,6 +97,18 @@ def locs_around(loc, filter_out=None):
         return near
     drop = set(filter_out)
     return [n for n in near if not drop & loc_types(n)]
+
+
+_open_around = {}
+
+
+def open_around(loc):
+    """The neighbours a robot at loc may move to or attack (for the sandbox's checks)."""
+    got = _open_around.get(loc)
+    if got is None:
+        got = _open_around[loc] = frozenset(locs_around(loc, filter_out=("invalid",
+                                                                         "obstacle")))
+    return got
 
 
 def _sign(x):
