@@ -37,6 +37,7 @@ test: $(STAMP) system-deps
 bench: $(STAMP)
 	$(PY) bench/arena_bench.py
 	$(PY) bench/sandbox_bench.py
+	$(PY) bench/robotgame_bench.py
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

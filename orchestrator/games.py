@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from engine import InputError
+from engine.arena.generate import TARGET_DENSITY
 from engine.arena.mapfile import load_map as load_arena_map
 from engine.arena.match import ArenaMatch
 from engine.arena.rules import PRESETS as ARENA_PRESETS
@@ -36,6 +37,7 @@ class Game:
     limits: Limits = Limits()          # the game's default limits
     demo: tuple[str, ...] = ()         # `arena run` with no bots: these (default: all)
     columns: tuple[tuple[str, Callable[[dict], str]], ...] = ()   # result table columns
+    summary: Callable[[Any], dict[str, str]] = lambda board: {}    # a map, for `arena maps`
 
     def check_lineup(self) -> list[Path]:
         return [PROJECT / "bots" / self.name / bot for bot in self.check_opponents]
@@ -66,13 +68,27 @@ class Game:
                          f"{names})")
 
 
+def _arena_summary(arena) -> dict[str, str]:
+    return {"size": f"{arena.size}x{arena.size}", "flags": str(len(arena.flags)),
+            "free tiles": str(len(arena.free_tiles())),
+            "AIs x 40 at 5.5 %": f"{arena.size * arena.size * TARGET_DENSITY / 40:.1f}"}
+
+
+def _robotgame_summary(board) -> dict[str, str]:
+    size = board.board_size
+    walkable = sum(board.walkable((x, y)) for x in range(size) for y in range(size))
+    return {"size": f"{size}x{size}", "walkable": str(walkable),
+            "spawn squares": str(len(board.spawn)), "obstacles": str(len(board.obstacles))}
+
+
 GAMES: dict[str, Game] = {
     "arena": Game(
         "arena", load_arena_map, arena_rules, tuple(ARENA_PRESETS), ArenaMatch,
         default_map="quad", map_suffix=".txt", check_map="skirmish",
         check_opponents=("hunter.py", "beeline.py"),
         columns=(("flags", lambda s: f"{s.get('max_flags', 0)}/{s.get('total_flags', 0)}"),
-                 ("alive", lambda s: str(s.get("alive", "-"))))),
+                 ("alive", lambda s: str(s.get("alive", "-")))),
+        summary=_arena_summary),
     "robotgame": Game(
         "robotgame", load_robotgame_map, robotgame_rules, tuple(ROBOTGAME_PRESETS),
         RobotGameMatch, default_map="default", map_suffix=".py", check_map="default",
@@ -81,7 +97,8 @@ GAMES: dict[str, Game] = {
         limits=Limits(cpu_per_call_s=2.0, act_soft_s=0.3, first_act_soft_s=1.5),
         demo=("coordinator.py", "example.py"),
         columns=(("robots", lambda s: str(s.get("robots", "-"))),
-                 ("timeouts", lambda s: str(s.get("timeouts", "-"))))),
+                 ("timeouts", lambda s: str(s.get("timeouts", "-")))),
+        summary=_robotgame_summary),
 }
 
 

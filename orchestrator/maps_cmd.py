@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from engine import InputError
-from engine.arena.generate import TARGET_DENSITY, generate
+from engine.arena.generate import generate
 from orchestrator.games import get_game
 
 app = typer.Typer(help="List the bundled maps, validate map files, generate arenas.",
@@ -25,13 +25,11 @@ def maps(ctx: typer.Context,
         return
     found = get_game(game)
     table = Table(title=f"bundled {found.name} maps ({found.maps_dir})")
-    for column in ("name", "size", "flags", "free tiles", "AIs x 40 at 5.5 %"):
+    rows = [(path.stem, found.summary(found.load_map(path))) for path in found.bundled_maps()]
+    for column in ("name", *(rows[0][1] if rows else ())):
         table.add_column(column)
-    for path in found.bundled_maps():
-        arena = found.load_map(path)
-        free = len(arena.free_tiles())
-        table.add_row(path.stem, f"{arena.size}x{arena.size}", str(len(arena.flags)), str(free),
-                      f"{arena.size * arena.size * TARGET_DENSITY / 40:.1f}")
+    for name, summary in rows:
+        table.add_row(name, *summary.values())
     out.print(table)
 
 
@@ -41,9 +39,8 @@ def validate(files: List[Path] = typer.Argument(..., help="Map files to check.")
     """Check map files; a bad one gives `error: FILE:LINE:COLUMN: problem` and exit 2."""
     found = get_game(game)
     for path in files:
-        arena = found.load_map(path)
-        out.print(f"ok: {path}: {arena.size}x{arena.size}, {len(arena.flags)} flags, "
-                  f"{len(arena.free_tiles())} free tiles")
+        summary = found.summary(found.load_map(path))
+        out.print(f"ok: {path}: " + ", ".join(f"{k} {v}" for k, v in summary.items()))
 
 
 @app.command("generate")
