@@ -40,7 +40,8 @@ def validate(files: List[Path] = typer.Argument(..., help="Map files to check.")
     found = get_game(game)
     for path in files:
         summary = found.summary(found.load_map(path))
-        out.print(f"ok: {path}: " + ", ".join(f"{k} {v}" for k, v in summary.items()))
+        facts = [value if key == "size" else f"{value} {key}" for key, value in summary.items()]
+        print(f"ok: {path}: {', '.join(facts)}")
 
 
 @app.command("generate")
