@@ -1,9 +1,7 @@
 """The `arena` command line. `arena --help` and `arena COMMAND --help` teach the rest."""
 from __future__ import annotations
 
-import dataclasses
 import json
-import random
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -14,14 +12,22 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from engine import InputError
-from orchestrator import maps_cmd
+from orchestrator import batch_cmd, maps_cmd
 from orchestrator.bots import read_bot
 from orchestrator.check_cmd import check_bot
 from orchestrator.games import Game, get_game
 from orchestrator.match import SANDBOX_MODES, MatchSpec, run_match
+from orchestrator.options import (
+    CPU_HELP,
+    GAME_HELP,
+    SANDBOX_HELP,
+    check_choice,
+    game_limits,
+    rule_overrides,
+    seed_or_draw,
+)
 from orchestrator.scenario_cmd import run_scenario_file
 from sandbox.isolation import SandboxUnavailable, warning_once
-from sandbox.limits import Limits
 
 app = typer.Typer(
     name="arena", add_completion=False, no_args_is_help=True,
@@ -32,62 +38,11 @@ app = typer.Typer(
          "[/bold].",
 )
 app.add_typer(maps_cmd.app, name="maps")
+app.command()(batch_cmd.batch)
+app.command()(batch_cmd.tournament)
+app.command()(batch_cmd.results)
 err = Console(stderr=True)
 out = Console()
-
-
-GAME_HELP = "Which game: arena, or robotgame (rgkit's Robot Game)."
-CPU_HELP = ("CPU seconds per move()/act() call. arena: past it the AI is erased [default: 1]. "
-            "robotgame: past it the robot guards, as a timeout [default: 0.3, and 1.5 for "
-            "the first act].")
-SANDBOX_HELP = ("standard: each AI in its own limited, isolated process, with every "
-                "isolation layer this machine allows (a warning names any missing). strict: "
-                "the same, but refuse to run if any layer is missing. bwrap: strict, with "
-                "each AI inside bubblewrap too. off: bots run in this process, unlimited, "
-                "for pdb. See docs/security.md.")
-
-
-def _seed(seed: Optional[int]) -> int:
-    return seed if seed is not None else random.SystemRandom().randrange(1 << 31)
-
-
-def _overrides(found: Game, robots: Optional[int], max_turns: Optional[int],
-               random_spawn: bool = False) -> dict:
-    rules: dict = {}
-    if robots is not None:
-        rules["spawn_per_player" if found.name == "robotgame" else "robots_per_type"] = robots
-    if max_turns is not None:
-        rules["max_turns"] = max_turns
-    if random_spawn:
-        if found.name != "robotgame":
-            raise InputError("--random-spawn is a robotgame option")
-        rules["symmetric_spawn"] = False
-    return rules
-
-
-def _limits(found: Game, cpu_limit: Optional[float], memory_mb: Optional[int]) -> Limits:
-    """The game's default limits, with the command line's changes."""
-    limits = found.limits
-    if cpu_limit is not None:
-        if cpu_limit <= 0:
-            raise InputError(f"--cpu-limit {cpu_limit}: must be positive")
-        if limits.act_soft_s is not None:        # a timeout (the robot guards), not fatal
-            limits = dataclasses.replace(limits, act_soft_s=cpu_limit, first_act_soft_s=None,
-                                         cpu_per_call_s=max(limits.cpu_per_call_s,
-                                                            4 * cpu_limit))
-        else:
-            limits = dataclasses.replace(limits, cpu_per_call_s=cpu_limit)
-    if memory_mb is not None:
-        if memory_mb < 64:
-            raise InputError(f"--memory-mb {memory_mb}: at least 64 MiB")
-        limits = dataclasses.replace(limits, memory_mb=memory_mb)
-    return limits
-
-
-def _check_choice(value: str, allowed, what: str) -> str:
-    if value not in allowed:
-        raise InputError(f"unknown {what} {value!r} (choose from: {', '.join(allowed)})")
-    return value
 
 
 @app.command()
@@ -126,9 +81,9 @@ def run(
       arena run --game robotgame my_rgkit_bot.py bots/robotgame/example.py
     """
     found = get_game(game)
-    overrides = _overrides(found, robots, max_turns, random_spawn)
+    overrides = rule_overrides(found, robots, max_turns, random_spawn)
     spec = _build_spec(bots, found, map, seed, rules, overrides, sandbox,
-                       _limits(found, cpu_limit, memory_mb))
+                       game_limits(found, cpu_limit, memory_mb))
     if not as_json:
         err.print(f"[dim]{spec.game}: {len(spec.bots)} AIs on {spec.map_path.name}, "
                   f"seed {spec.seed}, sandbox {spec.sandbox}[/dim]")
@@ -175,10 +130,10 @@ def check(
 
       arena check my_bot.py --turns 200 --json      # for a CI job
     """
-    _check_choice(sandbox, ("standard", "strict", "bwrap"), "--sandbox mode for check")
+    check_choice(sandbox, ("standard", "strict", "bwrap"), "--sandbox mode for check")
     read_bot(bot)                       # a missing or unreadable file fails here, first
     chosen = get_game(game)
-    limits = _limits(chosen, cpu_limit, memory_mb)
+    limits = game_limits(chosen, cpu_limit, memory_mb)
     if not as_json:
         err.print(f"[dim]checking {bot} ({game}, seed {seed}, sandbox {sandbox})[/dim]")
     found = check_bot(bot, game, turns, seed, max_overheats, sandbox, limits)
@@ -197,14 +152,14 @@ def check(
 
 def _build_spec(bots, found: Game, map_ref, seed, rules, overrides: dict, sandbox, limits
                 ) -> MatchSpec:
-    _check_choice(sandbox, SANDBOX_MODES, "--sandbox mode")
+    check_choice(sandbox, SANDBOX_MODES, "--sandbox mode")
     rules_obj = found.rules(rules or found.presets[0], **overrides)
     paths = list(bots) if bots else found.demo_lineup()
     bot_files = [read_bot(p) for p in paths]
     if not bot_files:
         raise InputError(f"no bots given and no sample bots found for {found.name}")
     map_path = found.find_map(map_ref)
-    spec = MatchSpec(found.name, map_path, bot_files, _seed(seed), rules_obj, limits, sandbox)
+    spec = MatchSpec(found.name, map_path, bot_files, seed_or_draw(seed), rules_obj, limits, sandbox)
     # A bad map, or one too small for these AIs, fails here, before any child starts.
     found.new_match(found.load_map(map_path), [b.name for b in bot_files], spec.seed, rules_obj)
     return spec

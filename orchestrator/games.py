@@ -8,10 +8,12 @@ from typing import Any, Callable
 from engine import InputError
 from engine.arena.generate import TARGET_DENSITY
 from engine.arena.mapfile import load_map as load_arena_map
+from engine.arena.mapfile import parse_map as parse_arena_map
 from engine.arena.match import ArenaMatch
 from engine.arena.rules import PRESETS as ARENA_PRESETS
 from engine.arena.rules import rules_from as arena_rules
 from engine.robotgame.mapfile import load_map as load_robotgame_map
+from engine.robotgame.mapfile import parse_map as parse_robotgame_map
 from engine.robotgame.match import RobotGameMatch
 from engine.robotgame.rules import PRESETS as ROBOTGAME_PRESETS
 from engine.robotgame.rules import rules_from as robotgame_rules
@@ -25,6 +27,7 @@ class Game:
 
     name: str
     load_map: Callable[[Path], Any]
+    parse_map: Callable[[str, str], Any]   # (text, file name) -> map named after the file
     rules: Callable[..., Any]          # (preset, **overrides) -> rules object
     presets: tuple[str, ...]
     new_match: Callable[..., Any]      # (map, names, seed, rules) -> match
@@ -68,6 +71,12 @@ class Game:
                          f"{names})")
 
 
+def _parse_arena(text: str, name: str):
+    arena = parse_arena_map(text, name)
+    arena.name = Path(name).stem
+    return arena
+
+
 def _arena_summary(arena) -> dict[str, str]:
     return {"size": f"{arena.size}x{arena.size}", "flags": str(len(arena.flags)),
             "free tiles": str(len(arena.free_tiles())),
@@ -83,15 +92,16 @@ def _robotgame_summary(board) -> dict[str, str]:
 
 GAMES: dict[str, Game] = {
     "arena": Game(
-        "arena", load_arena_map, arena_rules, tuple(ARENA_PRESETS), ArenaMatch,
+        "arena", load_arena_map, _parse_arena, arena_rules, tuple(ARENA_PRESETS), ArenaMatch,
         default_map="quad", map_suffix=".txt", check_map="skirmish",
         check_opponents=("hunter.py", "beeline.py"),
         columns=(("flags", lambda s: f"{s.get('max_flags', 0)}/{s.get('total_flags', 0)}"),
                  ("alive", lambda s: str(s.get("alive", "-")))),
         summary=_arena_summary),
     "robotgame": Game(
-        "robotgame", load_robotgame_map, robotgame_rules, tuple(ROBOTGAME_PRESETS),
-        RobotGameMatch, default_map="default", map_suffix=".py", check_map="default",
+        "robotgame", load_robotgame_map, parse_robotgame_map, robotgame_rules,
+        tuple(ROBOTGAME_PRESETS), RobotGameMatch, default_map="default", map_suffix=".py",
+        check_map="default",
         check_opponents=("example.py",), failure="forfeit",
         # rgkit's server: 300 ms per act (1.5 s for the first); past that the robot guards.
         limits=Limits(cpu_per_call_s=2.0, act_soft_s=0.3, first_act_soft_s=1.5),

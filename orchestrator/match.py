@@ -33,6 +33,7 @@ class MatchSpec:
     limits: Limits | None = None           # None: the game's default limits
     sandbox: str = "standard"
     skip_layers: tuple[str, ...] = ()      # isolation layers left off (benchmarks, tests)
+    map_text: str | None = None            # the map itself, when it travels as data
 
 
 @dataclass
@@ -108,7 +109,8 @@ def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None
     game = get_game(spec.game)
     if spec.limits is None:
         spec = dataclasses.replace(spec, limits=game.limits)
-    arena_map = game.load_map(spec.map_path)
+    arena_map = game.parse_map(spec.map_text, spec.map_path.name) \
+        if spec.map_text is not None else game.load_map(spec.map_path)
     names = unique_names([bot.name for bot in spec.bots])
     seats = [Seat(bot, name) for bot, name in zip(spec.bots, names, strict=True)]
     restarts = 0

@@ -1,0 +1,367 @@
+"""`arena batch`, `arena tournament` and `arena results`: many matches, one results file."""
+from __future__ import annotations
+
+import csv
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Callable, List, Optional
+
+import typer
+from rich.console import Console, Group
+from rich.live import Live
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from engine import InputError
+from orchestrator import execute
+from orchestrator.bots import read_bot
+from orchestrator.games import get_game
+from orchestrator.match import SANDBOX_MODES
+from orchestrator.options import (
+    CPU_HELP,
+    GAME_HELP,
+    SANDBOX_HELP,
+    check_choice,
+    game_limits,
+    rule_overrides,
+)
+from orchestrator.ratings import ELO_INITIAL, ELO_K
+from orchestrator.ratings import table as ratings_table
+from orchestrator.schedule import Planned, Setup, plan_batch, plan_tournament
+from orchestrator.store import Store, digest
+from orchestrator.summary import summarize
+
+err = Console(stderr=True)
+out = Console()
+RUNS_DIR = Path("runs")
+
+WORKERS_HELP = "Matches played at once [default: all cores]."
+DB_HELP = "The SQLite results file [default: runs/GAME.sqlite]. A rerun resumes from it."
+BACKEND_HELP = ("local: a process pool on this machine. dask: a Dask cluster (--address), or "
+                "a LocalCluster without one; needs pip install '.[dask]'.")
+
+
+def _setup(game, map_ref, rules, robots, max_turns, random_spawn, sandbox, cpu_limit,
+           memory_mb) -> Setup:
+    found = get_game(game)
+    check_choice(sandbox, SANDBOX_MODES, "--sandbox mode")
+    rules_obj = found.rules(rules or found.presets[0],
+                            **rule_overrides(found, robots, max_turns, random_spawn))
+    return Setup.make(found, map_ref, rules_obj, game_limits(found, cpu_limit, memory_mb),
+                      sandbox)
+
+
+def batch(
+    bots: List[Path] = typer.Argument(..., help="Bot files, in seat order.", show_default=False),
+    seeds: int = typer.Option(100, "--seeds", help="How many matches: one per seed."),
+    first_seed: int = typer.Option(1, help="The first seed; then first+1, first+2, ..."),
+    game: str = typer.Option("arena", help=GAME_HELP),
+    map: Optional[str] = typer.Option(None, "--map", help="A map file or bundled map name."),
+    rules: Optional[str] = typer.Option(None, help="Rules preset (see `arena run --help`)."),
+    robots: Optional[int] = typer.Option(None, help="Robots per AI."),
+    max_turns: Optional[int] = typer.Option(None, help="Turn limit."),
+    random_spawn: bool = typer.Option(False, "--random-spawn", help="robotgame: unmirrored "
+                                      "spawns."),
+    sandbox: str = typer.Option("standard", help=SANDBOX_HELP),
+    cpu_limit: Optional[float] = typer.Option(None, help=CPU_HELP, show_default=False),
+    memory_mb: Optional[int] = typer.Option(None, help="Memory cap per AI, in MiB."),
+    workers: Optional[int] = typer.Option(None, help=WORKERS_HELP, show_default=False),
+    db: Optional[Path] = typer.Option(None, help=DB_HELP, show_default=False),
+    backend: str = typer.Option("local", help=BACKEND_HELP),
+    address: Optional[str] = typer.Option(None, help="Dask scheduler, tcp://host:port."),
+    as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object."),
+) -> None:
+    """Play the same lineup over many seeds, in parallel, and rate it.
+
+    Every match is recorded in a SQLite file as it finishes. Run the same command again
+    after Ctrl-C (or a crash) and it plays only what is missing.
+
+    Examples:
+
+      arena batch my_bot.py bots/arena/hunter.py --seeds 200
+
+      arena batch a.py b.py --game robotgame --seeds 500 --json
+    """
+    if seeds < 1:
+        raise InputError(f"--seeds {seeds}: must be at least 1")
+    setup = _setup(game, map, rules, robots, max_turns, random_spawn, sandbox, cpu_limit,
+                   memory_mb)
+    lineup = [read_bot(p) for p in bots]
+    planned = plan_batch(setup, lineup, list(range(first_seed, first_seed + seeds)))
+    args = {"bots": [b.path for b in lineup], "seeds": seeds, "first_seed": first_seed,
+            "map": setup.map_path.name, "rules": setup.rules.as_dict(), "sandbox": sandbox}
+    store, matches, skipped = _play_all(
+        "batch", setup, planned, args, db, workers, backend, address, as_json,
+        key=lambda p: p["name"])
+    summary = summarize(matches)
+    report = {"game": setup.game.name, "matches": len(matches), "skipped": skipped,
+              "db": str(store.path), **summary}
+    store.close()
+    if as_json:
+        print(json.dumps(report))
+    else:
+        _print_summary(report, f"batch: {len(matches)} matches of {setup.game.name} on "
+                               f"{setup.map_path.stem} ({skipped} already in {store.path})")
+
+
+def tournament(
+    bots: List[Path] = typer.Argument(..., help="Bot files.", show_default=False),
+    format: str = typer.Option("round-robin", "--format", help="round-robin: every pair, "
+                               "sides swapped. ffa: all bots in every match. combinations: "
+                               "every group of --size bots (the seed's 'every combination "
+                               "of 6, 3 games each')."),
+    games: int = typer.Option(2, help="Games per pair, per group, or in all (ffa)."),
+    size: Optional[int] = typer.Option(None, help="combinations: bots per match."),
+    first_seed: int = typer.Option(1, help="The first seed."),
+    game: str = typer.Option("arena", help=GAME_HELP),
+    map: Optional[str] = typer.Option(None, "--map", help="A map file or bundled map name."),
+    rules: Optional[str] = typer.Option(None, help="Rules preset."),
+    robots: Optional[int] = typer.Option(None, help="Robots per AI."),
+    max_turns: Optional[int] = typer.Option(None, help="Turn limit."),
+    sandbox: str = typer.Option("standard", help=SANDBOX_HELP),
+    cpu_limit: Optional[float] = typer.Option(None, help=CPU_HELP, show_default=False),
+    memory_mb: Optional[int] = typer.Option(None, help="Memory cap per AI, in MiB."),
+    workers: Optional[int] = typer.Option(None, help=WORKERS_HELP, show_default=False),
+    db: Optional[Path] = typer.Option(None, help=DB_HELP, show_default=False),
+    backend: str = typer.Option("local", help=BACKEND_HELP),
+    address: Optional[str] = typer.Option(None, help="Dask scheduler, tcp://host:port."),
+    as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object."),
+) -> None:
+    """Play a tournament and rate every bot: Elo, and openskill for any match size.
+
+    Elo starts at 1200 with K = 32 (a match of n players counts as every pair playing,
+    scaled by 1/(n-1)); openskill is Plackett-Luce. Ratings are recomputed from the stored
+    results in schedule order, so the same results always give the same table.
+
+    Examples:
+
+      arena tournament bots/arena/*.py --format ffa --games 10 --map quad
+
+      arena tournament a.py b.py c.py --game robotgame --games 20
+
+      arena tournament *.py --format combinations --size 6 --games 3 --map official
+    """
+    setup = _setup(game, map, rules, robots, max_turns, False, sandbox, cpu_limit, memory_mb)
+    lineup = [read_bot(p) for p in bots]
+    planned = plan_tournament(setup, lineup, format, games, first_seed, size)
+    args = {"bots": [b.path for b in lineup], "format": format, "games": games, "size": size,
+            "first_seed": first_seed, "map": setup.map_path.name,
+            "rules": setup.rules.as_dict(), "sandbox": sandbox}
+    store, matches, skipped = _play_all(
+        "tournament", setup, planned, args, db, workers, backend, address, as_json,
+        key=lambda p: p["bot"])
+    report = tournament_report(matches, setup.game.name, format, skipped, store.path)
+    store.close()
+    if as_json:
+        print(json.dumps(report))
+        return
+    table = Table(title=f"tournament ({format}): {len(matches)} matches of "
+                        f"{setup.game.name} ({skipped} already in {store.path})")
+    for column in ("#", "AI", "matches", "wins", "win rate", "mean rank", "Elo", "openskill",
+                   "ordinal", "failures"):
+        table.add_column(column, justify="left" if column in ("AI", "failures") else "right")
+    for i, row in enumerate(report["players"], start=1):
+        failures = row["erased"] + row["forfeits"] + row["load_errors"]
+        table.add_row(str(i), row["name"], str(row["matches"]), str(row["wins"]),
+                      f"{row['win_rate']:.3f}", f"{row['mean_rank']:.2f}", f"{row['elo']:.0f}",
+                      f"{row['mu']:.1f} ± {row['sigma']:.1f}", f"{row['ordinal']:.1f}",
+                      str(failures or ""))
+    out.print(table)
+    out.print(f"[dim]Elo: start {ELO_INITIAL:.0f}, K {ELO_K:.0f}; openskill: Plackett-Luce "
+              f"mu ± sigma, ordinal = mu - 3 sigma[/dim]")
+
+
+def tournament_report(matches: list[dict], game: str, fmt: str, skipped: int,
+                      db: Path) -> dict:
+    summary = summarize(matches, key=lambda p: p["bot"])
+    ratings = ratings_table(matches, key=lambda p: p["bot"])
+    players = [row | ratings[row["bot"]] for row in summary["players"]]
+    players.sort(key=lambda r: (-r["elo"], r["name"]))
+    return {"game": game, "format": fmt, "matches": len(matches), "skipped": skipped,
+            "db": str(db), "players": players, "lengths": summary["lengths"],
+            "elo": {"initial": ELO_INITIAL, "k": ELO_K}}
+
+
+def _play_all(kind: str, setup: Setup, planned: list[Planned], args: dict, db: Optional[Path],
+              workers: Optional[int], backend: str, address: Optional[str], quiet: bool,
+              key: Callable[[dict], str]) -> tuple[Store, list[dict], int]:
+    """Play what is not yet in the store; return the store, all finished matches of this
+    run, and how many were already done."""
+    check_choice(backend, execute.BACKENDS, "--backend")
+    workers = workers or execute.default_workers()
+    if workers < 1:
+        raise InputError(f"--workers {workers}: must be at least 1")
+    store = Store(db or RUNS_DIR / f"{setup.game.name}.sqlite")
+    run_id = digest({"kind": kind, "matches": [p.match_id for p in planned]})
+    store.add_run(run_id, kind, setup.game.name, args, [p.match_id for p in planned])
+    done = store.done(p.match_id for p in planned)
+    todo = [p for p in planned if p.match_id not in done]
+    skipped = len(planned) - len(todo)
+    finished = store.run_results(run_id)
+    if todo:
+        try:
+            _play(todo, finished, skipped, len(planned), store, backend, workers, address,
+                  quiet, key)
+        except KeyboardInterrupt:
+            saved = len(store.run_results(run_id))
+            err.print(f"error: interrupted; {saved} of {len(planned)} matches are saved in "
+                      f"{store.path}; run the same command again to finish")
+            store.close()
+            raise typer.Exit(130) from None
+        finished = store.run_results(run_id)
+    return store, finished, skipped
+
+
+def _play(todo: list[Planned], finished: list[dict], skipped: int, total: int, store: Store,
+          backend: str, workers: int, address: Optional[str], quiet: bool,
+          key: Callable[[dict], str]) -> None:
+    progress = Progress(TextColumn("matches"), BarColumn(), MofNCompleteColumn(),
+                        TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
+                        console=err, disable=quiet)
+    task = progress.add_task("matches", total=len(todo))
+    live = None if quiet else Live(Group(progress, _standings(finished, key)), console=err,
+                                   refresh_per_second=4, transient=True)
+    shown = time.monotonic()
+    if live:
+        live.start()
+    try:
+        for item, outcome in execute.run(todo, backend, workers, address):
+            if "error" in outcome:
+                raise InputError(f"match with seed {item.spec['seed']}: {outcome['error']}")
+            store.add_match(item.match_id, outcome["result"], item.seats, outcome["wall_s"])
+            finished.append(_stored_view(outcome["result"], item))
+            progress.advance(task)
+            if live and time.monotonic() - shown > 0.25:
+                live.update(Group(progress, _standings(finished, key)))
+                shown = time.monotonic()
+    finally:
+        if live:
+            live.stop()
+
+
+def _stored_view(result: dict, item: Planned) -> dict:
+    seats = item.seats
+    players = [dict(p, seat=seats[p["name"]]) for p in result["players"]]
+    return {"turns": result["turns"], "players": players}
+
+
+def _standings(finished: list[dict], key) -> Table:
+    table = Table(title=f"so far: {len(finished)} matches", title_justify="left")
+    for column in ("AI", "wins", "win rate", "95% interval", "mean rank", "failures"):
+        table.add_column(column, justify="left" if column == "AI" else "right")
+    for row in summarize(finished, key)["players"]:
+        table.add_row(row["name"], str(row["wins"]), f"{row['win_rate']:.3f}",
+                      f"{row['win_ci'][0]:.3f}-{row['win_ci'][1]:.3f}", f"{row['mean_rank']:.2f}",
+                      str(row["erased"] + row["forfeits"] + row["load_errors"] or ""))
+    return table
+
+
+def _print_summary(report: dict, title: str) -> None:
+    table = Table(title=title, caption="win and top-2 in %; 95% CI: Wilson interval of the "
+                                       "win rate; rank: mean rank; failed: erased, forfeit "
+                                       "or not loaded (reasons below)")
+    for column in ("AI", "games", "wins", "draws", "win", "95% CI", "top-2", "rank", "failed"):
+        table.add_column(column, justify="left" if column == "AI" else "right",
+                         no_wrap=column == "AI", min_width=8 if column == "AI" else None)
+    for row in report["players"]:
+        low, high = row["win_ci"]
+        table.add_row(row["name"], str(row["matches"]), str(row["wins"]), str(row["draws"]),
+                      f"{100 * row['win_rate']:.1f}", f"{100 * low:.0f}-{100 * high:.0f}",
+                      f"{100 * row['top2_rate']:.0f}", f"{row['mean_rank']:.2f}",
+                      str(row["erased"] + row["forfeits"] + row["load_errors"]))
+    out.print(table)
+    for row in report["players"]:
+        for reason, count in row["reasons"].items():
+            out.print(f"  {row['name']}: {count} x {reason}", highlight=False)
+    lengths = report["lengths"]
+    out.print(f"game length: min {lengths['min']}, median {lengths['median']}, max "
+              f"{lengths['max']} turns")
+    peak = max((count for _, _, count in lengths["histogram"]), default=0)
+    for low, high, count in lengths["histogram"]:
+        bar = "█" * round(40 * count / peak) if peak else ""
+        out.print(f"  {low:>5}-{high:<5} {bar} {count}", highlight=False)
+
+
+def results(
+    db: Path = typer.Argument(..., help="A results file written by batch or tournament."),
+    run: Optional[str] = typer.Option(None, help="Show one run (its id, or a prefix)."),
+    export: Optional[str] = typer.Option(None, help="csv: every participant of every match "
+                                         "(or of --run), one row each."),
+    output: Optional[Path] = typer.Option(None, "--out", help="Write the export here "
+                                          "[default: standard output]."),
+    as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object."),
+) -> None:
+    """Show past runs in a results file, one run's table, or export them as CSV.
+
+    Examples:
+
+      arena results runs/arena.sqlite
+
+      arena results runs/arena.sqlite --run 3f2a --json
+
+      arena results runs/arena.sqlite --export csv --out results.csv
+    """
+    if not db.is_file():
+        raise InputError(f"{db}: results file not found")
+    store = Store(db)
+    try:
+        runs = store.runs()
+        chosen = None
+        if run:
+            matching = [r for r in runs if r["id"].startswith(run)]
+            if len(matching) != 1:
+                raise InputError(f"--run {run}: {len(matching)} runs match in {db}")
+            chosen = matching[0]
+        if export is not None:
+            check_choice(export, ("csv",), "--export format")
+            columns, rows = store.export_rows(chosen["id"] if chosen else None)
+            handle = output.open("w", newline="") if output else sys.stdout
+            writer = csv.writer(handle)
+            writer.writerow(columns)
+            writer.writerows(rows)
+            if output:
+                handle.close()
+                err.print(f"wrote {len(rows)} rows to {output}")
+            return
+        if chosen:
+            _show_run(store, chosen, as_json)
+            return
+        if as_json:
+            print(json.dumps({"db": str(db), "runs": runs}))
+            return
+        table = Table(title=f"runs in {db}")
+        for column in ("run", "kind", "game", "started", "matches", "bots"):
+            table.add_column(column)
+        for r in runs:
+            table.add_row(r["id"][:10], r["kind"], r["game"],
+                          time.strftime("%Y-%m-%d %H:%M", time.localtime(r["created"])),
+                          f"{r['finished']}/{r['planned']}",
+                          ", ".join(Path(b).name for b in r["args"].get("bots", [])))
+        out.print(table)
+    finally:
+        store.close()
+
+
+def _show_run(store: Store, run: dict, as_json: bool) -> None:
+    matches = store.run_results(run["id"])
+    if run["kind"] == "tournament":
+        report = tournament_report(matches, run["game"], run["args"].get("format", ""), 0,
+                                   store.path)
+    else:
+        report = {"game": run["game"], "matches": len(matches), "skipped": 0,
+                  "db": str(store.path), **summarize(matches)}
+    report["run"] = run
+    if as_json:
+        print(json.dumps(report))
+    else:
+        _print_summary(report, f"{run['kind']} {run['id'][:10]}: {len(matches)} of "
+                               f"{run['planned']} matches")

@@ -1,0 +1,63 @@
+"""Command-line options every match-playing command shares, and what they mean."""
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Optional
+
+from engine import InputError
+from orchestrator.games import Game
+from sandbox.limits import Limits
+
+GAME_HELP = "Which game: arena, or robotgame (rgkit's Robot Game)."
+CPU_HELP = ("CPU seconds per move()/act() call. arena: past it the AI is erased [default: 1]. "
+            "robotgame: past it the robot guards, as a timeout [default: 0.3, and 1.5 for "
+            "the first act].")
+SANDBOX_HELP = ("standard: each AI in its own limited, isolated process, with every "
+                "isolation layer this machine allows (a warning names any missing). strict: "
+                "the same, but refuse to run if any layer is missing. bwrap: strict, with "
+                "each AI inside bubblewrap too. off: bots run in this process, unlimited, "
+                "for pdb. See docs/security.md.")
+
+
+def seed_or_draw(seed: Optional[int]) -> int:
+    return seed if seed is not None else random.SystemRandom().randrange(1 << 31)
+
+
+def rule_overrides(found: Game, robots: Optional[int], max_turns: Optional[int],
+               random_spawn: bool = False) -> dict:
+    rules: dict = {}
+    if robots is not None:
+        rules["spawn_per_player" if found.name == "robotgame" else "robots_per_type"] = robots
+    if max_turns is not None:
+        rules["max_turns"] = max_turns
+    if random_spawn:
+        if found.name != "robotgame":
+            raise InputError("--random-spawn is a robotgame option")
+        rules["symmetric_spawn"] = False
+    return rules
+
+
+def game_limits(found: Game, cpu_limit: Optional[float], memory_mb: Optional[int]) -> Limits:
+    """The game's default limits, with the command line's changes."""
+    limits = found.limits
+    if cpu_limit is not None:
+        if cpu_limit <= 0:
+            raise InputError(f"--cpu-limit {cpu_limit}: must be positive")
+        if limits.act_soft_s is not None:        # a timeout (the robot guards), not fatal
+            limits = dataclasses.replace(limits, act_soft_s=cpu_limit, first_act_soft_s=None,
+                                         cpu_per_call_s=max(limits.cpu_per_call_s,
+                                                            4 * cpu_limit))
+        else:
+            limits = dataclasses.replace(limits, cpu_per_call_s=cpu_limit)
+    if memory_mb is not None:
+        if memory_mb < 64:
+            raise InputError(f"--memory-mb {memory_mb}: at least 64 MiB")
+        limits = dataclasses.replace(limits, memory_mb=memory_mb)
+    return limits
+
+
+def check_choice(value: str, allowed, what: str) -> str:
+    if value not in allowed:
+        raise InputError(f"unknown {what} {value!r} (choose from: {', '.join(allowed)})")
+    return value

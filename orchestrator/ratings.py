@@ -1,0 +1,62 @@
+"""Ratings from finished matches, recomputed from scratch in schedule order, so the same
+results always give the same table.
+
+- Elo: every player starts at 1200 (rgkit's default rating) with K = 32. A match of n
+  players counts as a game between every pair, scored 1, 0.5 or 0 by rank, each pair's
+  change scaled by 1 / (n - 1), all from the ratings before the match.
+- openskill: the Plackett-Luce model (mu 25, sigma 25/3), for matches of any size. The
+  table shows mu, sigma and the conservative ordinal mu - 3 sigma.
+"""
+from __future__ import annotations
+
+from typing import Callable, Hashable
+
+ELO_INITIAL = 1200.0
+ELO_K = 32.0
+
+Match = list[tuple[Hashable, int]]        # (player, rank) for each participant
+
+
+def elo(matches: list[Match], initial: float = ELO_INITIAL, k: float = ELO_K
+        ) -> dict[Hashable, float]:
+    ratings: dict[Hashable, float] = {}
+    for match in matches:
+        before = {player: ratings.get(player, initial) for player, _ in match}
+        scale = k / max(1, len(match) - 1)
+        change = dict.fromkeys(before, 0.0)
+        for i, (a, rank_a) in enumerate(match):
+            for b, rank_b in match[i + 1:]:
+                expected = 1.0 / (1.0 + 10 ** ((before[b] - before[a]) / 400.0))
+                score = 1.0 if rank_a < rank_b else 0.5 if rank_a == rank_b else 0.0
+                change[a] += scale * (score - expected)
+                change[b] -= scale * (score - expected)
+        for player in before:
+            ratings[player] = before[player] + change[player]
+    return ratings
+
+
+def openskill(matches: list[Match]) -> dict[Hashable, tuple[float, float]]:
+    """(mu, sigma) per player after the matches, by Plackett-Luce."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    ratings: dict[Hashable, object] = {}
+    for match in matches:
+        teams = [[ratings.get(player) or model.rating(name=str(player))] for player, _ in match]
+        rated = model.rate(teams, ranks=[rank for _, rank in match])
+        for (player, _), team in zip(match, rated, strict=True):
+            ratings[player] = team[0]
+    return {player: (r.mu, r.sigma) for player, r in ratings.items()}
+
+
+def table(matches: list[dict], key: Callable[[dict], Hashable]) -> dict[Hashable, dict]:
+    """Both ratings per player from stored matches (each with its `players`)."""
+    games: list[Match] = [[(key(p), p["rank"]) for p in sorted(m["players"],
+                                                                key=lambda p: p["seat"])]
+                          for m in matches]
+    elos = elo(games)
+    skills = openskill(games)
+    return {player: {"elo": round(elos[player], 1), "mu": round(skills[player][0], 3),
+                     "sigma": round(skills[player][1], 3),
+                     "ordinal": round(skills[player][0] - 3 * skills[player][1], 3)}
+            for player in elos}

@@ -1,0 +1,126 @@
+"""Which matches a batch or a tournament plays, each as plain data with a stable id.
+
+A planned match carries everything it is a function of (map text, bot sources, seed,
+rules, limits), so it can run in any process or on any machine, and its id is a digest
+of exactly that: the same arguments give the same ids, and a rerun skips what is done.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import itertools
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine import ENGINE_VERSION, InputError
+from orchestrator.bots import BotFile, unique_names
+from orchestrator.games import Game
+from orchestrator.store import digest
+from sandbox.limits import Limits
+
+FORMATS = ("round-robin", "ffa", "combinations")
+
+
+@dataclass(frozen=True)
+class Planned:
+    """One match to play: its place in the schedule, its id and its plain-data spec."""
+
+    ordinal: int
+    match_id: str
+    spec: dict[str, Any]
+
+    @property
+    def seats(self) -> dict[str, int]:
+        """Each player's name (as the match will name it) to its seat."""
+        names = unique_names([bot["name"] for bot in self.spec["bots"]])
+        return {name: seat for seat, name in enumerate(names)}
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What every match of a run shares."""
+
+    game: Game
+    map_path: Path
+    map_text: str
+    rules: Any
+    limits: Limits
+    sandbox: str
+
+    @classmethod
+    def make(cls, game: Game, map_ref: str | None, rules: Any, limits: Limits,
+             sandbox: str) -> "Setup":
+        path = game.find_map(map_ref)
+        text = path.read_text(encoding="utf-8")
+        game.parse_map(text, path.name)              # a bad map fails here, once
+        return cls(game, path, text, rules, limits, sandbox)
+
+    def plan(self, ordinal: int, lineup: list[BotFile], seed: int) -> Planned:
+        identity = {
+            "game": self.game.name, "map": hashlib.sha256(self.map_text.encode()).hexdigest(),
+            "rules": self.rules.as_dict(), "seed": seed, "engine": ENGINE_VERSION,
+            "bots": [bot.sha256 for bot in lineup],
+            "limits": dataclasses.asdict(self.limits), "sandboxed": self.sandbox != "off",
+        }
+        spec = {
+            "game": self.game.name, "map_name": self.map_path.name, "map_text": self.map_text,
+            "rules": self.rules.as_dict(), "seed": seed,
+            "limits": dataclasses.asdict(self.limits), "sandbox": self.sandbox,
+            "bots": [{"path": bot.path, "name": bot.name, "sha256": bot.sha256,
+                      "source": bot.source} for bot in lineup],
+        }
+        return Planned(ordinal, digest(identity), spec)
+
+
+def plan_batch(setup: Setup, bots: list[BotFile], seeds: list[int]) -> list[Planned]:
+    """The same lineup, once per seed."""
+    _check_lineup(setup.game, len(bots))
+    return [setup.plan(i, bots, seed) for i, seed in enumerate(seeds)]
+
+
+def plan_tournament(setup: Setup, bots: list[BotFile], fmt: str, games: int, first_seed: int,
+                    size: int | None = None) -> list[Planned]:
+    """The matches of a tournament format.
+
+    - round-robin: every pair, `games` games each; odd games swap the sides and replay the
+      even game's seed, so each side plays each position;
+    - ffa: every bot in every match, `games` matches, seats rotated each match;
+    - combinations: every combination of `size` bots (the seed's "every combination of 6"),
+      `games` games each.
+    """
+    if fmt not in FORMATS:
+        raise InputError(f"unknown --format {fmt!r} (choose from: {', '.join(FORMATS)})")
+    if games < 1:
+        raise InputError(f"--games {games}: must be at least 1")
+    if len({bot.sha256 for bot in bots}) != len(bots):
+        raise InputError("a tournament needs different bots (the same file was given twice)")
+    if len(bots) < 2:
+        raise InputError("a tournament needs at least 2 bots")
+    lineups: list[tuple[list[BotFile], int]] = []
+    if fmt == "round-robin":
+        _check_lineup(setup.game, 2)
+        for a, b in itertools.combinations(bots, 2):
+            for k in range(games):
+                lineups.append(([a, b] if k % 2 == 0 else [b, a], first_seed + k // 2))
+    elif fmt == "ffa":
+        _check_lineup(setup.game, len(bots))
+        for k in range(games):
+            turn = k % len(bots)
+            lineups.append((bots[turn:] + bots[:turn], first_seed + k))
+    else:
+        size = size or 2
+        if not 2 <= size <= len(bots):
+            raise InputError(f"--size {size}: must be between 2 and the number of bots")
+        _check_lineup(setup.game, size)
+        for group in itertools.combinations(bots, size):
+            for k in range(games):
+                lineups.append((list(group), first_seed + k))
+    return [setup.plan(i, lineup, seed) for i, (lineup, seed) in enumerate(lineups)]
+
+
+def _check_lineup(game: Game, size: int) -> None:
+    if game.name == "robotgame" and size != 2:
+        raise InputError(f"Robot Game is for 2 players, not {size}")
+    if size < 1:
+        raise InputError("no bots given")

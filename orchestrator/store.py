@@ -1,0 +1,164 @@
+"""The results store: one SQLite file of runs, matches and participants.
+
+Only the parent process writes, one transaction per finished match, so a match is either
+wholly recorded or not at all, whatever interrupts the run. A match's id is a digest of
+everything the match is a function of, so a rerun finds what is already done.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any, Iterable
+
+from engine import InputError
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    id TEXT PRIMARY KEY, kind TEXT NOT NULL, game TEXT NOT NULL, created REAL NOT NULL,
+    args TEXT NOT NULL, planned INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS run_matches (
+    run_id TEXT NOT NULL, match_id TEXT NOT NULL, ordinal INTEGER NOT NULL,
+    PRIMARY KEY (run_id, match_id)
+);
+CREATE TABLE IF NOT EXISTS matches (
+    id TEXT PRIMARY KEY, game TEXT NOT NULL, map TEXT NOT NULL, seed INTEGER NOT NULL,
+    rules TEXT NOT NULL, engine_version TEXT NOT NULL, turns INTEGER NOT NULL,
+    end_reason TEXT NOT NULL, restarts INTEGER NOT NULL, sandbox TEXT NOT NULL,
+    replay TEXT, wall_s REAL NOT NULL, finished REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS participants (
+    match_id TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, bot TEXT NOT NULL,
+    sha256 TEXT NOT NULL, rank INTEGER NOT NULL, status TEXT NOT NULL, reason TEXT,
+    turn INTEGER, overheats INTEGER NOT NULL, cpu_s REAL NOT NULL, peak_rss_mb REAL NOT NULL,
+    stats TEXT NOT NULL,
+    PRIMARY KEY (match_id, seat)
+);
+"""
+
+
+def digest(data: Any) -> str:
+    """A stable short id of plain data."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+class Store:
+    """An open results file."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(self.path, isolation_level=None)
+            self.db.executescript(SCHEMA)
+        except (OSError, sqlite3.DatabaseError) as exc:
+            raise InputError(f"{self.path}: cannot open the results database ({exc})") from None
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- writing -----------------------------------------------------------------------
+    def add_run(self, run_id: str, kind: str, game: str, args: dict,
+                match_ids: list[str]) -> None:
+        with self._transaction():
+            self.db.execute("INSERT OR IGNORE INTO runs VALUES (?, ?, ?, ?, ?, ?)",
+                            (run_id, kind, game, time.time(), json.dumps(args), len(match_ids)))
+            self.db.executemany("INSERT OR IGNORE INTO run_matches VALUES (?, ?, ?)",
+                                [(run_id, mid, i) for i, mid in enumerate(match_ids)])
+
+    def add_match(self, match_id: str, result: dict, seats: dict[str, int],
+                  wall_s: float) -> None:
+        """Record one finished match and its participants, all or nothing.
+
+        `seats` maps each player's name to its seat in the lineup as scheduled.
+        """
+        with self._transaction():
+            self.db.execute(
+                "INSERT OR REPLACE INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (match_id, result["game"], result["map"], result["seed"],
+                 json.dumps(result["rules"], sort_keys=True), result["engine_version"],
+                 result["turns"], result["end"], result["restarts"],
+                 result.get("sandbox_mode", ""), result.get("replay"), wall_s, time.time()))
+            self.db.execute("DELETE FROM participants WHERE match_id = ?", (match_id,))
+            self.db.executemany(
+                "INSERT INTO participants VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(match_id, seats[p["name"]], p["name"], p["bot"], p["sha256"], p["rank"],
+                  p["status"], p["reason"], p["turn"], p["overheats"], p["cpu_s"],
+                  p["peak_rss_mb"], json.dumps(p["stats"], sort_keys=True))
+                 for p in result["players"]])
+
+    def _transaction(self):
+        store = self
+
+        class _Tx:
+            def __enter__(self):
+                store.db.execute("BEGIN IMMEDIATE")
+
+            def __exit__(self, kind, exc, tb):
+                store.db.execute("COMMIT" if kind is None else "ROLLBACK")
+        return _Tx()
+
+    # -- reading -----------------------------------------------------------------------
+    def done(self, match_ids: Iterable[str]) -> set[str]:
+        ids = list(match_ids)
+        found: set[str] = set()
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            rows = self.db.execute(
+                f"SELECT id FROM matches WHERE id IN ({','.join('?' * len(chunk))})", chunk)
+            found.update(row[0] for row in rows)
+        return found
+
+    def run_results(self, run_id: str) -> list[dict]:
+        """The finished matches of a run in schedule order, each with its participants."""
+        rows = self.db.execute(
+            "SELECT m.id, m.turns, m.end_reason, m.seed, rm.ordinal FROM run_matches rm "
+            "JOIN matches m ON m.id = rm.match_id WHERE rm.run_id = ? ORDER BY rm.ordinal",
+            (run_id,)).fetchall()
+        return [self.match(mid) | {"ordinal": ordinal} for mid, _, _, _, ordinal in rows]
+
+    def match(self, match_id: str) -> dict:
+        row = self.db.execute("SELECT id, game, map, seed, turns, end_reason, restarts, replay "
+                              "FROM matches WHERE id = ?", (match_id,)).fetchone()
+        players = [
+            {"seat": seat, "name": name, "bot": bot, "sha256": sha, "rank": rank,
+             "status": status, "reason": reason, "turn": turn, "overheats": overheats,
+             "cpu_s": cpu_s, "peak_rss_mb": rss, "stats": json.loads(stats)}
+            for seat, name, bot, sha, rank, status, reason, turn, overheats, cpu_s, rss, stats
+            in self.db.execute(
+                "SELECT seat, name, bot, sha256, rank, status, reason, turn, overheats, cpu_s, "
+                "peak_rss_mb, stats FROM participants WHERE match_id = ? ORDER BY seat",
+                (match_id,))]
+        return {"id": row[0], "game": row[1], "map": row[2], "seed": row[3], "turns": row[4],
+                "end": row[5], "restarts": row[6], "replay": row[7], "players": players}
+
+    def runs(self) -> list[dict]:
+        rows = self.db.execute(
+            "SELECT r.id, r.kind, r.game, r.created, r.args, r.planned, "
+            "(SELECT COUNT(*) FROM run_matches rm JOIN matches m ON m.id = rm.match_id "
+            " WHERE rm.run_id = r.id) FROM runs r ORDER BY r.created").fetchall()
+        return [{"id": rid, "kind": kind, "game": game, "created": created,
+                 "args": json.loads(args), "planned": planned, "finished": finished}
+                for rid, kind, game, created, args, planned, finished in rows]
+
+    def export_rows(self, run_id: str | None = None) -> tuple[list[str], list[tuple]]:
+        """Participants joined with their matches, for CSV."""
+        columns = ["match_id", "game", "map", "seed", "engine_version", "turns", "end_reason",
+                   "restarts", "seat", "name", "bot", "sha256", "rank", "status", "reason",
+                   "turn", "overheats", "cpu_s", "peak_rss_mb", "replay"]
+        query = ("SELECT m.id, m.game, m.map, m.seed, m.engine_version, m.turns, m.end_reason,"
+                 " m.restarts, p.seat, p.name, p.bot, p.sha256, p.rank, p.status, p.reason,"
+                 " p.turn, p.overheats, p.cpu_s, p.peak_rss_mb, m.replay FROM participants p"
+                 " JOIN matches m ON m.id = p.match_id")
+        params: tuple = ()
+        if run_id:
+            query += " JOIN run_matches rm ON rm.match_id = m.id WHERE rm.run_id = ?"
+            params = (run_id,)
+        query += " ORDER BY m.finished, m.id, p.seat"
+        return columns, self.db.execute(query, params).fetchall()
