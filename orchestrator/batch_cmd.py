@@ -30,6 +30,7 @@ from orchestrator.options import (
     CPU_HELP,
     GAME_HELP,
     SANDBOX_HELP,
+    Interrupted,
     check_choice,
     game_limits,
     rule_overrides,
@@ -213,10 +214,9 @@ def _play_all(kind: str, setup: Setup, planned: list[Planned], args: dict, db: O
                   quiet, key)
         except KeyboardInterrupt:
             saved = len(store.run_results(run_id))
-            err.print(f"error: interrupted; {saved} of {len(planned)} matches are saved in "
-                      f"{store.path}; run the same command again to finish")
             store.close()
-            raise typer.Exit(130) from None
+            raise Interrupted(f"interrupted; {saved} of {len(planned)} matches are saved in "
+                              f"{store.path}; run the same command again to finish") from None
         finished = store.run_results(run_id)
     return store, finished, skipped
 

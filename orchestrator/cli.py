@@ -21,6 +21,7 @@ from orchestrator.options import (
     CPU_HELP,
     GAME_HELP,
     SANDBOX_HELP,
+    Interrupted,
     check_choice,
     game_limits,
     rule_overrides,
@@ -259,6 +260,9 @@ def main(argv: list[str] | None = None) -> None:
     except (InputError, SandboxUnavailable) as exc:
         typer.echo(f"error: {exc}", err=True)
         sys.exit(2)
+    except Interrupted as exc:
+        typer.echo(f"error: {exc}", err=True)
+        sys.exit(130)
     except (typer.Abort, KeyboardInterrupt):
         code = 130
     except typer.Exit as exc:           # typer turns Ctrl-C into Exit(130)

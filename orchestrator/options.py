@@ -9,6 +9,10 @@ from engine import InputError
 from orchestrator.games import Game
 from sandbox.limits import Limits
 
+
+class Interrupted(Exception):
+    """Ctrl-C during a long run: the message says what was kept. Exit status 130."""
+
 GAME_HELP = "Which game: arena, or robotgame (rgkit's Robot Game)."
 CPU_HELP = ("CPU seconds per move()/act() call. arena: past it the AI is erased [default: 1]. "
             "robotgame: past it the robot guards, as a timeout [default: 0.3, and 1.5 for "
