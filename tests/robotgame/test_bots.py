@@ -1,6 +1,7 @@
 """Robot Game through the sandbox: rgkit bots unmodified, time limits, forfeits."""
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 
 import pytest
@@ -73,7 +74,11 @@ def test_an_act_past_its_limit_is_a_timeout_and_the_robot_guards() -> None:
     ("broken_init.py", "load_error", "Robot() raised: RuntimeError: cannot start"),
 ])
 def test_a_dead_bot_forfeits_and_the_other_wins(bot, status, reason, no_stray_processes) -> None:
-    result = play(HERE / bot, SAMPLES / "example.py", turns=20, limits=FAST)
+    # Filling 256 MiB can take longer than FAST's 0.1 s act limit on a busy machine; then
+    # the robot would only time out and guard.
+    limits = dataclasses.replace(FAST, act_soft_s=2.0, first_act_soft_s=2.0,
+                                 cpu_per_call_s=4.0) if bot == "hog.py" else FAST
+    result = play(HERE / bot, SAMPLES / "example.py", turns=20, limits=limits)
     me, other = player(result, HERE / bot), player(result, SAMPLES / "example.py")
     assert me["status"] == status and reason in me["reason"], me["reason"]
     assert me["rank"] == 2 and other["rank"] == 1 and other["status"] == "ok"
