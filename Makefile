@@ -38,6 +38,7 @@ bench: $(STAMP)
 	$(PY) bench/arena_bench.py
 	$(PY) bench/sandbox_bench.py
 	$(PY) bench/robotgame_bench.py
+	$(PY) bench/batch_bench.py
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

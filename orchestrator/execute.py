@@ -11,7 +11,7 @@ import os
 import signal
 import time
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Iterator
 
 from orchestrator.bots import BotFile
 from orchestrator.games import get_game
@@ -39,13 +39,26 @@ def play_planned(spec: dict) -> dict:
     return {"result": result, "wall_s": time.perf_counter() - started}
 
 
-def _worker_init() -> None:
-    """Pool workers die with the parent, and leave Ctrl-C to it."""
+def _worker_init(cores: list[int] | None) -> None:
+    """Pool workers die with the parent, leave Ctrl-C to it, and keep to one core each.
+
+    A match is a conversation: the host and its AIs take turns. On one core each turn's
+    wake-ups are cheap; spread over several, every message crosses cores. One core per
+    worker (its sandbox children inherit it) is what lets throughput grow with workers.
+    """
     try:
         ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)
     except (OSError, AttributeError):
         pass
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if cores:
+        import multiprocess
+        identity = multiprocess.current_process()._identity
+        index = (identity[0] - 1) if identity else 0
+        try:
+            os.sched_setaffinity(0, {cores[index % len(cores)]})
+        except OSError:
+            pass
 
 
 def _play_indexed(item: tuple[int, dict]) -> tuple[int, dict]:
@@ -53,15 +66,19 @@ def _play_indexed(item: tuple[int, dict]) -> tuple[int, dict]:
     return index, play_planned(spec)
 
 
-def run_local(planned: list[Planned], workers: int) -> Iterator[tuple[Planned, dict]]:
+def run_local(planned: list[Planned], workers: int, pin: bool = True
+              ) -> Iterator[tuple[Planned, dict]]:
     """Yield (planned, outcome) as matches finish, on a `multiprocess` pool."""
     import multiprocess
 
-    if workers <= 1 or len(planned) <= 1:
+    if len(planned) <= 1:
         for item in planned:
             yield item, play_planned(item.spec)
         return
-    pool = multiprocess.Pool(min(workers, len(planned)), initializer=_worker_init)
+    cores = sorted(os.sched_getaffinity(0)) if pin and hasattr(os, "sched_getaffinity") \
+        else None
+    pool = multiprocess.Pool(min(workers, len(planned)), initializer=_worker_init,
+                             initargs=(cores,))
     try:
         jobs = ((i, item.spec) for i, item in enumerate(planned))
         for index, outcome in pool.imap_unordered(_play_indexed, jobs):
@@ -110,11 +127,11 @@ def run_dask(planned: list[Planned], workers: int, address: str | None
             cluster.close()
 
 
-def run(planned: list[Planned], backend: str, workers: int, address: str | None = None
-        ) -> Iterator[tuple[Planned, dict]]:
+def run(planned: list[Planned], backend: str, workers: int, address: str | None = None,
+        pin: bool = True) -> Iterator[tuple[Planned, dict]]:
     if backend == "dask":
         return run_dask(planned, workers, address)
-    return run_local(planned, workers)
+    return run_local(planned, workers, pin)
 
 
 def default_workers() -> int:
@@ -122,7 +139,3 @@ def default_workers() -> int:
         (os.cpu_count() or 1)
 
 
-def drain(outcomes: Iterable[tuple[Planned, dict]],
-          on_outcome: Callable[[Planned, dict], None]) -> None:
-    for item, outcome in outcomes:
-        on_outcome(item, outcome)
