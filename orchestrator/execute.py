@@ -10,6 +10,7 @@ import ctypes
 import os
 import signal
 import time
+from collections import Counter, deque
 from pathlib import Path
 from typing import Iterator
 
@@ -40,7 +41,7 @@ def play_planned(spec: dict) -> dict:
 
 
 def _worker_init(cores: list[int] | None) -> None:
-    """Pool workers die with the parent, leave Ctrl-C to it, and keep to one core each.
+    """Workers die with the parent, leave Ctrl-C to it, and keep to one core each.
 
     A match is a conversation: the host and its AIs take turns. On one core each turn's
     wake-ups are cheap; spread over several, every message crosses cores. One core per
@@ -52,43 +53,113 @@ def _worker_init(cores: list[int] | None) -> None:
         pass
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if cores:
-        import multiprocess
-        identity = multiprocess.current_process()._identity
-        index = (identity[0] - 1) if identity else 0
         try:
-            os.sched_setaffinity(0, {cores[index % len(cores)]})
+            os.sched_setaffinity(0, {cores[0]})
         except OSError:
             pass
 
 
-def _play_indexed(item: tuple[int, dict]) -> tuple[int, dict]:
-    index, spec = item
-    return index, play_planned(spec)
+def _worker_main(conn, core: int | None) -> None:
+    """A pool worker: play the matches the parent sends, one at a time, until told to stop."""
+    _worker_init([core] if core is not None else None)
+    while True:
+        try:
+            item = conn.recv()
+        except (EOFError, OSError):
+            return
+        if item is None:
+            return
+        index, spec = item
+        conn.send((index, play_planned(spec)))
+
+
+class _Worker:
+    """One worker process and the match it is playing."""
+
+    def __init__(self, core: int | None) -> None:
+        import multiprocess
+
+        self.conn, theirs = multiprocess.Pipe()
+        self.proc = multiprocess.Process(target=_worker_main, args=(theirs, core), daemon=True)
+        self.proc.start()
+        theirs.close()
+        self.core = core
+        self.task: int | None = None
+
+    def stop(self) -> None:
+        try:
+            self.conn.send(None)
+        except (OSError, ValueError):
+            pass
+        self.proc.join(timeout=1)
+        if self.proc.is_alive():
+            self.proc.kill()
+            self.proc.join()
+        self.conn.close()
 
 
 def run_local(planned: list[Planned], workers: int, pin: bool = True
               ) -> Iterator[tuple[Planned, dict]]:
-    """Yield (planned, outcome) as matches finish, on a `multiprocess` pool."""
-    import multiprocess
+    """Yield (planned, outcome) as matches finish, on `multiprocess` worker processes.
+
+    Each worker has its own pipe, so the parent always knows which match a worker holds:
+    a worker that dies in the middle of one (killed, out of memory) is replaced and that
+    match alone is played again, at most twice.
+    """
+    from multiprocess.connection import wait
 
     if len(planned) <= 1:
         for item in planned:
             yield item, play_planned(item.spec)
         return
     cores = sorted(os.sched_getaffinity(0)) if pin and hasattr(os, "sched_getaffinity") \
-        else None
-    pool = multiprocess.Pool(min(workers, len(planned)), initializer=_worker_init,
-                             initargs=(cores,))
+        else [None]
+    todo = deque(range(len(planned)))
+    pending = set(todo)
+    retries: Counter[int] = Counter()
+    pool: list[_Worker] = []
+
+    def feed(worker: _Worker) -> None:
+        worker.task = todo.popleft() if todo else None
+        if worker.task is not None:
+            worker.conn.send((worker.task, planned[worker.task].spec))
+
     try:
-        jobs = ((i, item.spec) for i, item in enumerate(planned))
-        for index, outcome in pool.imap_unordered(_play_indexed, jobs):
-            yield planned[index], outcome
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
+        for i in range(min(workers, len(planned))):
+            pool.append(_Worker(cores[i % len(cores)]))
+            feed(pool[-1])
+        while pending:
+            busy = [w for w in pool if w.task is not None]
+            owners = {id(w.conn): w for w in busy} | {id(w.proc.sentinel): w for w in busy}
+            for ready in wait([w.conn for w in busy] + [w.proc.sentinel for w in busy]):
+                worker = owners[id(ready)]
+                if ready is worker.conn and worker.task is not None:
+                    try:
+                        index, outcome = worker.conn.recv()
+                    except (EOFError, OSError):
+                        continue                    # it died: its sentinel says so too
+                    pending.discard(index)
+                    feed(worker)
+                    yield planned[index], outcome
+                elif ready is not worker.conn and not worker.proc.is_alive():
+                    lost = worker.task
+                    pool.remove(worker)
+                    worker.stop()
+                    if lost is not None and lost in pending:
+                        retries[lost] += 1
+                        if retries[lost] > 2:
+                            pending.discard(lost)
+                            yield planned[lost], {"error": "its worker died three times",
+                                                  "wall_s": 0.0}
+                        else:
+                            todo.appendleft(lost)
+                    replacement = _Worker(worker.core)
+                    pool.append(replacement)
+                    feed(replacement)
+                    break                           # the busy set changed: wait afresh
     finally:
-        pool.join()
+        for worker in pool:
+            worker.stop()
 
 
 def run_dask(planned: list[Planned], workers: int, address: str | None

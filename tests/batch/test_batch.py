@@ -157,3 +157,16 @@ def test_dask_backend_on_a_local_cluster_matches_the_local_backend(tmp_path) -> 
         assert a.execute(query).fetchall() == b.execute(query).fetchall()
         ends = "SELECT id, seed, turns, end_reason FROM matches ORDER BY id"
         assert a.execute(ends).fetchall() == b.execute(ends).fetchall()
+
+
+def test_a_killed_worker_loses_only_its_match_which_is_played_again(tmp_path) -> None:
+    db = tmp_path / "w.sqlite"
+    proc = _start(db, 16)
+    _wait_for_matches(db, 2, proc)
+    workers = [p for p in psutil.Process(proc.pid).children() if "zygote" not in
+               " ".join(p.cmdline())]
+    assert workers, "no pool workers found"
+    workers[0].kill()
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    assert counts(db) == (16, 64)
