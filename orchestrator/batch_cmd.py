@@ -6,7 +6,7 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Callable, List, Optional
+from typing import Annotated, Callable, List, Optional
 
 import typer
 from rich.console import Console, Group
@@ -27,10 +27,17 @@ from orchestrator.bots import read_bot
 from orchestrator.games import get_game
 from orchestrator.match import SANDBOX_MODES
 from orchestrator.options import (
-    CPU_HELP,
-    GAME_HELP,
-    SANDBOX_HELP,
+    CpuOption,
+    GameOption,
     Interrupted,
+    JsonOption,
+    MapOption,
+    MaxTurnsOption,
+    MemoryOption,
+    RandomSpawnOption,
+    RobotsOption,
+    RulesOption,
+    SandboxOption,
     check_choice,
     game_limits,
     rule_overrides,
@@ -45,10 +52,15 @@ err = Console(stderr=True)
 out = Console()
 RUNS_DIR = Path("runs")
 
-WORKERS_HELP = "Matches played at once [default: all cores]."
-DB_HELP = "The SQLite results file [default: runs/GAME.sqlite]. A rerun resumes from it."
-BACKEND_HELP = ("local: a process pool on this machine. dask: a Dask cluster (--address), or "
-                "a LocalCluster without one; needs pip install '.[dask]'.")
+WorkersOption = Annotated[Optional[int], typer.Option(
+    help="Matches played at once [default: all cores].", show_default=False)]
+DbOption = Annotated[Optional[Path], typer.Option(
+    help="The SQLite results file [default: runs/GAME.sqlite]. A rerun resumes from it.",
+    show_default=False)]
+BackendOption = Annotated[str, typer.Option(
+    help="local: worker processes on this machine. dask: a Dask cluster (--address), or a "
+         "LocalCluster without one; needs pip install '.[dask]'.")]
+AddressOption = Annotated[Optional[str], typer.Option(help="Dask scheduler, tcp://host:port.")]
 
 
 def _setup(game, map_ref, rules, robots, max_turns, random_spawn, sandbox, cpu_limit,
@@ -65,21 +77,20 @@ def batch(
     bots: List[Path] = typer.Argument(..., help="Bot files, in seat order.", show_default=False),
     seeds: int = typer.Option(100, "--seeds", help="How many matches: one per seed."),
     first_seed: int = typer.Option(1, help="The first seed; then first+1, first+2, ..."),
-    game: str = typer.Option("arena", help=GAME_HELP),
-    map: Optional[str] = typer.Option(None, "--map", help="A map file or bundled map name."),
-    rules: Optional[str] = typer.Option(None, help="Rules preset (see `arena run --help`)."),
-    robots: Optional[int] = typer.Option(None, help="Robots per AI."),
-    max_turns: Optional[int] = typer.Option(None, help="Turn limit."),
-    random_spawn: bool = typer.Option(False, "--random-spawn", help="robotgame: unmirrored "
-                                      "spawns."),
-    sandbox: str = typer.Option("standard", help=SANDBOX_HELP),
-    cpu_limit: Optional[float] = typer.Option(None, help=CPU_HELP, show_default=False),
-    memory_mb: Optional[int] = typer.Option(None, help="Memory cap per AI, in MiB."),
-    workers: Optional[int] = typer.Option(None, help=WORKERS_HELP, show_default=False),
-    db: Optional[Path] = typer.Option(None, help=DB_HELP, show_default=False),
-    backend: str = typer.Option("local", help=BACKEND_HELP),
-    address: Optional[str] = typer.Option(None, help="Dask scheduler, tcp://host:port."),
-    as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object."),
+    game: GameOption = "arena",
+    map: MapOption = None,
+    rules: RulesOption = None,
+    robots: RobotsOption = None,
+    max_turns: MaxTurnsOption = None,
+    random_spawn: RandomSpawnOption = False,
+    sandbox: SandboxOption = "standard",
+    cpu_limit: CpuOption = None,
+    memory_mb: MemoryOption = None,
+    workers: WorkersOption = None,
+    db: DbOption = None,
+    backend: BackendOption = "local",
+    address: AddressOption = None,
+    as_json: JsonOption = False,
 ) -> None:
     """Play the same lineup over many seeds, in parallel, and rate it.
 
@@ -123,19 +134,19 @@ def tournament(
     games: int = typer.Option(2, help="Games per pair, per group, or in all (ffa)."),
     size: Optional[int] = typer.Option(None, help="combinations: bots per match."),
     first_seed: int = typer.Option(1, help="The first seed."),
-    game: str = typer.Option("arena", help=GAME_HELP),
-    map: Optional[str] = typer.Option(None, "--map", help="A map file or bundled map name."),
-    rules: Optional[str] = typer.Option(None, help="Rules preset."),
-    robots: Optional[int] = typer.Option(None, help="Robots per AI."),
-    max_turns: Optional[int] = typer.Option(None, help="Turn limit."),
-    sandbox: str = typer.Option("standard", help=SANDBOX_HELP),
-    cpu_limit: Optional[float] = typer.Option(None, help=CPU_HELP, show_default=False),
-    memory_mb: Optional[int] = typer.Option(None, help="Memory cap per AI, in MiB."),
-    workers: Optional[int] = typer.Option(None, help=WORKERS_HELP, show_default=False),
-    db: Optional[Path] = typer.Option(None, help=DB_HELP, show_default=False),
-    backend: str = typer.Option("local", help=BACKEND_HELP),
-    address: Optional[str] = typer.Option(None, help="Dask scheduler, tcp://host:port."),
-    as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object."),
+    game: GameOption = "arena",
+    map: MapOption = None,
+    rules: RulesOption = None,
+    robots: RobotsOption = None,
+    max_turns: MaxTurnsOption = None,
+    sandbox: SandboxOption = "standard",
+    cpu_limit: CpuOption = None,
+    memory_mb: MemoryOption = None,
+    workers: WorkersOption = None,
+    db: DbOption = None,
+    backend: BackendOption = "local",
+    address: AddressOption = None,
+    as_json: JsonOption = False,
 ) -> None:
     """Play a tournament and rate every bot: Elo, and openskill for any match size.
 
@@ -298,7 +309,7 @@ def results(
                                          "(or of --run), one row each."),
     output: Optional[Path] = typer.Option(None, "--out", help="Write the export here "
                                           "[default: standard output]."),
-    as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object."),
+    as_json: JsonOption = False,
 ) -> None:
     """Show past runs in a results file, one run's table, or export them as CSV.
 

@@ -18,10 +18,17 @@ from orchestrator.check_cmd import check_bot
 from orchestrator.games import Game, get_game
 from orchestrator.match import SANDBOX_MODES, MatchSpec, run_match
 from orchestrator.options import (
-    CPU_HELP,
-    GAME_HELP,
-    SANDBOX_HELP,
+    CpuOption,
+    GameOption,
     Interrupted,
+    JsonOption,
+    MapOption,
+    MaxTurnsOption,
+    MemoryOption,
+    RandomSpawnOption,
+    RobotsOption,
+    RulesOption,
+    SandboxOption,
     check_choice,
     game_limits,
     rule_overrides,
@@ -50,24 +57,18 @@ out = Console()
 def run(
     bots: List[Path] = typer.Argument(None, help="Bot files. None: the game's sample bots.",
                                       show_default=False),
-    game: str = typer.Option("arena", help=GAME_HELP),
-    map: Optional[str] = typer.Option(None, "--map", help="A map file or a bundled map name "
-                                      "(see `arena maps`)."),
+    game: GameOption = "arena",
+    map: MapOption = None,
     seed: Optional[int] = typer.Option(None, help="Match seed. Omitted: one is drawn and "
                                        "printed, so the match can be replayed."),
-    rules: Optional[str] = typer.Option(None, help="Rules preset. arena: seed (default, the "
-                                        "seed document) or v1.1 (the original game's later "
-                                        "release). robotgame: rgkit."),
-    robots: Optional[int] = typer.Option(None, help="Robots per AI (robotgame: spawned per "
-                                         "player each time). Default: the preset's."),
-    max_turns: Optional[int] = typer.Option(None, help="Turn limit (default: the preset's)."),
-    random_spawn: bool = typer.Option(False, "--random-spawn", help="robotgame: draw each "
-                                      "player's spawn squares without the mirror."),
-    sandbox: str = typer.Option("standard", help=SANDBOX_HELP),
-    cpu_limit: Optional[float] = typer.Option(None, help=CPU_HELP, show_default=False),
-    memory_mb: Optional[int] = typer.Option(None, help="Memory cap per AI, in MiB "
-                                            "[default: 512]."),
-    as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object."),
+    rules: RulesOption = None,
+    robots: RobotsOption = None,
+    max_turns: MaxTurnsOption = None,
+    random_spawn: RandomSpawnOption = False,
+    sandbox: SandboxOption = "standard",
+    cpu_limit: CpuOption = None,
+    memory_mb: MemoryOption = None,
+    as_json: JsonOption = False,
 ) -> None:
     """Play one match and print the ranking, winner and runner-up.
 
@@ -105,7 +106,7 @@ def _warn_sandbox(result: dict) -> None:
 @app.command()
 def check(
     bot: Path = typer.Argument(..., help="The bot file to check.", show_default=False),
-    game: str = typer.Option("arena", help=GAME_HELP),
+    game: GameOption = "arena",
     turns: Optional[int] = typer.Option(None, help="Turns to play [default: arena 50, "
                                         "robotgame 100]."),
     seed: int = typer.Option(1, help="Match seed."),
@@ -113,9 +114,9 @@ def check(
                                         "overheat (raise, or answer an invalid move)."),
     sandbox: str = typer.Option("standard", help="standard, strict or bwrap (see `arena "
                                 "run --help`)."),
-    cpu_limit: Optional[float] = typer.Option(None, help=CPU_HELP, show_default=False),
-    memory_mb: Optional[int] = typer.Option(None, help="Memory cap, in MiB [default: 512]."),
-    as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object."),
+    cpu_limit: CpuOption = None,
+    memory_mb: MemoryOption = None,
+    as_json: JsonOption = False,
 ) -> None:
     """The CI gate for a submission: load it in the sandbox and play it against samples.
 
@@ -219,7 +220,7 @@ def _placed(result: dict, place: int) -> str:
 @app.command()
 def scenario(
     file: Path = typer.Argument(..., help="A scenario JSON file."),
-    as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object."),
+    as_json: JsonOption = False,
 ) -> None:
     """Arena only: play scripted moves on a hand-made position, print the final state.
 

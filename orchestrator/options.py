@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Optional
+from typing import Annotated, Optional
+
+import typer
 
 from engine import InputError
 from orchestrator.games import Game
@@ -65,3 +67,23 @@ def check_choice(value: str, allowed, what: str) -> str:
     if value not in allowed:
         raise InputError(f"unknown {what} {value!r} (choose from: {', '.join(allowed)})")
     return value
+
+
+# The options that every match-playing command takes, declared once.
+GameOption = Annotated[str, typer.Option(help=GAME_HELP)]
+MapOption = Annotated[Optional[str], typer.Option("--map", help="A map file or a bundled map "
+                                                  "name (see `arena maps`).")]
+RulesOption = Annotated[Optional[str], typer.Option(
+    help="Rules preset. arena: seed (default, the seed document) or v1.1 (the original "
+         "game's later release). robotgame: rgkit.")]
+RobotsOption = Annotated[Optional[int], typer.Option(
+    help="Robots per AI (robotgame: spawned per player each time). Default: the preset's.")]
+MaxTurnsOption = Annotated[Optional[int], typer.Option(help="Turn limit (default: the "
+                                                            "preset's).")]
+RandomSpawnOption = Annotated[bool, typer.Option("--random-spawn", help="robotgame: draw each "
+                                                 "player's spawn squares without the mirror.")]
+SandboxOption = Annotated[str, typer.Option(help=SANDBOX_HELP)]
+CpuOption = Annotated[Optional[float], typer.Option(help=CPU_HELP, show_default=False)]
+MemoryOption = Annotated[Optional[int], typer.Option(help="Memory cap per AI, in MiB "
+                                                     "[default: 512].")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print exactly one JSON object.")]

@@ -2,7 +2,7 @@
 import time
 from array import array
 
-from _runtime import ERRORS_PER_REPLY, Fatal, LoadError, describe_error, seed_random
+from _runtime import ERRORS_PER_REPLY, LoadError, guarded, seed_random
 from roborally import api
 
 MOVE_CODES = {move: code for code, move in enumerate(api.MOVES, start=1)}
@@ -66,22 +66,13 @@ class ArenaRuntime:
 
     def _ask(self):
         """One move() call: (code, None), or (OVERHEAT, reason) for a raise or bad answer."""
-        try:
-            with self.guard:
-                answer = self.move()
-                if type(answer) is str and answer in MOVE_CODES:
-                    return MOVE_CODES[answer], None
-                kind = type(answer).__name__
-                shown = repr(answer[:40]) if type(answer) is str else f"a {kind}"
-                return OVERHEAT, f"invalid move: {shown}"
-        except MemoryError:
-            pass        # raised below, once the bot's frames and what they hold are freed
-        except SystemExit:
-            raise Fatal("exited (SystemExit)") from None
-        except (Fatal, KeyboardInterrupt):
-            raise
-        except BaseException as exc:
-            with self.guard:
-                return OVERHEAT, describe_error(exc)
-        raise Fatal("memory limit")
+        answer, error = guarded(self.guard, self.move)
+        if error:
+            return OVERHEAT, error
+        if type(answer) is str and answer in MOVE_CODES:
+            return MOVE_CODES[answer], None
+        shown = repr(answer[:40]) if type(answer) is str else f"a {type(answer).__name__}"
+        return OVERHEAT, f"invalid move: {shown}"
+
+
 RUNTIME = ArenaRuntime

@@ -11,7 +11,15 @@ import time
 from array import array
 
 import rg
-from _runtime import ERRORS_PER_REPLY, Fatal, LoadError, TimeLimit, describe_error, seed_random
+from _runtime import (
+    ERRORS_PER_REPLY,
+    Fatal,
+    LoadError,
+    TimeLimit,
+    describe_error,
+    guarded,
+    seed_random,
+)
 
 if not hasattr(rg, "_configure"):
     # In-process (--sandbox off) next to rgkit, which names its own module `rg`: bots
@@ -117,19 +125,15 @@ class RobotGameRuntime:
         self.guard.soft = self.soft if self.acted else self.first_soft
         self.acted = True
         try:
-            with self.guard:
-                return (*validate(self.robot.act(game), location), None)
+            action, error = guarded(self.guard, lambda: self.robot.act(game))
         except TimeLimit:
             return TIMEOUT, 0, 0, "timeout: act() went past its time limit"
-        except MemoryError:
-            pass        # raised below, once the bot's frames and what they hold are freed
-        except SystemExit:
-            raise Fatal("exited (SystemExit)") from None
-        except (Fatal, KeyboardInterrupt):
-            raise
-        except BaseException as exc:
-            return ERROR, 0, 0, describe_error(exc)
-        raise Fatal("memory limit")
+        if error:
+            return ERROR, 0, 0, error
+        try:
+            return (*validate(action, location), None)
+        except ValueError as exc:
+            return ERROR, 0, 0, f"invalid action: {exc}"
 
 
 RUNTIME = RobotGameRuntime

@@ -140,6 +140,27 @@ class NoGuard:
         pass
 
 
+def guarded(guard, call):
+    """Call bot code under the guard: (its result, None), or (None, the error's text).
+
+    A MemoryError (even one the bot caught and re-raised), SystemExit and the limits end
+    the AI (Fatal); TimeLimit, the soft limit, is for the caller to handle.
+    """
+    try:
+        with guard:
+            return call(), None
+    except MemoryError:
+        pass            # raised below, once the bot's frames and what they hold are freed
+    except SystemExit:
+        raise Fatal("exited (SystemExit)") from None
+    except (Fatal, TimeLimit, KeyboardInterrupt):
+        raise
+    except BaseException as exc:
+        with guard:     # a hostile __str__ is bot code too
+            return None, describe_error(exc)
+    raise Fatal("memory limit")
+
+
 def describe_error(exc):
     """`Type: message`, short, and safe against hostile __str__."""
     kind = type(exc).__name__

@@ -126,8 +126,12 @@ def listeners():
 
 
 def _nobody_pids() -> set[int]:
-    return {p.pid for p in psutil.process_iter(["uids"])
-            if p.info["uids"] and p.info["uids"].real == NOBODY}
+    """Processes running as nobody from this checkout's sandbox (a fork of its zygote,
+    wherever it was reparented), so other runs on the machine do not count."""
+    ours = str(BOTLIB)
+    return {p.pid for p in psutil.process_iter(["uids", "cmdline"])
+            if p.info["uids"] and p.info["uids"].real == NOBODY
+            and any(ours in part for part in p.info["cmdline"] or ())}
 
 
 def _knocked(listeners) -> bool:
