@@ -61,6 +61,8 @@ BackendOption = Annotated[str, typer.Option(
     help="local: worker processes on this machine. dask: a Dask cluster (--address), or a "
          "LocalCluster without one; needs pip install '.[dask]'.")]
 AddressOption = Annotated[Optional[str], typer.Option(help="Dask scheduler, tcp://host:port.")]
+ReplaysOption = Annotated[bool, typer.Option("--replays", help="Keep every match's replay, "
+                                             "in replays/ beside the results file.")]
 
 
 def _setup(game, map_ref, rules, robots, max_turns, random_spawn, sandbox, cpu_limit,
@@ -90,6 +92,7 @@ def batch(
     db: DbOption = None,
     backend: BackendOption = "local",
     address: AddressOption = None,
+    replays: ReplaysOption = False,
     as_json: JsonOption = False,
 ) -> None:
     """Play the same lineup over many seeds, in parallel, and rate it.
@@ -113,7 +116,7 @@ def batch(
             "map": setup.map_path.name, "rules": setup.rules.as_dict(), "sandbox": sandbox}
     store, matches, skipped = _play_all(
         "batch", setup, planned, args, db, workers, backend, address, as_json,
-        key=lambda p: p["name"])
+        key=lambda p: p["name"], replays=replays)
     summary = summarize(matches)
     report = {"game": setup.game.name, "matches": len(matches), "skipped": skipped,
               "db": str(store.path), **summary}
@@ -146,6 +149,7 @@ def tournament(
     db: DbOption = None,
     backend: BackendOption = "local",
     address: AddressOption = None,
+    replays: ReplaysOption = False,
     as_json: JsonOption = False,
 ) -> None:
     """Play a tournament and rate every bot: Elo, and openskill for any match size.
@@ -170,7 +174,7 @@ def tournament(
             "rules": setup.rules.as_dict(), "sandbox": sandbox}
     store, matches, skipped = _play_all(
         "tournament", setup, planned, args, db, workers, backend, address, as_json,
-        key=lambda p: p["bot"])
+        key=lambda p: p["bot"], replays=replays)
     report = tournament_report(matches, setup.game.name, format, skipped, store.path)
     store.close()
     if as_json:
@@ -205,7 +209,8 @@ def tournament_report(matches: list[dict], game: str, fmt: str, skipped: int,
 
 def _play_all(kind: str, setup: Setup, planned: list[Planned], args: dict, db: Optional[Path],
               workers: Optional[int], backend: str, address: Optional[str], quiet: bool,
-              key: Callable[[dict], str]) -> tuple[Store, list[dict], int]:
+              key: Callable[[dict], str], replays: bool = False
+              ) -> tuple[Store, list[dict], int]:
     """Play what is not yet in the store; return the store, all finished matches of this
     run, and how many were already done."""
     check_choice(backend, execute.BACKENDS, "--backend")
@@ -217,6 +222,9 @@ def _play_all(kind: str, setup: Setup, planned: list[Planned], args: dict, db: O
     store.add_run(run_id, kind, setup.game.name, args, [p.match_id for p in planned])
     done = store.done(p.match_id for p in planned)
     todo = [p for p in planned if p.match_id not in done]
+    if replays:
+        for item in todo:
+            item.spec["replay"] = True
     skipped = len(planned) - len(todo)
     finished = store.run_results(run_id)
     if todo:
@@ -248,6 +256,11 @@ def _play(todo: list[Planned], finished: list[dict], skipped: int, total: int, s
         for item, outcome in execute.run(todo, backend, workers, address):
             if "error" in outcome:
                 raise InputError(f"match with seed {item.spec['seed']}: {outcome['error']}")
+            if "replay" in outcome:
+                path = store.path.parent / "replays" / f"{item.match_id}.json.gz"
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(outcome["replay"])
+                outcome["result"]["replay"] = str(path)
             store.add_match(item.match_id, outcome["result"], item.seats, outcome["wall_s"])
             finished.append(_stored_view(outcome["result"], item))
             progress.advance(task)

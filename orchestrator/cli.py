@@ -12,7 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from engine import InputError
-from orchestrator import batch_cmd, maps_cmd
+from orchestrator import batch_cmd, maps_cmd, replay, replay_view
 from orchestrator.bots import read_bot
 from orchestrator.check_cmd import check_bot
 from orchestrator.games import Game, get_game
@@ -34,6 +34,7 @@ from orchestrator.options import (
     rule_overrides,
     seed_or_draw,
 )
+from orchestrator.replay_view import html_path
 from orchestrator.scenario_cmd import run_scenario_file
 from sandbox.isolation import SandboxUnavailable, warning_once
 
@@ -49,6 +50,7 @@ app.add_typer(maps_cmd.app, name="maps")
 app.command()(batch_cmd.batch)
 app.command()(batch_cmd.tournament)
 app.command()(batch_cmd.results)
+app.command("replay")(replay_view.replay_command)
 err = Console(stderr=True)
 out = Console()
 
@@ -68,6 +70,10 @@ def run(
     sandbox: SandboxOption = "standard",
     cpu_limit: CpuOption = None,
     memory_mb: MemoryOption = None,
+    replay_file: Optional[Path] = typer.Option(None, "--replay", help="Save the match's "
+                                               "replay here (gzip JSON; see docs/replay.md)."),
+    open_viewer: bool = typer.Option(False, "--open", help="Also write the replay as a web "
+                                     "page you can open in a browser, and say where."),
     as_json: JsonOption = False,
 ) -> None:
     """Play one match and print the ranking, winner and runner-up.
@@ -89,7 +95,14 @@ def run(
     if not as_json:
         err.print(f"[dim]{spec.game}: {len(spec.bots)} AIs on {spec.map_path.name}, "
                   f"seed {spec.seed}, sandbox {spec.sandbox}[/dim]")
-    result = _play(spec, show_progress=not as_json)
+    replays: list[dict] = [] if replay_file or open_viewer else None
+    result = _play(spec, show_progress=not as_json, replays=replays)
+    if replays:
+        target = replay_file or Path("runs") / "replays" / f"{spec.game}-{spec.seed}.json.gz"
+        result["replay"] = str(replay.save(replays[0], target))
+        if open_viewer:
+            page = replay_view.write_html(replays[0], html_path(target))
+            err.print(f"replay viewer: [bold]{page}[/bold] (open it in a browser)")
     _warn_sandbox(result)
     if as_json:
         print(json.dumps(result))
@@ -167,13 +180,14 @@ def _build_spec(bots, found: Game, map_ref, seed, rules, overrides: dict, sandbo
     return spec
 
 
-def _play(spec: MatchSpec, show_progress: bool) -> dict:
+def _play(spec: MatchSpec, show_progress: bool, replays: list | None = None) -> dict:
     if not show_progress:
-        return run_match(spec)
+        return run_match(spec, replays=replays)
     columns = (TextColumn("turn"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=err, transient=True) as progress:
         task = progress.add_task("match", total=spec.rules.max_turns)
-        return run_match(spec, on_turn=lambda turn, total: progress.update(task, completed=turn))
+        return run_match(spec, on_turn=lambda turn, total: progress.update(task, completed=turn),
+                         replays=replays)
 
 
 def print_result(result: dict) -> None:

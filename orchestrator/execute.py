@@ -14,6 +14,7 @@ from collections import Counter, deque
 from pathlib import Path
 from typing import Iterator
 
+from orchestrator import replay
 from orchestrator.bots import BotFile
 from orchestrator.games import get_game
 from orchestrator.match import MatchSpec, run_match
@@ -33,11 +34,15 @@ def play_planned(spec: dict) -> dict:
         match = MatchSpec(game.name, Path(spec["map_name"]), bots, spec["seed"],
                           game.rules(rules.pop("preset"), **rules), Limits(**spec["limits"]),
                           spec["sandbox"], map_text=spec["map_text"])
-        result = run_match(match)
+        replays: list[dict] | None = [] if spec.get("replay") else None
+        result = run_match(match, replays=replays)
     except Exception as exc:              # a worker must report, not die
         return {"error": f"{type(exc).__name__}: {exc}"[:500],
                 "wall_s": time.perf_counter() - started}
-    return {"result": result, "wall_s": time.perf_counter() - started}
+    outcome = {"result": result, "wall_s": time.perf_counter() - started}
+    if replays:
+        outcome["replay"] = replay.encode(replays[0])     # plain bytes: the parent writes
+    return outcome
 
 
 def _worker_init(cores: list[int] | None) -> None:

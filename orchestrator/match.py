@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from engine import ENGINE_VERSION
+from orchestrator import replay
 from orchestrator.bots import BotFile, unique_names
 from orchestrator.games import get_game
 from sandbox import host, inprocess
@@ -99,10 +100,11 @@ class _Players:
 
 
 def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None,
-              timing: Timing | None = None, trace: Callable[[Any], None] | None = None
-              ) -> dict:
+              timing: Timing | None = None, trace: Callable[[Any], None] | None = None,
+              replays: list[dict] | None = None) -> dict:
     """Play the match, replaying it from turn 0 after each erase. Returns the result.
 
+    With a `replays` list, the match's replay is appended to it.
     `on_turn(turn, max_turns)` reports progress; `trace(match)` sees the state after every
     turn of the attempt that counts (and of erased attempts too, before their erase).
     """
@@ -115,9 +117,17 @@ def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None
     seats = [Seat(bot, name) for bot, name in zip(spec.bots, names, strict=True)]
     restarts = 0
     isolation: dict = {}
+    recorders: list = [] if replays is not None else None
+    marks: list[dict] = []
     while True:
         playing = {i: s for i, s in enumerate(seats) if s.status == "ok"}
-        outcome = _attempt(spec, game, arena_map, playing, on_turn, timing, trace, isolation)
+        outcome = _attempt(spec, game, arena_map, playing, on_turn, timing, trace, isolation,
+                           recorders)
+        for seat in seats:
+            if seat.status in ("erased", "forfeit") and not any(
+                    m["player"] == seat.name for m in marks):
+                marks.append({"turn": seat.turn, "kind": seat.status, "player": seat.name,
+                              "reason": seat.reason})
         if outcome is not None:
             break
         restarts += 1
@@ -126,13 +136,15 @@ def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None
     if any(seat.status == "forfeit" or seat.status == "load_error" and game.failure ==
            "forfeit" for seat in seats):
         result["end"] = "forfeit"
+    if replays is not None and recorders:
+        replays.append(replay.build(result, recorders[-1], marks))
     result["sandbox"] = isolation.get("layers", [])
     result["sandbox_missing"] = isolation.get("missing", {})
     return result
 
 
 def _attempt(spec, game, arena_map, playing: dict[int, Seat], on_turn, timing, trace,
-             isolation: dict):
+             isolation: dict, recorders: list | None):
     """One try at the whole match. Returns (match, lineup), or None after an erase.
 
     Fills `isolation` with the sandbox layers the children got, the first time.
@@ -149,6 +161,8 @@ def _attempt(spec, game, arena_map, playing: dict[int, Seat], on_turn, timing, t
         lineup = sorted(playing)                       # match-local index -> seat index
         local_names = [playing[i].name for i in lineup]
         match = game.new_match(arena_map, local_names, spec.seed, spec.rules)
+        if recorders is not None:
+            recorders.append(replay.Recorder(match))
         for local, i in enumerate(lineup):
             if i in players.procs:
                 info = match.start_info(local) if hasattr(match, "start_info") else None
@@ -183,7 +197,9 @@ def _attempt(spec, game, arena_map, playing: dict[int, Seat], on_turn, timing, t
                 break
             if failed:
                 return None
-            match.play_turn(moves)
+            log = match.play_turn(moves)
+            if recorders is not None:
+                recorders[-1].turn(match, log)
             if timing is not None:
                 timing.engine_s.append(engine_s + time.perf_counter() - exchanged)
                 timing.exchange_s.append(exchanged - started - engine_s)
@@ -252,7 +268,7 @@ def _result(spec, game, arena_map, seats, match, lineup, restarts) -> dict:
         local = lineup.index(i) if i in lineup else None
         stats = match.stats(local) if local is not None else {}
         players.append({
-            "name": seat.name, "bot": seat.bot.path, "sha256": seat.bot.sha256,
+            "name": seat.name, "seat": i, "bot": seat.bot.path, "sha256": seat.bot.sha256,
             "rank": rank_of[i], "status": seat.status, "reason": seat.reason,
             "turn": seat.turn, "overheats": stats.get("overheats", 0), "cpu_s": seat.cpu_s,
             "peak_rss_mb": seat.peak_rss_mb, "stats": stats, "warnings": seat.warnings,

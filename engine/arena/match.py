@@ -24,6 +24,7 @@ from engine.arena.constants import (
     SIDESTEP_LEFT,
     SIDESTEP_RIGHT,
     TURN_MOVES,
+    WALL,
 )
 from engine.arena.mapfile import ArenaMap
 from engine.arena.rules import Rules
@@ -252,6 +253,36 @@ class ArenaMatch:
             "overheats": self.overheats[ai],
             "decisions": self.decisions[ai],
         }
+
+    # -- replays -------------------------------------------------------------------------
+    STATES = (ACTIVE, "corpse", "fallen", "exploded")
+
+    def replay_static(self) -> dict:
+        """What never changes: the map as text rows, and who owns each robot."""
+        board = self.board
+        return {"size": self.arena.size, "rows": self.arena.to_text().split("\n")[:-1],
+                "flags": len(self.arena.flags), "sight": 11,
+                "owners": [[r.id, r.owner] for r in board.robots],
+                "blocks": [[i, *board.rc(b.pos), "wall" if b.kind == WALL else "laser",
+                            b.facing] for i, b in enumerate(board.blocks)]}
+
+    def replay_frame(self) -> dict:
+        """The state as keyed rows: robots [id, row, col, facing, life, charges, flags,
+        state], blocks (walls and mounted lasers) [index, life]."""
+        rc, states = self.board.rc, self.STATES
+        robots = [[r.id, *rc(r.pos), r.facing, r.life, r.charges, r.flags,
+                   states.index(r.state)] for r in self.board.robots]
+        blocks = [[i, b.life] for i, b in enumerate(self.board.blocks)]
+        return {"robots": robots, "blocks": blocks}
+
+    def replay_events(self, log: TurnLog) -> dict:
+        """One turn's events: moves by code, overheats, shots (from, to), corpses that
+        exploded, flags scored."""
+        rc = self.board.rc
+        return {"moves": sorted([rid, code] for rid, code in log.moves.items()),
+                "overheats": sorted(log.overheats),
+                "shots": [[*rc(a), *rc(b)] for a, b in log.shots],
+                "exploded": sorted(log.exploded), "scored": [list(x) for x in log.scored]}
 
     def snapshot(self) -> tuple:
         """The whole state as plain data: equal snapshots mean equal matches."""

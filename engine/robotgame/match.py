@@ -57,6 +57,7 @@ class RobotGameMatch:
         self.timeouts = [0] * 2
         self.damage_dealt = [0] * 2
         self._asked: dict[int, list[Robot]] = {}
+        self._faults: list[list] = []          # this turn's acts that raised or timed out
         self._spawn_squares = set(board.spawn)
 
     # -- the protocol the orchestrator drives ---------------------------------------------
@@ -100,8 +101,10 @@ class RobotGameMatch:
             kind = KINDS[code]
             if code == CODE_ERROR:
                 self.overheats[ai] += 1
+                self._faults.append([robot.rid, "error"])
             elif code == CODE_TIMEOUT:
                 self.timeouts[ai] += 1
+                self._faults.append([robot.rid, "timeout"])
             if kind in (MOVE, ATTACK):
                 target = (x, y)
                 if target not in around(robot.loc) or not self.board.walkable(target):
@@ -113,9 +116,16 @@ class RobotGameMatch:
                 actions[robot.loc] = (kind,)
         return actions
 
-    def play_turn(self, actions: Mapping[Loc, tuple]) -> None:
-        """Resolve the turn's actions (missing: guard), spawn if it is time, advance."""
+    def play_turn(self, actions: Mapping[Loc, tuple]) -> dict:
+        """Resolve the turn's actions (missing: guard), spawn if it is time, advance.
+
+        Returns the turn's actions by robot id, for replays."""
         rules = self.rules
+        by_id = {r.loc: r.rid for r in self.robots}
+        log = {"actions": sorted([by_id[loc], act[0], *(act[1] if len(act) > 1 else ())]
+                                 for loc, act in actions.items() if loc in by_id),
+               "faults": sorted(self._faults)}
+        self._faults = []
         outcome = resolve(self.robots, dict(actions), collision_damage=rules.collision_damage,
                           suicide_damage=rules.suicide_damage,
                           attack_damage=lambda: self.attack_rng.randint(rules.attack_min,
@@ -132,6 +142,7 @@ class RobotGameMatch:
         self.turn += 1
         if self.turn >= rules.max_turns:
             self.end = END_TURN_LIMIT
+        return log
 
     def _spawn(self) -> list[Robot]:
         per, size = self.rules.spawn_per_player, self.board.board_size
@@ -172,6 +183,17 @@ class RobotGameMatch:
         """More robots wins; equal counts are a draw (both rank 1)."""
         scores = self.scores()
         return [1 + sum(other > mine for other in scores) for mine in scores]
+
+    # -- replays -------------------------------------------------------------------------
+    def replay_static(self) -> dict:
+        return {"size": self.board.board_size, **self.board.to_data()}
+
+    def replay_frame(self) -> dict:
+        """robots [id, player, x, y, hp]."""
+        return {"robots": [[r.rid, r.player, r.loc[0], r.loc[1], r.hp] for r in self.robots]}
+
+    def replay_events(self, log: dict) -> dict:
+        return log
 
     def snapshot(self) -> tuple:
         return (self.turn, self.end, tuple((r.loc, r.player, r.hp, r.rid) for r in self.robots))

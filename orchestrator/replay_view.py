@@ -1,0 +1,207 @@
+"""`arena replay`: watch a saved match in the terminal, or write it as a web page.
+
+The page is one self-contained HTML file (viewer/viewer.html): no network, no build
+step. The replay goes in as JSON inside a <script type="application/json"> block, with
+every `<`, `>` and `&` escaped, because bot names and output are untrusted: a bot named
+`</script><script>alert(1)` stays text.
+"""
+from __future__ import annotations
+
+import json
+import os
+import select
+import sys
+import termios
+import time
+import tty
+from importlib import resources
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console, Group
+from rich.live import Live
+from rich.table import Table
+from rich.text import Text
+
+from engine import InputError
+from orchestrator import replay
+
+out = Console()
+err = Console(stderr=True)
+COLORS = ["red", "bright_cyan", "yellow", "green", "dark_orange", "magenta", "cyan",
+          "bright_magenta", "chartreuse1", "pink1"]
+_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028",
+            "\u2029": "\\u2029"}
+
+
+def embed(data: dict) -> str:
+    """JSON that is safe inside a <script> element."""
+    text = json.dumps(data, separators=(",", ":"), sort_keys=True)
+    return "".join(_ESCAPES.get(ch, ch) for ch in text)
+
+
+def page(data: dict) -> str:
+    template = resources.files("orchestrator").joinpath("viewer/viewer.html").read_text()
+    return template.replace("__REPLAY_JSON__", embed(data))
+
+
+def html_path(replay_file: Path) -> Path:
+    name = Path(replay_file).name
+    for suffix in (".gz", ".json"):
+        name = name.removesuffix(suffix)
+    return Path(replay_file).with_name(name + ".html")
+
+
+def write_html(data: dict, target: Path) -> Path:
+    try:
+        Path(target).parent.mkdir(parents=True, exist_ok=True)
+        Path(target).write_text(page(data), encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"{target}: cannot write the viewer ({exc.strerror})") from None
+    return Path(target)
+
+
+# -- the terminal viewer --------------------------------------------------------------------
+def board_text(data: dict, state: dict) -> Text:
+    """The board at one turn, one character per square."""
+    size = data["map"]["size"]
+    grid = [[(" ", "") for _ in range(size)] for _ in range(size)]
+    if data["game"] == "arena":
+        for r, line in enumerate(data["map"]["rows"]):
+            for c, ch in enumerate(line[:size]):
+                if ch in "&{}123456789":
+                    grid[r][c] = (ch, "dim green" if ch.isdigit() else "grey42")
+        blocks = {row[0]: row for row in data["map"]["blocks"]}
+        for index, row in state.get("blocks", {}).items():
+            _, r, c, kind, facing = blocks[index]
+            if row[1] > 0:
+                grid[r][c] = ("#" if kind == "wall" else "^>v<"[facing],
+                              "grey62" if kind == "wall" else "bold red")
+        owners = dict(map(tuple, data["map"]["owners"]))
+        for rid, row in state["robots"].items():
+            _, r, c, facing, life, _, _, status = row
+            if status == 1:
+                grid[r][c] = ("x", "grey50")
+            elif status == 0:
+                player = owners[rid]
+                grid[r][c] = ("^>v<"[facing], f"bold {COLORS[player % len(COLORS)]}")
+    else:
+        obstacles = {tuple(x) for x in data["map"]["obstacle"]}
+        spawn = {tuple(x) for x in data["map"]["spawn"]}
+        for x in range(size):
+            for y in range(size):
+                if (x, y) in obstacles:
+                    grid[y][x] = ("█", "grey23")
+                elif (x, y) in spawn:
+                    grid[y][x] = ("·", "green")
+        for _, player, x, y, hp in state["robots"].values():
+            grid[y][x] = (str(min(9, hp // 10)), f"bold {COLORS[player % len(COLORS)]}")
+    text = Text()
+    for row in grid:
+        for ch, style in row:
+            text.append(ch, style=style or None)
+        text.append("\n")
+    return text
+
+
+def scores(data: dict, state: dict) -> Table:
+    table = Table(box=None, show_header=True, pad_edge=False)
+    for column in ("AI", "robots", "flags" if data["game"] == "arena" else "hp"):
+        table.add_column(column)
+    names = [p["name"] for p in data["players"]]
+    counts = [[0, 0] for _ in names]
+    if data["game"] == "arena":
+        owners = dict(map(tuple, data["map"]["owners"]))
+        for rid, row in state["robots"].items():
+            if row[7] == 0:
+                counts[owners[rid]][0] += 1
+            counts[owners[rid]][1] += row[6]
+    else:
+        for _, player, _, _, hp in state["robots"].values():
+            counts[player][0] += 1
+            counts[player][1] += hp
+    for p, name in enumerate(names):
+        table.add_row(Text(name, style=f"bold {COLORS[p % len(COLORS)]}"), str(counts[p][0]),
+                      str(counts[p][1]))
+    return table
+
+
+def screen(data: dict, frames: list, turn: int, playing: bool) -> Group:
+    header = Text(f"{data['game']} on {data['map']['name']}, seed {data['seed']}   turn "
+                  f"{turn}/{len(frames) - 1}   " + ("playing" if playing else "paused"),
+                  style="bold")
+    keys = Text("space play/pause   ← → or , . step   home/end   q quit", style="dim")
+    return Group(header, board_text(data, frames[turn][1]), scores(data, frames[turn][1]), keys)
+
+
+def _read_key(timeout: float) -> Optional[str]:
+    ready, _, _ = select.select([sys.stdin], [], [], timeout)
+    if not ready:
+        return None
+    key = os.read(sys.stdin.fileno(), 8).decode(errors="ignore")
+    return {"\x1b[C": "right", "\x1b[D": "left", "\x1b[H": "home", "\x1b[F": "end",
+            ".": "right", ",": "left", " ": "space", "q": "quit", "\x1b": "quit"}.get(key)
+
+
+def watch(data: dict, speed: float) -> None:
+    """Play the replay in the terminal, with keys, until q."""
+    frames = list(replay.frames(data))
+    turn, playing, last = 0, True, time.monotonic()
+    saved = termios.tcgetattr(sys.stdin)
+    try:
+        tty.setcbreak(sys.stdin.fileno())
+        with Live(screen(data, frames, turn, playing), console=out, auto_refresh=False,
+                  screen=True) as live:
+            while True:
+                key = _read_key(0.02)
+                if key == "quit":
+                    break
+                if key == "space":
+                    playing = not playing
+                elif key in ("right", "left"):
+                    playing = False
+                    turn = max(0, min(len(frames) - 1, turn + (1 if key == "right" else -1)))
+                elif key in ("home", "end"):
+                    turn = 0 if key == "home" else len(frames) - 1
+                if playing and time.monotonic() - last >= 1 / speed:
+                    last = time.monotonic()
+                    if turn < len(frames) - 1:
+                        turn += 1
+                    else:
+                        playing = False
+                live.update(screen(data, frames, turn, playing), refresh=True)
+    finally:
+        termios.tcsetattr(sys.stdin, termios.TCSADRAIN, saved)
+
+
+def replay_command(
+    file: Path = typer.Argument(..., help="A replay file (.json.gz) from --replay."),
+    html: Optional[Path] = typer.Option(None, "--html", help="Write a self-contained web page "
+                                        "here instead, to watch in any browser."),
+    turn: Optional[int] = typer.Option(None, help="Print the board at this turn and stop "
+                                       "(what happens without a terminal, at the last turn)."),
+    speed: float = typer.Option(10.0, help="Turns per second when playing."),
+) -> None:
+    """Watch a saved match: in the terminal (keys: space, arrows, q), or as a web page.
+
+    Examples:
+
+      arena run --replay match.json.gz && arena replay match.json.gz
+
+      arena replay match.json.gz --html match.html    # canvas viewer, charts, robot panel
+
+      arena replay match.json.gz --turn 120           # one frame, printed
+    """
+    data = replay.load(file)
+    if html is not None:
+        err.print(f"wrote {write_html(data, html)}")
+        return
+    if turn is None and sys.stdin.isatty() and sys.stdout.isatty():
+        watch(data, max(0.5, speed))
+        return
+    frames = list(replay.frames(data))
+    at = len(frames) - 1 if turn is None else turn
+    if not 0 <= at < len(frames):
+        raise InputError(f"--turn {turn}: the replay has turns 0 to {len(frames) - 1}")
+    out.print(screen(data, frames, at, False))
