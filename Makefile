@@ -17,17 +17,19 @@ install: $(STAMP)
 run: $(STAMP) system-deps
 	$(VENV)/bin/arena run
 
-# Debian packages the sandbox uses: libseccomp2 (seccomp layer) and bubblewrap (the
-# optional bwrap tier, which the tests exercise). Installed as root when missing;
-# otherwise the tests that need them are skipped, with the reason printed.
+# Debian packages: libseccomp2 (the seccomp layer), bubblewrap (the optional bwrap tier)
+# and chromium (the replay viewer's browser tests, driven by Playwright with this
+# browser: Playwright downloads none). Installed as root when missing; otherwise the
+# tests that need them are skipped, with the reason printed.
 system-deps:
-	@if ! command -v bwrap >/dev/null || ! ldconfig -p | grep -q libseccomp.so.2; then \
+	@if ! command -v bwrap >/dev/null || ! command -v chromium >/dev/null \
+	    || ! ldconfig -p | grep -q libseccomp.so.2; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-	      apt-get install -y -qq --no-install-recommends bubblewrap libseccomp2 >/dev/null; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	      --no-install-recommends bubblewrap libseccomp2 chromium >/dev/null; \
 	  else \
-	    echo "note: bubblewrap or libseccomp2 is missing and this is not root:" \
-	         "their sandbox layers and tests will be skipped"; \
+	    echo "note: bubblewrap, chromium or libseccomp2 is missing and this is not root:" \
+	         "the tests that need them will be skipped"; \
 	  fi; \
 	fi
 

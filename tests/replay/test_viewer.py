@@ -1,0 +1,150 @@
+"""The HTML viewer in headless Chromium, driven by Playwright (Debian's chromium; the
+Makefile installs it). It loads real replays and is checked through what it draws."""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from engine.arena.rules import rules_from
+from engine.robotgame.rules import rules_from as robotgame_rules
+from orchestrator import replay
+from orchestrator.replay_view import write_html
+from tests.conftest import BOTS, MAPS, ROOT
+from tests.replay.test_replay import record
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the test extra")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed "
+                                "(make test installs it as root)")
+ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def open_page(browser, tmp_path):
+    pages = []
+
+    def opener(data: dict):
+        html = write_html(data, tmp_path / f"r{len(pages)}.html")
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.errors = []
+        page.dialogs = []
+        page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+        page.on("dialog", lambda dialog: (page.dialogs.append(dialog.message), dialog.dismiss()))
+        page.goto(html.as_uri())
+        pages.append(page)
+        return page
+    yield opener
+    for page in pages:
+        page.close()
+
+
+def alive_at(data: dict, turn: int) -> int:
+    for t, state in replay.frames(data):
+        if t == turn:
+            if data["game"] == "arena":
+                return sum(1 for row in state["robots"].values() if row[7] == 0)
+            return len(state["robots"])
+    raise AssertionError(turn)
+
+
+@pytest.fixture(scope="module")
+def arena_replay() -> dict:
+    return record("arena", [BOTS / n for n in ("hunter.py", "turtle.py", "beeline.py",
+                                               "randy.py")], MAPS / "quad.txt", 4,
+                  rules_from("seed", robots_per_type=20, max_turns=120))
+
+
+def test_the_canvas_draws_every_robot_on_turn_0_and_later(open_page, arena_replay) -> None:
+    page = open_page(arena_replay)
+    assert page.evaluate("viewer.turn") == 0
+    assert page.evaluate("viewer.drawnRobots") == alive_at(arena_replay, 0) == 80
+    page.evaluate("viewer.go(60)")
+    assert page.evaluate("viewer.drawnRobots") == alive_at(arena_replay, 60) < 80
+    assert page.errors == []
+
+
+def test_keys_step_forward_and_back_and_the_log_follows(open_page, arena_replay) -> None:
+    page = open_page(arena_replay)
+    log0 = page.inner_text("#log")
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("viewer.turn") == 1
+    log1 = page.inner_text("#log")
+    assert log1 != log0 and "laser shots" in log1
+    page.keyboard.press(".")
+    page.keyboard.press(".")
+    assert page.evaluate("viewer.turn") == 3
+    page.keyboard.press(",")
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate("viewer.turn") == 1
+    assert page.inner_text("#log") == log1
+    page.keyboard.press("End")
+    assert page.evaluate("viewer.turn") == len(arena_replay["turns"])
+    assert page.inner_text("#turnLabel") == "turn 120 / 120"
+
+
+def test_clicking_a_robot_shows_its_panel(open_page, arena_replay) -> None:
+    page = open_page(arena_replay)
+    page.evaluate("viewer.go(10)")
+    robot = page.evaluate("viewer.robots(10)[3]")
+    x, y = page.evaluate(f"viewer.cellCenter({robot['r']}, {robot['c']})")
+    page.mouse.click(x, y)
+    panel = page.inner_text("#robot")
+    names = [p["name"] for p in arena_replay["players"]]
+    assert f"robot {robot['id']} of {names[robot['player']]}" in panel
+    assert f"life     {robot['life']}" in panel and f"flags    {robot['flags']}" in panel
+    assert f"charges  {robot['charges']}" in panel
+    assert "facing   " + "NESW"[robot["facing"]] in panel
+
+
+def test_a_hostile_bot_name_runs_no_script(open_page, tmp_path) -> None:
+    evil = tmp_path / "evil.py"
+    evil.write_text("from roborally.api import *\nname = '</script><script>alert(1)</script>'\n"
+                    "def move():\n    print('<img src=x onerror=alert(2)>')\n    return FORWARD\n")
+    data = record("arena", [evil, BOTS / "turtle.py"], MAPS / "tiny.txt", 1,
+                  rules_from("seed", robots_per_type=2, max_turns=5))
+    page = open_page(data)
+    page.evaluate("viewer.go(3)")
+    assert page.dialogs == [] and page.errors == []
+    assert "</script><script>alert(1)</script>" in page.inner_text("#players")
+    page.click("#outputs summary")
+    assert "<img src=x onerror=alert(2)>" in page.inner_text("#outputs")
+    assert page.evaluate("document.images.length") == 0
+
+
+def test_a_robot_game_replay_renders(open_page) -> None:
+    rg = ROOT / "bots" / "robotgame"
+    data = record("robotgame", [rg / "coordinator.py", rg / "rusher.py"],
+                  ROOT / "maps" / "robotgame" / "default.py", 5, robotgame_rules())
+    page = open_page(data)
+    page.evaluate("viewer.go(50)")
+    assert page.evaluate("viewer.drawnRobots") == alive_at(data, 50) > 0
+    assert "coordinator" in page.inner_text("#log") or "rusher" in page.inner_text("#log")
+    assert page.errors == []
+
+
+def test_an_official_1000_turn_replay_opens_and_plays_at_30_turns_a_second(open_page) -> None:
+    bots = [BOTS / n for n in ("hunter.py", "turtle.py", "beeline.py", "randy.py")] * 2
+    data = record("arena", bots, MAPS / "official.txt", 2, rules_from("seed"))
+    assert len(data["turns"]) == 1000
+    page = open_page(data)
+    assert page.evaluate("viewer.drawnRobots") == 320
+    rate = page.evaluate("viewer.benchmark(1001)")
+    print(f"viewer: {rate:.0f} turns/s on an official 1000-turn replay")
+    assert rate >= 30
+    page.evaluate("viewer.go(0)")
+    page.select_option("#speed", "30")
+    page.keyboard.press(" ")
+    page.wait_for_timeout(2000)
+    page.keyboard.press(" ")
+    played = page.evaluate("viewer.turn")
+    assert 45 <= played <= 75, f"{played} turns in 2 s at 30 turns/s"
