@@ -41,6 +41,7 @@ bench: $(STAMP)
 	$(PY) bench/sandbox_bench.py
 	$(PY) bench/robotgame_bench.py
 	$(PY) bench/batch_bench.py
+	$(PY) bench/replay_bench.py
 
 lint: $(STAMP)
 	$(PY) -m ruff check .
