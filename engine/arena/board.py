@@ -63,6 +63,8 @@ class Board:
         self.cells: list[Thing | None] = [None] * (width * width)
         self.robots: list[Thing] = []
         self.blocks: list[Thing] = []          # walls and mounted lasers, alive or not
+        self.pushed: list[int] = []            # ids of robots and corpses pushed (for logs)
+        self.fallen: list[int] = []            # ids of what fell into a pit or off the map
         self.flag_pos = [self.at(r, c) for r, c in arena.flags]
         for r, c in arena.walls:
             self._add(Thing(-1, WALL, self.at(r, c), rules.wall_life))
@@ -121,6 +123,7 @@ class Board:
             if floor[end] in (PIT, OUTSIDE):
                 self._fall(chain.pop(), end)
             for pushed in reversed(chain):
+                self.pushed.append(pushed.id)
                 cells[pushed.pos] = None
                 pushed.pos += d
                 cells[pushed.pos] = pushed
@@ -134,6 +137,7 @@ class Board:
         self.cells[thing.pos] = None
         thing.pos = into
         thing.state = FALLEN
+        self.fallen.append(thing.id)
 
     # -- lasers ------------------------------------------------------------------------
     def beam_target(self, pos: int, facing: int) -> Thing | None:

@@ -51,6 +51,9 @@ class TurnLog:
     shots: list[tuple[int, int]] = field(default_factory=list)  # (shooter pos, target pos)
     exploded: list[int] = field(default_factory=list)         # robot ids of exploded corpses
     scored: list[tuple[int, int]] = field(default_factory=list)  # (robot id, flag number)
+    hits: list[int] = field(default_factory=list)             # ids hit by a beam (-1: a block)
+    pushed: list[int] = field(default_factory=list)           # robot/corpse ids pushed
+    fell: list[int] = field(default_factory=list)             # robot/corpse ids that fell
 
 
 class ArenaMatch:
@@ -73,6 +76,7 @@ class ArenaMatch:
         self.decisions = [0] * len(self.players)
         self._asked: dict[int, list[Thing]] = {}
         self._view_cache: view.ViewCache | None = None
+        self._log = TurnLog(0)
         if place:
             self._place_robots()
 
@@ -119,6 +123,8 @@ class ArenaMatch:
         board, rules, rng = self.board, self.rules, self.rng
         self.turn += 1
         log = TurnLog(self.turn)
+        self._log = log
+        board.pushed, board.fallen = log.pushed, log.fell
         robots = [r for r in board.robots if r.state == ACTIVE]
         # 1. Decide: overheats take 1 damage and make no move.
         chosen: dict[int, int] = {}
@@ -204,7 +210,9 @@ class ArenaMatch:
             self.board.step(robot, direction)
 
     def _fire(self, shooters: list[Thing]) -> list[tuple[int, int]]:
-        return [(s.pos, t.pos) for s, t in self.board.fire(shooters)]
+        pairs = self.board.fire(shooters)
+        self._log.hits += [t.id for _, t in pairs]
+        return [(s.pos, t.pos) for s, t in pairs]
 
     def _destroy(self) -> list[int]:
         return [corpse.id for corpse in self.board.resolve_destruction()]
@@ -276,13 +284,15 @@ class ArenaMatch:
         return {"robots": robots, "blocks": blocks}
 
     def replay_events(self, log: TurnLog) -> dict:
-        """One turn's events: moves by code, overheats, shots (from, to), corpses that
-        exploded, flags scored."""
+        """One turn's events: moves by code, overheats, shots (from, to), what the beams hit
+        (ids; -1 for a wall or laser), pushes, falls, corpses that exploded, flags scored."""
         rc = self.board.rc
         return {"moves": sorted([rid, code] for rid, code in log.moves.items()),
                 "overheats": sorted(log.overheats),
                 "shots": [[*rc(a), *rc(b)] for a, b in log.shots],
-                "exploded": sorted(log.exploded), "scored": [list(x) for x in log.scored]}
+                "exploded": sorted(log.exploded), "scored": [list(x) for x in log.scored],
+                "hits": sorted(log.hits), "pushed": sorted(log.pushed),
+                "fell": sorted(log.fell)}
 
     def snapshot(self) -> tuple:
         """The whole state as plain data: equal snapshots mean equal matches."""

@@ -38,6 +38,10 @@ def test_the_replay_rebuilds_every_turn_of_the_engine() -> None:
     assert len(rebuilt) == len(engine_frames) + 1 == data["result"]["turns"] + 1
     assert rebuilt[1:] == engine_frames
     assert [entry["turn"] for entry in data["turns"]] == list(range(1, len(engine_frames) + 1))
+    events = [entry["events"] for entry in data["turns"]]
+    assert any(e["hits"] for e in events) and any(e["moves"] for e in events)
+    assert {"moves", "overheats", "shots", "hits", "pushed", "fell", "exploded", "scored"} \
+        == set(events[0])
 
 
 def test_the_same_seed_gives_the_same_file(tmp_path) -> None:
