@@ -84,6 +84,7 @@ class Child:
             except OSError:
                 pass
         self.wrapped = isolation.tier == "bwrap"
+        self.inner_pid = 0
         try:
             if self.wrapped:
                 self.pid = _start_bwrap(isolation, down_r, up_w)
@@ -133,7 +134,8 @@ class Child:
         except psutil.Error:
             inner = []
         if inner:
-            self.clock = _cpu_clock(inner[-1].pid)
+            self.inner_pid = inner[-1].pid
+            self.clock = _cpu_clock(self.inner_pid)
 
     def between_turns(self) -> str | None:
         """What the child did wrong while it was not asked anything, if anything."""
@@ -172,8 +174,21 @@ class Child:
         return None
 
     def account(self) -> None:
-        """Note the CPU used so far (peak RSS comes with the exit status, when reaped)."""
+        """Note the CPU used so far (peak RSS comes with the exit status, when reaped).
+
+        bwrap tier: wait4 on bwrap reports the high-water mark of the process bwrap was
+        forked from (the host), so the interpreter's own peak is read while it lives.
+        """
         self.cpu_used = self.cpu_now()
+        if self.wrapped and self.inner_pid:
+            try:
+                with open(f"/proc/{self.inner_pid}/status") as status:
+                    for line in status:
+                        if line.startswith("VmHWM:"):
+                            self.peak_rss_mb = max(self.peak_rss_mb, int(line.split()[1]) / 1024)
+                            break
+            except (OSError, ValueError):
+                pass
 
     def _reap(self, timeout: float) -> int | None:
         """Wait up to `timeout` s for the child to exit; keep its status and peak RSS.
@@ -190,7 +205,8 @@ class Child:
             except ChildProcessError:
                 return self.returncode
             if pid:
-                self.peak_rss_mb = max(self.peak_rss_mb, usage.ru_maxrss / 1024)
+                if not self.wrapped:
+                    self.peak_rss_mb = max(self.peak_rss_mb, usage.ru_maxrss / 1024)
                 self.cpu_used = max(self.cpu_used, usage.ru_utime + usage.ru_stime)
                 self.returncode = os.waitstatus_to_exitcode(status)
                 if self.wrapped and self.returncode > 128:    # bwrap's 128 + signal
