@@ -53,7 +53,7 @@ def throughput(planned, workers: int, cores: set[int]) -> float:
             store = Store(Path(tmp) / "bench.sqlite")
             started = time.perf_counter()
             for item, outcome in execute.run(planned, "local", workers):
-                store.add_match(item.match_id, outcome["result"], item.seats, outcome["wall_s"])
+                store.add_match(item.match_id, outcome["result"], outcome["wall_s"])
             elapsed = time.perf_counter() - started
             store.close()
     finally:

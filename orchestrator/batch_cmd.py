@@ -261,8 +261,8 @@ def _play(todo: list[Planned], finished: list[dict], skipped: int, total: int, s
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_bytes(outcome["replay"])
                 outcome["result"]["replay"] = str(path)
-            store.add_match(item.match_id, outcome["result"], item.seats, outcome["wall_s"])
-            finished.append(_stored_view(outcome["result"], item))
+            store.add_match(item.match_id, outcome["result"], outcome["wall_s"])
+            finished.append(outcome["result"])
             progress.advance(task)
             if live and time.monotonic() - shown > 0.25:
                 live.update(Group(progress, _standings(finished, key)))
@@ -270,12 +270,6 @@ def _play(todo: list[Planned], finished: list[dict], skipped: int, total: int, s
     finally:
         if live:
             live.stop()
-
-
-def _stored_view(result: dict, item: Planned) -> dict:
-    seats = item.seats
-    players = [dict(p, seat=seats[p["name"]]) for p in result["players"]]
-    return {"turns": result["turns"], "players": players}
 
 
 def _standings(finished: list[dict], key) -> Table:

@@ -6,7 +6,6 @@ children that speak msgpack.
 """
 from __future__ import annotations
 
-import ctypes
 import os
 import signal
 import time
@@ -19,6 +18,7 @@ from orchestrator.bots import BotFile
 from orchestrator.games import get_game
 from orchestrator.match import MatchSpec, run_match
 from orchestrator.schedule import Planned
+from sandbox.botlib._harden import set_parent_death_signal
 from sandbox.limits import Limits
 
 BACKENDS = ("local", "dask")
@@ -53,8 +53,8 @@ def _worker_init(cores: list[int] | None) -> None:
     worker (its sandbox children inherit it) is what lets throughput grow with workers.
     """
     try:
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)
-    except (OSError, AttributeError):
+        set_parent_death_signal()
+    except OSError:
         pass
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if cores:

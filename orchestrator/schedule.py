@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import ENGINE_VERSION, InputError
-from orchestrator.bots import BotFile, unique_names
+from orchestrator.bots import BotFile
 from orchestrator.games import Game
 from orchestrator.store import digest
 from sandbox.limits import Limits
@@ -29,12 +29,6 @@ class Planned:
     ordinal: int
     match_id: str
     spec: dict[str, Any]
-
-    @property
-    def seats(self) -> dict[str, int]:
-        """Each player's name (as the match will name it) to its seat."""
-        names = unique_names([bot["name"] for bot in self.spec["bots"]])
-        return {name: seat for seat, name in enumerate(names)}
 
 
 @dataclass(frozen=True)

@@ -72,12 +72,8 @@ class Store:
             self.db.executemany("INSERT OR IGNORE INTO run_matches VALUES (?, ?, ?)",
                                 [(run_id, mid, i) for i, mid in enumerate(match_ids)])
 
-    def add_match(self, match_id: str, result: dict, seats: dict[str, int],
-                  wall_s: float) -> None:
-        """Record one finished match and its participants, all or nothing.
-
-        `seats` maps each player's name to its seat in the lineup as scheduled.
-        """
+    def add_match(self, match_id: str, result: dict, wall_s: float) -> None:
+        """Record one finished match and its participants, all or nothing."""
         with self._transaction():
             self.db.execute(
                 "INSERT OR REPLACE INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -88,7 +84,7 @@ class Store:
             self.db.execute("DELETE FROM participants WHERE match_id = ?", (match_id,))
             self.db.executemany(
                 "INSERT INTO participants VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(match_id, seats[p["name"]], p["name"], p["bot"], p["sha256"], p["rank"],
+                [(match_id, p["seat"], p["name"], p["bot"], p["sha256"], p["rank"],
                   p["status"], p["reason"], p["turn"], p["overheats"], p["cpu_s"],
                   p["peak_rss_mb"], json.dumps(p["stats"], sort_keys=True))
                  for p in result["players"]])

@@ -181,14 +181,7 @@ class Child:
         """
         self.cpu_used = self.cpu_now()
         if self.wrapped and self.inner_pid:
-            try:
-                with open(f"/proc/{self.inner_pid}/status") as status:
-                    for line in status:
-                        if line.startswith("VmHWM:"):
-                            self.peak_rss_mb = max(self.peak_rss_mb, int(line.split()[1]) / 1024)
-                            break
-            except (OSError, ValueError):
-                pass
+            self.peak_rss_mb = max(self.peak_rss_mb, _peak_rss_mb(self.inner_pid))
 
     def _reap(self, timeout: float) -> int | None:
         """Wait up to `timeout` s for the child to exit; keep its status and peak RSS.
@@ -223,8 +216,7 @@ class Child:
         status = self._reap(1.0)
         if self.peak_rss_mb >= limits.memory_mb * limits.memory_alarm:
             return "memory limit"
-        return describe_exit(status, self.cpu_used,
-                             int(limits.cpu_bank_s + limits.cpu_per_call_s) + 2)
+        return describe_exit(status, self.cpu_used, limits.cpu_backstop_s)
 
     # -- ending ----------------------------------------------------------------------------
     def kill(self) -> None:
@@ -242,6 +234,18 @@ class Child:
         self.down_w = self.up_r = -1
         if self.scratch:
             shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+def _peak_rss_mb(pid: int) -> float:
+    """VmHWM of a live process, in MiB (0 when it is gone)."""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as status:
+            for line in status:
+                if line.startswith(b"VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError):
+        pass
+    return 0.0
 
 
 def _start_bwrap(isolation: Isolation, down_r: int, up_w: int) -> int:

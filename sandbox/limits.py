@@ -24,5 +24,10 @@ class Limits:
     act_soft_s: float | None = None
     first_act_soft_s: float | None = None
 
+    @property
+    def cpu_backstop_s(self) -> int:
+        """RLIMIT_CPU of a child: past the whole bank and one more call, the kernel ends it."""
+        return int(self.cpu_bank_s + self.cpu_per_call_s) + 2
+
     def for_child(self) -> dict:
-        return dataclasses.asdict(self)
+        return dataclasses.asdict(self) | {"cpu_backstop_s": self.cpu_backstop_s}

@@ -86,9 +86,14 @@ def drop_uid(uid):
     os.setresuid(uid, uid, uid)
 
 
+def set_parent_death_signal():
+    """PR_SET_PDEATHSIG: the kernel SIGKILLs this process when its parent thread dies."""
+    _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl PDEATHSIG")
+
+
 def die_with_parent(in_fd):
     """PR_SET_PDEATHSIG, then make sure the host did not die before it was set."""
-    _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl PDEATHSIG")
+    set_parent_death_signal()
     poller = select.poll()
     poller.register(in_fd, select.POLLHUP)
     if any(event & select.POLLHUP for _, event in poller.poll(0)):
@@ -96,9 +101,9 @@ def die_with_parent(in_fd):
 
 
 def set_rlimits(limits, scratch_mb):
-    cpu = int(limits["cpu_bank_s"] + limits["cpu_per_call_s"]) + 2
     for which, value in ((resource.RLIMIT_CORE, 0), (resource.RLIMIT_AS, limits["memory_mb"] << 20),
-                         (resource.RLIMIT_CPU, cpu), (resource.RLIMIT_NOFILE, NOFILE),
+                         (resource.RLIMIT_CPU, limits["cpu_backstop_s"]),
+                         (resource.RLIMIT_NOFILE, NOFILE),
                          (resource.RLIMIT_FSIZE, scratch_mb << 20)):
         resource.setrlimit(which, (value, value))
 

@@ -29,7 +29,6 @@ PRELOAD = ("_arena", "roborally.api", "collections", "itertools", "functools", "
 CLONE_PARENT = 0x00008000
 SIGCHLD = 17
 SYS_CLONE = 56
-PR_SET_PDEATHSIG = 1
 
 # PyDLL keeps the GIL across the call: the forked child must come back holding it.
 _clone_libc = ctypes.PyDLL(None, use_errno=True)
@@ -72,7 +71,7 @@ def spawn(in_fd, out_fd, control, wanted):
 
 
 def main():
-    ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0)
+    _harden.set_parent_death_signal()
     for name in PRELOAD:
         __import__(name)
     try:
