@@ -8,7 +8,6 @@ import random
 import resource
 import signal
 import sys
-import time
 import types
 
 FATAL_EXIT = 86          # the child's exit status after it reported a fatal error
@@ -55,10 +54,6 @@ class CappedOutput:
         text = "".join(self.pending)
         self.pending.clear()
         return text
-
-
-def _die(reason):
-    raise Fatal(reason)
 
 
 class TimeLimit(Exception):
@@ -283,9 +278,6 @@ def seed_random(*parts):
 def peak_rss_bytes():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
-
-def cpu_seconds():
-    return time.process_time()
 
 
 def exit_now(code):
