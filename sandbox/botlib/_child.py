@@ -42,7 +42,7 @@ class _Blocker:
         return taken
 
 
-def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter"):
+def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter", outer_ids=None):
     """Everything a child does, from its first frame to its exit."""
     def fatal(reason):
         try:
@@ -54,7 +54,8 @@ def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter"):
     limits = config["limits"]
     # The limit handlers go in before seccomp, which then forbids replacing them.
     guard = _runtime.Guard(limits["cpu_per_call_s"], limits["wall_per_call_s"], fatal, limits)
-    layers, missing, scratch = _harden.harden(config, in_fd, set(namespaces), ns_problem)
+    layers, missing, scratch = _harden.harden(config, in_fd, set(namespaces), ns_problem,
+                                              outer_ids)
     # Reported before any bot code runs, so a bot cannot forge it.
     _wire.write_frame(out_fd, {"layers": layers, "missing": missing, "scratch": scratch})
     if config.get("strict") and missing:

@@ -2,9 +2,14 @@
 
 Each layer is tried at run time. What it did not get is reported with the reason, so the
 host can warn (`standard`) or refuse (`strict`). The order matters:
-namespaces (at clone) -> private root -> no_new_privs -> uid -> parent-death signal
-(it is cleared by a uid change) -> rlimits -> environment -> Landlock -> seccomp (last,
-since it forbids the calls the other layers need).
+namespaces (at clone) -> the id map of a user namespace -> private root -> no_new_privs
+-> uid -> parent-death signal (it is cleared by a uid change) -> rlimits -> environment
+-> Landlock -> seccomp (last, since it forbids the calls the other layers need).
+
+Two paths give the same layers. As root, the child is cloned into the namespaces and then
+drops to the real `nobody`. Otherwise it is cloned into a new user namespace as well,
+where it is `nobody` mapped to the caller, builds the same private root with the
+namespace's capabilities, and then drops every capability.
 """
 import ctypes
 import errno
@@ -18,15 +23,25 @@ LAYERS = ("pid_ns", "net_ns", "mount_ns", "ipc_ns", "uts_ns", "fs_view", "no_new
           "parent_death", "rlimits", "empty_env", "stdin_closed", "landlock", "seccomp")
 NAMESPACES = {"mount_ns": 0x00020000, "uts_ns": 0x04000000, "ipc_ns": 0x08000000,
               "pid_ns": 0x20000000, "net_ns": 0x40000000}
+# Not a layer of its own: the means by which a caller that is not root gets the others.
+# Listed among the active layers when used, and among the missing ones when refused.
+USER_NS = "user_ns"
+CLONE_NEWUSER = 0x10000000
 SCRATCH = "/scratch"
 SCRATCH_PREFIX = "arena-scratch-"
 NOFILE = 64
 
-MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT, MS_BIND = 1, 2, 4, 32, 4096
-MS_REC, MS_PRIVATE = 1 << 14, 1 << 18
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_BIND = 1, 2, 4, 8, 32, 4096
+MS_NOATIME, MS_NODIRATIME, MS_REC, MS_PRIVATE, MS_RELATIME = 1024, 2048, 1 << 14, 1 << 18, 1 << 21
+# A bind mount made in a user namespace must keep these flags of the mount it shows
+# (the kernel locks them), or the read-only remount fails with EPERM.
+LOCKED_FLAGS = ((os.ST_NOEXEC, MS_NOEXEC), (os.ST_NOATIME, MS_NOATIME),
+                (os.ST_NODIRATIME, MS_NODIRATIME), (os.ST_RELATIME, MS_RELATIME))
 MNT_DETACH = 2
 SYS_PIVOT_ROOT = 155
 PR_SET_PDEATHSIG, PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 1, 38, 22, 2
+PR_CAPBSET_DROP, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 24, 47, 4
+LINUX_CAPABILITY_VERSION_3 = 0x20080522
 CLONE_THREAD = 0x00010000
 
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -68,7 +83,8 @@ def enter_view(jail, readable, scratch_mb, uid):
         else:
             continue
         _mount(path, inside, None, MS_BIND)       # not MS_REC: no submounts (the jail)
-        _mount(None, inside, None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
+        _mount(None, inside, None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV
+               | _locked_flags(path))
         shown.append(path)
     os.mkdir(jail + SCRATCH)
     _mount("tmpfs", jail + SCRATCH, "tmpfs", MS_NOSUID | MS_NODEV,
@@ -80,10 +96,60 @@ def enter_view(jail, readable, scratch_mb, uid):
     os.chdir(SCRATCH)
 
 
+def _locked_flags(path):
+    flags = os.statvfs(path).f_flag
+    return sum(ms for st, ms in LOCKED_FLAGS if flags & st)
+
+
+def map_ids(uid, outer_ids):
+    """In a new user namespace: be `uid` there, mapped to the caller's own ids outside.
+
+    An unprivileged process may map exactly its own uid and gid, once setgroups is denied.
+    """
+    outer_uid, outer_gid = outer_ids
+    for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {outer_uid} 1"),
+                       ("gid_map", f"{uid} {outer_gid} 1")):
+        with open(f"/proc/self/{name}", "w") as f:
+            f.write(text)
+
+
 def drop_uid(uid):
     os.setgroups([])
     os.setresgid(uid, uid, uid)
     os.setresuid(uid, uid, uid)
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32),
+                ("inheritable", ctypes.c_uint32)]
+
+
+def drop_capabilities():
+    """Give up every capability, including those a new user namespace grants its creator:
+    the bounding set, the ambient set, then the effective, permitted and inheritable sets."""
+    cap = 0
+    while _libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0:
+        cap += 1
+    if ctypes.get_errno() != errno.EINVAL:      # EINVAL: past the last capability
+        _check(-1, "prctl CAPBSET_DROP")
+    _check(_libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0), "prctl CAP_AMBIENT")
+    header = _CapHeader(LINUX_CAPABILITY_VERSION_3, 0)
+    _check(_libc.capset(ctypes.byref(header), (_CapData * 2)()), "capset")
+
+
+def drop_privileges(uid, in_user_ns):
+    """As root: become the real `nobody`. In a user namespace: already `nobody` there;
+    drop the namespace's capabilities."""
+    if in_user_ns:
+        drop_capabilities()
+    elif os.geteuid() == 0:
+        drop_uid(uid)
+    else:
+        raise OSError("needs root or a user namespace")
 
 
 def set_parent_death_signal():
@@ -215,8 +281,9 @@ def load_seccomp():
            "prctl SECCOMP")
 
 
-def harden(cfg, in_fd, namespaces, ns_problem):
-    """Apply every layer `cfg` asks for.
+def harden(cfg, in_fd, namespaces, ns_problem, outer_ids=None):
+    """Apply every layer `cfg` asks for. `namespaces` are those the child was cloned into,
+    `ns_problem` why the others are not, `outer_ids` the (uid, gid) that cloned it.
 
     Returns (active layers, {missing layer: reason}, the scratch directory the host must
     remove, or None when it lives and dies in the child's private root).
@@ -224,6 +291,19 @@ def harden(cfg, in_fd, namespaces, ns_problem):
     skip = set(cfg.get("skip", ()))
     outer = set(cfg.get("outer", ()))      # layers an outer sandbox (bwrap) already gave
     active, missing = [], {}
+    in_user_ns = USER_NS in namespaces
+    if USER_NS in outer:
+        active.append(USER_NS)
+    elif in_user_ns:
+        try:
+            map_ids(cfg["uid"], outer_ids)
+        except Exception as exc:
+            in_user_ns = False
+            missing[USER_NS] = _reason(exc)
+        else:
+            active.append(USER_NS)
+    elif cfg.get(USER_NS):
+        missing[USER_NS] = ns_problem
     for name in NAMESPACES:
         if name in namespaces or name in outer:
             active.append(name)
@@ -236,7 +316,7 @@ def harden(cfg, in_fd, namespaces, ns_problem):
             cfg["jail"], cfg["readable"], cfg["scratch_mb"], uid)),
         ("no_new_privs", lambda: _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0),
                                         "prctl NO_NEW_PRIVS")),
-        ("uid", lambda: _need_root() or drop_uid(uid)),
+        ("uid", lambda: drop_privileges(uid, in_user_ns)),
         ("parent_death", lambda: die_with_parent(in_fd)),
         ("rlimits", lambda: set_rlimits(cfg["limits"], cfg["scratch_mb"])),
         ("empty_env", clear_env),
@@ -294,11 +374,6 @@ def _enforce_landlock(landlock):
 def _need(layer, present):
     if layer not in present:
         raise OSError(f"needs {layer}")
-
-
-def _need_root():
-    if os.geteuid() != 0:
-        raise OSError("needs root")
 
 
 def _reason(exc):

@@ -48,13 +48,16 @@ def clone(flags):
 def spawn(in_fd, out_fd, control, wanted):
     """Fork one child in the `wanted` namespaces; it becomes `serve` and never returns.
 
-    Without the privilege for namespaces (EPERM) the child is forked without them, and
-    says so. Returns the child's pid.
+    `wanted` may include the user namespace (the host asks for it when it is not root).
+    When the clone is refused (EPERM: not root, or user namespaces disabled), the child is
+    forked without namespaces, and says why. Returns the child's pid.
     """
-    wanted = tuple(name for name in _harden.NAMESPACES if name in wanted)
+    kinds = dict(_harden.NAMESPACES, **{_harden.USER_NS: _harden.CLONE_NEWUSER})
+    wanted = tuple(name for name in kinds if name in wanted)
     flags = CLONE_PARENT
     for name in wanted:
-        flags |= _harden.NAMESPACES[name]
+        flags |= kinds[name]
+    outer_ids = (os.geteuid(), os.getegid())     # a child in a user namespace maps these
     try:
         pid, namespaces, problem = clone(flags), wanted, "skipped"
     except OSError as exc:
@@ -63,7 +66,7 @@ def spawn(in_fd, out_fd, control, wanted):
         code = 0
         try:
             control.close()
-            _child.serve(in_fd, out_fd, namespaces, problem)
+            _child.serve(in_fd, out_fd, namespaces, problem, outer_ids)
         except BaseException:
             code = 70
         _runtime.exit_now(code)
