@@ -23,7 +23,7 @@ run: $(STAMP) system-deps
 # tests that need them are skipped, with the reason printed.
 system-deps:
 	@if ! command -v bwrap >/dev/null || ! command -v chromium >/dev/null \
-	    || ! ldconfig -p | grep -q libseccomp.so.2; then \
+	    || ! $(PYTHON) -c 'import ctypes; ctypes.CDLL("libseccomp.so.2")' 2>/dev/null; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 	      --no-install-recommends bubblewrap libseccomp2 chromium >/dev/null; \

@@ -10,6 +10,7 @@ from engine import InputError
 from orchestrator.bots import BotFile, read_bot
 from orchestrator.games import get_game
 from orchestrator.match import MatchSpec, run_match
+from sandbox.botlib._attempts import FAILING
 from sandbox.limits import Limits
 
 FAILURES = ("load_error", "hang", "cpu", "memory", "crash", "protocol", "sandbox",
@@ -61,9 +62,9 @@ def verdict(result: dict, bot: BotFile, max_overheat_share: float, output_cap: i
         where = f" (turn {me['turn']})" if me["turn"] else ""
         detail = me["reason"] or ""
         reason = (detail if detail.startswith(failure) else f"{failure}: {detail}") + where
-    elif me["violations"]:
+    elif refused := [v for v in me["violations"] if v.partition(":")[0] in FAILING]:
         failure = "sandbox"
-        reason = f"sandbox: blocked {', '.join(me['violations'][:3])}"
+        reason = f"sandbox: refused {'; '.join(refused[:3])}"
     elif decisions and stats.get("timeouts", 0) / decisions > max_overheat_share:
         failure = "cpu"
         reason = (f"cpu: {stats['timeouts']} of {decisions} acts went past their time limit "

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 import psutil
 
 from sandbox.botlib._wire import FrameError, FrameReader, write_frame
-from sandbox.isolation import Isolation, SandboxUnavailable, is_scratch, refusal
+from sandbox.isolation import (Isolation, SandboxUnavailable, bwrap_problem, is_scratch,
+                               refusal)
 from sandbox.limits import Limits
 from sandbox.paths import BOTLIB, site_dirs
 from sandbox.zygote import zygote
@@ -313,6 +314,9 @@ def load_children(game: str, bots: dict[int, BotSpec], limits: Limits,
                 children[ai].missing = dict(frame.get("missing") or {})
             else:
                 failed[ai] = f"sandbox: the child did not start ({problem or 'bad frame'})"
+        if isolation.tier == "bwrap" and failed:
+            raise SandboxUnavailable(f"--sandbox bwrap: bubblewrap cannot start a sandbox here: "
+                                     f"{bwrap_problem()}")
         if isolation.tier != "standard":
             for child in children.values():
                 if child.missing:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import sys
 import sysconfig
 from dataclasses import dataclass
@@ -84,6 +85,20 @@ class Isolation:
                     "--chdir", "/scratch", _interpreter_files()[0], "-I", "-S", child_main,
                     str(in_fd), str(out_fd), *site]
         return command
+
+
+def bwrap_problem() -> str:
+    """Why bubblewrap cannot start a sandbox here, in its own words (it has no other
+    channel for them: a sandboxed child's stderr is /dev/null)."""
+    bwrap = shutil.which("bwrap") or "bwrap"
+    try:
+        done = subprocess.run([bwrap, "--unshare-all", "--unshare-user", "--ro-bind", "/", "/",
+                               "true"], capture_output=True, text=True, timeout=10,
+                              stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return str(exc)
+    said = done.stderr.strip().splitlines()
+    return said[-1] if said else f"exit status {done.returncode}"
 
 
 _READABLE: list[str] | None = None

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -15,6 +16,13 @@ BOTS = ROOT / "bots" / "arena"
 MAPS = ROOT / "maps" / "arena"
 HOSTILE = Path(__file__).resolve().parent / "hostile"
 ARENA_CMD = [sys.executable, "-m", "orchestrator"]
+
+
+def default_sigint() -> None:
+    """`Popen(preexec_fn=default_sigint)`: Ctrl-C as at a terminal. A shell running the
+    tests as a background job starts them with SIGINT ignored, and children inherit that;
+    an `arena` started so would rightly ignore the tests' SIGINT too."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def child_pids() -> set[int]:

@@ -15,6 +15,7 @@ if __name__ == "__main__":       # -I leaves the script's own directory off the 
 import _thread  # noqa: E402
 import time  # noqa: E402
 
+import _attempts  # noqa: E402
 import _harden  # noqa: E402
 import _runtime  # noqa: E402
 import _wire  # noqa: E402
@@ -24,22 +25,17 @@ BLOCKED = ("engine", "orchestrator", "sandbox")
 
 class _Blocker:
     """Refuses the host's own packages, should they be importable from a site dir, and
-    remembers the attempts: `arena check` reports them."""
+    notes the attempts: `arena check` reports them."""
 
-    attempts = []
+    attempts = None
 
     @classmethod
     def find_spec(cls, name, path=None, target=None):
         if name.split(".")[0] in BLOCKED:
-            if len(cls.attempts) < 20:
-                cls.attempts.append(f"import {name}")
+            if cls.attempts is not None:
+                cls.attempts.note("import", name)
             raise ImportError(f"{name} is not available to bots")
         return None
-
-    @classmethod
-    def take(cls):
-        taken, cls.attempts = cls.attempts, []
-        return taken
 
 
 def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter", outer_ids=None):
@@ -62,6 +58,8 @@ def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter", outer_id
         _runtime.exit_now(_runtime.FATAL_EXIT)
     hello = _wire.read_frame(in_fd, 64 << 20)
     memory_alarm = int(limits["memory_mb"] * (1 << 20) * limits["memory_alarm"])
+    attempts = _Blocker.attempts = _attempts.Attempts(config["readable"], os.getcwd())
+    attempts.install()
     sys.meta_path.insert(0, _Blocker)
     for name in [m for m in sys.modules if m.split(".")[0] in BLOCKED]:
         del sys.modules[name]
@@ -77,7 +75,7 @@ def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter", outer_id
         _wire.write_frame(out_fd, {"load_error": str(exc)})
         return
     _wire.write_frame(out_fd, {"ready": True, "out": output.take(),
-                                "violations": _Blocker.take()})
+                                "violations": attempts.take()})
     try:
         start = _wire.read_frame(in_fd, 1 << 20)["start"]
     except (EOFError, KeyError, TypeError):
@@ -104,7 +102,7 @@ def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter", outer_id
         reply["warn"] = watch.changes() if watch else []
         reply["out"] = output.take()
         reply["out_dropped"] = output.dropped
-        reply["violations"] = _Blocker.take()
+        reply["violations"] = attempts.take()
         reply["busy_s"] = time.perf_counter() - started
         _wire.write_frame(out_fd, reply)
 

@@ -9,7 +9,7 @@ import time
 import psutil
 import pytest
 
-from tests.conftest import ARENA_CMD, BOTS, ROOT
+from tests.conftest import ARENA_CMD, BOTS, ROOT, default_sigint
 
 
 def arena(*args: str, check: bool = False) -> subprocess.CompletedProcess:
@@ -93,7 +93,8 @@ def test_maps_generate_fits_density(tmp_path) -> None:
 def test_ctrl_c_leaves_no_process(tmp_path) -> None:
     proc = subprocess.Popen(ARENA_CMD + ["run", "--map", "official", "--seed", "1",
                                          *[str(BOTS / b) for b in ("hunter.py", "turtle.py")] * 4],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=default_sigint)
     parent = psutil.Process(proc.pid)
     deadline = time.monotonic() + 30
     while len(parent.children(recursive=True)) < 9 and time.monotonic() < deadline:

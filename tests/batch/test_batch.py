@@ -12,7 +12,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from tests.conftest import ARENA_CMD, BOTS, HOSTILE, ROOT
+from tests.conftest import ARENA_CMD, BOTS, HOSTILE, ROOT, default_sigint
 
 SAMPLES = [str(BOTS / n) for n in ("beeline.py", "hunter.py", "turtle.py", "randy.py")]
 QUICK = ["--map", "tiny", "--robots", "3", "--max-turns", "40"]
@@ -69,7 +69,8 @@ def _start(db: Path, seeds: int) -> subprocess.Popen:
     return subprocess.Popen(ARENA_CMD + ["batch", *SAMPLES, "--seeds", str(seeds), *QUICK,
                                          "--robots", "6", "--max-turns", "80",
                                          "--db", str(db), "--workers", "2"],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=default_sigint)
 
 
 def _wait_for_matches(db: Path, at_least: int, proc: subprocess.Popen) -> None:

@@ -12,14 +12,17 @@ from tests.conftest import ARENA_CMD, BOTS, HOSTILE, ROOT
 
 FAST = Limits(cpu_per_call_s=0.5, wall_per_call_s=1.0, watchdog_grace_s=3.0, memory_mb=128)
 SAMPLES = sorted(BOTS.glob("*.py"))
+# Starting a process, opening a socket, signalling or tracing another process, and
+# importing the engine fail as `sandbox`, even when the bot otherwise plays well.
 EXPECTED = {
     "spinner_loop.py": "cpu", "import_loop.py": "load_error", "sleeper.py": "hang",
     "thread_runner.py": "cpu", "memory_bomb.py": "memory", "memory_bomb_caught.py": "memory",
-    "fork_bomb.py": "overheats", "shell_out.py": "overheats", "tcp_socket.py": "overheats",
-    "udp_socket.py": "overheats", "dns_lookup.py": "overheats", "read_passwd.py": "overheats",
+    "fork_bomb.py": "sandbox", "shell_out.py": "sandbox", "shell_at_import.py": "sandbox",
+    "tcp_socket.py": "sandbox", "udp_socket.py": "sandbox", "socket_at_import.py": "sandbox",
+    "dns_lookup.py": "sandbox", "read_passwd.py": "overheats",
     "read_project.py": "overheats", "read_parent_environ.py": "overheats",
-    "write_outside.py": "overheats", "fill_disk.py": "overheats", "kill_parent.py": "overheats",
-    "ptrace_parent.py": "overheats", "sys_exit.py": "crash", "exits.py": "crash",
+    "write_outside.py": "overheats", "fill_disk.py": "overheats", "kill_parent.py": "sandbox",
+    "ptrace_parent.py": "sandbox", "sys_exit.py": "crash", "exits.py": "crash",
     "segfault.py": "crash", "printer.py": "output", "garbage.py": "overheats",
     "frame_forger.py": "protocol", "pipe_flood.py": "protocol", "api_tamper.py": "overheats",
     "engine_peeker.py": "sandbox",
@@ -45,6 +48,15 @@ def test_hostile_bots_fail_with_the_right_reason(bot, no_stray_processes) -> Non
     assert not found["ok"]
     assert found["failure"] == EXPECTED[bot], found["reason"]
     assert found["reason"].startswith(EXPECTED[bot]) and "\n" not in found["reason"]
+
+
+def test_a_shell_at_import_fails_check_with_the_command_in_the_json() -> None:
+    done = _check(str(HOSTILE / "shell_at_import.py"), "--turns", "3", "--json")
+    assert done.returncode == 1
+    found = json.loads(done.stdout)
+    assert found["failure"] == "sandbox" and found["overheats"] == 0
+    assert found["violations"] == ["process: os.system('id')"]
+    assert found["reason"] == "sandbox: refused process: os.system('id')"
 
 
 def _check(*args: str) -> subprocess.CompletedProcess:

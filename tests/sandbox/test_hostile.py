@@ -1,9 +1,13 @@
 """The hostile bots of spec/sandbox.md, each a tiny file in tests/hostile/.
 
-Every case asserts the game outcome (erased, overheat, load_error, or a clean game) and
-that the host is unharmed: nothing leaked (a bot prints "LEAK" when an attack works),
-no file was written outside scratch, no socket reached the host, no process survives,
-the host's memory stayed bounded, and the other AIs played the match to its end.
+Every case asserts the game outcome (erased, overheat, load_error, or a clean game), the
+refused attempt recorded under `violations` where there is one, and that the host is
+unharmed: nothing leaked (a bot prints "LEAK" when an attack works), no file was written
+outside scratch, no socket reached the host, no process survives, the host's memory
+stayed bounded, and the other AIs played the match to its end.
+
+Run as root, these take the root path (the real nobody); run as an ordinary user, the
+user-namespace path. As root, tests/sandbox/test_ordinary_user.py runs them both ways.
 
 A case that needs an isolation layer this machine cannot give is skipped, with the
 layer and the reason in the skip message (pytest prints it in the summary).
@@ -25,12 +29,12 @@ import pytest
 from sandbox.botlib._harden import LAYERS, USER_NS
 from sandbox.limits import Limits
 from sandbox.paths import BOTLIB
-from tests.arena.test_matches import play
+from sandbox.zygote import zygote_pid
+from tests.arena.test_matches import by_name, play
 from tests.conftest import BOTS, HOSTILE
 
 LIMITS = Limits(cpu_per_call_s=0.5, wall_per_call_s=1.0, watchdog_grace_s=3.0, memory_mb=128)
 PORT = 48917                     # where tcp_socket.py and udp_socket.py knock
-NOBODY = 65534
 API_FILE = BOTLIB / "roborally" / "api.py"
 OUTSIDE_FILES = [Path("/tmp/arena-hostile-escape"), Path("/tmp/arena-hostile-shell-out"),
                  API_FILE.parent / "injected.py"]
@@ -43,12 +47,14 @@ class Case:
     detail: str = ""                      # in the reason, or in an overheat's error
     needs: tuple[tuple[str, ...], ...] = ()   # each group: one of these layers is enough
     limits: Limits = field(default=LIMITS)
+    violation: str = ""                   # what the record of refused attempts must hold
 
     def __str__(self) -> str:
         return self.bot.removesuffix(".py")
 
 
 FILES = ("fs_view", "landlock")
+PROJECT = BOTLIB.parent.parent
 CASES = [
     # time
     Case("spinner_loop.py", "erased", "cpu time limit"),
@@ -59,22 +65,36 @@ CASES = [
     Case("memory_bomb.py", "erased", "memory limit"),
     Case("memory_bomb_caught.py", "erased", "memory limit"),
     # processes
-    Case("fork_bomb.py", "overheat", "PermissionError", needs=(("seccomp",),)),
-    Case("shell_out.py", "overheat", "PermissionError", needs=(("seccomp",),)),
+    Case("fork_bomb.py", "overheat", "PermissionError", needs=(("seccomp",),),
+         violation="process: os.fork"),
+    Case("shell_out.py", "overheat", "PermissionError", needs=(("seccomp",),),
+         violation="process: os.system('touch /tmp/arena-hostile-shell-out')"),
+    Case("shell_at_import.py", "clean", needs=(("seccomp",),),
+         violation="process: os.system('id')"),
     # network
-    Case("tcp_socket.py", "overheat", "PermissionError", needs=(("seccomp",),)),
-    Case("udp_socket.py", "overheat", "PermissionError", needs=(("seccomp",),)),
-    Case("dns_lookup.py", "overheat", "gaierror", needs=(("seccomp", "net_ns"), FILES)),
+    Case("tcp_socket.py", "overheat", "PermissionError", needs=(("seccomp",),),
+         violation="socket: socket(AF_INET, SOCK_STREAM)"),
+    Case("udp_socket.py", "overheat", "PermissionError", needs=(("seccomp",),),
+         violation="socket: socket(AF_INET, SOCK_DGRAM)"),
+    Case("socket_at_import.py", "clean", needs=(("seccomp",),),
+         violation="socket: getaddrinfo('127.0.0.1')"),
+    Case("dns_lookup.py", "overheat", "gaierror", needs=(("seccomp", "net_ns"), FILES),
+         violation="socket: getaddrinfo('localhost')"),
     # files
-    Case("read_passwd.py", "overheat", "", needs=(FILES,)),
-    Case("read_project.py", "overheat", "", needs=(FILES,)),
+    Case("read_passwd.py", "overheat", "", needs=(FILES,),
+         violation="file: open /etc/passwd for reading"),
+    Case("read_project.py", "overheat", "", needs=(FILES,),
+         violation=f"file: open {PROJECT}/maps/arena/official.txt for reading"),
     Case("read_parent_environ.py", "overheat", "nothing readable",
-         needs=(FILES, ("empty_env",))),
-    Case("write_outside.py", "overheat", "could not write outside scratch", needs=(FILES,)),
+         needs=(FILES, ("empty_env",)), violation="file: open /proc/1/environ for reading"),
+    Case("write_outside.py", "overheat", "could not write outside scratch", needs=(FILES,),
+         violation="file: open /tmp/arena-hostile-escape for writing"),
     Case("fill_disk.py", "overheat", "OSError", needs=(("fs_view", "rlimits"),)),
     # other processes
-    Case("kill_parent.py", "overheat", "", needs=(("seccomp", "pid_ns"),)),
-    Case("ptrace_parent.py", "overheat", "ptrace refused", needs=(("seccomp", "pid_ns"),)),
+    Case("kill_parent.py", "overheat", "", needs=(("seccomp", "pid_ns"),),
+         violation="signal: os.kill to another process"),
+    Case("ptrace_parent.py", "overheat", "ptrace refused", needs=(("seccomp", "pid_ns"),),
+         violation="ptrace: ctypes ptrace()"),
     # dying
     Case("sys_exit.py", "erased", "exited (SystemExit)"),
     Case("exits.py", "erased", "exited with status 0"),
@@ -85,7 +105,7 @@ CASES = [
     Case("frame_forger.py", "erased", "protocol: frame of 1073741824 bytes"),
     Case("pipe_flood.py", "erased", "protocol"),
     Case("api_tamper.py", "overheat", "IndexError"),
-    Case("engine_peeker.py", "clean"),
+    Case("engine_peeker.py", "clean", violation="import: engine"),
     Case("raiser.py", "overheat", "ValueError: boom"),
     Case("syntax_error.py", "load_error", "syntax error"),
     Case("no_move.py", "load_error", "no move() function"),
@@ -125,13 +145,13 @@ def listeners():
     udp.close()
 
 
-def _nobody_pids() -> set[int]:
-    """Processes running as nobody from this checkout's sandbox (a fork of its zygote,
-    wherever it was reparented), so other runs on the machine do not count."""
+def _sandbox_pids() -> set[int]:
+    """Processes of this checkout's sandbox (forks of its zygote, wherever they were
+    reparented, and bwrap's interpreters), less the zygote itself: whatever uid they run
+    as, which is nobody as root and the caller otherwise."""
     ours = str(BOTLIB)
-    return {p.pid for p in psutil.process_iter(["uids", "cmdline"])
-            if p.info["uids"] and p.info["uids"].real == NOBODY
-            and any(ours in part for part in p.info["cmdline"] or ())}
+    return {p.pid for p in psutil.process_iter(["cmdline"])
+            if any(ours in part for part in p.info["cmdline"] or ())} - {zygote_pid()}
 
 
 def _knocked(listeners) -> bool:
@@ -154,7 +174,7 @@ def test_hostile_bot(case: Case, tier: str, listeners, no_stray_processes) -> No
             reasons = "; ".join(f"{name}: {missing.get(name, 'not applied')}" for name in group)
             pytest.skip(f"{case.bot} needs one of {', '.join(group)} ({reasons})")
     api_digest = hashlib.sha256(API_FILE.read_bytes()).hexdigest()
-    nobody_before = _nobody_pids()
+    sandboxed_before = _sandbox_pids()
     host_rss = psutil.Process().memory_info().rss
 
     result = play([HOSTILE / case.bot, BOTS / "beeline.py", BOTS / "turtle.py"], robots=3,
@@ -176,6 +196,10 @@ def test_hostile_bot(case: Case, tier: str, listeners, no_stray_processes) -> No
             assert any(case.detail in error for error in me["errors"]), me["errors"]
         else:
             assert me["overheats"] == 0, me["errors"]
+    if case.violation:
+        assert case.violation in me["violations"], me["violations"]
+    else:
+        assert me["violations"] == [], me["violations"]
     # The host is unharmed.
     assert "LEAK" not in json.dumps(result), "an attack worked"
     others = [p for p in result["players"] if p is not me]
@@ -185,10 +209,51 @@ def test_hostile_bot(case: Case, tier: str, listeners, no_stray_processes) -> No
     assert not _knocked(listeners), "a bot reached the host over the network"
     assert not [p for p in OUTSIDE_FILES if p.exists()], "a bot wrote outside its scratch"
     assert hashlib.sha256(API_FILE.read_bytes()).hexdigest() == api_digest
-    assert _nobody_pids() <= nobody_before, "a sandboxed process survived the match"
+    assert _sandbox_pids() <= sandboxed_before, "a sandboxed process survived the match"
     grown_mb = (psutil.Process().memory_info().rss - host_rss) / 2**20
     assert grown_mb < 64, f"the host grew by {grown_mb:.0f} MiB"
     assert os.getpid() == psutil.Process().pid       # and, plainly, we are still here
+
+
+HOME_BOT = """
+from roborally.api import *
+name = 'HomeReader'
+def move():
+    try:
+        with open({secret!r}) as f:
+            print('LEAK:', f.read())
+    except OSError:
+        pass
+    with open({escape!r}, 'w') as f:
+        f.write('LEAK')
+    return FORWARD
+"""
+
+
+@pytest.mark.parametrize("tier", TIERS)
+def test_the_users_home_is_out_of_reach(tier, tmp_path, no_stray_processes) -> None:
+    """Whoever runs the match (root, or a contestant on a laptop), a bot can neither read
+    a file in their home directory nor write there."""
+    tier_layers(tier)
+    home = Path.home()
+    secret = home / f".arena-test-secret-{os.getpid()}"
+    escape = home / f".arena-test-escape-{os.getpid()}"
+    secret.write_text("LEAK: the user's secret")
+    secret.chmod(0o600)
+    bot = tmp_path / "home_reader.py"
+    bot.write_text(HOME_BOT.format(secret=str(secret), escape=str(escape)))
+    try:
+        result = play([bot, BOTS / "turtle.py"], robots=2, turns=3, limits=LIMITS,
+                      sandbox=tier)
+    finally:
+        secret.unlink()
+        leaked = escape.exists()
+        escape.unlink(missing_ok=True)
+    me = by_name(result)["HomeReader"]
+    assert not leaked and "LEAK" not in json.dumps(result)
+    assert me["status"] == "ok" and me["overheats"] == me["stats"]["decisions"] > 0
+    assert f"file: open {secret} for reading" in me["violations"]
+    assert f"file: open {escape} for writing" in me["violations"]
 
 
 @pytest.mark.parametrize("bot", ["read_passwd.py", "udp_socket.py"])

@@ -1,0 +1,119 @@
+"""Run a command as an ordinary user: `python as_user.py [--no-user-namespaces] UID HOME CMD...`
+
+The tests run as root exercise the sandbox's non-root path for real through this: the
+command runs as UID (no groups, no capabilities, a clean environment with HOME), exactly
+as a contestant on a laptop or a CI runner would run it. One thing differs from a plain
+`setpriv`: the interpreter often lives under a home that only root may enter (here
+/root/.pyenv, mode 0700). So the command gets a private mount namespace in which every
+directory on the way to the interpreter, the virtual environment and the checkout that
+others cannot enter is covered by an empty tmpfs (mode 0755) holding just those paths.
+Nothing outside this process tree changes, and no other file of that home becomes visible.
+
+Started by an ordinary user, it only changes to HOME's environment (UID must be the
+caller's). With `--no-user-namespaces`, a seccomp filter (inherited by everything the command starts)
+also makes every attempt to create a user namespace fail with EPERM, as on distributions
+that restrict them.
+"""
+import ctypes
+import os
+import signal
+import sys
+
+CLONE_NEWNS, CLONE_NEWUSER = 0x00020000, 0x10000000
+MS_BIND, MS_REC, MS_PRIVATE = 4096, 1 << 14, 1 << 18
+PR_SET_PDEATHSIG = 1
+ENVIRONMENT = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
+               "PYTHONDONTWRITEBYTECODE": "1"}
+
+libc = ctypes.CDLL(None, use_errno=True)
+
+
+def check(result, what):
+    if result != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"{what}: {os.strerror(err)}")
+
+
+def mount(source, target, fstype, flags, data=None):
+    enc = lambda s: s.encode() if s is not None else None
+    check(libc.mount(enc(source), enc(target), enc(fstype), ctypes.c_ulong(flags), enc(data)),
+          f"mount {target}")
+
+
+def closed_to_others(path):
+    return not os.stat(path).st_mode & 0o001
+
+
+def first_closed_directory(needed):
+    """The shallowest directory that others cannot enter on the way to a needed path,
+    and the entries under it that lead on to them."""
+    found, below = None, set()
+    for path in needed:
+        parts = path.strip("/").split("/")
+        for depth in range(len(parts)):
+            directory = "/" + "/".join(parts[:depth])
+            if closed_to_others(directory):
+                if found is None or len(directory) < len(found):
+                    found, below = directory, set()
+                if directory == found:
+                    below.add(parts[depth])
+                break
+    return found, sorted(below)
+
+
+def open_the_way(needed):
+    """Cover each closed directory with a tmpfs that shows only the needed entries."""
+    check(libc.unshare(CLONE_NEWNS), "unshare")
+    mount(None, "/", None, MS_REC | MS_PRIVATE)
+    while True:
+        directory, entries = first_closed_directory(needed)
+        if directory is None:
+            return
+        held = {name: os.open(os.path.join(directory, name), os.O_PATH) for name in entries}
+        mode = os.stat(directory).st_mode & 0o777 | 0o005
+        mount("tmpfs", directory, "tmpfs", 0, f"mode={mode:o}")
+        for name, fd in held.items():
+            target = os.path.join(directory, name)
+            if os.path.isdir(f"/proc/self/fd/{fd}"):
+                os.mkdir(target)
+            else:
+                open(target, "w").close()
+            mount(f"/proc/self/fd/{fd}", target, None, MS_BIND | MS_REC)
+            os.close(fd)
+
+
+def deny_user_namespaces():
+    import errno
+
+    import pyseccomp as sc
+    rules = sc.SyscallFilter(sc.ALLOW)
+    deny = sc.ERRNO(errno.EPERM)
+    rules.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")       # so that callers fall back to clone
+    rules.add_rule(deny, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER))
+    rules.add_rule(deny, "unshare", sc.Arg(0, sc.MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER))
+    rules.load()
+
+
+def main():
+    args = sys.argv[1:]
+    no_user_namespaces = "--no-user-namespaces" in args
+    args = [a for a in args if a != "--no-user-namespaces"]
+    uid, home, command = int(args[0]), args[1], args[2:]
+    checkout = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    if os.geteuid() == 0:
+        needed = [os.path.realpath(sys.executable), sys.base_prefix, sys.prefix, checkout, home]
+        open_the_way([os.path.realpath(p) for p in needed])
+        os.setgroups([])
+        os.setresgid(uid, uid, uid)
+        os.setresuid(uid, uid, uid)                 # clears every capability
+    elif uid != os.getuid():
+        sys.exit(f"as_user.py: only root can become uid {uid}")
+    check(libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")
+    if no_user_namespaces:
+        deny_user_namespaces()
+    os.chdir(checkout)
+    os.execvpe(command[0], command, dict(ENVIRONMENT, HOME=home))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,61 @@
+"""The non-root path for real: run as root, the suite also plays the hostile bots, `arena
+check` and sample matches as an ordinary user (through as_user.py), with every "host
+unharmed" check of the root run.
+
+Run by an ordinary user, the whole suite already is that run, and these say so as skips.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+
+import pytest
+
+from sandbox.botlib._harden import LAYERS, USER_NS
+from tests.conftest import ARENA_CMD, BOTS, HOSTILE
+from tests.sandbox.test_check import EXPECTED
+from tests.sandbox.test_hostile import CASES
+
+pytestmark = pytest.mark.skipif(
+    os.geteuid() != 0, reason="not root: the whole suite already runs as an ordinary user")
+
+SUITES = ["tests/sandbox/test_hostile.py", "tests/sandbox/test_check.py",
+          "tests/sandbox/test_tiers.py", "tests/arena/test_matches.py"]
+
+
+def test_the_hostile_suite_check_and_matches_pass_as_an_ordinary_user(ordinary_user) -> None:
+    done = ordinary_user.run(
+        [*ARENA_CMD[:1], "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs",
+         "--basetemp", str(ordinary_user.home / "pytest"), *SUITES], timeout=900)
+    summary = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    passed = int(re.search(r"(\d+) passed", summary).group(1))
+    # At least every hostile bot under both tiers, and `arena check` on each of them.
+    assert passed >= 2 * len(CASES) + len(EXPECTED) and "skipped" not in summary and "failed" not in summary, summary
+
+
+def test_arena_check_strict_as_an_ordinary_user(ordinary_user) -> None:
+    done = ordinary_user.run([*ARENA_CMD, "check", str(BOTS / "hunter.py"), "--turns", "10",
+                              "--sandbox", "strict", "--json"], timeout=120)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert found["ok"] and found["sandbox_missing"] == {}
+    assert set(found["sandbox"]) == {USER_NS, *LAYERS}
+    assert "warning" not in done.stderr
+
+
+def test_arena_check_fails_a_shell_as_an_ordinary_user(ordinary_user) -> None:
+    done = ordinary_user.run([*ARENA_CMD, "check", str(HOSTILE / "shell_at_import.py"),
+                              "--turns", "3", "--json"], timeout=120)
+    assert done.returncode == 1, done.stderr
+    assert json.loads(done.stdout)["reason"] == "sandbox: refused process: os.system('id')"
+
+
+def test_a_sample_match_as_an_ordinary_user(ordinary_user) -> None:
+    done = ordinary_user.run([*ARENA_CMD, "run", "--map", "quad", "--seed", "3", "--json",
+                              *[str(p) for p in sorted(BOTS.glob("*.py"))]], timeout=300)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["sandbox_missing"] == {} and USER_NS in result["sandbox"]
+    assert all(p["status"] == "ok" for p in result["players"])
