@@ -18,8 +18,7 @@ from dataclasses import dataclass
 import psutil
 
 from sandbox.botlib._wire import FrameError, FrameReader, write_frame
-from sandbox.isolation import (Isolation, SandboxUnavailable, bwrap_problem, is_scratch,
-                               refusal)
+from sandbox.isolation import Isolation, SandboxUnavailable, bwrap_problem, is_scratch, refusal
 from sandbox.limits import Limits
 from sandbox.paths import BOTLIB, site_dirs
 from sandbox.zygote import zygote

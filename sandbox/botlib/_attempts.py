@@ -113,7 +113,7 @@ def _socket_names(values):
     import socket
     kinds = (socket.AddressFamily, socket.SocketKind)
     names = []
-    for kind, value in zip(kinds, values):
+    for kind, value in zip(kinds, values, strict=False):
         try:
             names.append(kind(value).name)
         except (ValueError, TypeError):
