@@ -10,9 +10,9 @@ others cannot enter is covered by an empty tmpfs (mode 0755) holding just those 
 Nothing outside this process tree changes, and no other file of that home becomes visible.
 
 Started by an ordinary user, it only changes to HOME's environment (UID must be the
-caller's). With `--no-user-namespaces`, a seccomp filter (inherited by everything the command starts)
-also makes every attempt to create a user namespace fail with EPERM, as on distributions
-that restrict them.
+caller's). With `--no-user-namespaces`, a seccomp filter (inherited by everything the
+command starts) also makes every attempt to create a user namespace fail with EPERM, as
+on distributions that restrict them.
 """
 import ctypes
 import os
