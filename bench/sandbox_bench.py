@@ -4,7 +4,9 @@ Everything is measured side by side in one run, interleaved, so the machine's no
 each variant alike:
 - spawn: from asking for a child to its first reply (bot loaded), median, for a child
   forked from the zygote with every layer, with no layers, from a fresh interpreter, and
-  in the bwrap tier;
+  in the bwrap tier; run as root, also the same every-layer child of an ordinary user
+  (the user-namespace path, in a second process under an unprivileged uid, asked for one
+  spawn at a time between the root ones);
 - round trip: one request carrying 40 robots' views to one AI, and its reply;
 - match time of `standard` against the same sandbox with no isolation layers, and `off`.
 """
@@ -16,6 +18,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -39,6 +42,8 @@ from sandbox.paths import BOTLIB, site_dirs  # noqa: E402
 out = Console(width=110)
 OFFICIAL = ROOT / "maps/arena/official.txt"
 NO_LAYERS = Isolation(skip=LAYERS)
+AS_USER = ROOT / "tests/sandbox/as_user.py"      # runs a command as an unprivileged uid
+ORDINARY_UID = 47110
 
 
 def spawn_ms(isolation: Isolation) -> float:
@@ -62,18 +67,62 @@ def fresh_interpreter_ms() -> float:
     return (time.perf_counter() - started) * 1e3
 
 
+def spawn_server() -> None:
+    """`--spawn-server`: one every-layer spawn per line read, its time printed back."""
+    spawn_ms(Isolation())
+    print("ready", flush=True)
+    for _ in sys.stdin:
+        print(f"{spawn_ms(Isolation()):.4f}", flush=True)
+
+
+class OrdinaryUserSpawns:
+    """A spawn server running as an unprivileged uid: the non-root path, for real."""
+
+    def __init__(self) -> None:
+        self.home = tempfile.mkdtemp(prefix="arena-bench-home-")
+        os.chown(self.home, ORDINARY_UID, ORDINARY_UID)
+        self.proc = subprocess.Popen(
+            [sys.executable, str(AS_USER), str(ORDINARY_UID), self.home, sys.executable,
+             str(Path(__file__).resolve()), "--spawn-server"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        if self.proc.stdout.readline().strip() != "ready":
+            raise RuntimeError("the ordinary user's spawn server did not start")
+
+    def __call__(self) -> float:
+        self.proc.stdin.write("spawn\n")
+        self.proc.stdin.flush()
+        return float(self.proc.stdout.readline())
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait(30)
+        shutil.rmtree(self.home, ignore_errors=True)
+
+
 def bench_spawn(rounds: int) -> None:
     spawn_ms(Isolation())                       # start the zygote outside the timing
-    variants = {"zygote, every layer": lambda: spawn_ms(Isolation()),
-                "zygote, no layers": lambda: spawn_ms(NO_LAYERS),
-                "fresh interpreter (no bot, no layers)": fresh_interpreter_ms}
+    root = os.geteuid() == 0
+    every_layer = "zygote, every layer" + (" (root: the real nobody)" if root else
+                                           " (this ordinary user: a user namespace)")
+    variants = {every_layer: lambda: spawn_ms(Isolation())}
+    ordinary = OrdinaryUserSpawns() if root else None
+    if ordinary:
+        variants["zygote, every layer (ordinary user: a user namespace)"] = ordinary
+        variants["zygote, every layer, user-namespace path taken as root"] = \
+            lambda: spawn_ms(Isolation(user_ns=True))
+    variants.update({"zygote, no layers": lambda: spawn_ms(NO_LAYERS),
+                     "fresh interpreter (no bot, no layers)": fresh_interpreter_ms})
     if shutil.which("bwrap"):
         variants["bwrap tier: bubblewrap + fresh interpreter"] = \
             lambda: spawn_ms(Isolation("bwrap"))
     times: dict[str, list[float]] = {name: [] for name in variants}
-    for _ in range(rounds):
-        for name, measure in variants.items():
-            times[name].append(measure())
+    try:
+        for _ in range(rounds):
+            for name, measure in variants.items():
+                times[name].append(measure())
+    finally:
+        if ordinary:
+            ordinary.close()
     table = Table(title=f"spawn: ask for a child -> first reply, {rounds} rounds")
     for column in ("variant", "median ms", "p90 ms"):
         table.add_column(column, justify="right")
@@ -81,8 +130,13 @@ def bench_spawn(rounds: int) -> None:
         table.add_row(name, f"{statistics.median(got):.1f}",
                       f"{statistics.quantiles(got, n=10)[-1]:.1f}")
     out.print(table)
-    best = statistics.median(times["zygote, every layer"])
-    out.print(f"sandboxed child spawn, median: {best:.1f} ms (target < 20 ms)\n")
+    best = statistics.median(times[every_layer])
+    out.print(f"sandboxed child spawn, median: {best:.1f} ms (target < 20 ms)")
+    if ordinary:
+        user = statistics.median(times["zygote, every layer (ordinary user: a user namespace)"])
+        out.print(f"ordinary user / root, every layer: {user / best:.2f}x "
+                  f"({user:.1f} / {best:.1f} ms; target <= 1.5x)")
+    out.print()
 
 
 def bench_round_trip(rounds: int) -> None:
@@ -146,7 +200,10 @@ def main() -> None:
     parser.add_argument("--spawns", type=int, default=30, help="spawn rounds per variant")
     parser.add_argument("--trips", type=int, default=300, help="round trips per variant")
     parser.add_argument("--seeds", type=int, default=3, help="matches per variant")
+    parser.add_argument("--spawn-server", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.spawn_server:
+        return spawn_server()
     out.print(f"[bold]Sandbox costs[/bold] (euid {os.geteuid()}, {os.cpu_count()} CPUs)\n")
     bench_spawn(args.spawns)
     bench_round_trip(args.trips)
