@@ -33,6 +33,10 @@ _C_FUNCTIONS = {
                     "signal"),
     **dict.fromkeys(("ptrace", "process_vm_readv", "process_vm_writev"), "ptrace"),
 }
+# Every audited event passes through the hook (`id()` is one, called often by the rule-1
+# watch): the hook turns away all but these with one set look-up.
+_WATCHED = frozenset(("open", "socket.__new__", "os.kill", "os.killpg", "ctypes.dlsym",
+                      *_PROCESS_EVENTS, *_NAME_EVENTS))
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 
 
@@ -61,6 +65,8 @@ class Attempts:
         sys.addaudithook(self._hook)
 
     def _hook(self, event, args):
+        if event not in _WATCHED:
+            return
         try:
             if event == "open":
                 self._open(*args[:3])
