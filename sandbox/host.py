@@ -85,6 +85,7 @@ class Child:
                 pass
         self.wrapped = isolation.tier == "bwrap"
         self.inner_pid = 0
+        self.inner_fd = -1                    # a pidfd of it: signalled safely, waited on
         try:
             if self.wrapped:
                 self.pid = _start_bwrap(isolation, down_r, up_w)
@@ -136,6 +137,10 @@ class Child:
         if inner:
             self.inner_pid = inner[-1].pid
             self.clock = _cpu_clock(self.inner_pid)
+            try:
+                self.inner_fd = os.pidfd_open(self.inner_pid)
+            except OSError:
+                pass
 
     def between_turns(self) -> str | None:
         """What the child did wrong while it was not asked anything, if anything."""
@@ -224,6 +229,17 @@ class Child:
         # In its own pid namespace the child takes every process it could have started
         # down with it, and seccomp lets it start none: no need to look for descendants.
         contained = "pid_ns" in self.layers or "seccomp" in self.layers
+        if self.inner_fd >= 0:
+            # bwrap tier: the interpreter first, so that bwrap reaps it and then exits;
+            # killed the other way round, it would outlive the match for a moment.
+            try:
+                signal.pidfd_send_signal(self.inner_fd, signal.SIGKILL)
+                select.select([self.inner_fd], [], [], 2.0)
+            except OSError:
+                pass
+            os.close(self.inner_fd)
+            self.inner_fd = -1
+            self._reap(1.0)
         kill_tree(self.pid, look_for_descendants=not contained)
         self._reap(5.0)
         for fd in (self.down_w, self.up_r):
