@@ -1,0 +1,1 @@
+"""Cave Rangers: gold, creatures and bots in any language (spec/cave.md)."""
