@@ -18,6 +18,18 @@ HOSTILE = Path(__file__).resolve().parent / "hostile"
 ARENA_CMD = [sys.executable, "-m", "orchestrator"]
 
 
+def check_expected(state: dict, expect: dict, pieces: str, whole: tuple[str, ...]) -> None:
+    """A scenario's `expect` block against the state it ended in: the `whole` keys exactly,
+    and of each listed piece (`robots`, `bots`) by id, only the fields it names."""
+    for key in whole:
+        if key in expect:
+            assert state[key] == expect[key], f"{key}: {state[key]!r} != {expect[key]!r}"
+    by_id = {piece["id"]: piece for piece in state[pieces]}
+    for pid, fields in expect.get(pieces, {}).items():
+        got = {k: by_id[pid][k] for k in fields}
+        assert got == fields, f"{pieces} {pid}: {got} != {fields}"
+
+
 def default_sigint() -> None:
     """`Popen(preexec_fn=default_sigint)`: Ctrl-C as at a terminal. A shell running the
     tests as a background job starts them with SIGINT ignored, and children inherit that;

@@ -8,21 +8,13 @@ from pathlib import Path
 import pytest
 
 from engine.arena import scenario
-from tests.conftest import ARENA_CMD, ROOT
+from tests.conftest import ARENA_CMD, ROOT, check_expected
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.json"))
 
 
 def check(state: dict, expect: dict) -> None:
-    for key in ("turn", "end"):
-        if key in expect:
-            assert state[key] == expect[key], f"{key}: {state[key]!r} != {expect[key]!r}"
-    robots = {r["id"]: r for r in state["robots"]}
-    for rid, fields in expect.get("robots", {}).items():
-        got = {k: robots[rid][k] for k in fields}
-        assert got == fields, f"robot {rid}: {got} != {fields}"
-    if "objects" in expect:
-        assert state["objects"] == expect["objects"]
+    check_expected(state, expect, "robots", ("turn", "end", "objects"))
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])

@@ -8,24 +8,16 @@ import pytest
 
 from engine import InputError
 from engine.cave import scenario
+from tests.conftest import check_expected
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.json"))
-
-
-def check(state: dict, expect: dict) -> None:
-    for key in ("turn", "end", "cavern"):
-        if key in expect:
-            assert state[key] == expect[key], f"{key}: {state[key]!r} != {expect[key]!r}"
-    bots = {b["id"]: b for b in state["bots"]}
-    for bid, fields in expect.get("bots", {}).items():
-        got = {k: bots[bid][k] for k in fields}
-        assert got == fields, f"bot {bid}: {got} != {fields}"
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
 def test_scenario(path: Path) -> None:
     data = json.loads(path.read_text())
-    check(scenario.run(data, path.name), data["expect"])
+    check_expected(scenario.run(data, path.name), data["expect"], "bots",
+                   ("turn", "end", "cavern"))
 
 
 def test_the_spec_example() -> None:

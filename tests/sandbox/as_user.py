@@ -14,30 +14,26 @@ caller's). With `--no-user-namespaces`, a seccomp filter (inherited by everythin
 command starts) also makes every attempt to create a user namespace fail with EPERM, as
 on distributions that restrict them.
 """
-import ctypes
 import os
 import signal
 import sys
 
-CLONE_NEWNS, CLONE_NEWUSER = 0x00020000, 0x10000000
-MS_BIND, MS_REC, MS_PRIVATE = 4096, 1 << 14, 1 << 18
-PR_SET_PDEATHSIG = 1
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "sandbox", "botlib"))
+from _harden import (  # noqa: E402  the sandbox's own mount and prctl wrappers
+    CLONE_NEWUSER,
+    MS_BIND,
+    MS_PRIVATE,
+    MS_REC,
+    PR_SET_PDEATHSIG,
+)
+from _harden import _check as check  # noqa: E402
+from _harden import _libc as libc  # noqa: E402
+from _harden import _mount as mount  # noqa: E402
+
+CLONE_NEWNS = 0x00020000
 ENVIRONMENT = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
                "PYTHONDONTWRITEBYTECODE": "1"}
-
-libc = ctypes.CDLL(None, use_errno=True)
-
-
-def check(result, what):
-    if result != 0:
-        err = ctypes.get_errno()
-        raise OSError(err, f"{what}: {os.strerror(err)}")
-
-
-def mount(source, target, fstype, flags, data=None):
-    enc = lambda s: s.encode() if s is not None else None
-    check(libc.mount(enc(source), enc(target), enc(fstype), ctypes.c_ulong(flags), enc(data)),
-          f"mount {target}")
 
 
 def closed_to_others(path):
