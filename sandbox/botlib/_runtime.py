@@ -202,27 +202,35 @@ class ModuleWatch:
         self.before = self._snapshot()
         self.reported = set()
 
+    # A mark is (the value, its length, its items): compared by identity, never with the
+    # bot's own __eq__, and without id(), which is an audited call in a sandbox child.
     def _snapshot(self):
         shot = {}
         for key, value in list(vars(self.module).items()):
             if key.startswith("__") or isinstance(value, self.SKIP):
                 continue
-            mark = id(value)
+            mark = (value, -1)
             if isinstance(value, (list, dict, set, bytearray)):
                 try:
                     items = value.values() if isinstance(value, dict) else value
-                    mark = (id(value), len(value),
-                            hash(tuple(map(id, items))) if len(value) <= 256 else 0)
+                    mark = (value, len(value), *(items if len(value) <= 256 else ()))
                 except Exception:
                     pass
             shot[key] = mark
         return shot
 
+    @staticmethod
+    def _same(a, b):
+        return (a is not None and b is not None and a[0] is b[0] and a[1] == b[1]
+                and len(a) == len(b)
+                and all(x is y for x, y in zip(a[2:], b[2:], strict=True)))
+
     def changes(self):
         """Names whose module-level value changed since load, each reported once."""
         now = self._snapshot()
         changed = sorted(k for k in now.keys() | self.before.keys()
-                         if now.get(k) != self.before.get(k) and k not in self.reported)
+                         if k not in self.reported and not self._same(now.get(k),
+                                                                      self.before.get(k)))
         self.reported.update(changed)
         return changed
 
