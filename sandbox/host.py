@@ -112,7 +112,12 @@ class Child:
 
     # -- talking ---------------------------------------------------------------------------
     def _write(self, obj) -> None:
-        write_frame(self.down_w, obj)
+        """Send a frame. A child that is gone cannot read it, and says why on its own pipe
+        (end of file, then its exit status), where every caller already looks."""
+        try:
+            write_frame(self.down_w, obj)
+        except BrokenPipeError:
+            pass
 
     def start(self, names: list[str], ai: int, seed: int, info: dict | None = None) -> None:
         self._write({"start": start_frame(names, ai, seed, info)})
