@@ -334,9 +334,11 @@ def load_children(game: str, bots: dict[int, BotSpec], limits: Limits,
                 children[ai].missing = dict(frame.get("missing") or {})
             else:
                 failed[ai] = f"sandbox: the child did not start ({problem or 'bad frame'})"
-        if isolation.tier == "bwrap" and failed:
+        # A bwrap child that did not start is bubblewrap's failure, not the bot's, when
+        # bubblewrap cannot start any sandbox here.
+        if isolation.tier == "bwrap" and failed and (problem := bwrap_problem()):
             raise SandboxUnavailable(f"--sandbox bwrap: bubblewrap cannot start a sandbox here: "
-                                     f"{bwrap_problem()}")
+                                     f"{problem}")
         if isolation.tier != "standard":
             for child in children.values():
                 if child.missing:

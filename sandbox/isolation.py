@@ -87,9 +87,9 @@ class Isolation:
         return command
 
 
-def bwrap_problem() -> str:
+def bwrap_problem() -> str | None:
     """Why bubblewrap cannot start a sandbox here, in its own words (it has no other
-    channel for them: a sandboxed child's stderr is /dev/null)."""
+    channel for them: a sandboxed child's stderr is /dev/null); None if it can."""
     bwrap = shutil.which("bwrap") or "bwrap"
     try:
         done = subprocess.run([bwrap, "--unshare-all", "--unshare-user", "--ro-bind", "/", "/",
@@ -97,6 +97,8 @@ def bwrap_problem() -> str:
                               stdin=subprocess.DEVNULL)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return str(exc)
+    if done.returncode == 0:
+        return None
     said = done.stderr.strip().splitlines()
     return said[-1] if said else f"exit status {done.returncode}"
 

@@ -27,6 +27,7 @@ NAMESPACES = {"mount_ns": 0x00020000, "uts_ns": 0x04000000, "ipc_ns": 0x08000000
 # Listed among the active layers when used, and among the missing ones when refused.
 USER_NS = "user_ns"
 CLONE_NEWUSER = 0x10000000
+CLONE_FLAGS = {USER_NS: CLONE_NEWUSER, **NAMESPACES}   # what the zygote may clone into
 SCRATCH = "/scratch"
 SCRATCH_PREFIX = "arena-scratch-"
 NOFILE = 64

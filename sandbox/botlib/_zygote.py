@@ -52,11 +52,10 @@ def spawn(in_fd, out_fd, control, wanted):
     When the clone is refused (EPERM: not root, or user namespaces disabled), the child is
     forked without namespaces, and says why. Returns the child's pid.
     """
-    kinds = dict(_harden.NAMESPACES, **{_harden.USER_NS: _harden.CLONE_NEWUSER})
-    wanted = tuple(name for name in kinds if name in wanted)
+    wanted = tuple(name for name in _harden.CLONE_FLAGS if name in wanted)
     flags = CLONE_PARENT
     for name in wanted:
-        flags |= kinds[name]
+        flags |= _harden.CLONE_FLAGS[name]
     outer_ids = (os.geteuid(), os.getegid())     # a child in a user namespace maps these
     try:
         pid, namespaces, problem = clone(flags), wanted, "skipped"
