@@ -18,7 +18,6 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -38,12 +37,11 @@ from sandbox.botlib._harden import LAYERS  # noqa: E402
 from sandbox.isolation import Isolation  # noqa: E402
 from sandbox.limits import Limits  # noqa: E402
 from sandbox.paths import BOTLIB, site_dirs  # noqa: E402
+from tests.sandbox import as_user  # noqa: E402  runs a command as an unprivileged uid
 
 out = Console(width=110)
 OFFICIAL = ROOT / "maps/arena/official.txt"
 NO_LAYERS = Isolation(skip=LAYERS)
-AS_USER = ROOT / "tests/sandbox/as_user.py"      # runs a command as an unprivileged uid
-ORDINARY_UID = 47110
 
 
 def spawn_ms(isolation: Isolation) -> float:
@@ -79,11 +77,10 @@ class OrdinaryUserSpawns:
     """A spawn server running as an unprivileged uid: the non-root path, for real."""
 
     def __init__(self) -> None:
-        self.home = tempfile.mkdtemp(prefix="arena-bench-home-")
-        os.chown(self.home, ORDINARY_UID, ORDINARY_UID)
+        self.home = as_user.make_home(as_user.ORDINARY_UID)
         self.proc = subprocess.Popen(
-            [sys.executable, str(AS_USER), str(ORDINARY_UID), self.home, sys.executable,
-             str(Path(__file__).resolve()), "--spawn-server"],
+            as_user.command(as_user.ORDINARY_UID, self.home,
+                            [sys.executable, str(Path(__file__).resolve()), "--spawn-server"]),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         if self.proc.stdout.readline().strip() != "ready":
             raise RuntimeError("the ordinary user's spawn server did not start")

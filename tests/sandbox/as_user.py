@@ -18,22 +18,27 @@ import os
 import signal
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
-                                "sandbox", "botlib"))
-from _harden import (  # noqa: E402  the sandbox's own mount and prctl wrappers
-    CLONE_NEWUSER,
-    MS_BIND,
-    MS_PRIVATE,
-    MS_REC,
-    PR_SET_PDEATHSIG,
-)
-from _harden import _check as check  # noqa: E402
-from _harden import _libc as libc  # noqa: E402
-from _harden import _mount as mount  # noqa: E402
-
+HARDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "sandbox",
+                      "botlib", "_harden.py")
 CLONE_NEWNS = 0x00020000
+ORDINARY_UID = 47110            # as root: a uid with no account, no groups and no files
 ENVIRONMENT = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
                "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+def make_home(uid):
+    """A fresh home directory for `uid` (mode 0700), under the system's temporary dir."""
+    import tempfile
+    home = tempfile.mkdtemp(prefix="arena-ordinary-home-")
+    os.chown(home, uid, uid)
+    os.chmod(home, 0o700)
+    return home
+
+
+def command(uid, home, argv, user_namespaces=True):
+    """The command line that runs `argv` through this script."""
+    flag = [] if user_namespaces else ["--no-user-namespaces"]
+    return [sys.executable, os.path.abspath(__file__), *flag, str(uid), str(home), *argv]
 
 
 def closed_to_others(path):
@@ -57,36 +62,46 @@ def first_closed_directory(needed):
     return found, sorted(below)
 
 
-def open_the_way(needed):
+def sandbox_calls():
+    """The sandbox's own mount and prctl wrappers (`_harden`), loaded from its file: a
+    test that imports this module for `command` keeps the bot library off its path."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("_as_user_harden", HARDEN)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def open_the_way(needed, h):
     """Cover each closed directory with a tmpfs that shows only the needed entries."""
-    check(libc.unshare(CLONE_NEWNS), "unshare")
-    mount(None, "/", None, MS_REC | MS_PRIVATE)
+    h._check(h._libc.unshare(CLONE_NEWNS), "unshare")
+    h._mount(None, "/", None, h.MS_REC | h.MS_PRIVATE)
     while True:
         directory, entries = first_closed_directory(needed)
         if directory is None:
             return
         held = {name: os.open(os.path.join(directory, name), os.O_PATH) for name in entries}
         mode = os.stat(directory).st_mode & 0o777 | 0o005
-        mount("tmpfs", directory, "tmpfs", 0, f"mode={mode:o}")
+        h._mount("tmpfs", directory, "tmpfs", 0, f"mode={mode:o}")
         for name, fd in held.items():
             target = os.path.join(directory, name)
             if os.path.isdir(f"/proc/self/fd/{fd}"):
                 os.mkdir(target)
             else:
                 open(target, "w").close()
-            mount(f"/proc/self/fd/{fd}", target, None, MS_BIND | MS_REC)
+            h._mount(f"/proc/self/fd/{fd}", target, None, h.MS_BIND | h.MS_REC)
             os.close(fd)
 
 
-def deny_user_namespaces():
+def deny_user_namespaces(clone_newuser):
     import errno
 
     import pyseccomp as sc
     rules = sc.SyscallFilter(sc.ALLOW)
     deny = sc.ERRNO(errno.EPERM)
     rules.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")       # so that callers fall back to clone
-    rules.add_rule(deny, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER))
-    rules.add_rule(deny, "unshare", sc.Arg(0, sc.MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER))
+    rules.add_rule(deny, "clone", sc.Arg(0, sc.MASKED_EQ, clone_newuser, clone_newuser))
+    rules.add_rule(deny, "unshare", sc.Arg(0, sc.MASKED_EQ, clone_newuser, clone_newuser))
     rules.load()
 
 
@@ -94,21 +109,22 @@ def main():
     args = sys.argv[1:]
     no_user_namespaces = "--no-user-namespaces" in args
     args = [a for a in args if a != "--no-user-namespaces"]
-    uid, home, command = int(args[0]), args[1], args[2:]
+    uid, home, argv = int(args[0]), args[1], args[2:]
+    h = sandbox_calls()
     checkout = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     if os.geteuid() == 0:
         needed = [os.path.realpath(sys.executable), sys.base_prefix, sys.prefix, checkout, home]
-        open_the_way([os.path.realpath(p) for p in needed])
+        open_the_way([os.path.realpath(p) for p in needed], h)
         os.setgroups([])
         os.setresgid(uid, uid, uid)
         os.setresuid(uid, uid, uid)                 # clears every capability
     elif uid != os.getuid():
         sys.exit(f"as_user.py: only root can become uid {uid}")
-    check(libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")
+    h._check(h._libc.prctl(h.PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")
     if no_user_namespaces:
-        deny_user_namespaces()
+        deny_user_namespaces(h.CLONE_NEWUSER)
     os.chdir(checkout)
-    os.execvpe(command[0], command, dict(ENVIRONMENT, HOME=home))
+    os.execvpe(argv[0], argv, dict(ENVIRONMENT, HOME=home))
 
 
 if __name__ == "__main__":

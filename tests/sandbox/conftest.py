@@ -4,15 +4,13 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-AS_USER = Path(__file__).with_name("as_user.py")
-ORDINARY_UID = 47110            # as root: a uid with no account, no groups and no files
+from tests.sandbox import as_user
+
 ESCAPES = [Path("/tmp/arena-hostile-escape"), Path("/tmp/arena-hostile-shell-out")]
 
 
@@ -34,14 +32,11 @@ class OrdinaryUser:
     uid: int
     home: Path
 
-    def command(self, argv: list[str], user_namespaces: bool = True) -> list[str]:
-        flag = [] if user_namespaces else ["--no-user-namespaces"]
-        return [sys.executable, str(AS_USER), *flag, str(self.uid), str(self.home), *argv]
-
     def run(self, argv: list[str], timeout: float, user_namespaces: bool = True
             ) -> subprocess.CompletedProcess:
-        return subprocess.run(self.command(argv, user_namespaces), capture_output=True,
-                              text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+        return subprocess.run(as_user.command(self.uid, self.home, argv, user_namespaces),
+                              capture_output=True, text=True, timeout=timeout,
+                              stdin=subprocess.DEVNULL)
 
 
 @pytest.fixture(scope="session")
@@ -49,10 +44,8 @@ def ordinary_user():
     if os.geteuid() != 0:
         yield OrdinaryUser(os.getuid(), Path.home())
         return
-    home = Path(tempfile.mkdtemp(prefix="arena-ordinary-home-"))
-    os.chown(home, ORDINARY_UID, ORDINARY_UID)
-    home.chmod(0o700)
+    home = Path(as_user.make_home(as_user.ORDINARY_UID))
     try:
-        yield OrdinaryUser(ORDINARY_UID, home)
+        yield OrdinaryUser(as_user.ORDINARY_UID, home)
     finally:
         shutil.rmtree(home, ignore_errors=True)
