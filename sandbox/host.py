@@ -29,15 +29,26 @@ F_SETPIPE_SZ = 1031
 
 @dataclass(frozen=True)
 class BotSpec:
-    """What the sandbox needs of a bot: its file name (for tracebacks) and its source."""
+    """What the sandbox needs of a bot: its file name (for tracebacks) and its source.
+
+    An executable bot (a game whose bots are programs) also has `program`, how to run it
+    (`sandbox/programs.py`), and the files its scratch directory starts with."""
 
     filename: str
     source: bytes
+    program: dict | None = None
+    scratch: dict | None = None
+
+    @property
+    def child_main(self) -> str:
+        """Which kind of child runs it: a Python bot's, or an executable bot's keeper."""
+        return "_child" if self.program is None else "_keeper"
 
 
 def load_frame(game: str, bot: BotSpec) -> dict:
     """The frame after the sandbox config: the bot to load."""
-    return {"game": game, "source": bot.source, "filename": bot.filename}
+    return {"game": game, "source": bot.source, "filename": bot.filename,
+            "scratch": bot.scratch or {}}
 
 
 def start_frame(names: list[str], ai: int, seed: int, info: dict | None = None) -> dict:
@@ -88,9 +99,10 @@ class Child:
         self.inner_fd = -1                    # a pidfd of it: signalled safely, waited on
         try:
             if self.wrapped:
-                self.pid = _start_bwrap(isolation, down_r, up_w)
+                self.pid = _start_bwrap(isolation, down_r, up_w, bot)
             else:
-                self.pid = zygote().spawn(down_r, up_w, isolation.namespaces())
+                self.pid = zygote().spawn(down_r, up_w, isolation.namespaces(),
+                                          bot.child_main)
         except BaseException:
             for fd in (self.down_w, self.up_r):
                 os.close(fd)
@@ -107,7 +119,7 @@ class Child:
         self._sent_at_cpu = 0.0
         self._budget = 0.0
         self._deadline = 0.0
-        self._write({"config": isolation.child_config(limits)})
+        self._write({"config": isolation.child_config(limits, bot.program)})
         self._write(load_frame(game, bot))
 
     # -- talking ---------------------------------------------------------------------------
@@ -269,11 +281,22 @@ def _peak_rss_mb(pid: int) -> float:
     return 0.0
 
 
-def _start_bwrap(isolation: Isolation, down_r: int, up_w: int) -> int:
-    command = isolation.bwrap_command(str(BOTLIB / "_child.py"), down_r, up_w, site_dirs())
-    proc = subprocess.Popen(command, pass_fds=(down_r, up_w), stdin=subprocess.DEVNULL,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={},
-                            start_new_session=True)
+def _start_bwrap(isolation: Isolation, down_r: int, up_w: int, bot: BotSpec) -> int:
+    bot_fd = -1
+    if bot.program is not None:            # bubblewrap copies the bot's file from here
+        bot_fd = os.memfd_create("bot")
+        os.write(bot_fd, bot.source)
+        os.lseek(bot_fd, 0, os.SEEK_SET)
+    try:
+        command = isolation.bwrap_command(str(BOTLIB / f"{bot.child_main}.py"), down_r, up_w,
+                                          site_dirs(), bot.program, bot_fd)
+        proc = subprocess.Popen(command, pass_fds=tuple(fd for fd in (down_r, up_w, bot_fd)
+                                                        if fd >= 0),
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, env={}, start_new_session=True)
+    finally:
+        if bot_fd >= 0:
+            os.close(bot_fd)
     proc.returncode = 0          # we reap it ourselves, with wait4; Popen must not
     return proc.pid
 

@@ -9,19 +9,24 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
-import sysconfig
 from dataclasses import dataclass
 
 from sandbox.botlib._harden import LAYERS, NAMESPACES, SCRATCH_PREFIX, USER_NS
 from sandbox.limits import Limits
-from sandbox.paths import JAIL, readable_paths
+from sandbox.paths import JAIL, interpreter_files, readable_paths
 
 TIERS = ("strict", "standard", "bwrap")
 NOBODY = 65534
 # What bubblewrap provides in the bwrap tier; the child applies the rest itself.
 BWRAP_LAYERS = (USER_NS, "pid_ns", "net_ns", "mount_ns", "ipc_ns", "uts_ns", "fs_view", "uid")
 SKIPPABLE = (USER_NS, *LAYERS)
+# An executable bot's scratch directory: one tmpfs page, so a single file with data, of at
+# most PROGRAM_SCRATCH bytes (RLIMIT_FSIZE): 1 KiB in all, as the seed's bots had.
+PROGRAM_SCRATCH_PAGE = 4096
+PROGRAM_SCRATCH = 1024
+# Address space a runtime may reserve at start beyond the memory cap (node reserves about
+# 700 MB); RLIMIT_DATA holds what it really allocates to the cap.
+PROGRAM_RESERVE_MB = 4096
 
 
 class SandboxUnavailable(RuntimeError):
@@ -56,19 +61,28 @@ class Isolation:
         wanted = [name for name in NAMESPACES if name not in self.skip]
         return [USER_NS, *wanted] if self.wants_user_ns() else wanted
 
-    def child_config(self, limits: Limits) -> dict:
-        """The first frame a child reads: everything it needs to isolate itself."""
+    def child_config(self, limits: Limits, program: dict | None = None) -> dict:
+        """The first frame a child reads: everything it needs to isolate itself.
+
+        An executable bot's `program` (see `sandbox/programs.py`) adds its runtime's files
+        to the private root, a 1 KiB scratch, and the memory cap on what it allocates."""
+        scratch = self.scratch_mb << 20
         config = {"limits": limits.for_child(), "strict": self.tier != "standard",
                   USER_NS: self.wants_user_ns(),
-                  "skip": list(self.skip), "uid": self.uid, "scratch_mb": self.scratch_mb,
-                  "readable": _readable(), "jail": str(JAIL)}
+                  "skip": list(self.skip), "uid": self.uid, "scratch_bytes": scratch,
+                  "file_bytes": scratch, "readable": _readable(), "jail": str(JAIL)}
+        if program is not None:
+            config.update(program=program, readable=[*_readable(), *program["files"]],
+                          scratch_bytes=PROGRAM_SCRATCH_PAGE, file_bytes=PROGRAM_SCRATCH,
+                          reserve_mb=PROGRAM_RESERVE_MB)
         if self.tier == "bwrap":
             config["outer"] = list(BWRAP_LAYERS)
         return config
 
-    def bwrap_command(self, child_main: str, in_fd: int, out_fd: int,
-                      site: list[str]) -> list[str]:
-        """bubblewrap's command line for a fresh interpreter running `child_main`."""
+    def bwrap_command(self, child_main: str, in_fd: int, out_fd: int, site: list[str],
+                      program: dict | None = None, bot_fd: int = -1) -> list[str]:
+        """bubblewrap's command line for a fresh interpreter running `child_main`; for an
+        executable bot, its runtime's files and its own file (read from `bot_fd`) too."""
         bwrap = shutil.which("bwrap")
         if bwrap is None:
             raise SandboxUnavailable("--sandbox bwrap: bubblewrap is not installed "
@@ -76,13 +90,21 @@ class Isolation:
         command = [bwrap, "--unshare-all", "--unshare-user", "--disable-userns",
                    "--uid", str(self.uid), "--gid", str(self.uid), "--cap-drop", "ALL",
                    "--die-with-parent", "--new-session", "--clearenv", "--as-pid-1"]
-        for path in _interpreter_files() + _readable():
+        shown = interpreter_files() + _readable()
+        scratch = self.scratch_mb << 20
+        if program is not None:
+            shown += [p for p in program["files"] if p not in shown]
+            scratch = PROGRAM_SCRATCH_PAGE
+        for path in shown:
             if os.path.islink(path):
                 command += ["--symlink", os.readlink(path), path]
             else:
                 command += ["--ro-bind", path, path]
-        command += ["--size", str(self.scratch_mb << 20), "--tmpfs", "/scratch",
-                    "--chdir", "/scratch", _interpreter_files()[0], "-I", "-S", child_main,
+        if program is not None:
+            command += ["--perms", "0555", "--ro-bind-data", str(bot_fd),
+                        f"/bot/{program['file']}"]
+        command += ["--size", str(scratch), "--tmpfs", "/scratch",
+                    "--chdir", "/scratch", interpreter_files()[0], "-I", "-S", child_main,
                     str(in_fd), str(out_fd), *site]
         return command
 
@@ -111,17 +133,6 @@ def _readable() -> list[str]:
     if _READABLE is None:
         _READABLE = readable_paths()
     return _READABLE
-
-
-def _interpreter_files() -> list[str]:
-    """The real interpreter binary, and libpython when it is a shared library."""
-    files = [os.path.realpath(sys.executable)]
-    if sysconfig.get_config_var("Py_ENABLE_SHARED"):
-        lib = os.path.join(sysconfig.get_config_var("LIBDIR") or "",
-                           sysconfig.get_config_var("INSTSONAME") or "")
-        if os.path.isfile(lib):
-            files.append(lib)
-    return files
 
 
 def is_scratch(path: object) -> bool:

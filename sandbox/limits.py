@@ -18,6 +18,7 @@ class Limits:
     output_bytes: int = 64 << 10      # captured bot output kept per AI
     reply_bytes: int = 1 << 20        # largest frame the host accepts from a child
     load_timeout_s: float = 10.0      # wall seconds to start and import the bot
+    first_wall_s: float = 5.0         # executable bots: a persistent program's first turn
     idle_cpu_s: float = 2.0           # CPU a child may use between turns, over a match
     # Robot Game: past this many CPU seconds an act() is a timeout (that robot guards);
     # cpu_per_call_s stays the hard limit. The first act gets first_act_soft_s.

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import sysconfig
 from pathlib import Path
 
@@ -23,3 +24,14 @@ def readable_paths() -> list[str]:
     paths = sysconfig.get_paths()
     wanted = [paths["stdlib"], paths["platstdlib"], *site_dirs(), str(BOTLIB), *SYSTEM_LIBS]
     return [p for p in dict.fromkeys(wanted) if os.path.lexists(p)]
+
+
+def interpreter_files() -> list[str]:
+    """The real interpreter binary, and libpython when it is a shared library."""
+    files = [os.path.realpath(sys.executable)]
+    if sysconfig.get_config_var("Py_ENABLE_SHARED"):
+        lib = os.path.join(sysconfig.get_config_var("LIBDIR") or "",
+                           sysconfig.get_config_var("INSTSONAME") or "")
+        if os.path.isfile(lib):
+            files.append(lib)
+    return files

@@ -67,9 +67,11 @@ class Zygote:
             raise ZygoteError("the sandbox zygote did not start")
         self.pid = self.proc.pid
 
-    def spawn(self, in_fd: int, out_fd: int, namespaces: list[str]) -> int:
-        """A new child in `namespaces`, reading `in_fd` and writing `out_fd`. Returns its pid."""
-        request = msgpack.packb({"namespaces": namespaces})
+    def spawn(self, in_fd: int, out_fd: int, namespaces: list[str], main: str = "_child"
+              ) -> int:
+        """A new child in `namespaces`, reading `in_fd` and writing `out_fd`, that runs
+        `main` (`_child`: a Python bot; `_keeper`: an executable one). Returns its pid."""
+        request = msgpack.packb({"namespaces": namespaces, "main": main})
         with self._lock:
             try:
                 socket.send_fds(self._control, [request], [in_fd, out_fd])

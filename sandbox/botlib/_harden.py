@@ -17,6 +17,7 @@ import os
 import resource
 import select
 import signal
+import struct
 import sys
 
 LAYERS = ("pid_ns", "net_ns", "mount_ns", "ipc_ns", "uts_ns", "fs_view", "no_new_privs", "uid",
@@ -30,6 +31,7 @@ CLONE_NEWUSER = 0x10000000
 CLONE_FLAGS = {USER_NS: CLONE_NEWUSER, **NAMESPACES}   # what the zygote may clone into
 SCRATCH = "/scratch"
 SCRATCH_PREFIX = "arena-scratch-"
+SCRATCH_INODES = 64
 NOFILE = 64
 
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_BIND = 1, 2, 4, 8, 32, 4096
@@ -60,14 +62,18 @@ def _mount(source, target, fstype, flags, data=None):
            f"mount {target}")
 
 
-def enter_view(jail, readable, scratch_mb, uid):
-    """Make a private root holding only `readable` (read-only) and a capped /scratch.
+def enter_view(jail, readable, scratch_bytes, uid, files=None):
+    """Make a private root holding only `readable` (read-only), `files` ({absolute path:
+    bytes}, read-only, made by us: an executable bot's own file) and a capped /scratch.
 
     `jail` is an empty directory to build it on; paths keep their absolute names, so
     sys.path stays valid. Needs root in a private mount namespace.
     """
+    files = files or {}
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
-    _mount("tmpfs", jail, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755")
+    size = (1 << 20) + sum(len(data) + 4096 for data in files.values())
+    _mount("tmpfs", jail, "tmpfs", MS_NOSUID | MS_NODEV, f"size={size},mode=0755")
+    _place(files, jail)
     shown = []
     for path in sorted(readable):
         if any(path == s or path.startswith(s.rstrip("/") + "/") for s in shown):
@@ -89,7 +95,7 @@ def enter_view(jail, readable, scratch_mb, uid):
         shown.append(path)
     os.mkdir(jail + SCRATCH)
     _mount("tmpfs", jail + SCRATCH, "tmpfs", MS_NOSUID | MS_NODEV,
-           f"size={scratch_mb}m,nr_inodes=4096,mode=0700,uid={uid},gid={uid}")
+           f"size={scratch_bytes},nr_inodes={SCRATCH_INODES},mode=0700,uid={uid},gid={uid}")
     os.chdir(jail)
     _check(_libc.syscall(SYS_PIVOT_ROOT, b".", b"."), "pivot_root")
     _check(_libc.umount2(b".", MNT_DETACH), "umount old root")
@@ -167,11 +173,17 @@ def die_with_parent(in_fd):
         os._exit(1)
 
 
-def set_rlimits(limits, scratch_mb):
-    for which, value in ((resource.RLIMIT_CORE, 0), (resource.RLIMIT_AS, limits["memory_mb"] << 20),
-                         (resource.RLIMIT_CPU, limits["cpu_backstop_s"]),
-                         (resource.RLIMIT_NOFILE, NOFILE),
-                         (resource.RLIMIT_FSIZE, scratch_mb << 20)):
+def set_rlimits(limits, file_bytes, reserve_mb=0):
+    """The memory cap is on the address space, plus `reserve_mb` for runtimes that reserve
+    a large one at start (node, the JVM): then what is really allocated (RLIMIT_DATA:
+    private writable memory) is what the cap holds to."""
+    memory = limits["memory_mb"] << 20
+    caps = [(resource.RLIMIT_CORE, 0), (resource.RLIMIT_AS, memory + (reserve_mb << 20)),
+            (resource.RLIMIT_CPU, limits["cpu_backstop_s"]), (resource.RLIMIT_NOFILE, NOFILE),
+            (resource.RLIMIT_FSIZE, file_bytes)]
+    if reserve_mb:
+        caps.append((resource.RLIMIT_DATA, memory))
+    for which, value in caps:
         resource.setrlimit(which, (value, value))
 
 
@@ -245,11 +257,88 @@ def _filter(pid):
     return rules
 
 
-def seccomp_program(pid):
-    """The filter for a process whose pid is `pid`, compiled to BPF bytes."""
+# -- an executable bot's program -------------------------------------------------------------
+BOT = "{bot}"              # stands for the bot's own file in a program's argv
+EXEC_FD = 63               # the runtime's binary, opened by the keeper (below RLIMIT_NOFILE)
+PROGRAM_PID = 0x5EC0DE11   # stands for the program's pid in the compiled filter; patched
+SYS_SECCOMP, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER = 317, 1, 8
+MAP_SHARED, MAP_ANONYMOUS = 0x01, 0x20
+# Calls a program's filter hands to its keeper, who refuses them (EPERM) and records the
+# attempt, as the audit hook does for Python bots. The rest of DENIED fails silently.
+RECORDED = {"fork": "process", "vfork": "process", "clone": "process", "execve": "process",
+            "execveat": "process", "socket": "socket", "socketpair": "socket",
+            "connect": "socket", "bind": "socket", "listen": "socket", "accept": "socket",
+            "accept4": "socket", "kill": "signal", "tkill": "signal", "tgkill": "signal",
+            "pidfd_open": "signal", "pidfd_send_signal": "signal", "ptrace": "ptrace",
+            "process_vm_readv": "ptrace", "process_vm_writev": "ptrace"}
+
+
+def _program_filter():
+    """A program's filter, on top of what the keeper shares with it: it may exec only the
+    file on EXEC_FD (its runtime), start no process, signal only itself, and map no shared
+    anonymous memory (which RLIMIT_DATA would not count)."""
+    sc = _import_pyseccomp()
+    deny, notify = sc.ERRNO(errno.EPERM), sc.NOTIFY
+    rules = sc.SyscallFilter(sc.ALLOW)
+    special = ("clone", "execveat", "kill", "tgkill")
+    for name in (*DENIED, *RECORDED, "memfd_create"):
+        if name in special:
+            continue
+        try:
+            rules.add_rule(notify if name in RECORDED else deny, name)
+        except (OSError, ValueError, RuntimeError):
+            pass
+    rules.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")
+    rules.add_rule(notify, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, 0))
+    rules.add_rule(notify, "execveat", sc.Arg(0, sc.NE, EXEC_FD))
+    rules.add_rule(notify, "kill", sc.Arg(0, sc.NE, PROGRAM_PID))
+    rules.add_rule(notify, "tgkill", sc.Arg(0, sc.NE, PROGRAM_PID))
+    rules.add_rule(deny, "prctl", sc.Arg(0, sc.EQ, PR_SET_PDEATHSIG))
+    both = MAP_SHARED | MAP_ANONYMOUS
+    rules.add_rule(deny, "mmap", sc.Arg(3, sc.MASKED_EQ, both, both))
+    return rules
+
+
+def program_seccomp():
+    """The program filter compiled to BPF, with PROGRAM_PID still to patch; and the
+    recorded calls by number."""
+    sc = _import_pyseccomp()
+    arch = sc.system_arch()
+    numbers = {}
+    for name, kind in RECORDED.items():
+        try:
+            numbers[sc.resolve_syscall(arch, name)] = f"{kind}: {name}"
+        except (OSError, ValueError, RuntimeError):
+            pass
+    return _export(_program_filter()), numbers
+
+
+def patch_pid(program, pid):
+    """The compiled filter with the program's pid in place of PROGRAM_PID (each BPF
+    instruction is 8 bytes: code u16, jt u8, jf u8, k u32)."""
+    marker, real = struct.pack("<I", PROGRAM_PID), struct.pack("<I", pid)
+    out = bytearray(program)
+    for at in range(4, len(out), 8):
+        if out[at:at + 4] == marker:
+            out[at:at + 4] = real
+    return bytes(out)
+
+
+def load_with_listener(program):
+    """Load a compiled filter on this process; returns the fd its notifications come to."""
+    buffer = ctypes.create_string_buffer(program, len(program))
+    fprog = _SockFprog(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
+    fd = _libc.syscall(SYS_SECCOMP, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER,
+                       ctypes.byref(fprog))
+    if fd < 0:
+        _check(-1, "seccomp")
+    return fd
+
+
+def _export(rules):
     read_end, write_end = os.pipe()
     try:
-        _filter(pid).export_bpf(os.fdopen(write_end, "wb", closefd=False))
+        rules.export_bpf(os.fdopen(write_end, "wb", closefd=False))
         os.close(write_end)
         write_end = -1
         chunks = []
@@ -260,6 +349,11 @@ def seccomp_program(pid):
         os.close(read_end)
         if write_end >= 0:
             os.close(write_end)
+
+
+def seccomp_program(pid):
+    """The filter for a process whose pid is `pid`, compiled to BPF bytes."""
+    return _export(_filter(pid))
 
 
 # The zygote compiles the filter once for pid 1, which every child in its own pid
@@ -282,9 +376,12 @@ def load_seccomp():
            "prctl SECCOMP")
 
 
-def harden(cfg, in_fd, namespaces, ns_problem, outer_ids=None):
+def harden(cfg, in_fd, namespaces, ns_problem, outer_ids=None, files=None,
+           seccomp=load_seccomp):
     """Apply every layer `cfg` asks for. `namespaces` are those the child was cloned into,
     `ns_problem` why the others are not, `outer_ids` the (uid, gid) that cloned it.
+    `files` go into the private root (see `enter_view`); `seccomp` is the last step (an
+    executable bot's keeper prepares its program's filter there instead).
 
     Returns (active layers, {missing layer: reason}, the scratch directory the host must
     remove, or None when it lives and dies in the child's private root).
@@ -314,16 +411,17 @@ def harden(cfg, in_fd, namespaces, ns_problem, outer_ids=None):
     landlock = {}
     steps = (
         ("fs_view", lambda: _need("mount_ns", namespaces) or enter_view(
-            cfg["jail"], cfg["readable"], cfg["scratch_mb"], uid)),
+            cfg["jail"], cfg["readable"], cfg["scratch_bytes"], uid, files)),
         ("no_new_privs", lambda: _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0),
                                         "prctl NO_NEW_PRIVS")),
         ("uid", lambda: drop_privileges(uid, in_user_ns)),
         ("parent_death", lambda: die_with_parent(in_fd)),
-        ("rlimits", lambda: set_rlimits(cfg["limits"], cfg["scratch_mb"])),
+        ("rlimits", lambda: set_rlimits(cfg["limits"], cfg["file_bytes"],
+                                        cfg.get("reserve_mb", 0))),
         ("empty_env", clear_env),
         ("stdin_closed", close_stdin),
         ("landlock", lambda: _enforce_landlock(landlock)),
-        ("seccomp", load_seccomp),
+        ("seccomp", seccomp),
     )
     scratch = None
     for name, apply in steps:
@@ -339,11 +437,24 @@ def harden(cfg, in_fd, namespaces, ns_problem, outer_ids=None):
             else:
                 active.append(name)
         if name == "fs_view":
+            root = ""
             if name not in active:
-                scratch = own_scratch(uid)
+                scratch = root = own_scratch(uid)
+                _place(files or {}, root)
             if "landlock" not in skip and "landlock" not in outer:
-                _prepare_landlock(landlock, cfg["readable"])
+                shown = {root + os.path.dirname(path) for path in files or ()}
+                _prepare_landlock(landlock, [*cfg["readable"], *sorted(shown)])
     return active, missing, scratch
+
+
+def _place(files, root):
+    """Without a private root: the files under `root` (still root's own, read-only)."""
+    for path, data in files.items():
+        inside = root + path
+        os.makedirs(os.path.dirname(inside), exist_ok=True)
+        with open(inside, "wb") as f:
+            f.write(data)
+        os.chmod(inside, 0o555)
 
 
 def own_scratch(uid):

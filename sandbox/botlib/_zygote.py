@@ -19,6 +19,7 @@ import socket  # noqa: E402
 
 import _child  # noqa: E402
 import _harden  # noqa: E402
+import _keeper  # noqa: E402
 import _runtime  # noqa: E402
 import msgpack  # noqa: E402
 
@@ -45,13 +46,18 @@ def clone(flags):
     return pid
 
 
-def spawn(in_fd, out_fd, control, wanted):
-    """Fork one child in the `wanted` namespaces; it becomes `serve` and never returns.
+MAINS = {"_child": _child.serve, "_keeper": _keeper.serve}
+
+
+def spawn(in_fd, out_fd, control, wanted, main="_child"):
+    """Fork one child in the `wanted` namespaces; it runs `main` (a Python bot's child, or
+    an executable bot's keeper) and never returns.
 
     `wanted` may include the user namespace (the host asks for it when it is not root).
     When the clone is refused (EPERM: not root, or user namespaces disabled), the child is
     forked without namespaces, and says why. Returns the child's pid.
     """
+    serve = MAINS[main]
     wanted = tuple(name for name in _harden.CLONE_FLAGS if name in wanted)
     flags = CLONE_PARENT
     for name in wanted:
@@ -65,7 +71,7 @@ def spawn(in_fd, out_fd, control, wanted):
         code = 0
         try:
             control.close()
-            _child.serve(in_fd, out_fd, namespaces, problem, outer_ids)
+            serve(in_fd, out_fd, namespaces, problem, outer_ids)
         except BaseException:
             code = 70
         _runtime.exit_now(code)
@@ -96,8 +102,9 @@ def main():
             continue
         try:
             request = msgpack.unpackb(message)
-            answer = {"pid": spawn(fds[0], fds[1], control, request["namespaces"])}
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+            answer = {"pid": spawn(fds[0], fds[1], control, request["namespaces"],
+                                   request.get("main", "_child"))}
+        except (OSError, ValueError, KeyError, TypeError) as exc:  # KeyError: unknown main
             answer = {"error": f"fork failed: {exc}"}
         finally:
             for fd in fds:

@@ -1,0 +1,84 @@
+"""An executable bot's child: it hardens itself like a Python child, then runs the bot's
+program, per turn or for the whole game, and talks frames to the host for it.
+
+`python -I -S _keeper.py IN_FD OUT_FD [SITE_DIR ...]` (the bwrap tier), or forked from the
+zygote. The keeper is our code; the bot's program is the keeper's own child, in the same
+namespaces, private root, uid, Landlock domain and rlimits, plus a seccomp filter of its
+own (`_harden._program_filter`): it may exec its runtime once and start no process. Its
+refused calls come to the keeper, which records them and answers EPERM.
+
+Frames in: the config (with the program: how to run it), the bot (its file and the
+scratch it starts with), the match start, then one request per turn, {"input": text}.
+Frames out per turn: {"moves": {"answer": line or None, "problem": kind or None}, "out":
+the program's stderr, "violations", "scratch" when it changed, "busy_s"}.
+"""
+import os
+import sys
+
+if __name__ == "__main__":       # -I leaves the script's own directory off the path
+    sys.path[:0] = [os.path.dirname(os.path.abspath(__file__))] + sys.argv[3:]
+
+import time  # noqa: E402
+
+import _harden  # noqa: E402
+import _program  # noqa: E402
+import _runtime  # noqa: E402
+import _wire  # noqa: E402
+
+BOT_DIR = "/bot"
+
+
+def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter", outer_ids=None):
+    """Everything an executable bot's child does, from its first frame to its exit."""
+    config = _wire.read_frame(in_fd, 1 << 20)["config"]
+    hello = _wire.read_frame(in_fd, 64 << 20)
+    program = config["program"]
+    bot_file = f"{BOT_DIR}/{program['file']}"
+    files = {bot_file: hello["source"]} if "bot_file" not in config.get("outer", ()) else {}
+    prepared = {}
+
+    def prepare_filter():
+        prepared["bpf"], prepared["recorded"] = _harden.program_seccomp()
+
+    layers, missing, scratch = _harden.harden(config, in_fd, set(namespaces), ns_problem,
+                                              outer_ids, files, seccomp=prepare_filter)
+    _wire.write_frame(out_fd, {"layers": layers, "missing": missing, "scratch": scratch})
+    if config.get("strict") and missing:
+        _runtime.exit_now(_runtime.FATAL_EXIT)
+    if program.get("problem"):
+        _wire.write_frame(out_fd, {"load_error": program["problem"]})
+        return
+    root = scratch or ""
+    exec_path = root + bot_file if program["native"] else program["exec"]
+    try:
+        fd = os.open(exec_path, os.O_RDONLY | os.O_CLOEXEC)
+        os.dup2(fd, _harden.EXEC_FD, inheritable=False)
+        os.close(fd)
+    except OSError as exc:
+        _wire.write_frame(out_fd, {"load_error": f"cannot open {exec_path}: {exc.strerror}"})
+        return
+    workdir = os.getcwd()
+    _program.restore_scratch(workdir, hello.get("scratch") or {})
+    argv = [root + bot_file if arg == _program.BOT else arg for arg in program["argv"]]
+    runner = _program.Runner(argv, config["limits"], program["persistent"], workdir,
+                             prepared.get("bpf"), prepared.get("recorded") or {})
+    _wire.write_frame(out_fd, {"ready": True, "out": "", "violations": []})
+    try:
+        _wire.read_frame(in_fd, 1 << 20)["start"]
+    except (EOFError, KeyError, TypeError):
+        return
+    while True:
+        try:
+            request = _wire.read_frame(in_fd, 1 << 20)
+        except EOFError:
+            runner.stop()
+            return
+        started = time.perf_counter()
+        reply = runner.turn(request["input"])
+        reply["busy_s"] = time.perf_counter() - started
+        _wire.write_frame(out_fd, reply)
+
+
+if __name__ == "__main__":
+    serve(int(sys.argv[1]), int(sys.argv[2]))
+    _runtime.exit_now(0)

@@ -1,0 +1,366 @@
+"""Run an executable bot's program over pipes: one turn at a time, or for the whole game.
+
+Used by the keeper (`_keeper.py`), where each program gets its seccomp filter and execs
+its runtime through EXEC_FD, and by `--sandbox off`, where it is a plain child process.
+A turn's outcome is an answer line, or none and the kind of problem: hang (no answer in
+time), cpu, memory, crash or output (more than OUTPUT_CAP bytes on stdout).
+"""
+import errno
+import fcntl
+import os
+import resource
+import selectors
+import signal
+import socket
+import struct
+import time
+
+import _harden
+
+BOT = _harden.BOT
+OUTPUT_CAP = 64 << 10            # stdout bytes per turn: past this, the program is stopped
+ANSWER_CAP = 256                 # bytes of the answer line that are kept
+SCRATCH_FILES = 16               # files of the scratch directory that are carried over
+# seccomp user notifications: struct seccomp_notif is 80 bytes, the response 24.
+NOTIF_RECV, NOTIF_SEND = 0xC0502100, 0xC0182101
+NOTIF_SIZE = 80
+PROBLEMS = ("hang", "cpu", "memory", "crash", "output")
+
+
+def cpu_clock(pid):
+    """The Linux per-process CPU clock id of `pid` (CPUCLOCK_SCHED)."""
+    return ((~pid) << 3) | 2
+
+
+class Program:
+    """One started program: its pid, its three pipes and its seccomp listener."""
+
+    def __init__(self, argv, executable, cpu_s, workdir, bpf, env):
+        in_r, self.stdin = os.pipe()
+        self.stdout, out_w = os.pipe()
+        self.stderr, err_w = os.pipe()
+        ours = theirs = None
+        if bpf is not None:
+            # SEQPACKET: a child that dies before it sends is an end of file, not a wait.
+            ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.cpu_cap = cpu_s
+        self.pid = os.fork()
+        if self.pid == 0:
+            _become(argv, executable, cpu_s, workdir, bpf, env, (in_r, out_w, err_w),
+                    theirs.fileno() if theirs else None)
+        for fd in (in_r, out_w, err_w):
+            os.close(fd)
+        self.listener = -1
+        if ours is not None:
+            theirs.close()
+            try:
+                _, fds, _, _ = socket.recv_fds(ours, 16, 1)
+            except OSError:
+                fds = []
+            ours.close()
+            self.listener = fds[0] if fds else -1
+        self.pidfd = os.pidfd_open(self.pid)
+        for fd in (self.stdin, self.stdout, self.stderr):
+            os.set_blocking(fd, False)
+        self.status = None           # (exit code or -signal, peak RSS bytes, CPU s) once reaped
+        self.cpu_at_turn = 0.0
+        self.turns = 0
+        self.pending = b""           # stdout read past the last answer line
+
+    def cpu(self):
+        try:
+            return time.clock_gettime(cpu_clock(self.pid))
+        except OSError:
+            return self.cpu_at_turn
+
+    def reap(self, block):
+        if self.status is None:
+            try:
+                pid, status, usage = os.wait4(self.pid, 0 if block else os.WNOHANG)
+            except ChildProcessError:
+                pid, status, usage = self.pid, 0, None
+            if pid:
+                rss = usage.ru_maxrss * 1024 if usage else 0
+                cpu = usage.ru_utime + usage.ru_stime if usage else 0.0
+                self.status = (os.waitstatus_to_exitcode(status), rss, cpu)
+        return self.status
+
+    def kill(self):
+        if self.status is None:
+            try:
+                signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
+            except OSError:
+                pass
+            self.reap(block=True)
+
+    def close(self):
+        self.kill()
+        for fd in (self.stdin, self.stdout, self.stderr, self.listener, self.pidfd):
+            if fd >= 0:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self.stdin = self.stdout = self.stderr = self.listener = self.pidfd = -1
+
+
+def _become(argv, executable, cpu_s, workdir, bpf, env, pipes, sock):
+    """In the forked child: take the pipes, the CPU cap and the filter, then exec."""
+    try:
+        os.setsid()                  # its own group: kill(0, ...) reaches only itself
+        # Out of the way first: a pipe may already sit on 0, 1 or 2 (stdin was closed).
+        wanted = [fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in (*pipes, sock) if fd is not None]
+        for target, fd in enumerate(wanted):
+            os.dup2(fd, target)
+        keep = len(wanted)
+        os.closerange(keep, _harden.EXEC_FD)
+        os.closerange(_harden.EXEC_FD + 1, 1 << 16)
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+        hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
+        if hard != resource.RLIM_INFINITY:
+            cpu_s = min(cpu_s, hard - 1)
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))
+        os.chdir(workdir)
+        if bpf is None:
+            os.execve(executable, argv, env)
+        listener = _harden.load_with_listener(_harden.patch_pid(bpf, os.getpid()))
+        with socket.socket(fileno=keep - 1) as channel:
+            socket.send_fds(channel, [b"L"], [listener])
+        os.close(listener)
+        os.execve(_harden.EXEC_FD, argv, env)
+    except BaseException as exc:     # said on its stderr, which the bot's output keeps
+        try:
+            os.write(2, f"sandbox: cannot start {argv[0]}: {exc}\n".encode())
+        except BaseException:
+            pass
+    os._exit(127)
+
+
+class Runner:
+    """A bot's program over a game: started per turn, or once (and restarted once)."""
+
+    def __init__(self, argv, limits, persistent, workdir, bpf=None, recorded=None,
+                 executable=None):
+        self.argv = argv
+        self.executable = executable or argv[0]
+        self.limits = limits
+        self.persistent = persistent
+        self.workdir = workdir
+        self.bpf = bpf
+        self.recorded = recorded or {}
+        self.env = {"PATH": "/usr/bin:/bin", "HOME": workdir, "LANG": "C.UTF-8"}
+        self.program = None
+        self.starts = 0
+        self.violations = []
+        self.stderr = bytearray()
+        self.dropped = 0
+        self.scratch = snapshot(workdir)
+
+    def _start(self, cpu_s):
+        self.starts += 1
+        return Program(self.argv, self.executable, max(1, int(cpu_s + 0.999)), self.workdir,
+                       self.bpf, self.env)
+
+    def turn(self, text):
+        """Play one turn: the input block in, a reply frame out."""
+        data = text.encode()
+        limits = self.limits
+        if not self.persistent:
+            program = self._start(limits["cpu_per_call_s"])
+            _write(program, data)
+            _close_input(program)
+            answer, problem = self._read(program, time.monotonic() + limits["wall_per_call_s"],
+                                         until_exit=True)
+            self._collect(program)
+            program.close()
+        else:
+            answer, problem = self._persistent_turn(data + b"\n")
+        reply = {"moves": {"answer": answer, "problem": problem}, "out": self._take_out(),
+                 "out_dropped": self.dropped, "violations": self.violations}
+        self.violations = []
+        now = snapshot(self.workdir)
+        if now != self.scratch:
+            self.scratch = reply["scratch"] = now
+        return reply
+
+    def _persistent_turn(self, data):
+        program = self.program
+        if program is None:
+            if self.starts >= 2:     # started once and restarted once: it holds from now on
+                return None, None
+            program = self.program = self._start(self.limits["cpu_backstop_s"])
+        first = program.turns == 0
+        program.turns += 1
+        wall = self.limits["first_wall_s"] if first else self.limits["wall_per_call_s"]
+        program.cpu_at_turn = program.cpu()
+        _write(program, data)
+        answer, problem = self._read(program, time.monotonic() + wall, until_exit=False)
+        if problem is None and not first and \
+                program.cpu() - program.cpu_at_turn > self.limits["cpu_per_call_s"]:
+            problem = "cpu"
+        if problem is not None or program.status is not None:
+            self._collect(program)
+            program.close()
+            self.program = None
+        return answer, problem
+
+    def _read(self, program, deadline, until_exit):
+        """Read the program's answer line until `deadline`. Per turn (`until_exit`), also
+        wait for it to end, so that what it writes to its scratch after answering counts."""
+        selector = selectors.DefaultSelector()
+        for fd in (program.stdout, program.stderr, program.listener, program.pidfd):
+            if fd >= 0:
+                selector.register(fd, selectors.EVENT_READ)
+        out = bytearray(program.pending)
+        program.pending = b""
+        answer = None
+        total = 0
+        exited = out_closed = False
+        try:
+            while True:
+                if answer is None and b"\n" in out:
+                    line, _, rest = bytes(out).partition(b"\n")
+                    answer = line[:ANSWER_CAP].decode("utf-8", "replace").strip()
+                    out = bytearray(rest)
+                    if not until_exit:
+                        program.pending = bytes(rest)
+                        return answer, None
+                if (out_closed and exited) or (out_closed and not until_exit):
+                    break
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    if answer is not None:
+                        return answer, None            # answered; lingered: stopped
+                    program.kill()
+                    return None, "hang"
+                for key, _ in selector.select(left):
+                    fd = key.fd
+                    if fd == program.listener:
+                        if not self._refuse(fd):
+                            selector.unregister(fd)
+                    elif fd == program.pidfd:
+                        exited = True
+                        selector.unregister(fd)
+                    else:
+                        chunk = _read_some(fd)
+                        if chunk is None:
+                            continue
+                        if not chunk:
+                            selector.unregister(fd)
+                            if fd == program.stdout:
+                                out_closed = True
+                            continue
+                        if fd == program.stderr:
+                            self._keep_err(chunk)
+                            continue
+                        total += len(chunk)
+                        if total > OUTPUT_CAP:
+                            program.kill()
+                            return None, "output"
+                        out += chunk
+            if answer is None and out.strip():
+                answer = bytes(out[:ANSWER_CAP]).decode("utf-8", "replace").strip()
+            status = program.reap(block=True)
+            if answer is not None:
+                return answer, None
+            return None, self._why(program, status)
+        finally:
+            selector.close()
+
+    def _why(self, program, status):
+        """Why a program ended without an answer (None: it ended cleanly, saying nothing)."""
+        code, rss, cpu = status
+        limits = self.limits
+        if rss >= limits["memory_mb"] * limits["memory_alarm"] * (1 << 20):
+            return "memory"
+        if code == -signal.SIGXCPU or (code == -signal.SIGKILL and cpu >= program.cpu_cap):
+            return "cpu"
+        return "crash" if code != 0 else None
+
+    def _refuse(self, listener):
+        """Answer one refused call with EPERM and record it. False once the program is gone."""
+        buffer = bytearray(NOTIF_SIZE)
+        try:
+            fcntl.ioctl(listener, NOTIF_RECV, buffer, True)
+        except OSError as exc:
+            return exc.errno in (errno.EINTR, errno.ENOENT)
+        notif_id, _pid, _flags, nr = struct.unpack_from("<QIIi", buffer)
+        what = self.recorded.get(nr, f"process: system call {nr}")
+        if what not in self.violations and len(self.violations) < 20:
+            self.violations.append(what)
+        try:
+            fcntl.ioctl(listener, NOTIF_SEND, struct.pack("<QqiI", notif_id, 0, -errno.EPERM, 0))
+        except OSError:
+            pass
+        return True
+
+    def _keep_err(self, chunk):
+        room = self.limits["output_bytes"] - len(self.stderr)
+        self.stderr += chunk[:max(0, room)]
+        self.dropped += max(0, len(chunk) - max(0, room))
+
+    def _collect(self, program):
+        """What is left on stderr, once a program has ended."""
+        while (chunk := _read_some(program.stderr)):
+            self._keep_err(chunk)
+
+    def _take_out(self):
+        text = self.stderr.decode("utf-8", "replace")
+        self.stderr = bytearray()
+        return text
+
+    def stop(self):
+        if self.program is not None:
+            self.program.close()
+            self.program = None
+
+
+def _write(program, data):
+    try:
+        os.write(program.stdin, data)
+    except OSError:
+        pass                         # it stopped reading, or is gone: its answer says so
+
+
+def _close_input(program):
+    os.close(program.stdin)
+    program.stdin = -1
+
+
+def _read_some(fd):
+    try:
+        return os.read(fd, 1 << 16)
+    except BlockingIOError:
+        return None
+    except OSError:
+        return b""
+
+
+def snapshot(workdir):
+    """The scratch directory's regular files ({name: bytes}), the first SCRATCH_FILES."""
+    files = {}
+    try:
+        names = sorted(os.listdir(workdir))[:SCRATCH_FILES]
+    except OSError:
+        return files
+    for name in names:
+        path = os.path.join(workdir, name)
+        try:
+            if os.path.isfile(path) and not os.path.islink(path):
+                with open(path, "rb") as f:
+                    files[name] = f.read(1 << 12)
+        except OSError:
+            pass
+    return files
+
+
+def restore_scratch(workdir, files):
+    """Put back the files a bot left in its scratch directory at the end of its last game."""
+    for name, data in list(files.items())[:SCRATCH_FILES]:
+        if isinstance(name, str) and isinstance(data, bytes) and name not in ("", ".", "..") \
+                and "/" not in name:
+            try:
+                with open(os.path.join(workdir, name), "wb") as f:
+                    f.write(data)
+            except OSError:
+                pass
