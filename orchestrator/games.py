@@ -6,19 +6,28 @@ from pathlib import Path
 from typing import Any, Callable
 
 from engine import InputError
+from engine.arena import scenario as arena_scenario
 from engine.arena.generate import TARGET_DENSITY
 from engine.arena.mapfile import load_map as load_arena_map
 from engine.arena.mapfile import parse_map as parse_arena_map
 from engine.arena.match import ArenaMatch
 from engine.arena.rules import PRESETS as ARENA_PRESETS
 from engine.arena.rules import rules_from as arena_rules
+from engine.cave import scenario as cave_scenario
+from engine.cave.game import CaveGame
+from engine.cave.mapfile import load_map as load_cave_map
+from engine.cave.mapfile import parse_map as parse_cave_map
+from engine.cave.rules import PRESETS as CAVE_PRESETS
+from engine.cave.rules import rules_from as cave_rules
 from engine.robotgame.mapfile import load_map as load_robotgame_map
 from engine.robotgame.mapfile import parse_map as parse_robotgame_map
 from engine.robotgame.match import RobotGameMatch
 from engine.robotgame.rules import PRESETS as ROBOTGAME_PRESETS
 from engine.robotgame.rules import rules_from as robotgame_rules
-from orchestrator.bots import PROJECT, sample_bots
+from orchestrator.bots import PROJECT, BotFile, sample_bots
+from sandbox.host import BotSpec
 from sandbox.limits import Limits
+from sandbox.programs import describe
 
 
 @dataclass(frozen=True)
@@ -41,6 +50,15 @@ class Game:
     demo: tuple[str, ...] = ()         # `arena run` with no bots: these (default: all)
     columns: tuple[tuple[str, Callable[[dict], str]], ...] = ()   # result table columns
     summary: Callable[[Any], dict[str, str]] = lambda board: {}    # a map, for `arena maps`
+    scenario: Callable[[Any, str], dict] | None = None   # (data, file name) -> final state
+    programs: bool = False             # bots are programs in any language, not Python modules
+
+    def bot_spec(self, bot: BotFile, scratch: dict | None = None) -> BotSpec:
+        """What the sandbox needs to run `bot` (a program: how, and its scratch files)."""
+        name = Path(bot.path).name
+        if not self.programs:
+            return BotSpec(filename=name, source=bot.source)
+        return BotSpec(name, bot.source, describe(name, bot.source), scratch or {})
 
     def check_lineup(self) -> list[Path]:
         return [PROJECT / "bots" / self.name / bot for bot in self.check_opponents]
@@ -83,6 +101,14 @@ def _arena_summary(arena) -> dict[str, str]:
             "AIs x 40 at 5.5 %": f"{arena.size * arena.size * TARGET_DENSITY / 40:.1f}"}
 
 
+def _cave_summary(cave_map) -> dict[str, str]:
+    if cave_map.rows is None:
+        return {"size": "30 + 10 x bots", "cavern": "drawn from the match seed"}
+    cavern = cave_map.cavern()
+    return {"size": f"{cavern.side}x{cavern.side}", "cavern": "fixed",
+            "creatures": str(len(cavern.creatures))}
+
+
 def _robotgame_summary(board) -> dict[str, str]:
     size = board.board_size
     walkable = sum(board.walkable((x, y)) for x in range(size) for y in range(size))
@@ -97,7 +123,7 @@ GAMES: dict[str, Game] = {
         check_opponents=("hunter.py", "beeline.py"),
         columns=(("flags", lambda s: f"{s.get('max_flags', 0)}/{s.get('total_flags', 0)}"),
                  ("alive", lambda s: str(s.get("alive", "-")))),
-        summary=_arena_summary),
+        summary=_arena_summary, scenario=arena_scenario.run),
     "robotgame": Game(
         "robotgame", load_robotgame_map, parse_robotgame_map, robotgame_rules,
         tuple(ROBOTGAME_PRESETS), RobotGameMatch, default_map="default", map_suffix=".py",
@@ -109,6 +135,19 @@ GAMES: dict[str, Game] = {
         columns=(("robots", lambda s: str(s.get("robots", "-"))),
                  ("timeouts", lambda s: str(s.get("timeouts", "-")))),
         summary=_robotgame_summary),
+    "cave": Game(
+        "cave", load_cave_map, parse_cave_map, cave_rules, tuple(CAVE_PRESETS), CaveGame,
+        default_map="generated", map_suffix=".txt", check_map="generated",
+        check_opponents=("forager.py", "miner.sh"),
+        # The seed's controller: 1 s a turn. A persistent program's first turn gets 5 s.
+        limits=Limits(cpu_per_call_s=1.0, wall_per_call_s=1.0, watchdog_grace_s=5.0,
+                      cpu_bank_s=60.0, output_bytes=16 << 10),
+        demo=("forager.py", "wanderer.py", "miner.sh", "scout.js", "digger"),
+        columns=(("score", lambda s: str(s.get("score", "-"))),
+                 ("gold", lambda s: str(s.get("gold", "-"))),
+                 ("lasted", lambda s: str(s.get("turns", "-"))),
+                 ("invalid", lambda s: str(s.get("invalid", "-")))),
+        summary=_cave_summary, scenario=cave_scenario.run, programs=True),
 }
 
 

@@ -5,6 +5,7 @@ per turn, and a plain result dict comes out.
 """
 from __future__ import annotations
 
+import base64
 import dataclasses
 import time
 from dataclasses import dataclass, field
@@ -35,6 +36,9 @@ class MatchSpec:
     sandbox: str = "standard"
     skip_layers: tuple[str, ...] = ()      # isolation layers left off (benchmarks, tests)
     map_text: str | None = None            # the map itself, when it travels as data
+    # Executable bots: the files each bot's scratch directory starts with (by seat), the
+    # ones it left at the end of its previous game of the series.
+    scratch: list[dict] | None = None
 
 
 @dataclass
@@ -64,13 +68,15 @@ class Seat:
     violations: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    scratch: dict | None = None      # an executable bot's scratch files, as it left them
 
 
 class _Players:
     """The loaded AIs of one attempt, sandboxed or in-process, behind one interface."""
 
     def __init__(self, spec: MatchSpec, seats: dict[int, Seat]) -> None:
-        bots = {i: seat.bot.spec for i, seat in seats.items()}
+        game = get_game(spec.game)
+        bots = {i: game.bot_spec(seat.bot, seat.scratch) for i, seat in seats.items()}
         self.off = spec.sandbox == "off"
         if self.off:
             self.procs, self.load_failed = inprocess.load_players(spec.game, bots, spec.limits)
@@ -115,12 +121,15 @@ def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None
         if spec.map_text is not None else game.load_map(spec.map_path)
     names = unique_names([bot.name for bot in spec.bots])
     seats = [Seat(bot, name) for bot, name in zip(spec.bots, names, strict=True)]
+    start_scratch = spec.scratch or [None] * len(seats)
     restarts = 0
     isolation: dict = {}
     recorders: list = [] if replays is not None else None
     marks: list[dict] = []
     while True:
         playing = {i: s for i, s in enumerate(seats) if s.status == "ok"}
+        for i, seat in playing.items():          # an erase replays from the same start
+            seat.scratch = start_scratch[i]
         outcome = _attempt(spec, game, arena_map, playing, on_turn, timing, trace, isolation,
                            recorders)
         for seat in seats:
@@ -233,6 +242,8 @@ def _note_reply(seat: Seat, reply: dict, limits: Limits) -> None:
     if isinstance(dropped, int):
         seat.output_dropped = max(seat.output_dropped, dropped)
     _note_violations(seat, reply.get("violations") or ())
+    if isinstance(reply.get("scratch"), dict):
+        seat.scratch = reply["scratch"]
 
 
 def _note_violations(seat: Seat, violations) -> None:
@@ -248,6 +259,17 @@ def _account(players: _Players, playing: dict[int, Seat]) -> None:
         if i in playing:
             playing[i].cpu_s = round(proc.cpu_used, 3)
             playing[i].peak_rss_mb = round(proc.peak_rss_mb, 1)
+
+
+def scratch_text(files: dict) -> dict[str, str]:
+    """Scratch files for a JSON result: each file's bytes in base64."""
+    return {str(name): base64.b64encode(data).decode() for name, data in files.items()
+            if isinstance(data, bytes)}
+
+
+def scratch_files(text: dict) -> dict[str, bytes]:
+    """The inverse of `scratch_text`."""
+    return {name: base64.b64decode(data) for name, data in (text or {}).items()}
 
 
 def _result(spec, game, arena_map, seats, match, lineup, restarts) -> dict:
@@ -275,6 +297,8 @@ def _result(spec, game, arena_map, seats, match, lineup, restarts) -> dict:
             "errors": seat.errors, "output": seat.output,
             "output_dropped": seat.output_dropped, "violations": seat.violations,
         })
+        if seat.scratch is not None:
+            players[-1]["scratch"] = scratch_text(seat.scratch)
     players.sort(key=lambda p: (p["rank"], p["name"]))
     best = sorted({p["rank"] for p in players if p["status"] == "ok"})
     at = {r: [p["name"] for p in players if p["rank"] == r and p["status"] == "ok"]

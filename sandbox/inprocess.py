@@ -2,11 +2,15 @@
 
 No limits and no isolation. The same child-side runtime plays the same match as the
 sandbox does for the same seed; only the bots' output goes to stderr instead of the result.
+An executable bot runs as a plain child process of the host, with the same turn timing.
 """
 from __future__ import annotations
 
 import contextlib
+import os
+import shutil
 import sys
+import tempfile
 import time
 
 from sandbox.host import BotSpec, start_frame
@@ -57,13 +61,56 @@ class InProcessPlayer:
         return reply
 
 
+class ProgramPlayer:
+    """An executable bot, run without a sandbox: its file and scratch in a temp directory."""
+
+    def __init__(self, bot: BotSpec, limits: Limits) -> None:
+        _botlib()
+        import _program  # noqa: PLC0415
+        program = bot.program
+        if program["problem"]:
+            raise _botlib().LoadError(program["problem"])
+        self.cpu_used = 0.0
+        self.peak_rss_mb = 0.0
+        self.startup_output = ""
+        self.startup_violations: list[str] = []
+        self.home = tempfile.mkdtemp(prefix="arena-program-")
+        workdir = os.path.join(self.home, "scratch")
+        os.mkdir(workdir)
+        path = os.path.join(self.home, program["file"])
+        with open(path, "wb") as f:
+            f.write(bot.source)
+        os.chmod(path, 0o555)
+        _program.restore_scratch(workdir, bot.scratch or {})
+        argv = [path if arg == _program.BOT else arg for arg in program["argv"]]
+        self.runner = _program.Runner(argv, limits.for_child(), program["persistent"], workdir,
+                                      executable=path if program["native"] else program["exec"])
+
+    def start(self, names: list[str], ai: int, seed: int, info: dict | None = None) -> None:
+        """A program learns everything from its turns."""
+
+    def call(self, payload: dict) -> dict:
+        started = time.perf_counter()
+        reply = self.runner.turn(payload["input"])
+        reply["busy_s"] = time.perf_counter() - started
+        return reply
+
+    def kill(self) -> None:
+        self.runner.stop()
+        shutil.rmtree(self.home, ignore_errors=True)
+
+
 def load_players(game: str, bots: dict[int, BotSpec], limits: Limits
-                 ) -> tuple[dict[int, InProcessPlayer], dict[int, str]]:
+                 ) -> tuple[dict, dict[int, str]]:
     """Load every bot in this process. Returns the players and the load errors."""
-    players, failed = {}, {}
+    players: dict = {}
+    failed: dict[int, str] = {}
     runtime = _botlib()
     for ai, bot in bots.items():
         try:
+            if bot.program is not None:
+                players[ai] = ProgramPlayer(bot, limits)
+                continue
             players[ai] = InProcessPlayer(game, bot, ai)
         except runtime.LoadError as exc:
             failed[ai] = str(exc)
@@ -72,7 +119,7 @@ def load_players(game: str, bots: dict[int, BotSpec], limits: Limits
     return players, failed
 
 
-def exchange(players: dict[int, InProcessPlayer], payloads: dict[int, tuple[dict, int]]
+def exchange(players: dict, payloads: dict[int, tuple[dict, int]]
              ) -> tuple[dict[int, dict], dict[int, str]]:
     """Call each AI in turn. A MemoryError or SystemExit in a bot still erases it."""
     runtime = _botlib()

@@ -1,0 +1,11 @@
+#!/bin/sh
+# Miner: a shell bot that uses only the shell's own commands (a bot may start no process).
+# It walks a square spiral whose side grows with the turns it has lasted.
+IFS=, read -r health gold turns poison stuck revealer knife
+case $(( (turns / 3) % 4 )) in
+  0) dir=NN ;;
+  1) dir=EE ;;
+  2) dir=SS ;;
+  *) dir=WW ;;
+esac
+printf 'M%sM%s\n' "$dir" "$dir"

@@ -1,0 +1,97 @@
+"""Cave Rangers behind the protocol the orchestrator drives (views, answers, a turn,
+stats, ranking, replays), over `CaveMatch`, which holds the rules."""
+from __future__ import annotations
+
+from engine.cave.generate import generate, place_bots
+from engine.cave.mapfile import CaveMap
+from engine.cave.match import CaveMatch
+from engine.cave.rules import Rules
+
+# What can go wrong with a program in a turn (the sandbox's kinds), counted per bot.
+FAULTS = ("hang", "cpu", "memory", "crash", "output")
+
+
+class CaveGame:
+    """One game of Cave Rangers between the bots `names`, in that order."""
+
+    first_turn = 1
+
+    def __init__(self, cave_map: CaveMap, names: list[str], seed: int, rules: Rules) -> None:
+        cavern = generate(len(names), seed) if cave_map.rows is None else cave_map.cavern()
+        bots = place_bots(cavern, names, seed)
+        self.match = CaveMatch(cavern, bots, seed, rules.max_turns)
+        self.faults = [dict.fromkeys(FAULTS, 0) for _ in names]
+        self.asked = [0] * len(names)           # turns each bot was asked to play
+        self._asked: list[int] = []
+
+    @property
+    def turn(self) -> int:
+        return self.match.turn
+
+    @property
+    def end(self) -> str | None:
+        return self.match.end
+
+    # -- a turn ----------------------------------------------------------------------------
+    def views(self) -> dict[int, dict]:
+        """Poison and creatures first; then each living bot's input block."""
+        self.match.begin_turn()
+        self._asked = [i for i, bot in enumerate(self.match.bots) if bot.alive]
+        for i in self._asked:
+            self.asked[i] += 1
+        return {i: {"input": self.match.view(i)} for i in self._asked}
+
+    def calls(self, ai: int) -> int:
+        return 1
+
+    def decode_answer(self, ai: int, moves) -> dict[int, str | None]:
+        """The sandbox's {"answer": line or None, "problem": kind or None}."""
+        if not isinstance(moves, dict):
+            raise ValueError(f"expected an answer record, got {moves!r:.80}")
+        problem = moves.get("problem")
+        if problem in self.faults[ai]:
+            self.faults[ai][problem] += 1
+        answer = moves.get("answer")
+        return {ai: answer if isinstance(answer, str) else None}
+
+    def play_turn(self, answers: dict[int, str | None]) -> dict:
+        """The bots act (no answer: two holds), then Nina heals. Returns the answers."""
+        self.match.finish_turn(answers)
+        return {"answers": [[i, answers.get(i)] for i in self._asked]}
+
+    # -- results ---------------------------------------------------------------------------
+    def stats(self, ai: int) -> dict:
+        bot = self.match.bots[ai]
+        faults = {kind: n for kind, n in self.faults[ai].items() if n}
+        return {"score": bot.score, "gold": bot.gold, "turns": bot.turns,
+                "health": bot.health, "alive": bot.alive, "invalid": bot.invalid,
+                "decisions": self.asked[ai], "faults": faults}
+
+    def ranking(self) -> list[int]:
+        """Higher score first; equal scores share a rank."""
+        scores = [bot.score for bot in self.match.bots]
+        return [1 + sum(other > mine for other in scores) for mine in scores]
+
+    # -- replays ---------------------------------------------------------------------------
+    def replay_static(self) -> dict:
+        return {"size": self.match.cavern.side}
+
+    def replay_frame(self) -> dict:
+        """bots [index, row, col, health, gold, alive, poison, stuck]; creatures [index,
+        kind, row, col]; nurse [0, row, col]; squares [row, its symbols]."""
+        cavern = self.match.cavern
+        return {
+            "bots": [[i, b.row, b.col, b.health, b.gold, int(b.alive), b.poison, b.stuck]
+                     for i, b in enumerate(self.match.bots)],
+            "creatures": [[i, c.kind, c.row, c.col] for i, c in enumerate(cavern.creatures)],
+            "nurse": [[0, *cavern.nurse]] if cavern.nurse is not None else [],
+            "squares": [[r, "".join(row)] for r, row in enumerate(cavern.squares)],
+        }
+
+    def replay_events(self, log: dict) -> dict:
+        return log
+
+    def snapshot(self) -> tuple:
+        bots = tuple((b.row, b.col, b.health, b.gold, b.alive) for b in self.match.bots)
+        creatures = tuple((c.kind, c.row, c.col) for c in self.match.cavern.creatures)
+        return (self.match.turn, self.match.end, bots, creatures, self.match.cavern.nurse)

@@ -1,0 +1,21 @@
+"""Cave Rangers' tunable numbers: the seed's game has one, the turn limit."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.cave.constants import MAX_TURNS
+from engine.rules_base import RulesBase, preset_with
+
+
+@dataclass(frozen=True)
+class Rules(RulesBase):
+    preset: str = "seed"
+    max_turns: int = MAX_TURNS
+
+
+PRESETS: dict[str, Rules] = {"seed": Rules()}
+
+
+def rules_from(preset: str = "seed", **overrides: Any) -> Rules:
+    return preset_with(PRESETS, preset, **overrides)
