@@ -62,6 +62,12 @@ def verdict(result: dict, bot: BotFile, max_overheat_share: float, output_cap: i
         where = f" (turn {me['turn']})" if me["turn"] else ""
         detail = me["reason"] or ""
         reason = (detail if detail.startswith(failure) else f"{failure}: {detail}") + where
+    elif faults := {k: n for k, n in (stats.get("faults") or {}).items() if k in PROGRAM_FAULTS}:
+        failure = next(kind for kind in PROGRAM_FAULTS if kind in faults)
+        last = me["output"].strip().splitlines()[-1:] if me["output"] else []
+        said = f"; its last words: {last[0][:120]}" if last else ""
+        reason = (f"{failure}: the program {PROGRAM_FAULTS[failure]} in {faults[failure]} of "
+                  f"{decisions} turns{said}")
     elif refused := [v for v in me["violations"] if v.partition(":")[0] in FAILING]:
         failure = "sandbox"
         reason = f"sandbox: refused {'; '.join(refused[:3])}"
@@ -75,6 +81,10 @@ def verdict(result: dict, bot: BotFile, max_overheat_share: float, output_cap: i
         reason = (f"overheats: {me['overheats']} of {decisions} decisions "
                   f"({me['overheats'] / decisions:.0%}, more than {max_overheat_share:.0%})"
                   f"{first}")
+    elif decisions and stats.get("invalid", 0) / decisions > max_overheat_share:
+        failure = "invalid"
+        reason = (f"invalid: {stats['invalid']} of {decisions} answers were invalid, missing "
+                  f"or late (more than {max_overheat_share:.0%}); each was two holds")
     elif me["output_dropped"]:
         failure = "output"
         reason = (f"output: printed {me['output_dropped']} characters past the "

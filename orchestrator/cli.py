@@ -121,10 +121,11 @@ def check(
     bot: Path = typer.Argument(..., help="The bot file to check.", show_default=False),
     game: GameOption = "arena",
     turns: Optional[int] = typer.Option(None, help="Turns to play [default: arena 50, "
-                                        "robotgame 100]."),
+                                        "robotgame 100, cave 50]."),
     seed: int = typer.Option(1, help="Match seed."),
     max_overheats: float = typer.Option(0.1, help="Largest share of decisions that may "
-                                        "overheat (raise, or answer an invalid move)."),
+                                        "overheat (raise, or answer an invalid move); for "
+                                        "cave, of answers that may be invalid or late."),
     sandbox: str = typer.Option("standard", help="standard, strict or bwrap (see `arena "
                                 "run --help`)."),
     cpu_limit: CpuOption = None,
@@ -135,7 +136,7 @@ def check(
 
     Exit status 0: the bot behaves.
 
-    Exit status 1: it does not, and one line says why: load_error, hang, cpu, memory, crash, protocol, sandbox (tried to import the engine), overheats (more than --max-overheats of its decisions raised or were invalid) or output (printed past the cap).
+    Exit status 1: it does not, and one line says why: load_error, hang, cpu, memory, crash, protocol, sandbox (tried something the sandbox refused: a process, a socket, a signal, importing the engine), overheats (more than --max-overheats of its decisions raised or were invalid), invalid (cave: more than --max-overheats of its answers were invalid, missing or late) or output (printed past the cap).
 
     Exit status 2: bad input (no such file, a bad option).
 
@@ -144,6 +145,8 @@ def check(
       arena check my_bot.py
 
       arena check my_bot.py --turns 200 --json      # for a CI job
+
+      arena check --game cave my_bot.js             # any language, in the same sandbox
     """
     check_choice(sandbox, ("standard", "strict", "bwrap"), "--sandbox mode for check")
     read_bot(bot)                       # a missing or unreadable file fails here, first
@@ -234,30 +237,46 @@ def _placed(result: dict, place: int) -> str:
 @app.command()
 def scenario(
     file: Path = typer.Argument(..., help="A scenario JSON file."),
+    game: str = typer.Option("arena", help="arena or cave (their formats: docs/scenarios.md "
+                             "and spec/cave.md)."),
     as_json: JsonOption = False,
 ) -> None:
-    """Arena only: play scripted moves on a hand-made position, print the final state.
+    """Play scripted moves on a hand-made position, print the final state.
 
-    The file gives a map, robots and moves per turn, for example:
+    An arena file gives a map, robots and moves per turn, for example:
 
       {"map": ["#####", "#1  #", "#   #", "#####"],
        "robots": [{"id": "a", "ai": "A", "row": 1, "col": 2, "facing": "N"}],
        "moves": [{"a": "FORWARD"}, {"a": "LASER"}], "seed": 1}
+
+    A cave file (--game cave) gives a cavern, bots and their answers per turn:
+
+      {"cavern": ["-----", "-G}--", "--P--"], "bots": [{"id": "a", "row": 2, "col": 1}],
+       "turns": [{"a": "MNNANW"}], "creatures_move": false, "seed": 1}
     """
-    state = run_scenario_file(file)
+    state = run_scenario_file(file, game)
     if as_json:
         print(json.dumps(state))
         return
-    table = Table(title=f"after turn {state['turn']}" + (f", ended by {state['end']}"
-                                                         if state["end"] else ""))
-    for column in ("id", "row", "col", "facing", "life", "charges", "flags", "state"):
-        table.add_column(column)
-    for robot in state["robots"]:
-        table.add_row(*(str(robot[k]) for k in ("id", "row", "col", "facing", "life",
-                                                 "charges", "flags", "state")))
-    out.print(table)
+    title = f"after turn {state['turn']}" + (f", ended by {state['end']}" if state["end"] else "")
+    if game == "cave":
+        _print_rows(title, state["bots"], ("id", "row", "col", "health", "gold", "turns",
+                                           "poison", "stuck", "alive", "score"))
+        out.print("\n".join(state["cavern"]), highlight=False)
+        return
+    _print_rows(title, state["robots"], ("id", "row", "col", "facing", "life", "charges",
+                                         "flags", "state"))
     for obj in state["objects"]:
         out.print(f"{obj['type']} at ({obj['row']}, {obj['col']}), life {obj['life']}")
+
+
+def _print_rows(title: str, rows: list[dict], columns: tuple[str, ...]) -> None:
+    table = Table(title=title)
+    for column in columns:
+        table.add_column(column)
+    for row in rows:
+        table.add_row(*(str(row[k]) for k in columns))
+    out.print(table)
 
 
 def _usage_problem(exc: Exception) -> str | None:

@@ -5,10 +5,10 @@ import json
 from pathlib import Path
 
 from engine import InputError
-from engine.arena import scenario
+from orchestrator.games import get_game
 
 
-def run_scenario_file(path: Path) -> dict:
+def run_scenario_file(path: Path, game: str = "arena") -> dict:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -17,4 +17,7 @@ def run_scenario_file(path: Path) -> dict:
         raise InputError(f"{path}: cannot read scenario ({exc})") from None
     except json.JSONDecodeError as exc:
         raise InputError(f"{path}:{exc.lineno}:{exc.colno}: invalid JSON ({exc.msg})") from None
-    return scenario.run(data, str(path))
+    found = get_game(game)
+    if found.scenario is None:
+        raise InputError(f"{found.name} has no scenario files")
+    return found.scenario(data, str(path))

@@ -21,7 +21,8 @@ pytestmark = pytest.mark.skipif(
     os.geteuid() != 0, reason="not root: the whole suite already runs as an ordinary user")
 
 SUITES = ["tests/sandbox/test_hostile.py", "tests/sandbox/test_check.py",
-          "tests/sandbox/test_tiers.py", "tests/arena/test_matches.py"]
+          "tests/sandbox/test_tiers.py", "tests/arena/test_matches.py",
+          "tests/cave/test_hostile_programs.py"]
 
 
 def test_the_hostile_suite_check_and_matches_pass_as_an_ordinary_user(ordinary_user) -> None:

@@ -1,0 +1,27 @@
+# Reads what it must not: the project's files, other bots' scratch, the host's /tmp;
+# writes outside its own scratch.
+import glob
+import os
+import sys
+sys.stdin.read()
+targets = ["/etc/passwd", "/proc/1/environ", "/tmp", "/root", "/home"]
+for pattern in ("/*/*/README.md", "/*/*/bots/*/*", "/tmp/arena-*", "/tmp/*/scratch/*",
+                "/root/*", "/home/*/*"):
+    targets += glob.glob(pattern)
+for path in targets:
+    try:
+        if os.path.isdir(path):
+            if os.listdir(path):
+                print(f"LEAK: listed {path}", file=sys.stderr)
+        else:
+            open(path, "rb").read(10)
+            print(f"LEAK: read {path}", file=sys.stderr)
+    except OSError:
+        pass
+for path in ("/tmp/arena-hostile-escape", "/bot/injected", "../escape"):
+    try:
+        open(path, "w").write("x")
+        print(f"LEAK: wrote {path}", file=sys.stderr)
+    except OSError:
+        pass
+print("HNNHNN")

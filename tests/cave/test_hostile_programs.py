@@ -1,0 +1,143 @@
+"""The hostile suite for executable bots (Cave Rangers): each program gets what
+spec/cave.md says, its refused attempts are recorded, the other bots finish their game,
+and the host is unharmed, under the `standard` and `bwrap` tiers. As root,
+tests/sandbox/test_ordinary_user.py runs this file as an ordinary user too."""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from orchestrator.bots import read_bot
+from orchestrator.match import MatchSpec, run_match, scratch_files
+from orchestrator.games import get_game
+from sandbox.limits import Limits
+from tests.sandbox.test_hostile import TIERS, _knocked, _sandbox_pids, listeners, tier_layers  # noqa: F401
+
+HERE = Path(__file__).parent
+HOSTILE = HERE / "hostile"
+SAMPLES = HERE.parent.parent / "bots" / "cave"
+GAME = get_game("cave")
+LIMITS = Limits(cpu_per_call_s=1.0, wall_per_call_s=1.0, watchdog_grace_s=5.0,
+                memory_mb=160, first_wall_s=5.0, output_bytes=16 << 10)
+TURNS = 3
+OUTSIDE = [Path("/tmp/arena-hostile-escape"), Path("/tmp/arena-hostile-shell-out")]
+
+
+@dataclass(frozen=True)
+class Case:
+    bot: str
+    fault: str = ""               # the fault counted every turn it plays (none: clean)
+    violation: str = ""           # a refused attempt the record must hold
+    persistent_hang: bool = False
+
+    def __str__(self) -> str:
+        return self.bot
+
+
+CASES = [
+    Case("silent.sh", fault="hang|cpu"),
+    Case("sleeper.py", persistent_hang=True),
+    Case("forker.py", violation="process: clone"),
+    Case("snoop.py"),
+    Case("flood.py", fault="output"),
+    Case("hoarder.py"),
+    Case("knocker.py", violation="socket: socket"),
+    Case("glutton.py", fault="memory"),
+]
+
+
+def play(bots: list[Path], sandbox: str, turns: int = TURNS, seed: int = 5,
+         limits: Limits = LIMITS, scratch: list | None = None) -> dict:
+    spec = MatchSpec("cave", GAME.find_map(None), [read_bot(b) for b in bots], seed,
+                     GAME.rules("seed", max_turns=turns), limits, sandbox, scratch=scratch)
+    return run_match(spec)
+
+
+@pytest.mark.parametrize("tier", TIERS)
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_hostile_program(case: Case, tier: str, listeners, no_stray_processes) -> None:  # noqa: F811
+    tier_layers(tier)                               # skips the bwrap tier without bwrap
+    before = _sandbox_pids()
+    turns = 5 if case.persistent_hang else TURNS
+    result = play([HOSTILE / case.bot, SAMPLES / "forager.py", SAMPLES / "miner.sh"], tier,
+                  turns=turns)
+    me = next(p for p in result["players"] if p["bot"].endswith(case.bot))
+    others = [p for p in result["players"] if p is not me]
+    stats = me["stats"]
+    assert me["status"] == "ok", me                   # a program is never erased for this
+    if case.fault:
+        assert sum(stats["faults"].values()) == stats["decisions"] == TURNS, stats
+        assert set(stats["faults"]) <= set(case.fault.split("|")), stats
+        assert stats["invalid"] == TURNS
+    elif case.persistent_hang:
+        # Turn 1 answered; 2 late: stopped; 3 answered by the restarted program; 4 late:
+        # stopped for good; 5 holds.
+        assert stats["faults"] == {"hang": 2} and stats["invalid"] == 3, stats
+    else:
+        assert stats["faults"] == {} and stats["invalid"] == 0, (stats, me["output"])
+    if case.violation:
+        assert case.violation in me["violations"], me["violations"]
+    if case.bot == "hoarder.py":
+        files = scratch_files(me["scratch"])
+        assert sum(len(data) for data in files.values()) <= 1024, files
+        assert "File too large" in me["output"] or "No space" in me["output"], me["output"]
+    # The host is unharmed, and the others played their game.
+    assert "LEAK" not in json.dumps(result), me["output"]
+    assert all(p["status"] == "ok" and p["stats"]["faults"] == {} and
+               p["stats"]["invalid"] == 0 for p in others), others
+    assert result["turns"] == turns or result["end"] != "turn_limit"
+    assert not _knocked(listeners), "a program reached the host over the network"
+    assert not [p for p in OUTSIDE if p.exists()], "a program wrote outside its scratch"
+    assert _sandbox_pids() <= before, "a sandboxed process survived the match"
+
+
+def test_a_missing_runtime_is_a_load_error_naming_it(tmp_path) -> None:
+    bot = tmp_path / "bot.rb"
+    bot.write_text("#!/usr/bin/env no-such-runtime\nputs 'HNNHNN'\n")
+    result = play([bot, SAMPLES / "miner.sh"], "standard", turns=2)
+    me = next(p for p in result["players"] if p["bot"] == str(bot))
+    assert me["status"] == "load_error"
+    assert "runtime 'no-such-runtime' is not installed" in me["reason"]
+
+
+def test_a_file_with_no_runtime_is_a_load_error(tmp_path) -> None:
+    bot = tmp_path / "bot.txt"
+    bot.write_text("HNNHNN\n")
+    result = play([bot, SAMPLES / "miner.sh"], "standard", turns=1)
+    me = next(p for p in result["players"] if p["bot"] == str(bot))
+    assert me["status"] == "load_error" and "cannot tell how to run it" in me["reason"]
+
+
+def test_the_scratch_directory_persists_across_a_series_and_is_private() -> None:
+    """Wanderer keeps its heading in its scratch; a game started from what it left has
+    the file already; another bot never sees it."""
+    first = play([SAMPLES / "wanderer.py", HOSTILE / "snoop.py"], "standard", turns=2)
+    left = [p.get("scratch") for p in sorted(first["players"], key=lambda p: p["seat"])]
+    assert set(scratch_files(left[0])) == {"heading"}
+    assert scratch_files(left[1]) == {}
+    seeded = [{"heading": b"SS"}, {}]
+    again = play([SAMPLES / "wanderer.py", HOSTILE / "snoop.py"], "standard", turns=1,
+                 scratch=seeded)
+    wanderer = next(p for p in again["players"] if p["seat"] == 0)
+    assert scratch_files(wanderer["scratch"])["heading"] in (b"SS", b"WW", b"SW", b"NW",
+                                                             b"NN", b"NE", b"EE", b"SE")
+    assert "LEAK" not in json.dumps(again)
+
+
+@pytest.mark.skipif(os.geteuid() != 0 and not os.access("/usr/bin/node", os.X_OK),
+                    reason="node is not installed (make test installs it as root)")
+def test_node_starts_and_plays_under_the_default_memory_cap() -> None:
+    result = play([SAMPLES / "scout.js", SAMPLES / "miner.sh"], "standard", turns=3,
+                  limits=GAME.limits)
+    scout = next(p for p in result["players"] if p["name"] == "scout")
+    assert scout["stats"]["faults"] == {} and scout["stats"]["invalid"] == 0, scout
+
+
+def test_without_the_sandbox_the_snoop_gets_through() -> None:
+    """The snoop's attacks are real: with --sandbox off it reads the project's files."""
+    result = play([HOSTILE / "snoop.py", SAMPLES / "miner.sh"], "off", turns=1)
+    assert "LEAK: read" in json.dumps(result)
