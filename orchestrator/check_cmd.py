@@ -14,7 +14,11 @@ from sandbox.botlib._attempts import FAILING
 from sandbox.limits import Limits
 
 FAILURES = ("load_error", "hang", "cpu", "memory", "crash", "protocol", "sandbox",
-            "overheats", "output")
+            "overheats", "output", "invalid")
+# An executable bot's turns that went wrong, as the sandbox counts them, and what each says.
+PROGRAM_FAULTS = {"hang": "gave no answer in time", "cpu": "went past its CPU limit",
+                  "memory": "was stopped at the memory cap", "crash": "ended with an error",
+                  "output": "wrote more than the output cap to stdout"}
 
 
 def failure_kind(status: str, reason: str) -> str:
@@ -62,8 +66,9 @@ def verdict(result: dict, bot: BotFile, max_overheat_share: float, output_cap: i
         where = f" (turn {me['turn']})" if me["turn"] else ""
         detail = me["reason"] or ""
         reason = (detail if detail.startswith(failure) else f"{failure}: {detail}") + where
-    elif faults := {k: n for k, n in (stats.get("faults") or {}).items() if k in PROGRAM_FAULTS}:
-        failure = next(kind for kind in PROGRAM_FAULTS if kind in faults)
+    elif faults := {k: n for k, n in (stats.get("faults") or {}).items()
+                    if k in PROGRAM_FAULTS}:
+        failure = max(faults, key=lambda kind: (faults[kind], -list(PROGRAM_FAULTS).index(kind)))
         last = me["output"].strip().splitlines()[-1:] if me["output"] else []
         said = f"; its last words: {last[0][:120]}" if last else ""
         reason = (f"{failure}: the program {PROGRAM_FAULTS[failure]} in {faults[failure]} of "

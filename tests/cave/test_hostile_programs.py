@@ -12,10 +12,16 @@ from pathlib import Path
 import pytest
 
 from orchestrator.bots import read_bot
-from orchestrator.match import MatchSpec, run_match, scratch_files
 from orchestrator.games import get_game
+from orchestrator.match import MatchSpec, run_match, scratch_files
 from sandbox.limits import Limits
-from tests.sandbox.test_hostile import TIERS, _knocked, _sandbox_pids, listeners, tier_layers  # noqa: F401
+from tests.sandbox.test_hostile import (  # noqa: F401 (listeners: a fixture)
+    TIERS,
+    _knocked,
+    _sandbox_pids,
+    listeners,
+    tier_layers,
+)
 
 HERE = Path(__file__).parent
 HOSTILE = HERE / "hostile"

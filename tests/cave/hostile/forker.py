@@ -1,6 +1,7 @@
 # Forks, then tries to exec a shell; the answer comes after, as if all were well.
 import os
 import sys
+
 sys.stdin.read()
 try:
     if os.fork() == 0:

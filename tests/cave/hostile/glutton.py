@@ -1,5 +1,6 @@
 # Allocates without end (and touches what it gets).
 import sys
+
 sys.stdin.read()
 hoard = []
 while True:

@@ -1,6 +1,7 @@
 # Tries to reach the host over TCP and UDP.
 import socket
 import sys
+
 sys.stdin.read()
 for kind in (socket.SOCK_STREAM, socket.SOCK_DGRAM):
     try:

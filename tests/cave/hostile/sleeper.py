@@ -1,6 +1,8 @@
 # cave-protocol: persistent
 # Answers its first turn, then sleeps through every later one.
-import sys, time
+import sys
+import time
+
 sys.stdin.readline()
 for line in sys.stdin:
     if not line.strip():

@@ -3,6 +3,7 @@
 import glob
 import os
 import sys
+
 sys.stdin.read()
 targets = ["/etc/passwd", "/proc/1/environ", "/tmp", "/root", "/home"]
 for pattern in ("/*/*/README.md", "/*/*/bots/*/*", "/tmp/arena-*", "/tmp/*/scratch/*",

@@ -1,0 +1,2 @@
+# Crashes every turn.
+raise SystemExit("cannot decide")
