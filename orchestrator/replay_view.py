@@ -86,6 +86,8 @@ def board_text(data: dict, state: dict) -> Text:
             elif status == 0:
                 player = owners[rid]
                 grid[r][c] = ("^>v<"[facing], f"bold {COLORS[player % len(COLORS)]}")
+    elif data["game"] == "cave":
+        _cave_board(grid, state)
     else:
         obstacles = {tuple(x) for x in data["map"]["obstacle"]}
         spawn = {tuple(x) for x in data["map"]["spawn"]}
@@ -105,11 +107,37 @@ def board_text(data: dict, state: dict) -> Text:
     return text
 
 
+CAVE_STYLES = {"G": "bold yellow", "F": "green", "W": "blue", "R": "magenta", "K": "cyan",
+               "}": "grey50", "P": "grey30", "L": "bold red", "C": "red", "B": "grey70",
+               "N": "bold white", "-": "grey19"}
+
+
+def _cave_board(grid: list, state: dict) -> None:
+    """Squares, then creatures and Nina, then the living bots (their seat number)."""
+    for r, line in state["squares"].values():
+        for c, ch in enumerate(line):
+            grid[r][c] = ("·" if ch == "-" else ch, CAVE_STYLES.get(ch, ""))
+    for _, r, c in state.get("nurse", {}).values():
+        grid[r][c] = ("N", CAVE_STYLES["N"])
+    for _, kind, r, c in state["creatures"].values():
+        grid[r][c] = (kind, CAVE_STYLES[kind])
+    for seat, r, c, _health, _gold, alive, *_ in state["bots"].values():
+        if alive:
+            grid[r][c] = (str(seat % 10), f"bold reverse {COLORS[seat % len(COLORS)]}")
+
+
 def scores(data: dict, state: dict) -> Table:
     table = Table(box=None, show_header=True, pad_edge=False)
+    names = [p["name"] for p in data["players"]]
+    if data["game"] == "cave":
+        for column in ("AI", "gold", "health"):
+            table.add_column(column)
+        for seat, _r, _c, health, gold, alive, *_ in state["bots"].values():
+            table.add_row(Text(names[seat], style=f"bold {COLORS[seat % len(COLORS)]}"),
+                          str(gold), str(health) if alive else "dead")
+        return table
     for column in ("AI", "robots", "flags" if data["game"] == "arena" else "hp"):
         table.add_column(column)
-    names = [p["name"] for p in data["players"]]
     counts = [[0, 0] for _ in names]
     if data["game"] == "arena":
         owners = dict(map(tuple, data["map"]["owners"]))

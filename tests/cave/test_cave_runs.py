@@ -40,8 +40,9 @@ def test_check_on_a_missing_runtime_is_a_load_error(tmp_path) -> None:
     done = subprocess.run([*ARENA_CMD, "check", "--game", "cave", str(bot)], text=True,
                           capture_output=True, timeout=120)
     assert done.returncode == 1
-    assert done.stderr.strip().splitlines()[-1] == (f"error: {bot}: load_error: runtime 'no-such-perl' is not "
-                                   f"installed on this machine (needed to run bot.pl)")
+    said = done.stderr.strip().splitlines()[-1]
+    assert said == (f"error: {bot}: load_error: runtime 'no-such-perl' is not installed on "
+                    f"this machine (needed to run bot.pl)")
 
 
 def _match(seed: int, sandbox: str = "standard", turns: int = 12) -> dict:

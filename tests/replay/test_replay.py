@@ -127,3 +127,17 @@ def test_batch_keeps_a_replay_per_match(flag, tmp_path) -> None:
     kept = sorted((tmp_path / "replays").glob("*.json.gz"))
     assert len(kept) == 3
     assert all(replay.load(path)["result"]["turns"] <= 10 for path in kept)
+
+
+def test_terminal_replay_draws_a_cave_turn(tmp_path) -> None:
+    from engine.cave.rules import rules_from as cave_rules
+    cave = ROOT / "bots" / "cave"
+    target = tmp_path / "c.json.gz"
+    replay.save(record("cave", [cave / "forager.py", cave / "miner.sh"],
+                       ROOT / "maps" / "cave" / "generated.txt", 2, cave_rules(max_turns=6)),
+                target)
+    done = subprocess.run(ARENA_CMD + ["replay", str(target), "--turn", "4"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "turn 4/6" in done.stdout and "forager" in done.stdout and "gold" in done.stdout
+    assert "G" in done.stdout                      # the cavern's gold is drawn

@@ -148,3 +148,22 @@ def test_an_official_1000_turn_replay_opens_and_plays_at_30_turns_a_second(open_
     page.keyboard.press(" ")
     played = page.evaluate("viewer.turn")
     assert 45 <= played <= 75, f"{played} turns in 2 s at 30 turns/s"
+
+
+def test_a_cave_replay_renders_the_cavern_and_its_bots(open_page) -> None:
+    from engine.cave.rules import rules_from as cave_rules
+    cave = ROOT / "bots" / "cave"
+    data = record("cave", [cave / "forager.py", cave / "miner.sh", cave / "wanderer.py"],
+                  ROOT / "maps" / "cave" / "generated.txt", 3, cave_rules(max_turns=12))
+    page = open_page(data)
+    page.evaluate("viewer.go(6)")
+    alive = sum(1 for row in dict(replay.frames(data))[6]["bots"].values() if row[5])
+    assert page.evaluate("viewer.drawnRobots") == alive > 0
+    assert "forager:" in page.inner_text("#log")
+    # The cavern is painted: gold squares are drawn in their colour somewhere.
+    assert page.evaluate("""(() => { const c = document.getElementById('board');
+        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        for (let i = 0; i < d.length; i += 4)
+          if (d[i] === 0xe8 && d[i + 1] === 0xc5 && d[i + 2] === 0x47) return true;
+        return false; })()""")
+    assert page.errors == []
