@@ -284,15 +284,20 @@ def _standings(finished: list[dict], key) -> Table:
 
 
 def _print_summary(report: dict, title: str) -> None:
-    table = Table(title=title, caption="win and top-2 in %; 95% CI: Wilson interval of the "
+    table = Table(title=title, caption="score: mean score (cave: gold + turns lasted); "
+                                       "win and top-2 in %; 95% CI: Wilson interval of the "
                                        "win rate; rank: mean rank; failed: erased, forfeit "
                                        "or not loaded (reasons below)")
-    for column in ("AI", "games", "wins", "draws", "win", "95% CI", "top-2", "rank", "failed"):
+    scored = any(row.get("mean_score") is not None for row in report["players"])
+    for column in ("AI", *(("score",) if scored else ()), "games", "wins", "draws", "win",
+                   "95% CI", "top-2", "rank", "failed"):
         table.add_column(column, justify="left" if column == "AI" else "right",
                          no_wrap=column == "AI", min_width=8 if column == "AI" else None)
     for row in report["players"]:
         low, high = row["win_ci"]
-        table.add_row(row["name"], str(row["matches"]), str(row["wins"]), str(row["draws"]),
+        score = (f"{row['mean_score']:.1f}",) if scored else ()
+        table.add_row(row["name"], *score, str(row["matches"]), str(row["wins"]),
+                      str(row["draws"]),
                       f"{100 * row['win_rate']:.1f}", f"{100 * low:.0f}-{100 * high:.0f}",
                       f"{100 * row['top2_rate']:.0f}", f"{row['mean_rank']:.2f}",
                       str(row["erased"] + row["forfeits"] + row["load_errors"]))

@@ -59,9 +59,11 @@ def _with_runtime(info: dict, runtime: str, args: list[str]) -> dict:
     label = PurePath(runtime).name
     info = info | {"runtime": label}
     if PYTHONS.fullmatch(label) and not os.path.isabs(runtime):
-        # The host's own interpreter: a `python3` on PATH may be a wrapper script.
+        # The host's own interpreter (a `python3` on PATH may be a wrapper script), with
+        # the standard library only (-S): no site hooks to slow every per-turn start.
         files = interpreter_files()
-        return info | {"exec": files[0], "argv": [label, "-I", *args, BOT], "files": files}
+        return info | {"exec": files[0], "argv": [label, "-I", "-S", *args, BOT],
+                       "files": files}
     found = runtime if os.path.isabs(runtime) else shutil.which(runtime)
     if not found or not os.path.isfile(found) or not os.access(found, os.X_OK):
         return info | {"problem": f"runtime {label!r} is not installed on this machine "
