@@ -33,6 +33,17 @@ TURNS = 3
 OUTSIDE = [Path("/tmp/arena-hostile-escape"), Path("/tmp/arena-hostile-shell-out")]
 
 
+@pytest.fixture(autouse=True)
+def no_escape_files():
+    """Each test starts without the files an escape would leave (an unsandboxed run of
+    a hostile bot, here or elsewhere in the suite, writes them), and leaves none."""
+    for path in OUTSIDE:
+        path.unlink(missing_ok=True)
+    yield
+    for path in OUTSIDE:
+        path.unlink(missing_ok=True)
+
+
 @dataclass(frozen=True)
 class Case:
     bot: str
