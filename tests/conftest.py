@@ -50,3 +50,17 @@ def no_stray_processes():
     left = [psutil.Process(pid) for pid in child_pids() - before if psutil.pid_exists(pid)]
     left = [p for p in left if p.status() != psutil.STATUS_ZOMBIE]
     assert not left, f"stray processes: {[(p.pid, p.cmdline()) for p in left]}"
+
+
+ESCAPES = [Path("/tmp/arena-hostile-escape"), Path("/tmp/arena-hostile-shell-out")]
+
+
+@pytest.fixture(autouse=True)
+def no_escape_files_left():
+    """A file a hostile bot managed to write (or an unsandboxed run of one, on purpose)
+    fails its own test, never the next one."""
+    for path in ESCAPES:
+        path.unlink(missing_ok=True)
+    yield
+    for path in ESCAPES:
+        path.unlink(missing_ok=True)

@@ -15,6 +15,7 @@ from orchestrator.bots import read_bot
 from orchestrator.games import get_game
 from orchestrator.match import MatchSpec, run_match, scratch_files
 from sandbox.limits import Limits
+from tests.conftest import ESCAPES
 from tests.sandbox.test_hostile import (  # noqa: F401 (listeners: a fixture)
     TIERS,
     _knocked,
@@ -30,18 +31,7 @@ GAME = get_game("cave")
 LIMITS = Limits(cpu_per_call_s=1.0, wall_per_call_s=1.0, watchdog_grace_s=5.0,
                 memory_mb=160, first_wall_s=5.0, output_bytes=16 << 10)
 TURNS = 3
-OUTSIDE = [Path("/tmp/arena-hostile-escape"), Path("/tmp/arena-hostile-shell-out")]
-
-
-@pytest.fixture(autouse=True)
-def no_escape_files():
-    """Each test starts without the files an escape would leave (an unsandboxed run of
-    a hostile bot, here or elsewhere in the suite, writes them), and leaves none."""
-    for path in OUTSIDE:
-        path.unlink(missing_ok=True)
-    yield
-    for path in OUTSIDE:
-        path.unlink(missing_ok=True)
+OUTSIDE = ESCAPES          # tests/conftest.py removes them before and after each test
 
 
 @dataclass(frozen=True)
