@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import psutil
 
+from sandbox.botlib._harden import cpu_clock
 from sandbox.botlib._wire import FrameError, FrameReader, write_frame
 from sandbox.isolation import Isolation, SandboxUnavailable, bwrap_problem, is_scratch, refusal
 from sandbox.limits import Limits
@@ -55,11 +56,6 @@ def start_frame(names: list[str], ai: int, seed: int, info: dict | None = None) 
     """The frame after loading: the match the bot plays in, which AI it is, and what the
     game tells each bot once (Robot Game: the map and its settings)."""
     return {"names": names, "ai": ai, "seed": seed, "info": info}
-
-
-def _cpu_clock(pid: int) -> int:
-    """The Linux per-process CPU clock id of `pid` (CPUCLOCK_SCHED)."""
-    return ((~pid) << 3) | 2
 
 
 def describe_exit(status: int | None, cpu_s: float = 0.0, cpu_cap_s: float = 0.0) -> str:
@@ -110,7 +106,7 @@ class Child:
         finally:
             os.close(down_r)
             os.close(up_w)
-        self.clock = _cpu_clock(self.pid)
+        self.clock = cpu_clock(self.pid)
         self.reader = FrameReader(self.up_r, self.limits.reply_bytes)
         os.set_blocking(self.up_r, False)
         self.cpu_used = 0.0
@@ -153,7 +149,7 @@ class Child:
             inner = []
         if inner:
             self.inner_pid = inner[-1].pid
-            self.clock = _cpu_clock(self.inner_pid)
+            self.clock = cpu_clock(self.inner_pid)
             try:
                 self.inner_fd = os.pidfd_open(self.inner_pid)
             except OSError:

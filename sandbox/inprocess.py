@@ -65,11 +65,11 @@ class ProgramPlayer:
     """An executable bot, run without a sandbox: its file and scratch in a temp directory."""
 
     def __init__(self, bot: BotSpec, limits: Limits) -> None:
-        _botlib()
+        runtime = _botlib()
         import _program  # noqa: PLC0415
         program = bot.program
         if program["problem"]:
-            raise _botlib().LoadError(program["problem"])
+            raise runtime.LoadError(program["problem"])
         self.cpu_used = 0.0
         self.peak_rss_mb = 0.0
         self.startup_output = ""
@@ -81,10 +81,8 @@ class ProgramPlayer:
         with open(path, "wb") as f:
             f.write(bot.source)
         os.chmod(path, 0o555)
-        _program.restore_scratch(workdir, bot.scratch or {})
-        argv = [path if arg == _program.BOT else arg for arg in program["argv"]]
-        self.runner = _program.Runner(argv, limits.for_child(), program["persistent"], workdir,
-                                      executable=path if program["native"] else program["exec"])
+        self.runner = _program.runner_for(program, path, limits.for_child(), workdir,
+                                          bot.scratch or {})
 
     def start(self, names: list[str], ai: int, seed: int, info: dict | None = None) -> None:
         """A program learns everything from its turns."""

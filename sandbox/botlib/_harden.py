@@ -50,6 +50,11 @@ CLONE_THREAD = 0x00010000
 _libc = ctypes.CDLL(None, use_errno=True)
 
 
+def cpu_clock(pid):
+    """The Linux per-process CPU clock id of `pid` (CPUCLOCK_SCHED)."""
+    return ((~pid) << 3) | 2
+
+
 def _check(result, what):
     if result != 0:
         err = ctypes.get_errno()
@@ -359,6 +364,8 @@ def seccomp_program(pid):
 # The zygote compiles the filter once for pid 1, which every child in its own pid
 # namespace is; loading compiled BPF costs microseconds, building it about a millisecond.
 PREBUILT = {}
+# Likewise a program's filter (pid patched at each start) and its recorded calls.
+PROGRAM_PREBUILT = None
 
 
 class _SockFprog(ctypes.Structure):
@@ -448,7 +455,8 @@ def harden(cfg, in_fd, namespaces, ns_problem, outer_ids=None, files=None,
 
 
 def _place(files, root):
-    """Without a private root: the files under `root` (still root's own, read-only)."""
+    """The files ({absolute path: bytes}) under `root`, read-only and executable: in the
+    private root being built, or, without one, in the directory that stands for it."""
     for path, data in files.items():
         inside = root + path
         os.makedirs(os.path.dirname(inside), exist_ok=True)

@@ -34,11 +34,12 @@ def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter", outer_id
     hello = _wire.read_frame(in_fd, 64 << 20)
     program = config["program"]
     bot_file = f"{BOT_DIR}/{program['file']}"
-    files = {bot_file: hello["source"]} if "bot_file" not in config.get("outer", ()) else {}
+    files = {bot_file: hello["source"]}
     prepared = {}
 
-    def prepare_filter():
-        prepared["bpf"], prepared["recorded"] = _harden.program_seccomp()
+    def prepare_filter():        # compiled once by the zygote; a fresh interpreter compiles
+        prepared["bpf"], prepared["recorded"] = (_harden.PROGRAM_PREBUILT
+                                                 or _harden.program_seccomp())
 
     layers, missing, scratch = _harden.harden(config, in_fd, set(namespaces), ns_problem,
                                               outer_ids, files, seccomp=prepare_filter)
@@ -48,8 +49,8 @@ def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter", outer_id
     if program.get("problem"):
         _wire.write_frame(out_fd, {"load_error": program["problem"]})
         return
-    root = scratch or ""
-    exec_path = root + bot_file if program["native"] else program["exec"]
+    bot_path = (scratch or "") + bot_file
+    exec_path = _program.executable(program, bot_path)
     try:
         fd = os.open(exec_path, os.O_RDONLY | os.O_CLOEXEC)
         os.dup2(fd, _harden.EXEC_FD, inheritable=False)
@@ -57,11 +58,9 @@ def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter", outer_id
     except OSError as exc:
         _wire.write_frame(out_fd, {"load_error": f"cannot open {exec_path}: {exc.strerror}"})
         return
-    workdir = os.getcwd()
-    _program.restore_scratch(workdir, hello.get("scratch") or {})
-    argv = [root + bot_file if arg == _program.BOT else arg for arg in program["argv"]]
-    runner = _program.Runner(argv, config["limits"], program["persistent"], workdir,
-                             prepared.get("bpf"), prepared.get("recorded") or {})
+    runner = _program.runner_for(program, bot_path, config["limits"], os.getcwd(),
+                                 hello.get("scratch") or {}, prepared.get("bpf"),
+                                 prepared.get("recorded"))
     _wire.write_frame(out_fd, {"ready": True, "out": "", "violations": []})
     try:
         _wire.read_frame(in_fd, 1 << 20)["start"]

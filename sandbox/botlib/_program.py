@@ -24,14 +24,6 @@ SCRATCH_FILES = 16               # files of the scratch directory that are carri
 # seccomp user notifications: struct seccomp_notif is 80 bytes, the response 24.
 NOTIF_RECV, NOTIF_SEND = 0xC0502100, 0xC0182101
 NOTIF_SIZE = 80
-PROBLEMS = ("hang", "cpu", "memory", "crash", "output")
-
-
-def cpu_clock(pid):
-    """The Linux per-process CPU clock id of `pid` (CPUCLOCK_SCHED)."""
-    return ((~pid) << 3) | 2
-
-
 class Program:
     """One started program: its pid, its three pipes and its seccomp listener."""
 
@@ -69,7 +61,7 @@ class Program:
 
     def cpu(self):
         try:
-            return time.clock_gettime(cpu_clock(self.pid))
+            return time.clock_gettime(_harden.cpu_clock(self.pid))
         except OSError:
             return self.cpu_at_turn
 
@@ -136,13 +128,29 @@ def _become(argv, executable, cpu_s, workdir, bpf, env, pipes, sock):
     os._exit(127)
 
 
-class Runner:
-    """A bot's program over a game: started per turn, or once (and restarted once)."""
+def executable(program, bot_path):
+    """The file a program's process execs: its runtime, or the bot itself if native."""
+    return bot_path if program["native"] else program["exec"]
 
-    def __init__(self, argv, limits, persistent, workdir, bpf=None, recorded=None,
-                 executable=None):
+
+def runner_for(program, bot_path, limits, workdir, scratch, bpf=None, recorded=None):
+    """The Runner of the bot at `bot_path` (described by `sandbox/programs.py`), its
+    scratch directory `workdir` first given the files it left last game."""
+    restore_scratch(workdir, scratch)
+    argv = [bot_path if arg == BOT else arg for arg in program["argv"]]
+    return Runner(argv, executable(program, bot_path), limits, program["persistent"],
+                  workdir, bpf, recorded)
+
+
+class Runner:
+    """A bot's program over a game: started per turn, or once (and restarted once).
+    With `bpf` (in the keeper), each start loads that filter and execs through EXEC_FD;
+    without it (`--sandbox off`), it execs `executable`."""
+
+    def __init__(self, argv, executable, limits, persistent, workdir, bpf=None,
+                 recorded=None):
         self.argv = argv
-        self.executable = executable or argv[0]
+        self.executable = executable
         self.limits = limits
         self.persistent = persistent
         self.workdir = workdir

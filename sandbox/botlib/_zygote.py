@@ -84,6 +84,7 @@ def main():
         __import__(name)
     try:
         _harden.PREBUILT[1] = _harden.seccomp_program(1)
+        _harden.PROGRAM_PREBUILT = _harden.program_seccomp()
     except Exception:       # no libseccomp: children report the seccomp layer missing
         pass
     control = socket.socket(fileno=int(sys.argv[1]))

@@ -148,3 +148,14 @@ def test_without_the_sandbox_the_snoop_gets_through() -> None:
     """The snoop's attacks are real: with --sandbox off it reads the project's files."""
     result = play([HOSTILE / "snoop.py", SAMPLES / "miner.sh"], "off", turns=1)
     assert "LEAK: read" in json.dumps(result)
+
+
+def test_a_program_runs_with_the_seccomp_layer_left_off() -> None:
+    """Without its filter (no libseccomp, or skipped) a program execs its runtime by path."""
+    spec = MatchSpec("cave", GAME.find_map(None), [read_bot(SAMPLES / "miner.sh")], 1,
+                     GAME.rules("seed", max_turns=2), LIMITS, "standard",
+                     skip_layers=("seccomp",))
+    result = run_match(spec)
+    miner = result["players"][0]
+    assert "seccomp" not in result["sandbox"]
+    assert miner["stats"]["faults"] == {} and miner["stats"]["invalid"] == 0, miner
