@@ -233,7 +233,7 @@ class Runner:
                     if not until_exit:
                         program.pending = bytes(rest)
                         return answer, None
-                if (out_closed and exited) or (out_closed and not until_exit):
+                if out_closed and (exited or not until_exit):
                     break
                 left = deadline - time.monotonic()
                 if left <= 0:
