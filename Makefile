@@ -50,7 +50,7 @@ bench: $(STAMP) cave-bots
 	$(PY) bench/robotgame_bench.py
 	$(PY) bench/batch_bench.py
 	$(PY) bench/replay_bench.py
-	$(PY) bench/cave_bench.py
+	$(PY) bench/cave_bench.py --series 200
 
 lint: $(STAMP)
 	$(PY) -m ruff check .
