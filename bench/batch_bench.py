@@ -25,6 +25,7 @@ from orchestrator import execute  # noqa: E402
 from orchestrator.bots import read_bot, sample_bots  # noqa: E402
 from orchestrator.games import get_game  # noqa: E402
 from orchestrator.schedule import Setup, plan_batch  # noqa: E402
+from orchestrator.series import Series  # noqa: E402
 from orchestrator.store import Store  # noqa: E402
 
 out = Console(width=110)
@@ -52,7 +53,7 @@ def throughput(planned, workers: int, cores: set[int]) -> float:
         with tempfile.TemporaryDirectory() as tmp:
             store = Store(Path(tmp) / "bench.sqlite")
             started = time.perf_counter()
-            for item, outcome in execute.run(planned, "local", workers):
+            for item, outcome in execute.run(Series(planned), "local", workers):
                 store.add_match(item.match_id, outcome["result"], outcome["wall_s"])
             elapsed = time.perf_counter() - started
             store.close()

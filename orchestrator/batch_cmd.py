@@ -45,6 +45,7 @@ from orchestrator.options import (
 from orchestrator.ratings import ELO_INITIAL, ELO_K
 from orchestrator.ratings import table as ratings_table
 from orchestrator.schedule import Planned, Setup, plan_batch, plan_tournament
+from orchestrator.series import Series
 from orchestrator.store import Store, digest
 from orchestrator.summary import summarize
 
@@ -221,16 +222,15 @@ def _play_all(kind: str, setup: Setup, planned: list[Planned], args: dict, db: O
     run_id = digest({"kind": kind, "matches": [p.match_id for p in planned]})
     store.add_run(run_id, kind, setup.game.name, args, [p.match_id for p in planned])
     done = store.done(p.match_id for p in planned)
-    todo = [p for p in planned if p.match_id not in done]
+    series = Series(planned, store.scratch(done))
     if replays:
-        for item in todo:
+        for item in series.waiting:
             item.spec["replay"] = True
-    skipped = len(planned) - len(todo)
+    skipped = len(done)
     finished = store.run_results(run_id)
-    if todo:
+    if series.waiting:
         try:
-            _play(todo, finished, skipped, len(planned), store, backend, workers, address,
-                  quiet, key)
+            _play(series, finished, store, backend, workers, address, quiet, key)
         except KeyboardInterrupt:
             saved = len(store.run_results(run_id))
             store.close()
@@ -240,20 +240,19 @@ def _play_all(kind: str, setup: Setup, planned: list[Planned], args: dict, db: O
     return store, finished, skipped
 
 
-def _play(todo: list[Planned], finished: list[dict], skipped: int, total: int, store: Store,
-          backend: str, workers: int, address: Optional[str], quiet: bool,
-          key: Callable[[dict], str]) -> None:
+def _play(series: Series, finished: list[dict], store: Store, backend: str, workers: int,
+          address: Optional[str], quiet: bool, key: Callable[[dict], str]) -> None:
     progress = Progress(TextColumn("matches"), BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
                         console=err, disable=quiet)
-    task = progress.add_task("matches", total=len(todo))
+    task = progress.add_task("matches", total=len(series.waiting))
     live = None if quiet else Live(Group(progress, _standings(finished, key)), console=err,
                                    refresh_per_second=4, transient=True)
     shown = time.monotonic()
     if live:
         live.start()
     try:
-        for item, outcome in execute.run(todo, backend, workers, address):
+        for item, outcome in execute.run(series, backend, workers, address):
             if "error" in outcome:
                 raise InputError(f"match with seed {item.spec['seed']}: {outcome['error']}")
             if "replay" in outcome:

@@ -9,15 +9,16 @@ from __future__ import annotations
 import os
 import signal
 import time
-from collections import Counter, deque
+from collections import Counter
 from pathlib import Path
 from typing import Iterator
 
 from orchestrator import replay
 from orchestrator.bots import BotFile
 from orchestrator.games import get_game
-from orchestrator.match import MatchSpec, run_match
+from orchestrator.match import MatchSpec, run_match, scratch_files
 from orchestrator.schedule import Planned
+from orchestrator.series import Series
 from sandbox.botlib._harden import set_parent_death_signal
 from sandbox.limits import Limits
 
@@ -31,9 +32,11 @@ def play_planned(spec: dict) -> dict:
         game = get_game(spec["game"])
         rules = dict(spec["rules"])
         bots = [BotFile(b["path"], b["source"], b["sha256"], b["name"]) for b in spec["bots"]]
+        scratch = [scratch_files(text) for text in spec["scratch"]] \
+            if spec.get("scratch") is not None else None
         match = MatchSpec(game.name, Path(spec["map_name"]), bots, spec["seed"],
                           game.rules(rules.pop("preset"), **rules), Limits(**spec["limits"]),
-                          spec["sandbox"], map_text=spec["map_text"])
+                          spec["sandbox"], map_text=spec["map_text"], scratch=scratch)
         replays: list[dict] | None = [] if spec.get("replay") else None
         result = run_match(match, replays=replays)
     except Exception as exc:              # a worker must report, not die
@@ -103,71 +106,74 @@ class _Worker:
         self.conn.close()
 
 
-def run_local(planned: list[Planned], workers: int, pin: bool = True
+def run_local(series: Series, workers: int, pin: bool = True
               ) -> Iterator[tuple[Planned, dict]]:
     """Yield (planned, outcome) as matches finish, on `multiprocess` worker processes.
 
     Each worker has its own pipe, so the parent always knows which match a worker holds:
     a worker that dies in the middle of one (killed, out of memory) is replaced and that
-    match alone is played again, at most twice.
+    match alone is played again, at most twice. Matches start in the order `series` allows.
     """
     from multiprocess.connection import wait
 
-    if len(planned) <= 1:
-        for item in planned:
-            yield item, play_planned(item.spec)
+    total = len(series.waiting)
+    if total <= 1:
+        while (item := series.take()) is not None:
+            outcome = play_planned(item.spec)
+            series.finish(item, outcome)
+            yield item, outcome
         return
     cores = sorted(os.sched_getaffinity(0)) if pin and hasattr(os, "sched_getaffinity") \
         else [None]
-    todo = deque(range(len(planned)))
-    pending = set(todo)
     retries: Counter[int] = Counter()
-    pool: list[_Worker] = []
+    pool = [_Worker(cores[i % len(cores)]) for i in range(min(workers, total))]
 
-    def feed(worker: _Worker) -> None:
-        worker.task = todo.popleft() if todo else None
-        if worker.task is not None:
-            worker.conn.send((worker.task, planned[worker.task].spec))
+    def feed_idle() -> None:
+        for worker in pool:
+            if worker.task is None and (item := series.take()) is not None:
+                worker.task = item
+                worker.conn.send((item.ordinal, item.spec))
 
     try:
-        for i in range(min(workers, len(planned))):
-            pool.append(_Worker(cores[i % len(cores)]))
-            feed(pool[-1])
-        while pending:
+        feed_idle()
+        while series.waiting or series.running:
             busy = [w for w in pool if w.task is not None]
+            if not busy:
+                raise RuntimeError("no match can start: the schedule's order is broken")
             owners = {id(w.conn): w for w in busy} | {id(w.proc.sentinel): w for w in busy}
             for ready in wait([w.conn for w in busy] + [w.proc.sentinel for w in busy]):
                 worker = owners[id(ready)]
                 if ready is worker.conn and worker.task is not None:
                     try:
-                        index, outcome = worker.conn.recv()
+                        _, outcome = worker.conn.recv()
                     except (EOFError, OSError):
                         continue                    # it died: its sentinel says so too
-                    pending.discard(index)
-                    feed(worker)
-                    yield planned[index], outcome
+                    item, worker.task = worker.task, None
                 elif ready is not worker.conn and not worker.proc.is_alive():
-                    lost = worker.task
+                    item, outcome = worker.task, None
                     pool.remove(worker)
                     worker.stop()
-                    if lost is not None and lost in pending:
-                        retries[lost] += 1
-                        if retries[lost] > 2:
-                            pending.discard(lost)
-                            yield planned[lost], {"error": "its worker died three times",
-                                                  "wall_s": 0.0}
+                    pool.append(_Worker(worker.core))
+                    if item is not None:
+                        retries[item.ordinal] += 1
+                        if retries[item.ordinal] <= 2:
+                            series.retry(item)
                         else:
-                            todo.appendleft(lost)
-                    replacement = _Worker(worker.core)
-                    pool.append(replacement)
-                    feed(replacement)
-                    break                           # the busy set changed: wait afresh
+                            outcome = {"error": "its worker died three times", "wall_s": 0.0}
+                else:
+                    continue
+                if outcome is not None:
+                    series.finish(item, outcome)
+                feed_idle()
+                if outcome is not None:
+                    yield item, outcome
+                break                               # the busy set changed: wait afresh
     finally:
         for worker in pool:
             worker.stop()
 
 
-def run_dask(planned: list[Planned], workers: int, address: str | None
+def run_dask(series: Series, workers: int, address: str | None
              ) -> Iterator[tuple[Planned, dict]]:
     """Yield (planned, outcome) as matches finish, on a Dask cluster.
 
@@ -189,25 +195,37 @@ def run_dask(planned: list[Planned], workers: int, address: str | None
         cluster = LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True,
                                dashboard_address=None)
         client = Client(cluster)
-    futures = []
+    running: dict[str, tuple] = {}
+    started = as_completed()
+
+    def submit_ready() -> None:
+        while (item := series.take()) is not None:
+            future = client.submit(play_planned, item.spec, key=f"match-{item.match_id}",
+                                   pure=False)
+            running[future.key] = (future, item)
+            started.add(future)
+
     try:
-        futures = client.map(play_planned, [item.spec for item in planned],
-                             key=[f"match-{item.match_id}" for item in planned], pure=False)
-        index = {future.key: item for future, item in zip(futures, planned, strict=True)}
-        for future in as_completed(futures):
-            yield index[future.key], future.result()
+        submit_ready()
+        for future in started:
+            _, item = running.pop(future.key)
+            outcome = future.result()
+            series.finish(item, outcome)
+            submit_ready()
+            yield item, outcome
     finally:
-        client.cancel(futures)
+        client.cancel([future for future, _ in running.values()])
         client.close()
         if cluster is not None:
             cluster.close()
 
 
-def run(planned: list[Planned], backend: str, workers: int, address: str | None = None,
+def run(series: Series, backend: str, workers: int, address: str | None = None,
         pin: bool = True) -> Iterator[tuple[Planned, dict]]:
+    """Play the series' matches on a backend, yielding each as it finishes."""
     if backend == "dask":
-        return run_dask(planned, workers, address)
-    return run_local(planned, workers, pin)
+        return run_dask(series, workers, address)
+    return run_local(series, workers, pin)
 
 
 def default_workers() -> int:

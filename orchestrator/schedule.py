@@ -3,6 +3,11 @@
 A planned match carries everything it is a function of (map text, bot sources, seed,
 rules, limits), so it can run in any process or on any machine, and its id is a digest
 of exactly that: the same arguments give the same ids, and a rerun skips what is done.
+
+In a game whose bots keep a scratch directory across a series (Cave Rangers), a match is
+also a function of the matches its entrants played before it: each entrant starts with
+the scratch its previous match left. Such a match names those matches (`after`), and
+its id includes them, so a series is a chain that a rerun resumes at the same link.
 """
 from __future__ import annotations
 
@@ -29,6 +34,10 @@ class Planned:
     ordinal: int
     match_id: str
     spec: dict[str, Any]
+    # Series games: which entrant of the run sits in each seat, and the id of the match
+    # each of them played before this one (None for an entrant's first match).
+    entrants: tuple[int, ...] = ()
+    after: tuple[str | None, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -50,7 +59,8 @@ class Setup:
         game.parse_map(text, path.name)              # a bad map fails here, once
         return cls(game, path, text, rules, limits, sandbox)
 
-    def plan(self, ordinal: int, lineup: list[BotFile], seed: int) -> Planned:
+    def plan(self, ordinal: int, lineup: list[BotFile], seed: int,
+             entrants: tuple[int, ...] = (), after: tuple[str | None, ...] = ()) -> Planned:
         identity = {
             "game": self.game.name, "map": hashlib.sha256(self.map_text.encode()).hexdigest(),
             "rules": self.rules.as_dict(), "seed": seed, "engine": ENGINE_VERSION,
@@ -64,13 +74,16 @@ class Setup:
             "bots": [{"path": bot.path, "name": bot.name, "sha256": bot.sha256,
                       "source": bot.source} for bot in lineup],
         }
-        return Planned(ordinal, digest(identity), spec)
+        if after:
+            identity["after"] = list(after)
+        return Planned(ordinal, digest(identity), spec, entrants, after)
 
 
 def plan_batch(setup: Setup, bots: list[BotFile], seeds: list[int]) -> list[Planned]:
     """The same lineup, once per seed."""
     _check_lineup(setup.game, len(bots))
-    return [setup.plan(i, bots, seed) for i, seed in enumerate(seeds)]
+    seats = list(range(len(bots)))          # each seat is an entrant, even the same file twice
+    return _plan_series(setup, [(bots, seed, seats) for seed in seeds])
 
 
 def plan_tournament(setup: Setup, bots: list[BotFile], fmt: str, games: int, first_seed: int,
@@ -91,26 +104,44 @@ def plan_tournament(setup: Setup, bots: list[BotFile], fmt: str, games: int, fir
         raise InputError("a tournament needs different bots (the same file was given twice)")
     if len(bots) < 2:
         raise InputError("a tournament needs at least 2 bots")
-    lineups: list[tuple[list[BotFile], int]] = []
+    lineups: list[tuple[list[int], int]] = []          # entrant indexes, seed
+    everyone = list(range(len(bots)))
     if fmt == "round-robin":
         _check_lineup(setup.game, 2)
-        for a, b in itertools.combinations(bots, 2):
+        for a, b in itertools.combinations(everyone, 2):
             for k in range(games):
                 lineups.append(([a, b] if k % 2 == 0 else [b, a], first_seed + k // 2))
     elif fmt == "ffa":
         _check_lineup(setup.game, len(bots))
         for k in range(games):
             turn = k % len(bots)
-            lineups.append((bots[turn:] + bots[:turn], first_seed + k))
+            lineups.append((everyone[turn:] + everyone[:turn], first_seed + k))
     else:
         size = size or 2
         if not 2 <= size <= len(bots):
             raise InputError(f"--size {size}: must be between 2 and the number of bots")
         _check_lineup(setup.game, size)
-        for group in itertools.combinations(bots, size):
+        for group in itertools.combinations(everyone, size):
             for k in range(games):
                 lineups.append((list(group), first_seed + k))
-    return [setup.plan(i, lineup, seed) for i, (lineup, seed) in enumerate(lineups)]
+    return _plan_series(setup, [([bots[e] for e in group], seed, group)
+                                for group, seed in lineups])
+
+
+def _plan_series(setup: Setup, lineups: list[tuple[list[BotFile], int, list[int]]]
+                 ) -> list[Planned]:
+    """Plan (bots, seed, entrant per seat) in order; in a series game, chain each entrant's
+    matches."""
+    if not setup.game.programs:
+        return [setup.plan(i, bots, seed) for i, (bots, seed, _) in enumerate(lineups)]
+    last: dict[int, str] = {}
+    planned = []
+    for i, (bots, seed, entrants) in enumerate(lineups):
+        item = setup.plan(i, bots, seed, tuple(entrants),
+                          tuple(last.get(e) for e in entrants))
+        last.update((e, item.match_id) for e in entrants)
+        planned.append(item)
+    return planned
 
 
 def _check_lineup(game: Game, size: int) -> None:

@@ -37,6 +37,10 @@ CREATE TABLE IF NOT EXISTS participants (
     stats TEXT NOT NULL,
     PRIMARY KEY (match_id, seat)
 );
+CREATE TABLE IF NOT EXISTS scratch (
+    match_id TEXT NOT NULL, seat INTEGER NOT NULL, files TEXT NOT NULL,
+    PRIMARY KEY (match_id, seat)
+);
 """
 
 
@@ -88,6 +92,11 @@ class Store:
                   p["status"], p["reason"], p["turn"], p["overheats"], p["cpu_s"],
                   p["peak_rss_mb"], json.dumps(p["stats"], sort_keys=True))
                  for p in result["players"]])
+            self.db.execute("DELETE FROM scratch WHERE match_id = ?", (match_id,))
+            self.db.executemany(
+                "INSERT INTO scratch VALUES (?, ?, ?)",
+                [(match_id, p["seat"], json.dumps(p["scratch"], sort_keys=True))
+                 for p in result["players"] if "scratch" in p])
 
     def _transaction(self):
         store = self
@@ -109,6 +118,19 @@ class Store:
             rows = self.db.execute(
                 f"SELECT id FROM matches WHERE id IN ({','.join('?' * len(chunk))})", chunk)
             found.update(row[0] for row in rows)
+        return found
+
+    def scratch(self, match_ids: Iterable[str]) -> dict[str, dict[int, dict]]:
+        """The scratch each seat of these matches ended with (series games), by match."""
+        ids = list(match_ids)
+        found: dict[str, dict[int, dict]] = {mid: {} for mid in ids}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            rows = self.db.execute(
+                f"SELECT match_id, seat, files FROM scratch WHERE match_id IN "
+                f"({','.join('?' * len(chunk))})", chunk)
+            for match_id, seat, files in rows:
+                found[match_id][seat] = json.loads(files)
         return found
 
     def run_results(self, run_id: str) -> list[dict]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from sandbox.botlib._harden import LAYERS, NAMESPACES, SCRATCH_PREFIX, USER_NS
 from sandbox.limits import Limits
-from sandbox.paths import JAIL, interpreter_files, readable_paths
+from sandbox.paths import DEVICES, JAIL, interpreter_files, readable_paths
 
 TIERS = ("strict", "standard", "bwrap")
 NOBODY = 65534
@@ -70,7 +70,8 @@ class Isolation:
         config = {"limits": limits.for_child(), "strict": self.tier != "standard",
                   USER_NS: self.wants_user_ns(),
                   "skip": list(self.skip), "uid": self.uid, "scratch_bytes": scratch,
-                  "file_bytes": scratch, "readable": _readable(), "jail": str(JAIL)}
+                  "file_bytes": scratch, "readable": _readable(), "jail": str(JAIL),
+                  "devices": list(DEVICES)}
         if program is not None:
             config.update(program=program, readable=[*_readable(), *program["files"]],
                           scratch_bytes=PROGRAM_SCRATCH_PAGE, file_bytes=PROGRAM_SCRATCH,
@@ -100,6 +101,8 @@ class Isolation:
                 command += ["--symlink", os.readlink(path), path]
             else:
                 command += ["--ro-bind", path, path]
+        for path in DEVICES:
+            command += ["--dev-bind", path, path]
         if program is not None:
             command += ["--perms", "0555", "--ro-bind-data", str(bot_fd),
                         f"/bot/{program['file']}"]

@@ -10,6 +10,9 @@ BOTLIB = Path(__file__).resolve().parent / "botlib"
 JAIL = Path(__file__).resolve().parent / "jail"     # where a child mounts its private root
 # Shared libraries a lazily imported extension module may need, and the loader's cache.
 SYSTEM_LIBS = ("/usr/lib", "/usr/lib64", "/lib", "/lib64", "/etc/ld.so.cache")
+# Devices every program may expect. Not /dev/zero: a shared mapping of it would be memory
+# that the cap on what a program allocates does not count.
+DEVICES = ("/dev/null", "/dev/random", "/dev/urandom")
 
 
 def site_dirs() -> list[str]:

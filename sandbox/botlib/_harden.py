@@ -67,9 +67,10 @@ def _mount(source, target, fstype, flags, data=None):
            f"mount {target}")
 
 
-def enter_view(jail, readable, scratch_bytes, uid, files=None):
+def enter_view(jail, readable, scratch_bytes, uid, files=None, devices=()):
     """Make a private root holding only `readable` (read-only), `files` ({absolute path:
-    bytes}, read-only, made by us: an executable bot's own file) and a capped /scratch.
+    bytes}, read-only, made by us: an executable bot's own file), the character `devices`
+    programs expect (/dev/null) and a capped /scratch.
 
     `jail` is an empty directory to build it on; paths keep their absolute names, so
     sys.path stays valid. Needs root in a private mount namespace.
@@ -98,6 +99,13 @@ def enter_view(jail, readable, scratch_bytes, uid, files=None):
         _mount(None, inside, None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV
                | _locked_flags(path))
         shown.append(path)
+    for path in devices:
+        inside = jail + path
+        os.makedirs(os.path.dirname(inside), exist_ok=True)
+        open(inside, "wb").close()
+        _mount(path, inside, None, MS_BIND)       # a device node: usable, so no MS_NODEV
+        _mount(None, inside, None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID
+               | _locked_flags(path))
     os.mkdir(jail + SCRATCH)
     _mount("tmpfs", jail + SCRATCH, "tmpfs", MS_NOSUID | MS_NODEV,
            f"size={scratch_bytes},nr_inodes={SCRATCH_INODES},mode=0700,uid={uid},gid={uid}")
@@ -418,7 +426,8 @@ def harden(cfg, in_fd, namespaces, ns_problem, outer_ids=None, files=None,
     landlock = {}
     steps = (
         ("fs_view", lambda: _need("mount_ns", namespaces) or enter_view(
-            cfg["jail"], cfg["readable"], cfg["scratch_bytes"], uid, files)),
+            cfg["jail"], cfg["readable"], cfg["scratch_bytes"], uid, files,
+            cfg.get("devices", ()))),
         ("no_new_privs", lambda: _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0),
                                         "prctl NO_NEW_PRIVS")),
         ("uid", lambda: drop_privileges(uid, in_user_ns)),
@@ -450,7 +459,8 @@ def harden(cfg, in_fd, namespaces, ns_problem, outer_ids=None, files=None,
                 _place(files or {}, root)
             if "landlock" not in skip and "landlock" not in outer:
                 shown = {root + os.path.dirname(path) for path in files or ()}
-                _prepare_landlock(landlock, [*cfg["readable"], *sorted(shown)])
+                _prepare_landlock(landlock, [*cfg["readable"], *sorted(shown)],
+                                  cfg.get("devices", ()))
     return active, missing, scratch
 
 
@@ -475,11 +485,11 @@ def own_scratch(uid):
     return path
 
 
-def _prepare_landlock(landlock, readable):
+def _prepare_landlock(landlock, readable, devices):
     """Open the allowed paths now, while the uid can still reach them."""
     import _landlock  # imported here so that the host can read LAYERS
     try:
-        landlock["fd"] = _landlock.ruleset(readable, [os.getcwd()])
+        landlock["fd"] = _landlock.ruleset(readable, [os.getcwd()], devices)
     except Exception as exc:
         landlock["error"] = exc
 

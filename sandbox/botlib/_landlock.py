@@ -62,9 +62,10 @@ def _handled_fs(abi):
     return rights
 
 
-def ruleset(read_only, read_write):
+def ruleset(read_only, read_write, devices=()):
     """A ruleset fd: `read_only` paths may be read and executed, `read_write` paths are
-    fully usable, nothing else in the file system is; with ABI 4+ TCP bind/connect are
+    fully usable, `devices` may be read and written (no ioctl), nothing else in the file
+    system is; with ABI 4+ TCP bind/connect are
     denied, and with ABI 6+ signals and abstract sockets cannot leave the sandbox.
 
     Build it while the paths can still be opened (before a uid change); `enforce` later.
@@ -79,7 +80,8 @@ def ruleset(read_only, read_write):
     fd = _call(SYS_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(size),
                ctypes.c_uint32(0))
     try:
-        for paths, rights in ((read_only, READ_ONLY & fs), (read_write, fs)):
+        for paths, rights in ((read_only, READ_ONLY & fs), (read_write, fs),
+                              (devices, (READ_FILE | WRITE_FILE | TRUNCATE) & fs)):
             for path in paths:
                 _allow(fd, path, rights)
     except BaseException:

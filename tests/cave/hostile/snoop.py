@@ -1,13 +1,14 @@
-# Reads what it must not: the project's files, other bots' scratch, the host's /tmp;
-# writes outside its own scratch.
+# Reads what it must not: the project's files, other bots' scratch, the host's /tmp and
+# devices; writes outside its own scratch. It needs /dev/null and /dev/urandom to answer.
 import glob
 import os
 import sys
 
 sys.stdin.read()
-targets = ["/etc/passwd", "/proc/1/environ", "/tmp", "/root", "/home"]
+targets = ["/etc/passwd", "/proc/1/environ", "/tmp", "/root", "/home", "/dev/zero",
+           "/dev/mem", "/dev/kmsg", "/dev/shm", "/dev/tty"]
 for pattern in ("/*/*/README.md", "/*/*/bots/*/*", "/tmp/arena-*", "/tmp/*/scratch/*",
-                "/root/*", "/home/*/*"):
+                "/root/*", "/home/*/*", "/dev/sd*", "/dev/nvme*", "/dev/vd*"):
     targets += glob.glob(pattern)
 for path in targets:
     try:
@@ -25,4 +26,7 @@ for path in ("/tmp/arena-hostile-escape", "/bot/injected", "../escape"):
         print(f"LEAK: wrote {path}", file=sys.stderr)
     except OSError:
         pass
-print("HNNHNN")
+with open("/dev/null", "w") as sink, open("/dev/urandom", "rb") as noise:
+    sink.write("the devices a program expects are there")
+    usable = len(noise.read(8)) == 8
+print("HNNHNN" if usable else "no /dev/urandom")
