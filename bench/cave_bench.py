@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 from orchestrator.bots import read_bot  # noqa: E402
 from orchestrator.games import get_game  # noqa: E402
 from orchestrator.match import MatchSpec, run_match  # noqa: E402
+from orchestrator.store import Store  # noqa: E402
 
 GAME = get_game("cave")
 PY_TURN = "import sys\nsys.stdin.read()\nprint('HNNHNN')\n"
@@ -114,26 +115,40 @@ def main() -> None:
         series(args.series, out)
 
 
+def _stored_games(db: Path) -> list:
+    store = Store(db)
+    try:
+        matches = store.run_results(store.runs()[-1]["id"])
+        scratch = store.scratch(m["id"] for m in matches)
+        return [(m["id"], [(p["seat"], p["stats"]) for p in m["players"]], scratch[m["id"]])
+                for m in matches]
+    finally:
+        store.close()
+
+
 def series(seeds: int, out: Console) -> None:
-    """The five samples over `seeds` seeds, twice: identical results?"""
-    runs = []
-    for attempt in range(2):
-        with tempfile.TemporaryDirectory() as tmp:
+    """The five samples over `seeds` seeds, twice: identical results, game by game, down to
+    each bot's scratch at the end of each game (the series carries it from game to game)?"""
+    runs, games = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        for attempt in range(2):
+            db = Path(tmp) / f"series{attempt}.db"
             started = time.perf_counter()
             done = subprocess.run(
                 [sys.executable, "-m", "orchestrator", "batch", "--game", "cave", "--seeds",
-                 str(seeds), "--db", f"{tmp}/series.db", "--json",
+                 str(seeds), "--db", str(db), "--json",
                  *[str(p) for p in GAME.demo_lineup()]], cwd=ROOT, text=True,
                 capture_output=True, check=False)
             if done.returncode != 0:
                 out.print(f"batch failed: {done.stderr[-500:]}")
                 return
-            report = json.loads(done.stdout)
-            runs.append(report)
+            runs.append(json.loads(done.stdout))
             spent = time.perf_counter() - started
-            out.print(f"batch {attempt + 1}: {seeds} games in {spent:.0f} s")
+            out.print(f"batch {attempt + 1}: {seeds} games in {spent:.0f} s, one chain")
+            games.append(_stored_games(db))
     same = [(r["players"], r["lengths"]) for r in runs]
-    out.print(f"the two batches give identical results: {same[0] == same[1]}")
+    out.print(f"the two batches give identical results: {same[0] == same[1]}; "
+              f"game by game, with each bot's scratch: {games[0] == games[1]}")
     for row in runs[0]["players"]:
         out.print(f"  {row['name']}: mean score {row['mean_score']}, wins {row['wins']}, "
                   f"failures {row['erased'] + row['load_errors']}")
