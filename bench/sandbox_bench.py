@@ -47,7 +47,7 @@ NO_LAYERS = Isolation(skip=LAYERS)
 def spawn_ms(isolation: Isolation) -> float:
     bot = read_bot(ROOT / "bots/arena/beeline.py").spec
     started = time.perf_counter()
-    children, failed = host.load_children("arena", {0: bot}, Limits(), isolation)
+    children, failed = host.load_children("_arena", {0: bot}, Limits(), isolation)
     took = (time.perf_counter() - started) * 1e3
     assert not failed, failed
     for child in children.values():
@@ -145,7 +145,7 @@ def bench_round_trip(rounds: int) -> None:
     for column in ("sandbox", "round trip ms", "in move() ms", "overhead ms"):
         table.add_column(column, justify="right")
     for name, isolation in (("standard", Isolation()), ("no layers", NO_LAYERS)):
-        children, _ = host.load_children("arena", {0: bots[0].spec}, Limits(), isolation)
+        children, _ = host.load_children("_arena", {0: bots[0].spec}, Limits(), isolation)
         children[0].start([b.name for b in bots], 0, 1)
         total, inside = [], []
         try:

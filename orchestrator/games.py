@@ -1,29 +1,17 @@
-"""The games the orchestrator can run: one entry each, all driven the same way."""
+"""The games the orchestrator can run: one entry each, all driven the same way.
+
+An entry joins the engine's `RULEBOOK` of the game (`engine/<game>/__init__.py`) with
+the module its bots run beside in the sandbox (`sandbox/botlib/<bot_side>.py`) and how
+the commands run it: limits, maps, the bots `check` and the demo play against, columns.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from engine import InputError
-from engine.arena import scenario as arena_scenario
-from engine.arena.generate import TARGET_DENSITY
-from engine.arena.mapfile import load_map as load_arena_map
-from engine.arena.mapfile import parse_map as parse_arena_map
-from engine.arena.match import ArenaMatch
-from engine.arena.rules import PRESETS as ARENA_PRESETS
-from engine.arena.rules import rules_from as arena_rules
-from engine.cave import scenario as cave_scenario
-from engine.cave.game import CaveGame
-from engine.cave.mapfile import load_map as load_cave_map
-from engine.cave.mapfile import parse_map as parse_cave_map
-from engine.cave.rules import PRESETS as CAVE_PRESETS
-from engine.cave.rules import rules_from as cave_rules
-from engine.robotgame.mapfile import load_map as load_robotgame_map
-from engine.robotgame.mapfile import parse_map as parse_robotgame_map
-from engine.robotgame.match import RobotGameMatch
-from engine.robotgame.rules import PRESETS as ROBOTGAME_PRESETS
-from engine.robotgame.rules import rules_from as robotgame_rules
+from engine import InputError, arena, cave, race, robotgame
+from engine.rulebook import Rulebook
 from orchestrator.bots import PROJECT, BotFile, sample_bots
 from sandbox.host import BotSpec
 from sandbox.limits import Limits
@@ -32,14 +20,11 @@ from sandbox.programs import describe
 
 @dataclass(frozen=True)
 class Game:
-    """How to load a game's maps and rules, and start a match of it."""
+    """How to load a game's maps and rules, start a match of it, and run its bots."""
 
     name: str
-    load_map: Callable[[Path], Any]
-    parse_map: Callable[[str, str], Any]   # (text, file name) -> map named after the file
-    rules: Callable[..., Any]          # (preset, **overrides) -> rules object
-    presets: tuple[str, ...]
-    new_match: Callable[..., Any]      # (map, names, seed, rules) -> match
+    rulebook: Rulebook                 # the engine's side: maps, rules, matches
+    bot_side: str                      # the child's module, in sandbox/botlib/
     default_map: str
     map_suffix: str
     check_map: str                     # where `arena check` plays a submission
@@ -49,9 +34,36 @@ class Game:
     limits: Limits = Limits()          # the game's default limits
     demo: tuple[str, ...] = ()         # `arena run` with no bots: these (default: all)
     columns: tuple[tuple[str, Callable[[dict], str]], ...] = ()   # result table columns
-    summary: Callable[[Any], dict[str, str]] = lambda board: {}    # a map, for `arena maps`
-    scenario: Callable[[Any, str], dict] | None = None   # (data, file name) -> final state
     programs: bool = False             # bots are programs in any language, not Python modules
+    tournament: tuple[str, int, int | None] = ("round-robin", 2, None)   # format, games, size
+
+    @property
+    def load_map(self) -> Callable[[Path], Any]:
+        return self.rulebook.load_map
+
+    @property
+    def parse_map(self) -> Callable[[str, str], Any]:
+        return self.rulebook.parse_map
+
+    @property
+    def rules(self) -> Callable[..., Any]:
+        return self.rulebook.rules
+
+    @property
+    def presets(self) -> tuple[str, ...]:
+        return self.rulebook.presets
+
+    @property
+    def new_match(self) -> Callable[..., Any]:
+        return self.rulebook.new_match
+
+    @property
+    def summary(self) -> Callable[[Any], dict[str, str]]:
+        return self.rulebook.summary
+
+    @property
+    def scenario(self) -> Callable[[Any, str], dict] | None:
+        return self.rulebook.scenario
 
     def bot_spec(self, bot: BotFile, scratch: dict | None = None) -> BotSpec:
         """What the sandbox needs to run `bot` (a program: how, and its scratch files)."""
@@ -89,66 +101,41 @@ class Game:
                          f"{names})")
 
 
-def _parse_arena(text: str, name: str):
-    arena = parse_arena_map(text, name)
-    arena.name = Path(name).stem
-    return arena
-
-
-def _arena_summary(arena) -> dict[str, str]:
-    return {"size": f"{arena.size}x{arena.size}", "flags": str(len(arena.flags)),
-            "free tiles": str(len(arena.free_tiles())),
-            "AIs x 40 at 5.5 %": f"{arena.size * arena.size * TARGET_DENSITY / 40:.1f}"}
-
-
-def _cave_summary(cave_map) -> dict[str, str]:
-    if cave_map.rows is None:
-        return {"size": "30 + 10 x bots", "cavern": "drawn from the match seed"}
-    cavern = cave_map.cavern()
-    return {"size": f"{cavern.side}x{cavern.side}", "cavern": "fixed",
-            "creatures": str(len(cavern.creatures))}
-
-
-def _robotgame_summary(board) -> dict[str, str]:
-    size = board.board_size
-    walkable = sum(board.walkable((x, y)) for x in range(size) for y in range(size))
-    return {"size": f"{size}x{size}", "walkable": str(walkable),
-            "spawn squares": str(len(board.spawn)), "obstacles": str(len(board.obstacles))}
-
-
-GAMES: dict[str, Game] = {
-    "arena": Game(
-        "arena", load_arena_map, _parse_arena, arena_rules, tuple(ARENA_PRESETS), ArenaMatch,
-        default_map="quad", map_suffix=".txt", check_map="skirmish",
-        check_opponents=("hunter.py", "beeline.py"),
-        columns=(("flags", lambda s: f"{s.get('max_flags', 0)}/{s.get('total_flags', 0)}"),
-                 ("alive", lambda s: str(s.get("alive", "-")))),
-        summary=_arena_summary, scenario=arena_scenario.run),
-    "robotgame": Game(
-        "robotgame", load_robotgame_map, parse_robotgame_map, robotgame_rules,
-        tuple(ROBOTGAME_PRESETS), RobotGameMatch, default_map="default", map_suffix=".py",
-        check_map="default",
-        check_opponents=("example.py",), failure="forfeit",
-        # rgkit's server: 300 ms per act (1.5 s for the first); past that the robot guards.
-        limits=Limits(cpu_per_call_s=2.0, act_soft_s=0.3, first_act_soft_s=1.5),
-        demo=("coordinator.py", "example.py"),
-        columns=(("robots", lambda s: str(s.get("robots", "-"))),
-                 ("timeouts", lambda s: str(s.get("timeouts", "-")))),
-        summary=_robotgame_summary),
-    "cave": Game(
-        "cave", load_cave_map, parse_cave_map, cave_rules, tuple(CAVE_PRESETS), CaveGame,
-        default_map="generated", map_suffix=".txt", check_map="generated",
-        check_opponents=("forager.py", "miner.sh"),
-        # The seed's controller: 1 s a turn. A persistent program's first turn gets 5 s.
-        limits=Limits(cpu_per_call_s=1.0, wall_per_call_s=1.0, watchdog_grace_s=5.0,
-                      cpu_bank_s=60.0, output_bytes=16 << 10),
-        demo=("forager.py", "wanderer.py", "miner.sh", "scout.js", "digger"),
-        columns=(("score", lambda s: str(s.get("score", "-"))),
-                 ("gold", lambda s: str(s.get("gold", "-"))),
-                 ("lasted", lambda s: str(s.get("turns", "-"))),
-                 ("invalid", lambda s: str(s.get("invalid", "-")))),
-        summary=_cave_summary, scenario=cave_scenario.run, programs=True),
-}
+GAMES: dict[str, Game] = {game.name: game for game in (
+    Game("arena", arena.RULEBOOK, "_arena", default_map="quad", map_suffix=".txt",
+         check_map="skirmish", check_opponents=("hunter.py", "beeline.py"),
+         columns=(("flags", lambda s: f"{s.get('max_flags', 0)}/{s.get('total_flags', 0)}"),
+                  ("alive", lambda s: str(s.get("alive", "-"))))),
+    Game("robotgame", robotgame.RULEBOOK, "_robotgame", default_map="default",
+         map_suffix=".py", check_map="default", check_opponents=("example.py",),
+         failure="forfeit",
+         # rgkit's server: 300 ms per act (1.5 s for the first); past that the robot guards.
+         limits=Limits(cpu_per_call_s=2.0, act_soft_s=0.3, first_act_soft_s=1.5),
+         demo=("coordinator.py", "example.py"),
+         columns=(("robots", lambda s: str(s.get("robots", "-"))),
+                  ("timeouts", lambda s: str(s.get("timeouts", "-"))))),
+    Game("cave", cave.RULEBOOK, "_keeper", default_map="generated", map_suffix=".txt",
+         check_map="generated", check_opponents=("forager.py", "miner.sh"),
+         # The seed's controller: 1 s a turn. A persistent program's first turn gets 5 s.
+         limits=Limits(cpu_per_call_s=1.0, wall_per_call_s=1.0, watchdog_grace_s=5.0,
+                       cpu_bank_s=60.0, output_bytes=16 << 10),
+         demo=("forager.py", "wanderer.py", "miner.sh", "scout.js", "digger"),
+         columns=(("score", lambda s: str(s.get("score", "-"))),
+                  ("gold", lambda s: str(s.get("gold", "-"))),
+                  ("lasted", lambda s: str(s.get("turns", "-"))),
+                  ("invalid", lambda s: str(s.get("invalid", "-")))), programs=True),
+    Game("race", race.RULEBOOK, "_race", default_map="seed", map_suffix=".json",
+         check_map="seed", check_opponents=("random_bot.py", "planner.py"),
+         # The seed gives no time; a round's choice gets 1 s, then random cards fill in.
+         limits=Limits(cpu_per_call_s=2.0, act_soft_s=1.0, first_act_soft_s=1.0),
+         demo=("planner.py", "random_bot.py", "cautious.py", "sprinter.py"),
+         columns=(("C1", lambda s: "yes" if s.get("checkpoint") else "-"),
+                  ("to go", lambda s: str(s.get("distance", "-"))),
+                  ("reboots", lambda s: str(s.get("reboots", "-"))),
+                  ("filled", lambda s: str(s.get("invalid", 0) + s.get("error", 0)
+                                           + s.get("timeout", 0)))),
+         tournament=("combinations", 3, 6)),
+)}
 
 
 def get_game(name: str) -> Game:

@@ -79,10 +79,10 @@ class _Players:
         bots = {i: game.bot_spec(seat.bot, seat.scratch) for i, seat in seats.items()}
         self.off = spec.sandbox == "off"
         if self.off:
-            self.procs, self.load_failed = inprocess.load_players(spec.game, bots, spec.limits)
+            self.procs, self.load_failed = inprocess.load_players(game.bot_side, bots, spec.limits)
         else:
             isolation = Isolation(spec.sandbox, spec.skip_layers)
-            self.procs, self.load_failed = host.load_children(spec.game, bots, spec.limits,
+            self.procs, self.load_failed = host.load_children(game.bot_side, bots, spec.limits,
                                                               isolation)
 
     def sandbox_layers(self) -> tuple[list[str], dict[str, str]]:

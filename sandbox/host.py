@@ -46,9 +46,10 @@ class BotSpec:
         return "_child" if self.program is None else "_keeper"
 
 
-def load_frame(game: str, bot: BotSpec) -> dict:
-    """The frame after the sandbox config: the bot to load."""
-    return {"game": game, "source": bot.source, "filename": bot.filename,
+def load_frame(bot_side: str, bot: BotSpec) -> dict:
+    """The frame after the sandbox config: the bot to load, and the module of
+    `sandbox/botlib/` that runs it (its game's bot side)."""
+    return {"bot_side": bot_side, "source": bot.source, "filename": bot.filename,
             "scratch": bot.scratch or {}}
 
 
@@ -74,7 +75,7 @@ def describe_exit(status: int | None, cpu_s: float = 0.0, cpu_cap_s: float = 0.0
 class Child:
     """One sandboxed AI process: spawn, talk, account CPU, and kill its whole tree."""
 
-    def __init__(self, game: str, bot: BotSpec, limits: Limits,
+    def __init__(self, bot_side: str, bot: BotSpec, limits: Limits,
                  isolation: Isolation = Isolation()) -> None:
         self.limits = limits
         self.startup_output = ""
@@ -116,7 +117,7 @@ class Child:
         self._budget = 0.0
         self._deadline = 0.0
         self._write({"config": isolation.child_config(limits, bot.program)})
-        self._write(load_frame(game, bot))
+        self._write(load_frame(bot_side, bot))
 
     # -- talking ---------------------------------------------------------------------------
     def _write(self, obj) -> None:
@@ -330,7 +331,7 @@ def kill_tree(pid: int, look_for_descendants: bool = True) -> None:
             pass
 
 
-def load_children(game: str, bots: dict[int, BotSpec], limits: Limits,
+def load_children(bot_side: str, bots: dict[int, BotSpec], limits: Limits,
                   isolation: Isolation = Isolation()
                   ) -> tuple[dict[int, Child], dict[int, str]]:
     """Start every AI's child at once and wait until each has loaded its bot.
@@ -342,7 +343,7 @@ def load_children(game: str, bots: dict[int, BotSpec], limits: Limits,
     failed: dict[int, str] = {}
     try:
         for ai, bot in bots.items():
-            children[ai] = Child(game, bot, limits, isolation)
+            children[ai] = Child(bot_side, bot, limits, isolation)
         deadline = time.monotonic() + limits.load_timeout_s
         for ai, frame, problem in _collect(dict(children), deadline, check=None):
             if problem is None and isinstance(frame, dict) and "layers" in frame:

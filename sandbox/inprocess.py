@@ -7,6 +7,7 @@ An executable bot runs as a plain child process of the host, with the same turn 
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import shutil
 import sys
@@ -29,13 +30,13 @@ def _botlib():
 class InProcessPlayer:
     """One AI loaded in this process."""
 
-    def __init__(self, game: str, bot: BotSpec, ai: int) -> None:
+    def __init__(self, bot_side: str, bot: BotSpec, ai: int) -> None:
         runtime = _botlib()
         self.cpu_used = 0.0
         self.peak_rss_mb = 0.0
         self.startup_output = ""
         self.startup_violations: list[str] = []
-        self.game = __import__("_" + game)
+        self.game = importlib.import_module(bot_side)
         self.guard = runtime.NoGuard()
         with contextlib.redirect_stdout(sys.stderr):
             self.module = runtime.load_bot(bot.source, bot.filename, self.guard,
@@ -98,7 +99,7 @@ class ProgramPlayer:
         shutil.rmtree(self.home, ignore_errors=True)
 
 
-def load_players(game: str, bots: dict[int, BotSpec], limits: Limits
+def load_players(bot_side: str, bots: dict[int, BotSpec], limits: Limits
                  ) -> tuple[dict, dict[int, str]]:
     """Load every bot in this process. Returns the players and the load errors."""
     players: dict = {}
@@ -109,7 +110,7 @@ def load_players(game: str, bots: dict[int, BotSpec], limits: Limits
             if bot.program is not None:
                 players[ai] = ProgramPlayer(bot, limits)
                 continue
-            players[ai] = InProcessPlayer(game, bot, ai)
+            players[ai] = InProcessPlayer(bot_side, bot, ai)
         except runtime.LoadError as exc:
             failed[ai] = str(exc)
         except Exception as exc:

@@ -1,0 +1,20 @@
+"""Race some Robots' tunable numbers: the round cap (spec/race.md: 100 by default)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.rules_base import RulesBase, preset_with
+
+
+@dataclass(frozen=True)
+class Rules(RulesBase):
+    preset: str = "seed"
+    max_turns: int = 100          # rounds; round 0, the choice of facing, is not counted
+
+
+PRESETS: dict[str, Rules] = {"seed": Rules()}
+
+
+def rules_from(preset: str = "seed", **overrides: Any) -> Rules:
+    return preset_with(PRESETS, preset, **overrides)

@@ -1,0 +1,19 @@
+"""What the engine offers of one game, the same for every game: its maps, its rules and
+presets, a new match, a scenario runner. Each game package exports one as `RULEBOOK`;
+the orchestrator's registry (`orchestrator/games.py`) adds how to run it."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+
+@dataclass(frozen=True)
+class Rulebook:
+    load_map: Callable[[Path], Any]
+    parse_map: Callable[[str, str], Any]     # (text, file name) -> map named after the file
+    rules: Callable[..., Any]                # (preset, **overrides) -> rules object
+    presets: tuple[str, ...]
+    new_match: Callable[..., Any]            # (map, names, seed, rules) -> match
+    summary: Callable[[Any], dict[str, str]] = lambda board: {}   # a map, for `arena maps`
+    scenario: Callable[[Any, str], dict] | None = None   # (data, file name) -> final state
