@@ -24,7 +24,7 @@ from rich.table import Table
 from engine import InputError
 from orchestrator import execute
 from orchestrator.bots import read_bot
-from orchestrator.games import get_game
+from orchestrator.games import Game, get_game
 from orchestrator.match import SANDBOX_MODES
 from orchestrator.options import (
     CpuOption,
@@ -131,12 +131,15 @@ def batch(
 
 def tournament(
     bots: List[Path] = typer.Argument(..., help="Bot files.", show_default=False),
-    format: str = typer.Option("round-robin", "--format", help="round-robin: every pair, "
-                               "sides swapped. ffa: all bots in every match. combinations: "
-                               "every group of --size bots (the seed's 'every combination "
-                               "of 6, 3 games each')."),
-    games: int = typer.Option(2, help="Games per pair, per group, or in all (ffa)."),
-    size: Optional[int] = typer.Option(None, help="combinations: bots per match."),
+    format: Optional[str] = typer.Option(
+        None, "--format", help="round-robin: every pair, sides swapped. ffa: all bots in "
+        "every match. combinations: every group of --size bots (the seed's 'every "
+        "combination of 6, 3 games each'). [default: the game's own: combinations of 6, 3 "
+        "games, for race; else round-robin, 2 games]", show_default=False),
+    games: Optional[int] = typer.Option(None, help="Games per pair, per group, or in all "
+                                        "(ffa).", show_default=False),
+    size: Optional[int] = typer.Option(None, help="combinations: bots per match (at most "
+                                       "the number of bots)."),
     first_seed: int = typer.Option(1, help="The first seed."),
     game: GameOption = "arena",
     map: MapOption = None,
@@ -169,6 +172,11 @@ def tournament(
     """
     setup = _setup(game, map, rules, robots, max_turns, False, sandbox, cpu_limit, memory_mb)
     lineup = [read_bot(p) for p in bots]
+    own_format, own_games, own_size = setup.game.tournament
+    format = format or own_format
+    games = games or own_games
+    if size is None and own_size is not None and format == own_format:
+        size = min(own_size, len(lineup))
     planned = plan_tournament(setup, lineup, format, games, first_seed, size)
     args = {"bots": [b.path for b in lineup], "format": format, "games": games, "size": size,
             "first_seed": first_seed, "map": setup.map_path.name,
@@ -176,15 +184,16 @@ def tournament(
     store, matches, skipped = _play_all(
         "tournament", setup, planned, args, db, workers, backend, address, as_json,
         key=lambda p: p["bot"], replays=replays)
-    report = tournament_report(matches, setup.game.name, format, skipped, store.path)
+    report = tournament_report(matches, setup.game, format, skipped, store.path)
     store.close()
     if as_json:
         print(json.dumps(report))
         return
     table = Table(title=f"tournament ({format}): {len(matches)} matches of "
                         f"{setup.game.name} ({skipped} already in {store.path})")
-    for column in ("#", "AI", "matches", "wins", "win rate", "mean rank", "Elo", "openskill",
-                   "ordinal", "failures"):
+    points = report["ranked_by"] == "points"
+    for column in ("#", "AI", "matches", "points" if points else "wins", "win rate",
+                   "mean rank", "Elo", "openskill", "ordinal", "failures"):
         table.add_column(column, justify="left" if column in ("AI", "failures") else "right")
     for i, row in enumerate(report["players"], start=1):
         failures = row["erased"] + row["forfeits"] + row["load_errors"]
@@ -193,17 +202,24 @@ def tournament(
                       f"{row['mu']:.1f} ± {row['sigma']:.1f}", f"{row['ordinal']:.1f}",
                       str(failures or ""))
     out.print(table)
-    out.print(f"[dim]Elo: start {ELO_INITIAL:.0f}, K {ELO_K:.0f}; openskill: Plackett-Luce "
+    out.print(f"[dim]{'points: 1 per game won (the seed ranks by them); ' if points else ''}"
+              f"Elo: start {ELO_INITIAL:.0f}, K {ELO_K:.0f}; openskill: Plackett-Luce "
               f"mu ± sigma, ordinal = mu - 3 sigma[/dim]")
 
 
-def tournament_report(matches: list[dict], game: str, fmt: str, skipped: int,
+def tournament_report(matches: list[dict], game: Game, fmt: str, skipped: int,
                       db: Path) -> dict:
+    """Standings by Elo, or by points (1 per game won) where the game's seed says so."""
     summary = summarize(matches, key=lambda p: p["bot"])
     ratings = ratings_table(matches, key=lambda p: p["bot"])
-    players = [row | ratings[row["bot"]] for row in summary["players"]]
-    players.sort(key=lambda r: (-r["elo"], r["name"]))
-    return {"game": game, "format": fmt, "matches": len(matches), "skipped": skipped,
+    players = [row | ratings[row["bot"]] | {"points": row["wins"]}
+               for row in summary["players"]]
+    if game.ranked_by == "points":
+        players.sort(key=lambda r: (-r["points"], -r["elo"], r["name"]))
+    else:
+        players.sort(key=lambda r: (-r["elo"], r["name"]))
+    return {"game": game.name, "format": fmt, "ranked_by": game.ranked_by,
+            "matches": len(matches), "skipped": skipped,
             "db": str(db), "players": players, "lengths": summary["lengths"],
             "elo": {"initial": ELO_INITIAL, "k": ELO_K}}
 
@@ -376,7 +392,7 @@ def results(
 def _show_run(store: Store, run: dict, as_json: bool) -> None:
     matches = store.run_results(run["id"])
     if run["kind"] == "tournament":
-        report = tournament_report(matches, run["game"], run["args"].get("format", ""), 0,
+        report = tournament_report(matches, get_game(run["game"]), run["args"].get("format", ""), 0,
                                    store.path)
     else:
         report = {"game": run["game"], "matches": len(matches), "skipped": 0,

@@ -36,6 +36,7 @@ class Game:
     columns: tuple[tuple[str, Callable[[dict], str]], ...] = ()   # result table columns
     programs: bool = False             # bots are programs in any language, not Python modules
     tournament: tuple[str, int, int | None] = ("round-robin", 2, None)   # format, games, size
+    ranked_by: str = "elo"             # a tournament's standings: "elo", or "points" (wins)
 
     @property
     def load_map(self) -> Callable[[Path], Any]:
@@ -134,7 +135,7 @@ GAMES: dict[str, Game] = {game.name: game for game in (
                   ("reboots", lambda s: str(s.get("reboots", "-"))),
                   ("filled", lambda s: str(s.get("invalid", 0) + s.get("error", 0)
                                            + s.get("timeout", 0)))),
-         tournament=("combinations", 3, 6)),
+         tournament=("combinations", 3, 6), ranked_by="points"),
 )}
 
 

@@ -132,7 +132,8 @@ class RaceMatch:
         bot = self.bots[i]
         move = card
         if card == SPAM:
-            bot.deck.remove(SPAM)              # a played Spam leaves the deck for good
+            if SPAM in bot.deck:               # a played Spam leaves the deck for good (it
+                bot.deck.remove(SPAM)          # may have left already, drawn by another)
             move = self._draw(i, register)
         elif card == AGAIN:
             move = self._draw(i, register) if bot.last_card == SPAM else bot.last_move
