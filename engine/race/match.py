@@ -244,17 +244,17 @@ class RaceMatch:
             dx, dy = STEP[belts[bot.square].heading]
             target[i] = (bot.x + dx, bot.y + dy)
         moving = {i for i in carried if target[i] != self.factory.antenna}
-        changed = True
-        while changed:
-            changed = False
-            for i in sorted(moving):
+        while True:                            # stop bots until the rest can all move
+            stopped = set()
+            for i in moving:
                 ahead = self._at(target[i])
                 shared = any(j != i and target[j] == target[i] for j in moving)
-                swap = ahead is not None and ahead in moving and \
-                    target[ahead] == self.bots[i].square
+                swap = ahead in moving and target[ahead] == self.bots[i].square
                 if shared or swap or (ahead is not None and ahead not in moving):
-                    moving.discard(i)
-                    changed = True
+                    stopped.add(i)
+            if not stopped:
+                break
+            moving -= stopped
         fallen = []
         for i in sorted(moving):
             bot = self.bots[i]
