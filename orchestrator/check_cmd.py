@@ -78,8 +78,8 @@ def verdict(result: dict, bot: BotFile, max_overheat_share: float, output_cap: i
         reason = f"sandbox: refused {'; '.join(refused[:3])}"
     elif decisions and stats.get("timeouts", 0) / decisions > max_overheat_share:
         failure = "cpu"
-        reason = (f"cpu: {stats['timeouts']} of {decisions} acts went past their time limit "
-                  f"(each robot guarded instead)")
+        reason = (f"cpu: {stats['timeouts']} of {decisions} calls went past their time "
+                  f"limit (the game played a default for each)")
     elif decisions and me["overheats"] / decisions > max_overheat_share:
         failure = "overheats"
         first = f"; first: {me['errors'][0]}" if me["errors"] else ""
@@ -89,7 +89,8 @@ def verdict(result: dict, bot: BotFile, max_overheat_share: float, output_cap: i
     elif decisions and stats.get("invalid", 0) / decisions > max_overheat_share:
         failure = "invalid"
         reason = (f"invalid: {stats['invalid']} of {decisions} answers were invalid, missing "
-                  f"or late (more than {max_overheat_share:.0%}); each was two holds")
+                  f"or late (more than {max_overheat_share:.0%}); the game played a default "
+                  f"for each")
     elif me["output_dropped"]:
         failure = "output"
         reason = (f"output: printed {me['output_dropped']} characters past the "

@@ -133,8 +133,8 @@ GAMES: dict[str, Game] = {game.name: game for game in (
          columns=(("C1", lambda s: "yes" if s.get("checkpoint") else "-"),
                   ("to go", lambda s: str(s.get("distance", "-"))),
                   ("reboots", lambda s: str(s.get("reboots", "-"))),
-                  ("filled", lambda s: str(s.get("invalid", 0) + s.get("error", 0)
-                                           + s.get("timeout", 0)))),
+                  ("filled", lambda s: str(s.get("invalid", 0) + s.get("overheats", 0)
+                                           + s.get("timeouts", 0)))),
          tournament=("combinations", 3, 6), ranked_by="points"),
 )}
 

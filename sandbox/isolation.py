@@ -13,7 +13,14 @@ from dataclasses import dataclass
 
 from sandbox.botlib._harden import LAYERS, NAMESPACES, SCRATCH_PREFIX, USER_NS
 from sandbox.limits import Limits
-from sandbox.paths import DEVICES, JAIL, interpreter_files, readable_paths
+from sandbox.paths import (
+    CHILD_ENV,
+    CHILD_PYTHON_FLAGS,
+    DEVICES,
+    JAIL,
+    interpreter_files,
+    readable_paths,
+)
 
 TIERS = ("strict", "standard", "bwrap")
 NOBODY = 65534
@@ -107,7 +114,9 @@ class Isolation:
             command += ["--perms", "0555", "--ro-bind-data", str(bot_fd),
                         f"/bot/{program['file']}"]
         command += ["--size", str(scratch), "--tmpfs", "/scratch",
-                    "--chdir", "/scratch", interpreter_files()[0], "-I", "-S", child_main,
+                    "--chdir", "/scratch", *[arg for name, value in CHILD_ENV.items()
+                                             for arg in ("--setenv", name, value)],
+                    interpreter_files()[0], *CHILD_PYTHON_FLAGS, child_main,
                     str(in_fd), str(out_fd), *site]
         return command
 

@@ -10,6 +10,12 @@ BOTLIB = Path(__file__).resolve().parent / "botlib"
 JAIL = Path(__file__).resolve().parent / "jail"     # where a child mounts its private root
 # Shared libraries a lazily imported extension module may need, and the loader's cache.
 SYSTEM_LIBS = ("/usr/lib", "/usr/lib64", "/lib", "/lib64", "/etc/ld.so.cache")
+# How a child's interpreter starts: isolated as with -I (no user site, no script dir,
+# no site hooks), but reading PYTHONHASHSEED, which -I would ignore. A fixed hash seed
+# makes a bot's iteration over a set of strings the same in every run, so a match stays a
+# function of its inputs. The environment is otherwise empty.
+CHILD_PYTHON_FLAGS = ("-P", "-s", "-S")
+CHILD_ENV = {"PYTHONHASHSEED": "0"}
 # Devices every program may expect. Not /dev/zero: a shared mapping of it would be memory
 # that the cap on what a program allocates does not count.
 DEVICES = ("/dev/null", "/dev/random", "/dev/urandom")

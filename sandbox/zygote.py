@@ -16,7 +16,7 @@ import msgpack
 
 from sandbox.botlib._wire import FrameError, unpack
 from sandbox.isolation import SandboxUnavailable
-from sandbox.paths import BOTLIB, site_dirs
+from sandbox.paths import BOTLIB, CHILD_ENV, CHILD_PYTHON_FLAGS, site_dirs
 
 ZYGOTE_MAIN = BOTLIB / "_zygote.py"
 START_TIMEOUT_S = 30.0
@@ -42,9 +42,10 @@ class Zygote:
         def keeper() -> None:
             try:
                 self.proc = subprocess.Popen(
-                    [sys.executable, "-I", "-S", str(ZYGOTE_MAIN), str(theirs.fileno()),
-                     *site_dirs()], pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL,
-                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={},
+                    [sys.executable, *CHILD_PYTHON_FLAGS, str(ZYGOTE_MAIN),
+                     str(theirs.fileno()), *site_dirs()], pass_fds=(theirs.fileno(),),
+                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL, env=dict(CHILD_ENV),
                     start_new_session=True)
             except BaseException as exc:
                 self._failure = exc

@@ -35,7 +35,7 @@ def bot(round, order, position, score, cards, bots, factory):
     hand, plan = list(cards), []
     for _ in range(5):
         best = None
-        for card in set(hand) - {"M2", "M3", "Ag", "Sp"}:
+        for card in sorted(set(hand) - {"M2", "M3", "Ag", "Sp"}):
             nx, ny, nd = x, y, d
             if card in TURNS:
                 nd = HEADINGS[(HEADINGS.index(d) + TURNS[card]) % 4]

@@ -9,8 +9,9 @@ from engine.race.factory import HEADINGS, Factory
 from engine.race.match import REGISTERS, RaceMatch
 from engine.race.rules import Rules
 
-# What the bot side reports besides an answer: the bot raised, or passed its time.
-PROBLEMS = ("error", "timeout")
+# What the bot side reports besides an answer (the bot raised, or passed its time), and
+# the stats that count them, named as in the other games.
+PROBLEMS = {"error": "overheats", "timeout": "timeouts"}
 
 
 def check_picks(picks: object, hand: list[str]) -> list[str] | None:
@@ -35,7 +36,7 @@ class RaceGame:
         self.match = RaceMatch.start(factory, names, seed, rules.max_turns)
         self.order: list[int] = []
         self.hands: dict[int, tuple[list[str], list[str]]] = {}
-        self.counts = [{"invalid": 0, "error": 0, "timeout": 0} for _ in names]
+        self.counts = [{"overheats": 0, "timeouts": 0, "invalid": 0} for _ in names]
         self.decisions = [0] * len(names)
         self.fallback = random.Random(f"{seed}:fallback")
         self.started = False               # round 0, the choice of facing, is played
@@ -84,7 +85,7 @@ class RaceGame:
             raise ValueError(f"expected an answer record, got {moves!r:.80}")
         problem = moves.get("problem")
         if problem in PROBLEMS:
-            self.counts[ai][problem] += 1
+            self.counts[ai][PROBLEMS[problem]] += 1
             self._failed.add(ai)
             return {ai: None}
         return {ai: moves.get("answer")}
