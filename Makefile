@@ -51,6 +51,7 @@ bench: $(STAMP) cave-bots
 	$(PY) bench/batch_bench.py
 	$(PY) bench/replay_bench.py
 	$(PY) bench/cave_bench.py --series 200
+	$(PY) bench/race_bench.py
 
 lint: $(STAMP)
 	$(PY) -m ruff check .
