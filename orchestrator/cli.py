@@ -237,8 +237,8 @@ def _placed(result: dict, place: int) -> str:
 @app.command()
 def scenario(
     file: Path = typer.Argument(..., help="A scenario JSON file."),
-    game: str = typer.Option("arena", help="arena or cave (their formats: docs/scenarios.md "
-                             "and spec/cave.md)."),
+    game: str = typer.Option("arena", help="arena, cave or race (their formats: "
+                             "docs/scenarios.md, docs/cave.md and docs/race.md)."),
     as_json: JsonOption = False,
 ) -> None:
     """Play scripted moves on a hand-made position, print the final state.
@@ -253,21 +253,30 @@ def scenario(
 
       {"cavern": ["-----", "-G}--", "--P--"], "bots": [{"id": "a", "row": 2, "col": 1}],
        "turns": [{"a": "MNNANW"}], "creatures_move": false, "seed": 1}
+
+    A race file (--game race) gives a factory (null: the seed's), bots and their five
+    registers per round:
+
+      {"factory": null, "bots": [{"id": "a", "x": 7, "y": 4, "d": "E"}],
+       "rounds": [{"a": ["M1", null, null, null, null]}], "seed": 1}
     """
     state = run_scenario_file(file, game)
     if as_json:
         print(json.dumps(state))
         return
-    title = f"after turn {state['turn']}" + (f", ended by {state['end']}" if state["end"] else "")
-    if game == "cave":
-        _print_rows(title, state["bots"], ("id", "row", "col", "health", "gold", "turns",
-                                           "poison", "stuck", "alive", "score"))
-        out.print("\n".join(state["cavern"]), highlight=False)
-        return
-    _print_rows(title, state["robots"], ("id", "row", "col", "facing", "life", "charges",
-                                         "flags", "state"))
-    for obj in state["objects"]:
-        out.print(f"{obj['type']} at ({obj['row']}, {obj['col']}), life {obj['life']}")
+    _print_state(state)
+
+
+def _print_state(state: dict) -> None:
+    """Any game's scenario state: its counters as a title, each list of pieces (robots,
+    bots, objects) as a table, and rows of text (a cavern) as they are."""
+    title = ", ".join(f"{key} {value}" for key, value in state.items()
+                      if not isinstance(value, (list, dict)) and value is not None)
+    for key, value in state.items():
+        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            _print_rows(f"{key}: {title}", value, tuple(value[0]))
+        elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+            out.print("\n".join(value), highlight=False)
 
 
 def _print_rows(title: str, rows: list[dict], columns: tuple[str, ...]) -> None:

@@ -66,7 +66,7 @@ def write_html(data: dict, target: Path) -> Path:
 def board_text(data: dict, state: dict) -> Text:
     """The board at one turn, one character per square."""
     size = data["map"]["size"]
-    grid = [[(" ", "") for _ in range(size)] for _ in range(size)]
+    grid = [[(" ", "") for _ in range(size)] for _ in range(data["map"].get("height", size))]
     if data["game"] == "arena":
         for r, line in enumerate(data["map"]["rows"]):
             for c, ch in enumerate(line[:size]):
@@ -88,6 +88,8 @@ def board_text(data: dict, state: dict) -> Text:
                 grid[r][c] = ("^>v<"[facing], f"bold {COLORS[player % len(COLORS)]}")
     elif data["game"] == "cave":
         _cave_board(grid, state)
+    elif data["game"] == "race":
+        _race_board(grid, data["map"]["cells"], state)
     else:
         obstacles = {tuple(x) for x in data["map"]["obstacle"]}
         spawn = {tuple(x) for x in data["map"]["spawn"]}
@@ -126,9 +128,40 @@ def _cave_board(grid: list, state: dict) -> None:
             grid[r][c] = (str(seat % 10), f"bold reverse {COLORS[seat % len(COLORS)]}")
 
 
+RACE_ARROWS = {"^": "↑", ">": "→", "v": "↓", "<": "←"}
+
+
+def _race_board(grid: list, cells: list, state: dict) -> None:
+    """Belts as arrows (blue: double), checkpoints, the antenna, the reboot square, then
+    the bots (their seat number)."""
+    for y, line in enumerate(cells):
+        for x, text in enumerate(line):
+            t = text.strip()
+            if t in ("C1", "C2"):
+                grid[y][x] = ("c" if t == "C1" else "C", "bold green")
+            elif t == "PA":
+                grid[y][x] = ("A", "bold yellow")
+            elif t[:1] == "*":
+                grid[y][x] = ("*", "magenta")
+            elif t:
+                double = t[0] == "R" or t[0] == t[-1]
+                grid[y][x] = (RACE_ARROWS.get(t[-1], "?"), "blue" if double else "grey50")
+            else:
+                grid[y][x] = ("·", "grey23")
+    for seat, x, y, _d, *_ in state["bots"].values():
+        grid[y][x] = (str(seat % 10), f"bold reverse {COLORS[seat % len(COLORS)]}")
+
+
 def scores(data: dict, state: dict) -> Table:
     table = Table(box=None, show_header=True, pad_edge=False)
     names = [p["name"] for p in data["players"]]
+    if data["game"] == "race":
+        for column in ("AI", "C1", "spam", "reboots"):
+            table.add_column(column)
+        for seat, _x, _y, _d, checkpoint, spam, reboots in state["bots"].values():
+            table.add_row(Text(names[seat], style=f"bold {COLORS[seat % len(COLORS)]}"),
+                          "yes" if checkpoint else "-", str(spam), str(reboots))
+        return table
     if data["game"] == "cave":
         for column in ("AI", "gold", "health"):
             table.add_column(column)

@@ -133,7 +133,8 @@ class RaceGame:
     # -- replays ---------------------------------------------------------------------------
     def replay_static(self) -> dict:
         factory = self.match.factory
-        return {"width": factory.width, "height": factory.height, "cells": factory.to_data()}
+        return {"size": max(factory.width, factory.height), "width": factory.width,
+                "height": factory.height, "cells": factory.to_data()}
 
     def replay_frame(self) -> dict:
         """bots [index, x, y, facing, checkpoint, spam, reboots]."""

@@ -141,3 +141,17 @@ def test_terminal_replay_draws_a_cave_turn(tmp_path) -> None:
     assert done.returncode == 0, done.stderr
     assert "turn 4/6" in done.stdout and "forager" in done.stdout and "gold" in done.stdout
     assert "G" in done.stdout                      # the cavern's gold is drawn
+
+
+def test_terminal_replay_draws_a_race_round(tmp_path) -> None:
+    from engine.race.rules import rules_from as race_rules
+    race = ROOT / "bots" / "race"
+    target = tmp_path / "r.json.gz"
+    replay.save(record("race", [race / "planner.py", race / "cautious.py"],
+                       ROOT / "maps" / "race" / "seed.json", 5, race_rules(max_turns=4)),
+                target)
+    done = subprocess.run(ARENA_CMD + ["replay", str(target), "--turn", "3"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "turn 3/" in done.stdout and "planner" in done.stdout and "reboots" in done.stdout
+    assert "↑" in done.stdout and "A" in done.stdout     # belts, and the antenna

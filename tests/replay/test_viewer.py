@@ -167,3 +167,30 @@ def test_a_cave_replay_renders_the_cavern_and_its_bots(open_page) -> None:
           if (d[i] === 0xe8 && d[i + 1] === 0xc5 && d[i + 2] === 0x47) return true;
         return false; })()""")
     assert page.errors == []
+
+
+def test_a_race_replay_draws_belts_lasers_and_reboots(open_page) -> None:
+    from engine.race.rules import rules_from as race_rules
+    race = ROOT / "bots" / "race"
+    data = record("race", [race / "planner.py", race / "sprinter.py", race / "random_bot.py"],
+                  ROOT / "maps" / "race" / "seed.json", 5, race_rules(max_turns=8))
+    page = open_page(data)
+    rounds = [i for i, entry in enumerate(data["turns"], start=1)
+              if any(reg["reboots"] for reg in entry["events"].get("registers", []))]
+    assert rounds, "no reboot in these 8 rounds: pick another seed"
+    page.evaluate(f"viewer.go({rounds[0]})")
+    assert page.evaluate("viewer.drawnRobots") == 3
+    log = page.inner_text("#log")
+    assert "register 1:" in log and "fell off and rebooted" in log
+    # belts are painted (a single belt's green), and lasers cross the floor (their red at
+    # 60 % over the floor's #2a2e37 is about (170, 66, 70), which no bot or cell is)
+    assert page.evaluate("""(() => { const c = document.getElementById('board');
+        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        let belt = false, laser = false;
+        for (let i = 0; i < d.length; i += 4) {
+          if (d[i] === 0x3a && d[i + 1] === 0x4a && d[i + 2] === 0x2a) belt = true;
+          if (Math.abs(d[i] - 170) < 3 && Math.abs(d[i + 1] - 66) < 3 &&
+              Math.abs(d[i + 2] - 70) < 3) laser = true;
+        }
+        return belt && laser; })()""")
+    assert page.errors == []
