@@ -33,7 +33,7 @@ def failure_kind(status: str, reason: str) -> str:
     return "crash"
 
 
-CHECK_TURNS = {"arena": 50}
+CHECK_TURNS = {"arena": 50, "race": 20}
 
 
 def check_bot(path, game: str = "arena", turns: int | None = None, seed: int = 1,
