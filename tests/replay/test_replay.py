@@ -12,6 +12,7 @@ from engine.arena.rules import rules_from
 from engine.robotgame.rules import rules_from as robotgame_rules
 from orchestrator import replay
 from orchestrator.bots import read_bot
+from orchestrator.games import get_game
 from orchestrator.match import MatchSpec, run_match
 from orchestrator.replay_view import embed, page
 from tests.conftest import ARENA_CMD, BOTS, MAPS, ROOT
@@ -129,29 +130,21 @@ def test_batch_keeps_a_replay_per_match(flag, tmp_path) -> None:
     assert all(replay.load(path)["result"]["turns"] <= 10 for path in kept)
 
 
-def test_terminal_replay_draws_a_cave_turn(tmp_path) -> None:
-    from engine.cave.rules import rules_from as cave_rules
-    cave = ROOT / "bots" / "cave"
-    target = tmp_path / "c.json.gz"
-    replay.save(record("cave", [cave / "forager.py", cave / "miner.sh"],
-                       ROOT / "maps" / "cave" / "generated.txt", 2, cave_rules(max_turns=6)),
-                target)
+@pytest.mark.parametrize(("game", "bots", "map_file", "seen"), [
+    # the cavern's gold is drawn
+    ("cave", ["forager.py", "miner.sh"], "cave/generated.txt", ["forager", "gold", "G"]),
+    # belts, the antenna, and the race's own columns
+    ("race", ["planner.py", "cautious.py"], "race/seed.json", ["planner", "reboots", "↑", "A"]),
+])
+def test_terminal_replay_draws_a_turn_of_each_game(tmp_path, game, bots, map_file,
+                                                    seen) -> None:
+    found = get_game(game)
+    target = tmp_path / "g.json.gz"
+    replay.save(record(game, [ROOT / "bots" / game / b for b in bots], ROOT / "maps" / map_file,
+                       2, found.rules(found.presets[0], max_turns=6)), target)
     done = subprocess.run(ARENA_CMD + ["replay", str(target), "--turn", "4"], cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    assert "turn 4/6" in done.stdout and "forager" in done.stdout and "gold" in done.stdout
-    assert "G" in done.stdout                      # the cavern's gold is drawn
-
-
-def test_terminal_replay_draws_a_race_round(tmp_path) -> None:
-    from engine.race.rules import rules_from as race_rules
-    race = ROOT / "bots" / "race"
-    target = tmp_path / "r.json.gz"
-    replay.save(record("race", [race / "planner.py", race / "cautious.py"],
-                       ROOT / "maps" / "race" / "seed.json", 5, race_rules(max_turns=4)),
-                target)
-    done = subprocess.run(ARENA_CMD + ["replay", str(target), "--turn", "3"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    assert "turn 3/" in done.stdout and "planner" in done.stdout and "reboots" in done.stdout
-    assert "↑" in done.stdout and "A" in done.stdout     # belts, and the antenna
+    assert "turn 4/" in done.stdout
+    for text in seen:
+        assert text in done.stdout, text
