@@ -111,7 +111,7 @@ class RaceGame:
                 self._count_invalid(ai)
                 picks = []
             programs[ai] = match.program(picks, rest)
-        match.play_round(programs)
+        match.play_round(programs, order=self.order)
         return {"order": self.order, "programs": [programs[ai] for ai in range(len(programs))],
                 "registers": match.log}
 

@@ -65,6 +65,7 @@ class RaceMatch:
         self.winner: int | None = None
         self.decks = [random.Random(f"{seed}:deck:{i}") for i in range(len(bots))]
         self.log: list[dict] = []          # the last round, register by register
+        self._events: dict = {}            # the register being played: what a reboot adds to
 
     @classmethod
     def start(cls, factory: Factory, names: list[str], seed: int, max_rounds: int
@@ -79,10 +80,10 @@ class RaceMatch:
 
     # -- order and cards ---------------------------------------------------------------
     def play_order(self) -> list[int]:
-        """Closest to the antenna first; then the larger east-west distance; then a seeded
-        coin-flip."""
+        """The order of the round about to be played: closest to the antenna first; then
+        the larger east-west distance; then a coin-flip seeded by that round."""
         ax, ay = self.factory.antenna
-        coin = random.Random(f"{self.seed}:order:{self.round}")
+        coin = random.Random(f"{self.seed}:order:{self.round + 1}")
         flips = [coin.random() for _ in self.bots]
         return sorted(range(len(self.bots)), key=lambda i: (
             abs(self.bots[i].x - ax) + abs(self.bots[i].y - ay), -abs(self.bots[i].x - ax),
@@ -101,11 +102,12 @@ class RaceMatch:
 
     # -- a round -----------------------------------------------------------------------
     def play_round(self, programs: dict[int, list[str | None]],
-                   registers: int = REGISTERS) -> None:
+                   registers: int = REGISTERS, order: list[int] | None = None) -> None:
         """Round `self.round + 1`: five registers of cards, belts, lasers, checkpoints
-        (a scenario may stop after fewer)."""
+        (a scenario may stop after fewer), in `order`, the play order the bots were told
+        (by default, `play_order()`)."""
+        order = order or self.play_order()
         self.round += 1
-        order = self.play_order()
         self.log = []
         for bot in self.bots:
             bot.out = False

@@ -62,6 +62,17 @@ def test_play_order_nearest_the_antenna_then_east_west_distance_then_a_seeded_co
     assert order == _match(squares).play_order()     # and the same for the same seed
 
 
+def test_a_round_is_played_in_the_order_the_bots_were_told() -> None:
+    """The coin of an exact tie is drawn for the round about to be played, so the order
+    shown to the bots before a round is the order its registers run in."""
+    squares = [(2, 3), (2, 5), (3, 3), (3, 5)]       # two exact ties
+    for seed in range(1, 30):
+        match = _match(squares, seed)
+        told = match.play_order()
+        match.play_round({}, registers=1)
+        assert list(match.log[0]["cards"]) == told, seed
+
+
 def test_dealing_nine_and_filling_from_the_rest_of_the_deck() -> None:
     match = _match([(1, 1)])
     hand, rest = match.deal(0)
