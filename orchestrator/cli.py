@@ -275,7 +275,7 @@ def _print_state(state: dict) -> None:
     for key, value in state.items():
         if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
             _print_rows(f"{key}: {title}", value, tuple(value[0]))
-        elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+        elif isinstance(value, list) and value and all(isinstance(v, str) for v in value):
             out.print("\n".join(value), highlight=False)
 
 

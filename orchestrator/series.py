@@ -55,7 +55,3 @@ class Series:
         if item.entrants:
             for seat, files in scratch_by_seat.items():
                 self.scratch[item.entrants[seat]] = files
-
-    def stuck(self) -> bool:
-        """Nothing running, yet matches wait: a schedule bug, never a bot's doing."""
-        return self.running == 0 and bool(self.waiting)
