@@ -7,9 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine import InputError
+from orchestrator.assets import bundled
 from sandbox.host import BotSpec
-
-PROJECT = Path(__file__).resolve().parent.parent
 
 
 @dataclass(frozen=True)
@@ -70,4 +69,4 @@ def unique_names(names: list[str]) -> list[str]:
 
 def sample_bots(game: str) -> list[Path]:
     """The bundled sample bots of a game, in name order."""
-    return sorted((PROJECT / "bots" / game).glob("[!_]*.py"))
+    return sorted((bundled("bots") / game).glob("[!_]*.py"))

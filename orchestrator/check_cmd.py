@@ -39,7 +39,15 @@ CHECK_TURNS = {"arena": 50, "race": 20}
 def check_bot(path, game: str = "arena", turns: int | None = None, seed: int = 1,
               max_overheat_share: float = 0.1, sandbox: str = "standard",
               limits: Limits | None = None) -> dict:
-    """Play the bot and return the verdict in the `arena check --json` shape."""
+    """Play the bot file and return the verdict in the `arena check --json` shape."""
+    return check_submission(read_bot(path), game, turns, seed, max_overheat_share, sandbox,
+                            limits)
+
+
+def check_submission(bot: BotFile, game: str = "arena", turns: int | None = None, seed: int = 1,
+                     max_overheat_share: float = 0.1, sandbox: str = "standard",
+                     limits: Limits | None = None) -> dict:
+    """Play a bot (from a file or an upload) against the game's check lineup; its verdict."""
     if not 0.0 <= max_overheat_share <= 1.0:
         raise InputError(f"--max-overheats {max_overheat_share}: must be between 0 and 1")
     found = get_game(game)
@@ -47,7 +55,6 @@ def check_bot(path, game: str = "arena", turns: int | None = None, seed: int = 1
     turns = turns if turns is not None else CHECK_TURNS.get(game, preset.max_turns)
     if turns < 1:
         raise InputError(f"--turns {turns}: must be at least 1")
-    bot = read_bot(path)
     opponents = [read_bot(p) for p in found.check_lineup()]
     rules = found.rules(found.presets[0], max_turns=turns)
     spec = MatchSpec(found.name, found.find_map(found.check_map), [bot, *opponents], seed,

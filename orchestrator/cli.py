@@ -12,7 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from engine import InputError
-from orchestrator import batch_cmd, maps_cmd, replay, replay_view
+from orchestrator import batch_cmd, maps_cmd, replay, replay_view, serve_cmd
 from orchestrator.bots import read_bot
 from orchestrator.check_cmd import check_bot
 from orchestrator.games import Game, get_game
@@ -51,6 +51,7 @@ app.command()(batch_cmd.batch)
 app.command()(batch_cmd.tournament)
 app.command()(batch_cmd.results)
 app.command("replay")(replay_view.replay_command)
+app.command()(serve_cmd.serve)
 err = Console(stderr=True)
 out = Console()
 

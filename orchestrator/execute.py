@@ -9,9 +9,8 @@ from __future__ import annotations
 import os
 import signal
 import time
-from collections import Counter
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 from orchestrator import replay
 from orchestrator.bots import BotFile
@@ -67,8 +66,27 @@ def _worker_init(cores: list[int] | None) -> None:
             pass
 
 
+def check_planned(spec: dict) -> dict:
+    """`arena check` on a submission sent as data (in a worker). Never raises."""
+    from orchestrator.check_cmd import check_submission
+
+    try:
+        bot = BotFile(spec["path"], spec["source"], spec["sha256"], spec["name"])
+        return {"verdict": check_submission(bot, spec["game"])}
+    except Exception as exc:
+        return {"error": f"{type(exc).__name__}: {exc}"[:500]}
+
+
+TASKS = {"match": play_planned, "check": check_planned}
+
+
+def run_task(task: tuple[str, dict]) -> dict:
+    kind, spec = task
+    return TASKS[kind](spec)
+
+
 def _worker_main(conn, core: int | None) -> None:
-    """A pool worker: play the matches the parent sends, one at a time, until told to stop."""
+    """A pool worker: run the tasks the parent sends, one at a time, until told to stop."""
     _worker_init([core] if core is not None else None)
     while True:
         try:
@@ -77,22 +95,21 @@ def _worker_main(conn, core: int | None) -> None:
             return
         if item is None:
             return
-        index, spec = item
-        conn.send((index, play_planned(spec)))
+        conn.send(run_task(item))
 
 
 class _Worker:
-    """One worker process and the match it is playing."""
+    """One worker process and the task it is running."""
 
-    def __init__(self, core: int | None) -> None:
-        import multiprocess
-
-        self.conn, theirs = multiprocess.Pipe()
-        self.proc = multiprocess.Process(target=_worker_main, args=(theirs, core), daemon=True)
+    def __init__(self, core: int | None, context) -> None:
+        self.conn, theirs = context.Pipe()
+        self.proc = context.Process(target=_worker_main, args=(theirs, core), daemon=True)
         self.proc.start()
         theirs.close()
         self.core = core
-        self.task: int | None = None
+        self.key: Any = None
+        self.task: tuple[str, dict] | None = None
+        self.deaths = 0                      # workers that died running this task before
 
     def stop(self) -> None:
         try:
@@ -106,126 +123,178 @@ class _Worker:
         self.conn.close()
 
 
-def run_local(series: Series, workers: int, pin: bool = True
-              ) -> Iterator[tuple[Planned, dict]]:
-    """Yield (planned, outcome) as matches finish, on `multiprocess` worker processes.
+class LocalPool:
+    """Worker processes on this machine, each running one task at a time.
 
-    Each worker has its own pipe, so the parent always knows which match a worker holds:
+    Each worker has its own pipe, so the parent always knows which task a worker holds:
     a worker that dies in the middle of one (killed, out of memory) is replaced and that
-    match alone is played again, at most twice. Matches start in the order `series` allows.
+    task alone is run again, at most twice. `start="spawn"` gives workers that do not
+    inherit the parent's threads (the ladder server's), at a second's start-up each.
     """
-    from multiprocess.connection import wait
 
-    total = len(series.waiting)
-    if total <= 1:
+    def __init__(self, workers: int, pin: bool = True, start: str | None = None) -> None:
+        import multiprocess
+
+        self.context = multiprocess.get_context(start)
+        self.cores = sorted(os.sched_getaffinity(0)) if pin and hasattr(
+            os, "sched_getaffinity") else [None]
+        self.workers = [_Worker(self.cores[i % len(self.cores)], self.context)
+                        for i in range(max(1, workers))]
+
+    def free(self) -> int:
+        return sum(w.task is None for w in self.workers)
+
+    def busy(self) -> int:
+        return len(self.workers) - self.free()
+
+    def submit(self, key: Any, task: tuple[str, dict]) -> None:
+        worker = next(w for w in self.workers if w.task is None)
+        worker.key, worker.task, worker.deaths = key, task, 0
+        worker.conn.send(task)
+
+    def wait(self, timeout: float | None = None) -> list[tuple[Any, dict]]:
+        """(key, outcome) of the tasks that finished within `timeout` (None: at least one)."""
+        from multiprocess.connection import wait
+
+        busy = [w for w in self.workers if w.task is not None]
+        if not busy:
+            return []
+        owners = {id(w.conn): w for w in busy} | {id(w.proc.sentinel): w for w in busy}
+        finished = []
+        for ready in wait([w.conn for w in busy] + [w.proc.sentinel for w in busy], timeout):
+            worker = owners[id(ready)]
+            if worker.task is None:
+                continue                                  # already handled this round
+            if ready is worker.conn:
+                try:
+                    outcome = worker.conn.recv()
+                except (EOFError, OSError):
+                    continue                              # it died: its sentinel says so too
+                finished.append((worker.key, outcome))
+                worker.key = worker.task = None
+            elif not worker.proc.is_alive():
+                finished.extend(self._replace(worker))
+        return finished
+
+    def _replace(self, worker: _Worker) -> list[tuple[Any, dict]]:
+        """A worker died: start another, and give it the same task unless it failed 3 times."""
+        self.workers.remove(worker)
+        worker.stop()
+        fresh = _Worker(worker.core, self.context)
+        self.workers.append(fresh)
+        if worker.deaths < 2:
+            fresh.key, fresh.task, fresh.deaths = worker.key, worker.task, worker.deaths + 1
+            fresh.conn.send(worker.task)
+            return []
+        return [(worker.key, {"error": "its worker died three times", "wall_s": 0.0})]
+
+    def close(self) -> None:
+        for worker in self.workers:
+            worker.stop()
+
+
+class DaskPool:
+    """A Dask cluster: `address`, or a LocalCluster of `workers` single-threaded processes.
+
+    Dask's worker processes are daemonic by default; they are made ordinary processes
+    here, so that the sandbox can start its children in them. `capacity` bounds the tasks
+    in flight (None: as many as are submitted; the scheduler queues them).
+    """
+
+    def __init__(self, workers: int, address: str | None, capacity: int | None = None) -> None:
+        try:
+            import dask
+            from dask.distributed import Client, LocalCluster
+        except ImportError:
+            from engine import InputError
+            raise InputError("--backend dask needs the dask extra: "
+                             "pip install 'robot-arena[dask]'") from None
+        dask.config.set({"distributed.worker.daemon": False})
+        self.cluster = None
+        if address:
+            self.client = Client(address)
+        else:
+            self.cluster = LocalCluster(n_workers=max(1, workers), threads_per_worker=1,
+                                        processes=True, dashboard_address=None)
+            self.client = Client(self.cluster)
+        self.capacity = capacity
+        self.running: dict[str, tuple[Any, Any]] = {}
+
+    def free(self) -> int:
+        if self.capacity is None:
+            return 1 << 30
+        return max(0, self.capacity - len(self.running))
+
+    def busy(self) -> int:
+        return len(self.running)
+
+    def submit(self, key: Any, task: tuple[str, dict]) -> None:
+        future = self.client.submit(run_task, task, pure=False)
+        self.running[future.key] = (future, key)
+
+    def wait(self, timeout: float | None = None) -> list[tuple[Any, dict]]:
+        from dask.distributed import wait
+        from distributed.utils import TimeoutError as DaskTimeout
+
+        if not self.running:
+            return []
+        futures = [future for future, _ in self.running.values()]
+        try:
+            done, _ = wait(futures, timeout=timeout, return_when="FIRST_COMPLETED")
+        except (DaskTimeout, TimeoutError):
+            return []
+        finished = []
+        for future in done:
+            _, key = self.running.pop(future.key)
+            try:
+                outcome = future.result()
+            except Exception as exc:                       # the task's worker was lost
+                outcome = {"error": f"{type(exc).__name__}: {exc}"[:500], "wall_s": 0.0}
+            finished.append((key, outcome))
+        return finished
+
+    def close(self) -> None:
+        self.client.cancel([future for future, _ in self.running.values()])
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+def open_pool(backend: str, workers: int, address: str | None = None, pin: bool = True,
+              start: str | None = None, capacity: int | None = None):
+    """A LocalPool or a DaskPool: `free()`, `submit(key, task)`, `wait(timeout)`, `close()`."""
+    if backend == "dask":
+        return DaskPool(workers, address, capacity)
+    return LocalPool(workers, pin, start)
+
+
+def run(series: Series, backend: str, workers: int, address: str | None = None,
+        pin: bool = True) -> Iterator[tuple[Planned, dict]]:
+    """Play the series' matches on a backend, yielding (planned, outcome) as each finishes.
+
+    Matches start in the order `series` allows. Workers play matches and return plain
+    results; only the caller writes the store.
+    """
+    if backend == "local" and len(series.waiting) <= 1:
         while (item := series.take()) is not None:
             outcome = play_planned(item.spec)
             series.finish(item, outcome)
             yield item, outcome
         return
-    cores = sorted(os.sched_getaffinity(0)) if pin and hasattr(os, "sched_getaffinity") \
-        else [None]
-    retries: Counter[int] = Counter()
-    pool = [_Worker(cores[i % len(cores)]) for i in range(min(workers, total))]
-
-    def feed_idle() -> None:
-        for worker in pool:
-            if worker.task is None and (item := series.take()) is not None:
-                worker.task = item
-                worker.conn.send((item.ordinal, item.spec))
-
+    if backend == "local":
+        workers = min(workers, len(series.waiting))
+    pool = open_pool(backend, workers, address, pin)
     try:
-        feed_idle()
         while series.waiting or series.running:
-            busy = [w for w in pool if w.task is not None]
-            if not busy:
+            while pool.free() and (item := series.take()) is not None:
+                pool.submit(item, ("match", item.spec))
+            if not pool.busy():
                 raise RuntimeError("no match can start: the schedule's order is broken")
-            owners = {id(w.conn): w for w in busy} | {id(w.proc.sentinel): w for w in busy}
-            for ready in wait([w.conn for w in busy] + [w.proc.sentinel for w in busy]):
-                worker = owners[id(ready)]
-                if ready is worker.conn and worker.task is not None:
-                    try:
-                        _, outcome = worker.conn.recv()
-                    except (EOFError, OSError):
-                        continue                    # it died: its sentinel says so too
-                    item, worker.task = worker.task, None
-                elif ready is not worker.conn and not worker.proc.is_alive():
-                    item, outcome = worker.task, None
-                    pool.remove(worker)
-                    worker.stop()
-                    pool.append(_Worker(worker.core))
-                    if item is not None:
-                        retries[item.ordinal] += 1
-                        if retries[item.ordinal] <= 2:
-                            series.retry(item)
-                        else:
-                            outcome = {"error": "its worker died three times", "wall_s": 0.0}
-                else:
-                    continue
-                if outcome is not None:
-                    series.finish(item, outcome)
-                feed_idle()
-                if outcome is not None:
-                    yield item, outcome
-                break                               # the busy set changed: wait afresh
+            for item, outcome in pool.wait():
+                series.finish(item, outcome)
+                yield item, outcome
     finally:
-        for worker in pool:
-            worker.stop()
-
-
-def run_dask(series: Series, workers: int, address: str | None
-             ) -> Iterator[tuple[Planned, dict]]:
-    """Yield (planned, outcome) as matches finish, on a Dask cluster.
-
-    Without an address, a LocalCluster of `workers` single-threaded processes. Dask's
-    worker processes are daemonic by default; they are made ordinary processes here, so
-    that the sandbox can start its children in them.
-    """
-    try:
-        import dask
-        from dask.distributed import Client, LocalCluster, as_completed
-    except ImportError:
-        from engine import InputError
-        raise InputError("--backend dask needs the dask extra: pip install '.[dask]'") from None
-    dask.config.set({"distributed.worker.daemon": False})
-    cluster = None
-    if address:
-        client = Client(address)
-    else:
-        cluster = LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True,
-                               dashboard_address=None)
-        client = Client(cluster)
-    running: dict[str, tuple] = {}
-    started = as_completed()
-
-    def submit_ready() -> None:
-        while (item := series.take()) is not None:
-            future = client.submit(play_planned, item.spec, key=f"match-{item.match_id}",
-                                   pure=False)
-            running[future.key] = (future, item)
-            started.add(future)
-
-    try:
-        submit_ready()
-        for future in started:
-            _, item = running.pop(future.key)
-            outcome = future.result()
-            series.finish(item, outcome)
-            submit_ready()
-            yield item, outcome
-    finally:
-        client.cancel([future for future, _ in running.values()])
-        client.close()
-        if cluster is not None:
-            cluster.close()
-
-
-def run(series: Series, backend: str, workers: int, address: str | None = None,
-        pin: bool = True) -> Iterator[tuple[Planned, dict]]:
-    """Play the series' matches on a backend, yielding each as it finishes."""
-    if backend == "dask":
-        return run_dask(series, workers, address)
-    return run_local(series, workers, pin)
+        pool.close()
 
 
 def default_workers() -> int:

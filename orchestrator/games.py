@@ -12,7 +12,8 @@ from typing import Any, Callable
 
 from engine import InputError, arena, cave, race, robotgame
 from engine.rulebook import Rulebook
-from orchestrator.bots import PROJECT, BotFile, sample_bots
+from orchestrator.assets import bundled
+from orchestrator.bots import BotFile, sample_bots
 from sandbox.host import BotSpec
 from sandbox.limits import Limits
 from sandbox.programs import describe
@@ -74,16 +75,18 @@ class Game:
         return BotSpec(name, bot.source, describe(name, bot.source), scratch or {})
 
     def check_lineup(self) -> list[Path]:
-        return [PROJECT / "bots" / self.name / bot for bot in self.check_opponents]
+        return [bundled("bots") / self.name / bot for bot in self.check_opponents]
 
     def demo_lineup(self) -> list[Path]:
         if self.demo:
-            return [PROJECT / "bots" / self.name / bot for bot in self.demo]
+            # A compiled sample (Cave's C bot) exists only where it was built.
+            return [path for bot in self.demo
+                    if (path := bundled("bots") / self.name / bot).exists()]
         return sample_bots(self.name)
 
     @property
     def maps_dir(self) -> Path:
-        return PROJECT / "maps" / self.name
+        return bundled("maps") / self.name
 
     def bundled_maps(self) -> list[Path]:
         return sorted(self.maps_dir.glob(f"*{self.map_suffix}"))

@@ -17,12 +17,28 @@ ELO_K = 32.0
 Match = list[tuple[Hashable, int]]        # (player, rank) for each participant
 
 
-def elo(matches: list[Match], initial: float = ELO_INITIAL, k: float = ELO_K
-        ) -> dict[Hashable, float]:
-    ratings: dict[Hashable, float] = {}
-    for match in matches:
-        before = {player: ratings.get(player, initial) for player, _ in match}
-        scale = k / max(1, len(match) - 1)
+class Ratings:
+    """Both ratings, updated one match at a time in the order the matches finished.
+
+    `elo` and `openskill` below fold a list of matches through it, and the ladder server
+    feeds it live, so a recomputation from stored matches equals the live values.
+    """
+
+    def __init__(self, initial: float = ELO_INITIAL, k: float = ELO_K) -> None:
+        from openskill.models import PlackettLuce
+
+        self.initial, self.k = initial, k
+        self.elo: dict[Hashable, float] = {}
+        self.model = PlackettLuce()
+        self.skill: dict[Hashable, object] = {}
+
+    def add(self, match: Match) -> None:
+        self.add_elo(match)
+        self.add_openskill(match)
+
+    def add_elo(self, match: Match) -> None:
+        before = {player: self.elo.get(player, self.initial) for player, _ in match}
+        scale = self.k / max(1, len(match) - 1)
         change = dict.fromkeys(before, 0.0)
         for i, (a, rank_a) in enumerate(match):
             for b, rank_b in match[i + 1:]:
@@ -31,22 +47,34 @@ def elo(matches: list[Match], initial: float = ELO_INITIAL, k: float = ELO_K
                 change[a] += scale * (score - expected)
                 change[b] -= scale * (score - expected)
         for player in before:
-            ratings[player] = before[player] + change[player]
-    return ratings
+            self.elo[player] = before[player] + change[player]
+
+    def add_openskill(self, match: Match) -> None:
+        teams = [[self.skill.get(player) or self.model.rating(name=str(player))]
+                 for player, _ in match]
+        rated = self.model.rate(teams, ranks=[rank for _, rank in match])
+        for (player, _), team in zip(match, rated, strict=True):
+            self.skill[player] = team[0]
+
+    def mu_sigma(self, player: Hashable) -> tuple[float, float]:
+        rating = self.skill.get(player) or self.model.rating()
+        return rating.mu, rating.sigma
+
+
+def elo(matches: list[Match], initial: float = ELO_INITIAL, k: float = ELO_K
+        ) -> dict[Hashable, float]:
+    ratings = Ratings(initial, k)
+    for match in matches:
+        ratings.add_elo(match)
+    return ratings.elo
 
 
 def openskill(matches: list[Match]) -> dict[Hashable, tuple[float, float]]:
     """(mu, sigma) per player after the matches, by Plackett-Luce."""
-    from openskill.models import PlackettLuce
-
-    model = PlackettLuce()
-    ratings: dict[Hashable, object] = {}
+    ratings = Ratings()
     for match in matches:
-        teams = [[ratings.get(player) or model.rating(name=str(player))] for player, _ in match]
-        rated = model.rate(teams, ranks=[rank for _, rank in match])
-        for (player, _), team in zip(match, rated, strict=True):
-            ratings[player] = team[0]
-    return {player: (r.mu, r.sigma) for player, r in ratings.items()}
+        ratings.add_openskill(match)
+    return {player: ratings.mu_sigma(player) for player in ratings.skill}
 
 
 def table(matches: list[dict], key: Callable[[dict], Hashable]) -> dict[Hashable, dict]:

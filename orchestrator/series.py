@@ -39,11 +39,6 @@ class Series:
                 return item
         return None
 
-    def retry(self, item: Planned) -> None:
-        """Put back a match whose worker died: it starts again, first."""
-        self.running -= 1
-        self.waiting.insert(0, item)
-
     def finish(self, item: Planned, outcome: dict) -> None:
         """Record a finished match (a failed one leaves its entrants' scratch as it was)."""
         self.running -= 1

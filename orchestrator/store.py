@@ -53,12 +53,17 @@ def digest(data: Any) -> str:
 class Store:
     """An open results file."""
 
-    def __init__(self, path: Path) -> None:
+    schema = SCHEMA
+
+    def __init__(self, path: Path, shared: bool = False) -> None:
+        """`shared`: the connection is used from several threads, one at a time (the
+        caller holds a lock)."""
         self.path = Path(path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.db = sqlite3.connect(self.path, isolation_level=None)
-            self.db.executescript(SCHEMA)
+            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30,
+                                      check_same_thread=not shared)
+            self.db.executescript(self.schema)
         except (OSError, sqlite3.DatabaseError) as exc:
             raise InputError(f"{self.path}: cannot open the results database ({exc})") from None
         self.db.execute("PRAGMA journal_mode=WAL")
@@ -70,7 +75,7 @@ class Store:
     # -- writing -----------------------------------------------------------------------
     def add_run(self, run_id: str, kind: str, game: str, args: dict,
                 match_ids: list[str]) -> None:
-        with self._transaction():
+        with self.transaction():
             self.db.execute("INSERT OR IGNORE INTO runs VALUES (?, ?, ?, ?, ?, ?)",
                             (run_id, kind, game, time.time(), json.dumps(args), len(match_ids)))
             self.db.executemany("INSERT OR IGNORE INTO run_matches VALUES (?, ?, ?)",
@@ -78,27 +83,32 @@ class Store:
 
     def add_match(self, match_id: str, result: dict, wall_s: float) -> None:
         """Record one finished match and its participants, all or nothing."""
-        with self._transaction():
-            self.db.execute(
-                "INSERT OR REPLACE INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (match_id, result["game"], result["map"], result["seed"],
-                 json.dumps(result["rules"], sort_keys=True), result["engine_version"],
-                 result["turns"], result["end"], result["restarts"],
-                 result.get("sandbox_mode", ""), result.get("replay"), wall_s, time.time()))
-            self.db.execute("DELETE FROM participants WHERE match_id = ?", (match_id,))
-            self.db.executemany(
-                "INSERT INTO participants VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(match_id, p["seat"], p["name"], p["bot"], p["sha256"], p["rank"],
-                  p["status"], p["reason"], p["turn"], p["overheats"], p["cpu_s"],
-                  p["peak_rss_mb"], json.dumps(p["stats"], sort_keys=True))
-                 for p in result["players"]])
-            self.db.execute("DELETE FROM scratch WHERE match_id = ?", (match_id,))
-            self.db.executemany(
-                "INSERT INTO scratch VALUES (?, ?, ?)",
-                [(match_id, p["seat"], json.dumps(p["scratch"], sort_keys=True))
-                 for p in result["players"] if "scratch" in p])
+        with self.transaction():
+            self.write_match(match_id, result, wall_s)
 
-    def _transaction(self):
+    def write_match(self, match_id: str, result: dict, wall_s: float) -> None:
+        """add_match's statements, inside the caller's transaction."""
+        self.db.execute(
+            "INSERT OR REPLACE INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (match_id, result["game"], result["map"], result["seed"],
+             json.dumps(result["rules"], sort_keys=True), result["engine_version"],
+             result["turns"], result["end"], result["restarts"],
+             result.get("sandbox_mode", ""), result.get("replay"), wall_s, time.time()))
+        self.db.execute("DELETE FROM participants WHERE match_id = ?", (match_id,))
+        self.db.executemany(
+            "INSERT INTO participants VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(match_id, p["seat"], p["name"], p["bot"], p["sha256"], p["rank"],
+              p["status"], p["reason"], p["turn"], p["overheats"], p["cpu_s"],
+              p["peak_rss_mb"], json.dumps(p["stats"], sort_keys=True))
+             for p in result["players"]])
+        self.db.execute("DELETE FROM scratch WHERE match_id = ?", (match_id,))
+        self.db.executemany(
+            "INSERT INTO scratch VALUES (?, ?, ?)",
+            [(match_id, p["seat"], json.dumps(p["scratch"], sort_keys=True))
+             for p in result["players"] if "scratch" in p])
+
+    def transaction(self):
+        """`with store.transaction():` one all-or-nothing write."""
         store = self
 
         class _Tx:

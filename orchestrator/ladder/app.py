@@ -1,0 +1,236 @@
+"""The ladder's HTTP side: the JSON API and the server-rendered pages.
+
+Every page is rendered here with Jinja2 (autoescaping on), needs no network, and is sent
+with a Content Security Policy that allows nothing from other origins. The replay viewer
+is the same self-contained page `arena replay --html` writes; its inline script and style
+are allowed by their hashes, and nothing else inline is.
+"""
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import re
+from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
+
+from fastapi import FastAPI, File, Form, Query, Request, UploadFile
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from jinja2 import Environment, FileSystemLoader
+from starlette.exceptions import HTTPException
+
+from orchestrator import replay, replay_view
+from orchestrator.ladder.service import MAX_FILE, Ladder, LadderError
+
+HERE = Path(str(resources.files("orchestrator") / "ladder"))
+POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+          "frame-src 'self'; frame-ancestors 'self'; form-action 'self'; base-uri 'none'; "
+          "connect-src 'self'")
+FORM_SLACK = 16 * 1024          # a multipart body's fields and boundaries beside the file
+
+
+def _inline_hashes() -> str:
+    """The viewer page's CSP: its one inline script and one inline style, by hash."""
+    template = replay_view.page({})
+    found = {kind: [base64.b64encode(hashlib.sha256(body.encode()).digest()).decode()
+                    for body in re.findall(rf"<{kind}>(.*?)</{kind}>", template, re.S)]
+             for kind in ("script", "style")}
+    scripts = " ".join(f"'sha256-{h}'" for h in found["script"])
+    styles = " ".join(f"'sha256-{h}'" for h in found["style"])
+    return (f"default-src 'none'; script-src {scripts}; style-src {styles}; img-src data:; "
+            f"frame-ancestors 'self'; base-uri 'none'; form-action 'none'")
+
+
+def bearer(request: Request) -> str | None:
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else None
+
+
+def chart(series: dict[str, list], width: int = 640, height: int = 200) -> dict:
+    """Rating lines as SVG polyline points, one per name, on shared axes."""
+    points = [p for line in series.values() for p in line]
+    if not points:
+        return {"width": width, "height": height, "lines": [], "low": 0, "high": 0}
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    x0, x1 = min(xs), max(max(xs), min(xs) + 1)
+    y0, y1 = min(ys) - 10, max(ys) + 10
+    lines = []
+    for i, (name, line) in enumerate(series.items()):
+        text = " ".join(f"{(x - x0) / (x1 - x0) * (width - 10) + 5:.1f},"
+                        f"{height - 5 - (y - y0) / (y1 - y0) * (height - 10):.1f}"
+                        for x, y in line)
+        lines.append({"name": name, "points": text, "color": i % 10})
+    return {"width": width, "height": height, "lines": lines, "low": round(y0 + 10),
+            "high": round(y1 - 10)}
+
+
+def create_app(ladder: Ladder, run: bool = True) -> FastAPI:
+    """The ASGI app. `run`: start the ladder's workers and loop with the app (and stop
+    them with it)."""
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI):
+        if run:
+            ladder.start()
+        try:
+            yield
+        finally:
+            if run:
+                ladder.stop()
+
+    app = FastAPI(title="robot-arena ladder", lifespan=lifespan, docs_url=None, redoc_url=None,
+                  openapi_url=None)
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True)
+    viewer_policy = _inline_hashes()
+
+    def html(name: str, status: int = 200, **context) -> HTMLResponse:
+        context.setdefault("games", ladder.games)
+        return HTMLResponse(env.get_template(name).render(**context), status_code=status)
+
+    def error_response(request: Request, status: int, error: str, reason: str) -> Response:
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": error, "reason": reason}, status_code=status)
+        return html("error.html", status, error=error, reason=reason)
+
+    @app.middleware("http")
+    async def guard(request: Request, call_next):
+        length = request.headers.get("content-length", "")
+        if request.method == "POST" and length.isdigit() and \
+                int(length) > MAX_FILE + FORM_SLACK:
+            response = error_response(request, 413, "file too large",
+                                      f"the limit is {MAX_FILE} bytes")
+        else:
+            response = await call_next(request)
+        response.headers.setdefault("Content-Security-Policy", POLICY)
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        return response
+
+    @app.exception_handler(LadderError)
+    async def refused(request: Request, exc: LadderError):
+        return error_response(request, exc.status, exc.error, exc.reason)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError):
+        reason = "; ".join(f"{'.'.join(str(p) for p in e['loc'][1:]) or 'request'}: {e['msg']}"
+                           for e in exc.errors())
+        return error_response(request, 422, "invalid request", reason)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException):
+        return error_response(request, exc.status_code, "not found" if exc.status_code == 404
+                              else "error", str(exc.detail))
+
+    async def checked(game: str, name: str, file: UploadFile):
+        """An upload's file, checked in the sandbox; a LadderError when refused."""
+        data = await file.read(MAX_FILE + 1)
+        bot = ladder.submission(game, name, file.filename or "bot", data)
+        outcome = await asyncio.wrap_future(ladder.check(game, bot))
+        return bot, ladder.verdict_of(outcome)
+
+    async def new_bot(game: str, name: str, file: UploadFile) -> dict:
+        ladder.validate_name(game, name)
+        bot, verdict = await checked(game, name, file)
+        return ladder.add_bot(game, name, bot, verdict)
+
+    # -- the API -------------------------------------------------------------------------
+    @app.post("/api/bots", status_code=201)
+    async def upload(game: str = Form(...), name: str = Form(...), file: UploadFile = File(...)):
+        return JSONResponse(await new_bot(game, name, file), status_code=201)
+
+    @app.post("/api/bots/{bot_id}/versions", status_code=201)
+    async def new_version(bot_id: int, request: Request, file: UploadFile = File(...)):
+        known = ladder.authorize(bot_id, bearer(request))
+        bot, verdict = await checked(known.game, known.name, file)
+        return JSONResponse(ladder.add_version(bot_id, bot, verdict), status_code=201)
+
+    @app.delete("/api/bots/{bot_id}", status_code=204)
+    def retire(bot_id: int, request: Request):
+        ladder.authorize(bot_id, bearer(request))
+        ladder.retire(bot_id)
+        return Response(status_code=204)
+
+    @app.get("/api/ladders/{game}")
+    def leaderboard(game: str):
+        return ladder.leaderboard(game)
+
+    @app.get("/api/bots/{bot_id}")
+    def bot(bot_id: int):
+        return ladder.bot_info(bot_id)
+
+    @app.get("/api/matches")
+    def matches(game: str | None = None, bot: int | None = None,
+                limit: int = Query(50, ge=1, le=500)):
+        if game:
+            ladder.game_of(game)
+        return {"matches": ladder.matches_list(game, bot, limit)}
+
+    @app.get("/api/matches/{match_id}")
+    def match(match_id: int):
+        return ladder.match(match_id)
+
+    @app.get("/api/matches/{match_id}/replay")
+    def match_replay(match_id: int):
+        return FileResponse(ladder.replay_file(match_id), media_type="application/gzip",
+                            filename=f"match-{match_id}.json.gz")
+
+    @app.post("/api/challenges", status_code=202)
+    async def challenge(request: Request):
+        try:
+            body = await request.json()
+        except ValueError:
+            raise LadderError(422, "bad challenge", "the body is not JSON") from None
+        bots = body.get("bots") if isinstance(body, dict) else None
+        return JSONResponse({"match": ladder.challenge(bots, bearer(request))}, status_code=202)
+
+    @app.get("/api/health")
+    def health():
+        return ladder.health()
+
+    # -- the pages -----------------------------------------------------------------------
+    @app.get("/", response_class=HTMLResponse)
+    def index():
+        boards = [(game, ladder.leaderboard(game)["bots"][:5]) for game in ladder.games]
+        return html("index.html", boards=boards, latest=ladder.matches_list(limit=15))
+
+    @app.get("/ladder/{game}", response_class=HTMLResponse)
+    def ladder_page(game: str):
+        board = ladder.leaderboard(game)
+        top = board["bots"][:8]
+        lines = {row["name"]: ladder.bot_info(row["id"], recent=0)["history"] for row in top}
+        return html("ladder.html", board=board, chart=chart(lines),
+                    latest=ladder.matches_list(game=game, limit=20))
+
+    @app.get("/bots/{bot_id}", response_class=HTMLResponse)
+    def bot_page(bot_id: int):
+        info = ladder.bot_info(bot_id, recent=30)
+        return html("bot.html", bot=info, chart=chart({info["name"]: info["history"]}))
+
+    @app.get("/matches/{match_id}", response_class=HTMLResponse)
+    def match_page(match_id: int):
+        return html("match.html", match=ladder.match(match_id))
+
+    @app.get("/matches/{match_id}/viewer", response_class=HTMLResponse)
+    def viewer(match_id: int):
+        data = replay.load(ladder.replay_file(match_id))
+        return HTMLResponse(replay_view.page(data),
+                            headers={"Content-Security-Policy": viewer_policy})
+
+    @app.get("/upload", response_class=HTMLResponse)
+    def upload_form():
+        return html("upload.html")
+
+    @app.post("/upload", response_class=HTMLResponse)
+    async def upload_page(game: str = Form(...), name: str = Form(...),
+                          file: UploadFile = File(...)):
+        try:
+            accepted = await new_bot(game, name, file)
+        except LadderError as exc:
+            return html("upload.html", exc.status, refused=exc, game=game, name=name)
+        return html("upload.html", 201, accepted=accepted)
+
+    return app

@@ -1,0 +1,53 @@
+"""Who plays next on a ladder: a pure function of the bots' standing and a seeded random
+generator, so the ladder's database replays to the same choices.
+
+The bot with the fewest rated games (counting those queued or in flight) plays first,
+ties going to the one that waited longest since its last match. Its opponents are the
+bots closest to it in Elo, each distance stretched and shifted by a random amount, so
+that over time everyone meets everyone.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class LadderRules:
+    """A game's ladder: how many bots a match takes, the fewest it needs, and its maps."""
+
+    size: int
+    minimum: int
+    maps: tuple[str, ...]
+
+
+LADDERS = {
+    "arena": LadderRules(4, 4, ("quad",)),          # free-for-alls of 4 on the 4-AI map
+    "robotgame": LadderRules(2, 2, ("default",)),
+    "race": LadderRules(6, 2, ("seed",)),           # 6, or every bot when fewer
+    "cave": LadderRules(2, 2, ("generated",)),
+}
+
+
+@dataclass(frozen=True)
+class Standing:
+    """What matchmaking knows of an active bot."""
+
+    id: int
+    elo: float
+    games: int                  # rated games played, plus those queued or in flight
+    last: int                   # the number of its latest match (0: none yet)
+
+
+def pick(standings: list[Standing], rules: LadderRules, rng: random.Random
+         ) -> list[int] | None:
+    """The bot ids of the next match, in seat order; None if too few bots are active."""
+    if len(standings) < rules.minimum:
+        return None
+    first = min(standings, key=lambda s: (s.games, s.last, s.id))
+    others = [s for s in standings if s.id != first.id]
+    spread = sorted(others, key=lambda s: (abs(s.elo - first.elo) * rng.uniform(0.5, 1.5)
+                                           + rng.uniform(0.0, 150.0), s.id))
+    lineup = [first.id] + [s.id for s in spread[:rules.size - 1]]
+    rng.shuffle(lineup)
+    return lineup

@@ -1,0 +1,471 @@
+"""The ladder: bots, the match loop, ratings and suspensions, behind one lock.
+
+One thread (the loop) hands checks and matches to worker processes and records what they
+return; the HTTP handlers call the public methods. Bot code never runs here: a check or a
+match is plain data sent to a worker, which plays it in sandbox children. Everything the
+ladder knows is in its SQLite file, so a restart rebuilds the same state, and replays the
+matches that were in flight.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import itertools
+import json
+import random
+import re
+import secrets
+import sqlite3
+import threading
+from collections import deque
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from orchestrator import execute
+from orchestrator.bots import BotFile
+from orchestrator.games import GAMES, get_game
+from orchestrator.ladder.matchmaking import LADDERS, LadderRules, Standing, pick
+from orchestrator.ladder.store import LadderStore, Queued
+from orchestrator.ratings import Ratings
+from orchestrator.schedule import Setup
+from orchestrator.stats import wilson
+
+NAME = re.compile(r"[A-Za-z0-9 _.\-]{1,32}")
+MAX_FILE = 64 * 1024
+SUSPEND_AFTER = 3                 # erased or forfeited matches in a row
+HISTORY = 300                     # rating points kept per bot for its chart
+
+
+class LadderError(Exception):
+    """A request the ladder refuses: an HTTP status, a short error and the reason."""
+
+    def __init__(self, status: int, error: str, reason: str) -> None:
+        super().__init__(reason)
+        self.status, self.error, self.reason = status, error, reason
+
+
+def token_hash(token: str) -> str:
+    # Tokens are 256 random bits, so a plain digest is as good as a slow one here.
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class Bot:
+    """A bot as the ladder keeps it in memory (its files stay in the database)."""
+
+    id: int
+    game: str
+    name: str
+    token_hash: str
+    status: str
+    reason: str | None
+    version: int
+    filename: str
+    sha256: str
+    games: int = 0                  # rated games
+    wins: int = 0                   # sole first places
+    last: int = 0                   # the number of its latest finished match
+    pending: int = 0                # rated matches queued or in flight
+    streak: int = 0                 # failed matches in a row, of its current version
+    history: deque = field(default_factory=lambda: deque(maxlen=HISTORY))
+
+    def owns(self, token: str | None) -> bool:
+        return bool(token) and hmac.compare_digest(self.token_hash, token_hash(token))
+
+
+class Ladder:
+    """Every enabled game's ladder, on one database and one set of workers."""
+
+    def __init__(self, db: Path, games: list[str] | None = None, workers: int = 1,
+                 backend: str = "local", address: str | None = None, seed: int = 0,
+                 lineups: dict[str, int] | None = None, check_workers: int = 1,
+                 sandbox: str = "standard") -> None:
+        self.games = list(games or GAMES)
+        for game in self.games:
+            get_game(game)
+        self.rules: dict[str, LadderRules] = {}
+        for game in self.games:
+            rules = LADDERS[game]
+            size = (lineups or {}).get(game, rules.size)
+            self.rules[game] = LadderRules(size, min(rules.minimum, size), rules.maps)
+        self.db_path = Path(db)
+        self.replays = self.db_path.with_name(self.db_path.stem + "-replays")
+        self.workers, self.backend, self.address = workers, backend, address
+        self.check_workers, self.sandbox, self.seed = check_workers, sandbox, seed
+        self.lock = threading.RLock()
+        self.wake = threading.Event()
+        self.stopping = threading.Event()
+        self.store = LadderStore(self.db_path)
+        self.bots: dict[int, Bot] = {}
+        self.ratings = {game: Ratings() for game in self.games}
+        self.matches = dict.fromkeys(self.games, 0)
+        self.pending: deque[Queued] = deque()          # replayed and challenged matches
+        self.running: dict[int, str] = {}             # match -> its digest
+        self.checks: deque[tuple[dict, Future]] = deque()
+        self.setups: dict[tuple[str, str], Setup] = {}
+        self.turn = itertools.cycle(self.games)
+        self.thread: threading.Thread | None = None
+        self._load()
+
+    # -- start-up and shutdown -----------------------------------------------------------
+    def _load(self) -> None:
+        """Rebuild the ladder from its database: bots, then every match in finishing order."""
+        for row in self.store.bots():
+            bot = Bot(*row)
+            self.bots[bot.id] = bot
+        for _seq, match, game, rated, seats in self.store.history():
+            self._apply(match, game, rated, seats)
+        for queued in self.store.unfinished():
+            self.pending.append(queued)
+            self._count_pending(queued, +1)
+
+    def start(self) -> None:
+        """Start the workers and the loop."""
+        self.replays.mkdir(parents=True, exist_ok=True)
+        self.match_pool = execute.open_pool(self.backend, self.workers, self.address,
+                                            start="spawn", capacity=self.workers)
+        self.check_pool = execute.LocalPool(self.check_workers, start="spawn")
+        self.thread = threading.Thread(target=self._loop, name="ladder", daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        """Stop the loop and the workers. Matches in flight are replayed at the next start."""
+        self.stopping.set()
+        self.wake.set()
+        if self.thread is not None:
+            self.thread.join(timeout=30)
+            self.match_pool.close()
+            self.check_pool.close()
+        for _, future in self.checks:
+            future.set_exception(LadderError(503, "stopping", "the server is stopping"))
+        self.store.close()
+
+    # -- the loop ----------------------------------------------------------------------
+    def _loop(self) -> None:
+        while not self.stopping.is_set():
+            self._start_checks()
+            self._start_matches()
+            for future, outcome in self.check_pool.wait(0):
+                future.set_result(outcome)
+            if self.match_pool.busy():
+                for queued, outcome in self.match_pool.wait(0.02):
+                    self._finish(queued, outcome)
+            elif self.check_pool.busy():
+                for future, outcome in self.check_pool.wait(0.05):
+                    future.set_result(outcome)
+            else:
+                self.wake.wait(0.1)
+                self.wake.clear()
+
+    def _start_checks(self) -> None:
+        while self.check_pool.free() and self.checks:
+            spec, future = self.checks.popleft()
+            self.check_pool.submit(future, ("check", spec))
+
+    def _start_matches(self) -> None:
+        while self.match_pool.free():
+            with self.lock:
+                queued = self.pending.popleft() if self.pending else self._matchmake()
+                if queued is None:
+                    return
+                spec = self._spec(queued)
+                self.running[queued.id] = spec["digest"]
+            self.match_pool.submit(queued, ("match", spec))
+
+    def _matchmake(self) -> Queued | None:
+        """The next rated match of the first game (taken in turn) that can play one."""
+        for _ in self.games:
+            game = next(self.turn)
+            standings = [Standing(b.id, self.ratings[game].elo.get(b.id, 1200.0),
+                                  b.games + b.pending, b.last)
+                         for b in self.bots.values() if b.game == game and b.status == "active"]
+            number = self.store.db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM "
+                                           "ladder_queue").fetchone()[0]
+            rules = self.rules[game]
+            rng = random.Random(f"{self.seed}/{number}")
+            ids = pick(standings, rules, rng)
+            if ids is None:
+                continue
+            queued = self.store.enqueue(game, self.seed, rng.choice(rules.maps),
+                                        [(i, self.bots[i].version) for i in ids], rated=True)
+            self._count_pending(queued, +1)
+            return queued
+        return None
+
+    def _count_pending(self, queued: Queued, step: int) -> None:
+        if queued.rated:
+            for bot_id, _ in queued.lineup:
+                if bot_id in self.bots:
+                    self.bots[bot_id].pending += step
+
+    def _spec(self, queued: Queued) -> dict:
+        game = get_game(queued.game)
+        key = (queued.game, queued.map)
+        if key not in self.setups:
+            self.setups[key] = Setup.make(game, queued.map, game.rules(game.presets[0]),
+                                          game.limits, self.sandbox)
+        lineup = []
+        for bot_id, version in queued.lineup:
+            filename, source, sha256 = self.store.source(bot_id, version)
+            lineup.append(BotFile(f"ladder/{bot_id}/v{version}/{filename}", source, sha256,
+                                  self.bots[bot_id].name))
+        planned = self.setups[key].plan(queued.id, lineup, queued.seed)
+        return planned.spec | {"replay": True, "digest": planned.match_id}
+
+    def _finish(self, queued: Queued, outcome: dict) -> None:
+        """Record a match a worker returned, then update ratings and suspensions."""
+        with self.lock:
+            digest = self.running.pop(queued.id)
+            self._count_pending(queued, -1)
+            if "error" in outcome:
+                self.store.fail(queued, outcome["error"])
+                return
+            result = outcome["result"]
+            if "replay" in outcome:
+                path = self.replays / f"{queued.id}.json.gz"
+                path.write_bytes(outcome["replay"])
+                result["replay"] = str(path)
+            seats = [(*queued.lineup[p["seat"]], p["rank"], p["status"], p["reason"])
+                     for p in sorted(result["players"], key=lambda p: p["seat"])]
+            suspend = self._apply(queued.id, queued.game, queued.rated, seats)
+            self.store.finish(queued, digest, result, outcome["wall_s"], suspend)
+
+    def _apply(self, match: int, game: str, rated: bool, seats: list[tuple]
+               ) -> list[tuple[int, str]]:
+        """Count one finished match in memory (live, or replaying the database at start-up).
+        The bots it suspends, with why."""
+        if game not in self.ratings:
+            return []
+        self.matches[game] += 1
+        firsts = sum(1 for seat in seats if seat[2] == 1)
+        if rated:
+            self.ratings[game].add([(seat[0], seat[2]) for seat in seats])
+        suspend = []
+        for bot_id, version, rank, status, *reason in seats:
+            bot = self.bots.get(bot_id)
+            if bot is None:
+                continue
+            bot.last = max(bot.last, match)
+            if rated:
+                bot.games += 1
+                bot.wins += rank == 1 and firsts == 1
+                bot.history.append((self.matches[game],
+                                    round(self.ratings[game].elo[bot_id], 1)))
+            if version != bot.version:
+                continue
+            bot.streak = bot.streak + 1 if status != "ok" else 0
+            if bot.streak >= SUSPEND_AFTER and bot.status == "active" and reason:
+                why = (f"{status} in {bot.streak} matches in a row; the last: "
+                       f"{reason[0] or status}")[:300]
+                bot.status, bot.reason = "suspended", why
+                suspend.append((bot_id, why))
+        return suspend
+
+    # -- requests ----------------------------------------------------------------------
+    def game_of(self, game: str) -> str:
+        if game not in self.rules:
+            raise LadderError(404, "unknown game", f"no ladder for {game!r} (this server runs: "
+                                                   f"{', '.join(self.games)})")
+        return game
+
+    def bot(self, bot_id: int) -> Bot:
+        bot = self.bots.get(bot_id)
+        if bot is None:
+            raise LadderError(404, "unknown bot", f"no bot with id {bot_id}")
+        return bot
+
+    def submission(self, game: str, name: str, filename: str, source: bytes) -> BotFile:
+        """An upload's file as a bot, once its size and name are acceptable."""
+        if len(source) > MAX_FILE:
+            raise LadderError(413, "file too large",
+                              f"the file is {len(source)} bytes; the limit is {MAX_FILE}")
+        if not source.strip():
+            raise LadderError(422, "empty file", "the file is empty")
+        stem = re.sub(r"[^A-Za-z0-9_.-]", "_", Path(filename or "bot").name)[:60] or "bot"
+        if not get_game(game).programs and not stem.endswith(".py"):
+            stem += ".py"
+        return BotFile(f"upload/{stem}", source, hashlib.sha256(source).hexdigest(), name)
+
+    def check(self, game: str, bot: BotFile) -> Future:
+        """Queue `arena check` of a submission; the future gets the worker's outcome."""
+        future: Future = Future()
+        if self.stopping.is_set():
+            future.set_exception(LadderError(503, "stopping", "the server is stopping"))
+            return future
+        self.checks.append(({"game": game, "path": bot.path, "source": bot.source,
+                             "sha256": bot.sha256, "name": bot.name}, future))
+        self.wake.set()
+        return future
+
+    @staticmethod
+    def verdict_of(outcome: dict) -> dict:
+        """The check's verdict, or a LadderError if it failed or could not run."""
+        if "error" in outcome:
+            raise LadderError(500, "check failed to run", outcome["error"])
+        verdict = outcome["verdict"]
+        if not verdict["ok"]:
+            raise LadderError(422, "check failed", verdict["reason"])
+        return verdict
+
+    def validate_name(self, game: str, name: str) -> str:
+        self.game_of(game)
+        if not NAME.fullmatch(name or "") or not name.strip():
+            raise LadderError(422, "bad name", "a name is 1 to 32 characters: letters, digits, "
+                                               "space, _, - and .")
+        with self.lock:
+            if any(b.game == game and b.name == name for b in self.bots.values()):
+                raise LadderError(422, "name taken", f"{game} already has a bot named {name!r}")
+        return name
+
+    def add_bot(self, game: str, name: str, bot: BotFile, verdict: dict) -> dict:
+        """Accept a checked bot: its id and its token, which is shown this once."""
+        token = secrets.token_urlsafe(32)
+        filename = Path(bot.path).name
+        with self.lock:
+            try:
+                bot_id = self.store.add_bot(game, name, token_hash(token), filename,
+                                            bot.sha256, bot.source, verdict)
+            except sqlite3.IntegrityError:
+                raise LadderError(422, "name taken",
+                                  f"{game} already has a bot named {name!r}") from None
+            self.bots[bot_id] = Bot(bot_id, game, name, token_hash(token), "active", None, 1,
+                                    filename, bot.sha256)
+        self.wake.set()
+        return {"id": bot_id, "name": name, "game": game, "version": 1, "token": token,
+                "check": verdict}
+
+    def authorize(self, bot_id: int, token: str | None) -> Bot:
+        bot = self.bot(bot_id)
+        if not bot.owns(token):
+            raise LadderError(401, "unauthorized", "this needs the bot's token: "
+                                                   "Authorization: Bearer TOKEN")
+        return bot
+
+    def add_version(self, bot_id: int, bot: BotFile, verdict: dict) -> dict:
+        with self.lock:
+            known = self.bot(bot_id)
+            if known.status == "retired":
+                raise LadderError(422, "retired", "a retired bot takes no new versions")
+            filename = Path(bot.path).name
+            version = self.store.add_version(bot_id, filename, bot.sha256, bot.source, verdict)
+            known.version, known.filename, known.sha256 = version, filename, bot.sha256
+            known.status, known.reason, known.streak = "active", None, 0
+        self.wake.set()
+        return {"id": bot_id, "version": version, "check": verdict}
+
+    def retire(self, bot_id: int) -> None:
+        with self.lock:
+            self.store.set_status(bot_id, "retired")
+            bot = self.bot(bot_id)
+            bot.status, bot.reason = "retired", None
+
+    def challenge(self, bot_ids: list[int], token: str | None) -> int:
+        """Queue an unrated match between these bots, ahead of matchmaking."""
+        if not isinstance(bot_ids, list) or not all(isinstance(i, int) for i in bot_ids):
+            raise LadderError(422, "bad challenge", 'send {"bots": [id, id, ...]}')
+        with self.lock:
+            bots = [self.bot(i) for i in bot_ids]
+            if not any(bot.owns(token) for bot in bots):
+                raise LadderError(401, "unauthorized", "a challenge needs the token of one of "
+                                                       "its bots")
+            game = bots[0].game
+            rules = self.rules.get(game)
+            if rules is None or any(bot.game != game for bot in bots):
+                raise LadderError(422, "bad challenge", "the bots must all be of one game "
+                                                        "this server runs")
+            if len(set(bot_ids)) != len(bot_ids) or not \
+                    max(2, rules.minimum) <= len(bots) <= rules.size:
+                raise LadderError(422, "bad challenge", f"a {game} match takes "
+                                  f"{max(2, rules.minimum)} to {rules.size} different bots")
+            if any(bot.status == "retired" for bot in bots):
+                raise LadderError(422, "bad challenge", "a retired bot plays no more")
+            queued = self.store.enqueue(game, self.seed, rules.maps[0],
+                                        [(bot.id, bot.version) for bot in bots], rated=False)
+            self.pending.append(queued)
+        self.wake.set()
+        return queued.id
+
+    # -- reading -----------------------------------------------------------------------
+    def health(self) -> dict:
+        return {"ok": True, "queue": len(self.pending) + len(self.checks),
+                "running": len(self.running)}
+
+    def leaderboard(self, game: str) -> dict:
+        self.game_of(game)
+        with self.lock:
+            bots = sorted((b for b in self.bots.values() if b.game == game),
+                          key=lambda b: (-self.ratings[game].elo.get(b.id, 1200.0), b.id))
+            rows = [self._row(b) | {"rank": rank} for rank, b in enumerate(bots, 1)]
+            return {"game": game, "matches": self.matches[game], "bots": rows}
+
+    def _row(self, bot: Bot) -> dict:
+        ratings = self.ratings[bot.game]
+        mu, sigma = ratings.mu_sigma(bot.id)
+        low, high = wilson(bot.wins, bot.games)
+        return {"id": bot.id, "name": bot.name, "version": bot.version,
+                "elo": round(ratings.elo.get(bot.id, 1200.0), 1), "mu": round(mu, 3),
+                "sigma": round(sigma, 3), "games": bot.games, "wins": bot.wins,
+                "win_rate": round(bot.wins / bot.games, 3) if bot.games else 0.0,
+                "win_ci": [round(low, 3), round(high, 3)], "status": bot.status}
+
+    def bot_info(self, bot_id: int, recent: int = 20) -> dict:
+        with self.lock:
+            bot = self.bot(bot_id)
+            versions = [{"version": version, "sha256": sha, "created": created,
+                         "check": {"ok": json.loads(verdict)["ok"],
+                                   "reason": json.loads(verdict)["reason"]}}
+                        for version, sha, created, verdict in self.store.db.execute(
+                            "SELECT version, sha256, created, verdict FROM ladder_versions "
+                            "WHERE bot_id = ? ORDER BY version", (bot_id,))]
+            info = self._row(bot) | {"game": bot.game, "reason": bot.reason,
+                                     "versions": versions,
+                                     "history": [list(point) for point in bot.history]}
+        info["recent_matches"] = self.matches_list(bot=bot_id, limit=recent)
+        return info
+
+    def matches_list(self, game: str | None = None, bot: int | None = None,
+                     limit: int = 50) -> list[dict]:
+        """Finished matches, newest first."""
+        query = ("SELECT r.match, r.game, q.seed, q.map, r.finished, r.rated FROM ladder_results r"
+                 " JOIN ladder_queue q ON q.id = r.match WHERE r.error IS NULL")
+        params: list = []
+        if game:
+            query += " AND r.game = ?"
+            params.append(game)
+        if bot is not None:
+            query += " AND r.match IN (SELECT match FROM ladder_seats WHERE bot_id = ?)"
+            params.append(bot)
+        query += " ORDER BY r.seq DESC LIMIT ?"
+        params.append(limit)
+        with self.lock:
+            rows = self.store.db.execute(query, params).fetchall()
+            seats: dict[int, list] = {}
+            if rows:
+                ids = [row[0] for row in rows]
+                for match, bot_id, name, rank, status in self.store.db.execute(
+                        "SELECT s.match, s.bot_id, b.name, s.rank, s.status FROM ladder_seats s "
+                        "JOIN ladder_bots b ON b.id = s.bot_id WHERE s.match IN "
+                        f"({','.join('?' * len(ids))}) ORDER BY s.match, s.seat", ids):
+                    seats.setdefault(match, []).append(
+                        {"bot": bot_id, "name": name, "rank": rank, "status": status})
+        return [{"id": match, "game": g, "seed": seed, "map": map_name, "finished": finished,
+                 "rated": bool(rated), "players": seats.get(match, [])}
+                for match, g, seed, map_name, finished, rated in rows]
+
+    def match(self, match_id: int) -> dict:
+        with self.lock:
+            row = self.store.db.execute("SELECT result FROM ladder_results WHERE match = ? AND "
+                                        "error IS NULL", (match_id,)).fetchone()
+        if row is None:
+            queued = match_id in self.running or any(q.id == match_id for q in self.pending)
+            raise LadderError(404, "unknown match", f"match {match_id} is "
+                              f"{'not finished yet' if queued else 'not a finished match'}")
+        return json.loads(row[0]) | {"id": match_id}
+
+    def replay_file(self, match_id: int) -> Path:
+        self.match(match_id)
+        path = self.replays / f"{match_id}.json.gz"
+        if not path.is_file():
+            raise LadderError(404, "no replay", f"match {match_id} has no replay file")
+        return path

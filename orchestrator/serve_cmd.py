@@ -1,0 +1,80 @@
+"""`arena serve`: the ladder server (needs the server extra: pip install 'robot-arena[server]')."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+
+from engine import InputError
+from orchestrator.execute import BACKENDS, default_workers
+from orchestrator.games import GAMES
+from orchestrator.options import check_choice
+
+err = Console(stderr=True)
+
+
+def _lineups(given: list[str]) -> dict[str, int]:
+    sizes = {}
+    for item in given:
+        game, _, size = item.partition("=")
+        if game not in GAMES or not size.isdigit() or int(size) < 2:
+            raise InputError(f"--lineup {item}: give GAME=N, N at least 2 (games: "
+                             f"{', '.join(GAMES)})")
+        sizes[game] = int(size)
+    return sizes
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="Address to bind. The default answers only this "
+                                           "machine; 0.0.0.0 opens it to the network.")]
+        = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
+    db: Annotated[Path, typer.Option(help="The ladder's SQLite file (WAL). Restarting on the "
+                                          "same file resumes the ladder.")]
+        = Path("runs/ladder.sqlite"),
+    games: Annotated[str, typer.Option(help="Comma-separated games that get a ladder.")]
+        = ",".join(GAMES),
+    workers: Annotated[Optional[int], typer.Option(
+        help="Matches played at once [default: all cores].", show_default=False)] = None,
+    check_workers: Annotated[int, typer.Option(
+        help="Uploads checked at once; more uploads wait their turn.")] = 1,
+    backend: Annotated[str, typer.Option(help="local: worker processes here. dask: a Dask "
+                                              "cluster (--address), or a LocalCluster.")]
+        = "local",
+    address: Annotated[Optional[str], typer.Option(help="Dask scheduler, tcp://host:port.")]
+        = None,
+    seed: Annotated[int, typer.Option(help="The ladder's seed: match N plays seed + N.")] = 0,
+    lineup: Annotated[Optional[list[str]], typer.Option(
+        help="A game's match size, GAME=N (repeatable) [default: robotgame 2, arena 4, "
+             "race 6, cave 2].", show_default=False)] = None,
+) -> None:
+    """Run the ladder server: contestants upload bots (from the /upload page, or
+    POST /api/bots), the bots play each other all the time in the sandbox, and the pages
+    show Elo and openskill ratings and every match's replay.
+
+    Uploads pass the same check as [bold]arena check[/bold] first. Ctrl-C stops it; matches
+    in flight are played again at the next start on the same --db.
+
+    Example: [bold]arena serve --games robotgame --port 8000[/bold], then open
+    http://127.0.0.1:8000/upload.
+    """
+    try:
+        import uvicorn
+
+        from orchestrator.ladder.app import create_app
+        from orchestrator.ladder.service import Ladder
+    except ImportError as exc:
+        raise InputError(f"arena serve needs the server extra ({exc.name} is missing): "
+                         f"pip install 'robot-arena[server]'") from None
+    check_choice(backend, BACKENDS, "--backend")
+    chosen = [g.strip() for g in games.split(",") if g.strip()]
+    for game in chosen:
+        check_choice(game, tuple(GAMES), "game")
+    ladder = Ladder(db, chosen, workers or default_workers(), backend, address, seed,
+                    _lineups(lineup or []), check_workers)
+    err.print(f"ladder for {', '.join(chosen)} on [bold]http://{host}:{port}/[/bold] "
+              f"(database {db}, {workers or default_workers()} workers); Ctrl-C stops it",
+              highlight=False)
+    uvicorn.run(create_app(ladder), host=host, port=port, log_level="warning")
