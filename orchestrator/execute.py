@@ -72,7 +72,9 @@ def check_planned(spec: dict) -> dict:
 
     try:
         bot = BotFile(spec["path"], spec["source"], spec["sha256"], spec["name"])
-        return {"verdict": check_submission(bot, spec["game"])}
+        limits = Limits(**spec["limits"]) if spec.get("limits") else None
+        return {"verdict": check_submission(bot, spec["game"], spec.get("turns"),
+                                            limits=limits)}
     except Exception as exc:
         return {"error": f"{type(exc).__name__}: {exc}"[:500]}
 

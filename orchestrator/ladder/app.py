@@ -87,9 +87,9 @@ def create_app(ladder: Ladder, run: bool = True) -> FastAPI:
     env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True)
     viewer_policy = _inline_hashes()
 
-    def html(name: str, status: int = 200, **context) -> HTMLResponse:
+    def html(template: str, status: int = 200, **context) -> HTMLResponse:
         context.setdefault("games", ladder.games)
-        return HTMLResponse(env.get_template(name).render(**context), status_code=status)
+        return HTMLResponse(env.get_template(template).render(**context), status_code=status)
 
     def error_response(request: Request, status: int, error: str, reason: str) -> Response:
         if request.url.path.startswith("/api/"):

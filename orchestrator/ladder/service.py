@@ -8,6 +8,7 @@ matches that were in flight.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import hmac
 import itertools
@@ -30,6 +31,7 @@ from orchestrator.ladder.store import LadderStore, Queued
 from orchestrator.ratings import Ratings
 from orchestrator.schedule import Setup
 from orchestrator.stats import wilson
+from sandbox.limits import Limits
 
 NAME = re.compile(r"[A-Za-z0-9 _.\-]{1,32}")
 MAX_FILE = 64 * 1024
@@ -80,7 +82,10 @@ class Ladder:
     def __init__(self, db: Path, games: list[str] | None = None, workers: int = 1,
                  backend: str = "local", address: str | None = None, seed: int = 0,
                  lineups: dict[str, int] | None = None, check_workers: int = 1,
-                 sandbox: str = "standard") -> None:
+                 sandbox: str = "standard", check_turns: int | None = None,
+                 check_limits: Limits | None = None) -> None:
+        """`check_turns` and `check_limits` change the upload check's (default: as
+        `arena check`); the matches always run under each game's own limits."""
         self.games = list(games or GAMES)
         for game in self.games:
             get_game(game)
@@ -93,6 +98,8 @@ class Ladder:
         self.replays = self.db_path.with_name(self.db_path.stem + "-replays")
         self.workers, self.backend, self.address = workers, backend, address
         self.check_workers, self.sandbox, self.seed = check_workers, sandbox, seed
+        self.check_options = {"turns": check_turns, "limits": dataclasses.asdict(check_limits)
+                              if check_limits else None}
         self.lock = threading.RLock()
         self.wake = threading.Event()
         self.stopping = threading.Event()
@@ -294,7 +301,8 @@ class Ladder:
             future.set_exception(LadderError(503, "stopping", "the server is stopping"))
             return future
         self.checks.append(({"game": game, "path": bot.path, "source": bot.source,
-                             "sha256": bot.sha256, "name": bot.name}, future))
+                             "sha256": bot.sha256, "name": bot.name} | self.check_options,
+                            future))
         self.wake.set()
         return future
 
