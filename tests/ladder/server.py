@@ -1,0 +1,74 @@
+"""Run `arena serve` as its own process, as a game master would, for the tests that need a
+real server: the browser, the durability and the install tests, and the soak."""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+from tests.conftest import ROOT
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Server:
+    """`arena serve` on 127.0.0.1, its log in a file beside the database."""
+
+    def __init__(self, db: Path, *args: str, arena: list[str] | None = None,
+                 cwd: Path = ROOT) -> None:
+        self.db, self.port = Path(db), free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = self.db.with_suffix(".log").open("ab")
+        command = (arena or [sys.executable, "-m", "orchestrator"]) + [
+            "serve", "--db", str(self.db), "--port", str(self.port), *args]
+        self.proc = subprocess.Popen(command, cwd=cwd, stdout=self.log, stderr=self.log,
+                                     start_new_session=True)
+        self.client = httpx.Client(base_url=self.url, timeout=120)
+        self.wait_healthy()
+
+    def wait_healthy(self, timeout: float = 60) -> dict:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"the server exited: {self.logged()}")
+            try:
+                answer = self.client.get("/api/health", timeout=2)
+                if answer.status_code == 200:
+                    return answer.json()
+            except httpx.TransportError:
+                pass
+            time.sleep(0.2)
+        raise AssertionError(f"the server did not answer: {self.logged()}")
+
+    def logged(self) -> str:
+        return self.db.with_suffix(".log").read_text(errors="replace")[-2000:]
+
+    def upload(self, game: str, name: str, path: Path):
+        return self.client.post("/api/bots", data={"game": game, "name": name},
+                                files={"file": (path.name, path.read_bytes())})
+
+    def matches(self, **query) -> list[dict]:
+        return self.client.get("/api/matches", params={"limit": 500, **query}).json()["matches"]
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        """Signal the server's whole process group (SIGKILL leaves nothing running)."""
+        try:
+            os.killpg(self.proc.pid, sig)
+        except ProcessLookupError:
+            pass
+        self.proc.wait(timeout=60)
+        self.client.close()
+        self.log.close()
+
+    def stop(self) -> None:
+        self.kill(signal.SIGTERM)
