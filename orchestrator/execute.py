@@ -48,7 +48,8 @@ def play_planned(spec: dict) -> dict:
 
 
 def _worker_init(cores: list[int] | None) -> None:
-    """Workers die with the parent, leave Ctrl-C to it, and keep to one core each.
+    """Workers die with the parent, leave Ctrl-C and SIGTERM to it (a signal to the whole
+    process group must not kill a worker mid-task), and keep to one core each.
 
     A match is a conversation: the host and its AIs take turns. On one core each turn's
     wake-ups are cheap; spread over several, every message crosses cores. One core per
@@ -59,6 +60,7 @@ def _worker_init(cores: list[int] | None) -> None:
     except OSError:
         pass
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if cores:
         try:
             os.sched_setaffinity(0, {cores[0]})

@@ -77,4 +77,5 @@ def serve(
     err.print(f"ladder for {', '.join(chosen)} on [bold]http://{host}:{port}/[/bold] "
               f"(database {db}, {workers or default_workers()} workers); Ctrl-C stops it",
               highlight=False)
-    uvicorn.run(create_app(ladder), host=host, port=port, log_level="warning")
+    app = create_app(ladder, announce=lambda text: err.print(text, highlight=False))
+    uvicorn.run(app, host=host, port=port, log_level="warning")

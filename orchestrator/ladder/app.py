@@ -14,6 +14,7 @@ import re
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
+from typing import Callable
 
 from fastapi import FastAPI, File, Form, Query, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
@@ -67,9 +68,10 @@ def chart(series: dict[str, list], width: int = 640, height: int = 200) -> dict:
             "high": round(y1 - 10)}
 
 
-def create_app(ladder: Ladder, run: bool = True) -> FastAPI:
+def create_app(ladder: Ladder, run: bool = True,
+               announce: Callable[[str], None] | None = None) -> FastAPI:
     """The ASGI app. `run`: start the ladder's workers and loop with the app (and stop
-    them with it)."""
+    them with it). `announce` hears what the shutdown left for the next start."""
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
@@ -79,7 +81,10 @@ def create_app(ladder: Ladder, run: bool = True) -> FastAPI:
             yield
         finally:
             if run:
-                ladder.stop()
+                left = ladder.stop()
+                if announce:
+                    announce(f"stopped; {left} unfinished matches will be played at the next "
+                             f"start")
 
     app = FastAPI(title="robot-arena ladder", lifespan=lifespan, docs_url=None, redoc_url=None,
                   openapi_url=None)

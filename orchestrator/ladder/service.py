@@ -136,8 +136,9 @@ class Ladder:
         self.thread = threading.Thread(target=self._loop, name="ladder", daemon=True)
         self.thread.start()
 
-    def stop(self) -> None:
-        """Stop the loop and the workers. Matches in flight are replayed at the next start."""
+    def stop(self) -> int:
+        """Stop the loop and the workers. Matches in flight are replayed at the next start;
+        how many there are."""
         self.stopping.set()
         self.wake.set()
         if self.thread is not None:
@@ -147,6 +148,7 @@ class Ladder:
         for _, future in self.checks:
             future.set_exception(LadderError(503, "stopping", "the server is stopping"))
         self.store.close()
+        return len(self.running) + len(self.pending)
 
     # -- the loop ----------------------------------------------------------------------
     def _loop(self) -> None:
