@@ -1,0 +1,75 @@
+"""`pip install robot-arena[server]` from a built wheel, into a fresh venv outside the
+checkout: the installed `arena` finds its bundled maps and sample bots (package data) and
+can play, check and serve without the source tree."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import venv
+
+import pytest
+
+from tests.conftest import ROOT
+from tests.ladder.server import Server
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    """The bin/ folder of a fresh venv with the wheel and its server extra installed."""
+    where = tmp_path_factory.mktemp("install")
+    wheels = where / "wheels"
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
+                            "--wheel-dir", str(wheels), str(ROOT)],
+                           capture_output=True, text=True, cwd=where)
+    assert built.returncode == 0, built.stderr
+    (wheel,) = wheels.glob("robot_arena-*.whl")
+    venv.create(where / "venv", with_pip=True)
+    bin_dir = where / "venv" / "bin"
+    done = subprocess.run([bin_dir / "pip", "install", "--quiet", f"{wheel}[server]"],
+                          capture_output=True, text=True, cwd=where)
+    assert done.returncode == 0, done.stderr
+    return bin_dir
+
+
+def arena(bin_dir, *args: str, cwd) -> subprocess.CompletedProcess:
+    return subprocess.run([bin_dir / "arena", *args], capture_output=True, text=True, cwd=cwd,
+                          timeout=300)
+
+
+def test_the_installed_arena_plays_lists_maps_and_checks_with_bundled_files(
+        installed, tmp_path) -> None:
+    python = installed / "python"
+    found = subprocess.run([python, "-c", "import orchestrator; print(orchestrator.__file__)"],
+                           capture_output=True, text=True, cwd=tmp_path)
+    assert "site-packages" in found.stdout and str(ROOT) not in found.stdout
+    played = arena(installed, "run", "--max-turns", "15", "--seed", "3", "--json", cwd=tmp_path)
+    assert played.returncode == 0, played.stderr
+    result = json.loads(played.stdout)
+    assert len(result["players"]) >= 2 and result["turns"] == 15
+    assert all("site-packages" in p["bot"] for p in result["players"])
+    maps = arena(installed, "maps", cwd=tmp_path)
+    assert maps.returncode == 0 and "quad" in maps.stdout and "official" in maps.stdout
+    rg_maps = arena(installed, "maps", "--game", "robotgame", cwd=tmp_path)
+    assert "default" in rg_maps.stdout
+    bots = subprocess.run([python, "-c", "from orchestrator.assets import bundled; "
+                                         "print(bundled('bots'))"],
+                          capture_output=True, text=True, cwd=tmp_path).stdout.strip()
+    checked = arena(installed, "check", f"{bots}/robotgame/rusher.py", "--game", "robotgame",
+                    "--json", cwd=tmp_path)
+    assert checked.returncode == 0, checked.stderr
+    assert json.loads(checked.stdout)["ok"] is True
+
+
+def test_the_installed_arena_serves(installed, tmp_path) -> None:
+    server = Server(tmp_path / "ladder.sqlite", "--games", "robotgame", "--workers", "1",
+                    arena=[str(installed / "arena")], cwd=tmp_path)
+    try:
+        assert server.client.get("/api/health").json()["ok"] is True
+        page = server.client.get("/upload")
+        assert page.status_code == 200 and "Upload a bot" in page.text
+        assert server.client.get("/static/ladder.css").status_code == 200
+        answer = server.upload("robotgame", "rusher", ROOT / "bots" / "robotgame" / "rusher.py")
+        assert answer.status_code == 201, answer.text
+    finally:
+        server.stop()
