@@ -52,6 +52,8 @@ bench: $(STAMP) cave-bots
 	$(PY) bench/replay_bench.py
 	$(PY) bench/cave_bench.py --series 200
 	$(PY) bench/race_bench.py
+	$(PY) bench/ladder_bench.py
+	$(PY) -m pytest -q -m slow
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

@@ -47,7 +47,7 @@ def play_planned(spec: dict) -> dict:
     return outcome
 
 
-def _worker_init(cores: list[int] | None) -> None:
+def _worker_init(cores: list[int] | None, nice: int = 0) -> None:
     """Workers die with the parent, leave Ctrl-C and SIGTERM to it (a signal to the whole
     process group must not kill a worker mid-task), and keep to one core each.
 
@@ -61,6 +61,8 @@ def _worker_init(cores: list[int] | None) -> None:
         pass
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if nice:
+        os.nice(nice)
     if cores:
         try:
             os.sched_setaffinity(0, {cores[0]})
@@ -89,9 +91,9 @@ def run_task(task: tuple[str, dict]) -> dict:
     return TASKS[kind](spec)
 
 
-def _worker_main(conn, core: int | None) -> None:
+def _worker_main(conn, core: int | None, nice: int = 0) -> None:
     """A pool worker: run the tasks the parent sends, one at a time, until told to stop."""
-    _worker_init([core] if core is not None else None)
+    _worker_init([core] if core is not None else None, nice)
     while True:
         try:
             item = conn.recv()
@@ -105,12 +107,13 @@ def _worker_main(conn, core: int | None) -> None:
 class _Worker:
     """One worker process and the task it is running."""
 
-    def __init__(self, core: int | None, context) -> None:
+    def __init__(self, core: int | None, context, nice: int = 0) -> None:
         self.conn, theirs = context.Pipe()
-        self.proc = context.Process(target=_worker_main, args=(theirs, core), daemon=True)
+        self.proc = context.Process(target=_worker_main, args=(theirs, core, nice),
+                                    daemon=True)
         self.proc.start()
         theirs.close()
-        self.core = core
+        self.core, self.nice = core, nice
         self.key: Any = None
         self.task: tuple[str, dict] | None = None
         self.deaths = 0                      # workers that died running this task before
@@ -134,15 +137,18 @@ class LocalPool:
     a worker that dies in the middle of one (killed, out of memory) is replaced and that
     task alone is run again, at most twice. `start="spawn"` gives workers that do not
     inherit the parent's threads (the ladder server's), at a second's start-up each.
+    `nice` lowers the workers' priority (and their sandbox children's), so that a server
+    answering requests beside them is not starved of CPU.
     """
 
-    def __init__(self, workers: int, pin: bool = True, start: str | None = None) -> None:
+    def __init__(self, workers: int, pin: bool = True, start: str | None = None,
+                 nice: int = 0) -> None:
         import multiprocess
 
         self.context = multiprocess.get_context(start)
         self.cores = sorted(os.sched_getaffinity(0)) if pin and hasattr(
             os, "sched_getaffinity") else [None]
-        self.workers = [_Worker(self.cores[i % len(self.cores)], self.context)
+        self.workers = [_Worker(self.cores[i % len(self.cores)], self.context, nice)
                         for i in range(max(1, workers))]
 
     def free(self) -> int:
@@ -184,7 +190,7 @@ class LocalPool:
         """A worker died: start another, and give it the same task unless it failed 3 times."""
         self.workers.remove(worker)
         worker.stop()
-        fresh = _Worker(worker.core, self.context)
+        fresh = _Worker(worker.core, self.context, worker.nice)
         self.workers.append(fresh)
         if worker.deaths < 2:
             fresh.key, fresh.task, fresh.deaths = worker.key, worker.task, worker.deaths + 1
@@ -265,11 +271,11 @@ class DaskPool:
 
 
 def open_pool(backend: str, workers: int, address: str | None = None, pin: bool = True,
-              start: str | None = None, capacity: int | None = None):
+              start: str | None = None, capacity: int | None = None, nice: int = 0):
     """A LocalPool or a DaskPool: `free()`, `submit(key, task)`, `wait(timeout)`, `close()`."""
     if backend == "dask":
         return DaskPool(workers, address, capacity)
-    return LocalPool(workers, pin, start)
+    return LocalPool(workers, pin, start, nice)
 
 
 def run(series: Series, backend: str, workers: int, address: str | None = None,

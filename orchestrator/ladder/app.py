@@ -11,6 +11,7 @@ import asyncio
 import base64
 import hashlib
 import re
+import time
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
@@ -21,6 +22,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader
+from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
 
 from orchestrator import replay, replay_view
@@ -31,6 +33,7 @@ POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'sel
           "frame-src 'self'; frame-ancestors 'self'; form-action 'self'; base-uri 'none'; "
           "connect-src 'self'")
 FORM_SLACK = 16 * 1024          # a multipart body's fields and boundaries beside the file
+PAGE_TTL_S = 1.0                # the busiest pages are rendered at most once a second
 
 
 def _inline_hashes() -> str:
@@ -68,6 +71,39 @@ def chart(series: dict[str, list], width: int = 640, height: int = 200) -> dict:
             "high": round(y1 - 10)}
 
 
+class Guard:
+    """Pure ASGI middleware: refuse a body over the upload limit from its Content-Length,
+    before it is read, and add the security headers to every response."""
+
+    def __init__(self, app, refuse: Callable[..., Response]) -> None:
+        self.app, self.refuse = app, refuse
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope["headers"]).get(b"content-length", b"")
+        if scope["method"] == "POST" and length.isdigit() and \
+                int(length) > MAX_FILE + FORM_SLACK:
+            send = self._headers(send)
+            response = self.refuse(Request(scope), 413, "file too large",
+                                   f"the limit is {MAX_FILE} bytes")
+            await response(scope, receive, send)
+            return
+        await self.app(scope, receive, self._headers(send))
+
+    @staticmethod
+    def _headers(send):
+        async def sender(message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                headers.setdefault("Content-Security-Policy", POLICY)
+                headers["X-Content-Type-Options"] = "nosniff"
+                headers["Referrer-Policy"] = "no-referrer"
+            await send(message)
+        return sender
+
+
 def create_app(ladder: Ladder, run: bool = True,
                announce: Callable[[str], None] | None = None) -> FastAPI:
     """The ASGI app. `run`: start the ladder's workers and loop with the app (and stop
@@ -96,24 +132,22 @@ def create_app(ladder: Ladder, run: bool = True,
         context.setdefault("games", ladder.games)
         return HTMLResponse(env.get_template(template).render(**context), status_code=status)
 
+    rendered: dict[str, tuple[float, str]] = {}
+
+    def cached(key: str, render: Callable[[], HTMLResponse]) -> HTMLResponse:
+        """A page that changes with every match, re-rendered at most every PAGE_TTL_S."""
+        now = time.monotonic()
+        hit = rendered.get(key)
+        if hit is None or now - hit[0] > PAGE_TTL_S:
+            hit = rendered[key] = (now, render().body.decode())
+        return HTMLResponse(hit[1])
+
     def error_response(request: Request, status: int, error: str, reason: str) -> Response:
         if request.url.path.startswith("/api/"):
             return JSONResponse({"error": error, "reason": reason}, status_code=status)
         return html("error.html", status, error=error, reason=reason)
 
-    @app.middleware("http")
-    async def guard(request: Request, call_next):
-        length = request.headers.get("content-length", "")
-        if request.method == "POST" and length.isdigit() and \
-                int(length) > MAX_FILE + FORM_SLACK:
-            response = error_response(request, 413, "file too large",
-                                      f"the limit is {MAX_FILE} bytes")
-        else:
-            response = await call_next(request)
-        response.headers.setdefault("Content-Security-Policy", POLICY)
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Referrer-Policy"] = "no-referrer"
-        return response
+    app.add_middleware(Guard, refuse=error_response)
 
     @app.exception_handler(LadderError)
     async def refused(request: Request, exc: LadderError):
@@ -160,8 +194,9 @@ def create_app(ladder: Ladder, run: bool = True,
         return Response(status_code=204)
 
     @app.get("/api/ladders/{game}")
-    def leaderboard(game: str):
-        return ladder.leaderboard(game)
+    async def leaderboard(game: str):
+        ladder.game_of(game)
+        return Response(ladder.leaderboard_json(game), media_type="application/json")
 
     @app.get("/api/bots/{bot_id}")
     def bot(bot_id: int):
@@ -198,17 +233,22 @@ def create_app(ladder: Ladder, run: bool = True,
 
     # -- the pages -----------------------------------------------------------------------
     @app.get("/", response_class=HTMLResponse)
-    def index():
-        boards = [(game, ladder.leaderboard(game)["bots"][:5]) for game in ladder.games]
-        return html("index.html", boards=boards, latest=ladder.matches_list(limit=15))
+    async def index():
+        def render():
+            boards = [(game, ladder.leaderboard(game)["bots"][:5]) for game in ladder.games]
+            return html("index.html", boards=boards, latest=ladder.matches_list(limit=15))
+        return cached("/", render)
 
     @app.get("/ladder/{game}", response_class=HTMLResponse)
-    def ladder_page(game: str):
-        board = ladder.leaderboard(game)
-        top = board["bots"][:8]
-        lines = {row["name"]: ladder.bot_info(row["id"], recent=0)["history"] for row in top}
-        return html("ladder.html", board=board, chart=chart(lines),
-                    latest=ladder.matches_list(game=game, limit=20))
+    async def ladder_page(game: str):
+        def render():
+            board = ladder.leaderboard(game)
+            lines = {row["name"]: ladder.bot_info(row["id"], recent=0)["history"]
+                     for row in board["bots"][:8]}
+            return html("ladder.html", board=board, chart=chart(lines),
+                        latest=ladder.matches_list(game=game, limit=20))
+        ladder.game_of(game)
+        return cached(f"/ladder/{game}", render)
 
     @app.get("/bots/{bot_id}", response_class=HTMLResponse)
     def bot_page(bot_id: int):

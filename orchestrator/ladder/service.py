@@ -36,6 +36,7 @@ from sandbox.limits import Limits
 NAME = re.compile(r"[A-Za-z0-9 _.\-]{1,32}")
 MAX_FILE = 64 * 1024
 SUSPEND_AFTER = 3                 # erased or forfeited matches in a row
+WORKER_NICE = 10                  # matches and checks yield the CPU to the web side
 HISTORY = 300                     # rating points kept per bot for its chart
 
 
@@ -107,6 +108,7 @@ class Ladder:
         self.bots: dict[int, Bot] = {}
         self.ratings = {game: Ratings() for game in self.games}
         self.matches = dict.fromkeys(self.games, 0)
+        self.boards: dict[str, bytes] = {}             # leaderboards as JSON, until a change
         self.pending: deque[Queued] = deque()          # replayed and challenged matches
         self.running: dict[int, str] = {}             # match -> its digest
         self.checks: deque[tuple[dict, Future]] = deque()
@@ -131,8 +133,10 @@ class Ladder:
         """Start the workers and the loop."""
         self.replays.mkdir(parents=True, exist_ok=True)
         self.match_pool = execute.open_pool(self.backend, self.workers, self.address,
-                                            start="spawn", capacity=self.workers)
-        self.check_pool = execute.LocalPool(self.check_workers, start="spawn")
+                                            start="spawn", capacity=self.workers,
+                                            nice=WORKER_NICE)
+        self.check_pool = execute.LocalPool(self.check_workers, start="spawn",
+                                            nice=WORKER_NICE)
         self.thread = threading.Thread(target=self._loop, name="ladder", daemon=True)
         self.thread.start()
 
@@ -224,6 +228,10 @@ class Ladder:
 
     def _finish(self, queued: Queued, outcome: dict) -> None:
         """Record a match a worker returned, then update ratings and suspensions."""
+        if "replay" in outcome:                 # the file first: the database points to it
+            path = self.replays / f"{queued.id}.json.gz"
+            path.write_bytes(outcome["replay"])
+            outcome["result"]["replay"] = str(path)
         with self.lock:
             digest = self.running.pop(queued.id)
             self._count_pending(queued, -1)
@@ -231,10 +239,6 @@ class Ladder:
                 self.store.fail(queued, outcome["error"])
                 return
             result = outcome["result"]
-            if "replay" in outcome:
-                path = self.replays / f"{queued.id}.json.gz"
-                path.write_bytes(outcome["replay"])
-                result["replay"] = str(path)
             seats = [(*queued.lineup[p["seat"]], p["rank"], p["status"], p["reason"])
                      for p in sorted(result["players"], key=lambda p: p["seat"])]
             suspend = self._apply(queued.id, queued.game, queued.rated, seats)
@@ -247,6 +251,7 @@ class Ladder:
         if game not in self.ratings:
             return []
         self.matches[game] += 1
+        self.boards.pop(game, None)
         firsts = sum(1 for seat in seats if seat[2] == 1)
         if rated:
             self.ratings[game].add([(seat[0], seat[2]) for seat in seats])
@@ -341,6 +346,7 @@ class Ladder:
                                   f"{game} already has a bot named {name!r}") from None
             self.bots[bot_id] = Bot(bot_id, game, name, token_hash(token), "active", None, 1,
                                     filename, bot.sha256)
+            self.boards.pop(game, None)
         self.wake.set()
         return {"id": bot_id, "name": name, "game": game, "version": 1, "token": token,
                 "check": verdict}
@@ -361,6 +367,7 @@ class Ladder:
             version = self.store.add_version(bot_id, filename, bot.sha256, bot.source, verdict)
             known.version, known.filename, known.sha256 = version, filename, bot.sha256
             known.status, known.reason, known.streak = "active", None, 0
+            self.boards.pop(known.game, None)
         self.wake.set()
         return {"id": bot_id, "version": version, "check": verdict}
 
@@ -369,6 +376,7 @@ class Ladder:
             self.store.set_status(bot_id, "retired")
             bot = self.bot(bot_id)
             bot.status, bot.reason = "retired", None
+            self.boards.pop(bot.game, None)
 
     def challenge(self, bot_ids: list[int], token: str | None) -> int:
         """Queue an unrated match between these bots, ahead of matchmaking."""
@@ -408,6 +416,15 @@ class Ladder:
                           key=lambda b: (-self.ratings[game].elo.get(b.id, 1200.0), b.id))
             rows = [self._row(b) | {"rank": rank} for rank, b in enumerate(bots, 1)]
             return {"game": game, "matches": self.matches[game], "bots": rows}
+
+    def leaderboard_json(self, game: str) -> bytes:
+        """The leaderboard, encoded once per change of it."""
+        board = self.boards.get(game)
+        if board is None:
+            with self.lock:
+                board = json.dumps(self.leaderboard(game), separators=(",", ":")).encode()
+                self.boards[game] = board
+        return board
 
     def _row(self, bot: Bot) -> dict:
         ratings = self.ratings[bot.game]
