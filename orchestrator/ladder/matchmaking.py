@@ -2,9 +2,10 @@
 generator, so the ladder's database replays to the same choices.
 
 The bot with the fewest rated games (counting those queued or in flight) plays first,
-ties going to the one that waited longest since its last match. Its opponents are the
-bots closest to it in Elo, each distance stretched and shifted by a random amount, so
-that over time everyone meets everyone.
+ties going to the one that waited longest since its last match. Its opponents are drawn
+at random, weighted towards the bots closest to it in Elo: a bot 200 points away is half
+as likely as an equal one, 400 points away a fifth, but never impossible, so that over
+time everyone meets everyone.
 """
 from __future__ import annotations
 
@@ -45,9 +46,10 @@ def pick(standings: list[Standing], rules: LadderRules, rng: random.Random
     if len(standings) < rules.minimum:
         return None
     first = min(standings, key=lambda s: (s.games, s.last, s.id))
-    others = [s for s in standings if s.id != first.id]
-    spread = sorted(others, key=lambda s: (abs(s.elo - first.elo) * rng.uniform(0.5, 1.5)
-                                           + rng.uniform(0.0, 150.0), s.id))
-    lineup = [first.id] + [s.id for s in spread[:rules.size - 1]]
+    others = sorted((s for s in standings if s.id != first.id), key=lambda s: s.id)
+    # Weighted sampling without replacement (Efraimidis and Spirakis): the largest keys.
+    keyed = sorted(others, reverse=True, key=lambda s: rng.random() ** (
+        1.0 + ((s.elo - first.elo) / 200.0) ** 2))
+    lineup = [first.id] + [s.id for s in keyed[:rules.size - 1]]
     rng.shuffle(lineup)
     return lineup

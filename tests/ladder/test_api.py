@@ -264,3 +264,39 @@ def test_unknown_routes_and_methods_answer_json_errors(served) -> None:
     answer = client.get("/api/nothing")
     assert answer.status_code == 404 and set(answer.json()) == {"error", "reason"}
     assert client.put("/api/health").status_code == 405
+
+
+HANGS_LATER = b'''import rg
+class Robot:
+    def act(self, game):
+        while game.turn >= 5:       # the check plays 4 turns; ladder matches play 100
+            try:                    # a true hang: it swallows the soft time limit too
+                while True:
+                    pass
+            except BaseException:
+                pass
+        return ['guard']
+'''
+
+
+def test_a_bot_failing_three_matches_in_a_row_is_suspended_until_a_new_version(
+        served, rg_bots) -> None:
+    client, _ = served
+    made = upload(client, "robotgame", "hangs later", source=HANGS_LATER, filename="h.py")
+    assert made.status_code == 201, made.text                 # it passed its check
+    bot_id, token = made.json()["id"], made.json()["token"]
+    info = wait_for(lambda: (i := client.get(f"/api/bots/{bot_id}").json())["status"]
+                    == "suspended" and i, 180, "the suspension")
+    assert info["reason"].startswith("forfeit in 3 matches in a row")
+    assert "hang" in info["reason"] or "cpu" in info["reason"]
+    failed = [p for m in finished(client, bot=bot_id) for p in m["players"]
+              if p["bot"] == bot_id]
+    assert len(failed) >= 3 and all(p["status"] == "forfeit" for p in failed)
+    board = client.get("/api/ladders/robotgame").json()["bots"]
+    assert next(r for r in board if r["id"] == bot_id)["status"] == "suspended"
+    fixed = client.post(f"/api/bots/{bot_id}/versions",
+                        files={"file": ("h.py", (RG / "example.py").read_bytes())},
+                        headers={"Authorization": f"Bearer {token}"})
+    assert fixed.status_code == 201
+    info = client.get(f"/api/bots/{bot_id}").json()
+    assert info["status"] == "active" and info["reason"] is None

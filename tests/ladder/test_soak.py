@@ -21,7 +21,11 @@ DEADLINE = {deadline}          # a few seconds after its upload: long enough to 
 class Robot:
     def act(self, game):
         while time.time() > DEADLINE:
-            pass
+            try:               # a true hang: it swallows the soft time limit too
+                while True:
+                    pass
+            except BaseException:
+                pass
         return ['guard']
 '''
 
