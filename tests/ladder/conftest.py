@@ -19,6 +19,23 @@ FAST = Limits(cpu_per_call_s=0.5, wall_per_call_s=1.0, watchdog_grace_s=3.0, mem
 SAMPLES = ROOT / "bots"
 
 
+def hanging_bot(when: str, preamble: str = "") -> bytes:
+    """A Robot Game bot that guards until `when` holds, then hangs in every act: it
+    swallows the soft time limit too, so only the hard one stops it."""
+    return f"""import rg
+{preamble}
+class Robot:
+    def act(self, game):
+        while {when}:
+            try:
+                while True:
+                    pass
+            except BaseException:
+                pass
+        return ['guard']
+""".encode()
+
+
 def upload(client, game: str, name: str, path: Path | None = None, source: bytes | None = None,
            filename: str = "bot.py"):
     data = path.read_bytes() if path is not None else source

@@ -11,7 +11,7 @@ import pytest
 from orchestrator.ladder.service import MAX_FILE
 from orchestrator.ratings import elo
 from tests.conftest import HOSTILE, ROOT
-from tests.ladder.conftest import SAMPLES, upload, wait_for
+from tests.ladder.conftest import SAMPLES, hanging_bot, upload, wait_for
 
 RG = SAMPLES / "robotgame"
 
@@ -266,17 +266,8 @@ def test_unknown_routes_and_methods_answer_json_errors(served) -> None:
     assert client.put("/api/health").status_code == 405
 
 
-HANGS_LATER = b'''import rg
-class Robot:
-    def act(self, game):
-        while game.turn >= 5:       # the check plays 4 turns; ladder matches play 100
-            try:                    # a true hang: it swallows the soft time limit too
-                while True:
-                    pass
-            except BaseException:
-                pass
-        return ['guard']
-'''
+# The check plays 4 turns; ladder matches play 100.
+HANGS_LATER = hanging_bot("game.turn >= 5")
 
 
 def test_a_bot_failing_three_matches_in_a_row_is_suspended_until_a_new_version(

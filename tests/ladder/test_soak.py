@@ -9,27 +9,12 @@ import time
 import psutil
 import pytest
 
-from tests.ladder.conftest import SAMPLES, wait_for
+from tests.ladder.conftest import SAMPLES, hanging_bot, wait_for
 from tests.ladder.server import Server
 
 pytestmark = pytest.mark.slow
 RG = SAMPLES / "robotgame"
 MATCHES = 500
-HOSTILE = '''import time
-import rg
-DEADLINE = {deadline}          # a few seconds after its upload: long enough to pass check
-class Robot:
-    def act(self, game):
-        while time.time() > DEADLINE:
-            try:               # a true hang: it swallows the soft time limit too
-                while True:
-                    pass
-            except BaseException:
-                pass
-        return ['guard']
-'''
-
-
 def rss_mb(server: Server) -> float:
     return psutil.Process(server.proc.pid).memory_info().rss / 1e6
 
@@ -45,7 +30,9 @@ def test_500_matches_suspend_the_hostile_bot_and_the_server_does_not_grow(tmp_pa
             assert answer.status_code == 201, answer.text
             ids[name] = answer.json()["id"]
         hostile = tmp_path / "hanger.py"
-        hostile.write_text(HOSTILE.format(deadline=time.time() + 6))
+        # It hangs from a few seconds after its upload: long enough to pass its check.
+        hostile.write_bytes(hanging_bot("time.time() > DEADLINE",
+                                        f"import time\nDEADLINE = {time.time() + 6}"))
         answer = server.upload("robotgame", "hanger", hostile)
         assert answer.status_code == 201, answer.text       # it passed the check
         hanger = answer.json()["id"]

@@ -1,0 +1,33 @@
+"""Every game's ladder plays: Cave Rangers (programs in any language, 2 a match) and Race
+some Robots (every bot when fewer than 6), beside Robot Game in test_api."""
+from __future__ import annotations
+
+import gzip
+import json
+
+from tests.ladder.conftest import SAMPLES, wait_for
+from tests.ladder.server import Server
+
+
+def test_cave_and_race_ladders_play_and_keep_replays(tmp_path) -> None:
+    server = Server(tmp_path / "ladder.sqlite", "--games", "cave,race", "--workers", "2")
+    try:
+        for game, files in (("cave", ("miner.sh", "wanderer.py")),
+                            ("race", ("planner.py", "cautious.py", "sprinter.py"))):
+            for file in files:
+                answer = server.upload(game, file.split(".")[0], SAMPLES / game / file)
+                assert answer.status_code == 201, answer.text
+        for game, size in (("cave", 2), ("race", 3)):
+            match = wait_for(lambda g=game: server.matches(game=g), 180, f"a {game} match")[0]
+            assert len(match["players"]) == size
+            result = server.client.get(f"/api/matches/{match['id']}").json()
+            assert result["game"] == game and all(p["status"] == "ok"
+                                                  for p in result["players"])
+            replay = server.client.get(f"/api/matches/{match['id']}/replay")
+            assert json.loads(gzip.decompress(replay.content))["game"] == game
+            page = server.client.get(f"/matches/{match['id']}")
+            assert page.status_code == 200
+        board = server.client.get("/api/ladders/race").json()
+        assert board["matches"] >= 1 and all(row["games"] >= 1 for row in board["bots"])
+    finally:
+        server.stop()
