@@ -139,20 +139,22 @@ class ArenaMatch:
         log.moves = chosen
         if log.overheats:
             log.exploded += self._destroy()
-        # 2. Priority moves, in a random order, each paid with a charge or 1 life.
+        # 2. Priority moves, in a random order: each moves, then pays a charge or 1 life
+        # (not if it fell). One that pays its last life has moved, and becomes a corpse
+        # where it stands when destruction is resolved after the step.
         priority = [r for r in robots if chosen.get(r.id) in PRIORITY_MOVES]
         if priority:
             rng.shuffle(priority)
             for robot in priority:
-                if robot.state != ACTIVE or robot.life <= 0:
+                if robot.state != ACTIVE:
+                    continue
+                self._walk(robot, chosen[robot.id])
+                if robot.state != ACTIVE:
                     continue
                 if robot.charges > 0:
                     robot.charges -= 1
                 else:
                     robot.life -= 1
-                    if robot.life <= 0:
-                        continue
-                self._walk(robot, chosen[robot.id])
             log.exploded += self._destroy()
         # 3. Laser moves fire once, together.
         gunners = [r for r in robots if r.state == ACTIVE and chosen.get(r.id) == LASER]
@@ -184,6 +186,9 @@ class ArenaMatch:
         shooters = active + [b for b in board.lasers_alive()]
         log.shots += self._fire(shooters)
         log.exploded += self._destroy()
+        # The v1.1 preset's random damage comes here, as in the original engine.
+        if rules.random_damage:
+            self._random_damage(log)
         # 7. Flags.
         for robot in robots:
             if robot.state == ACTIVE and floor[robot.pos] == FLAG_BASE + robot.flags + 1:
@@ -192,13 +197,11 @@ class ArenaMatch:
                 log.scored.append((robot.id, robot.flags))
                 if robot.flags == self.flag_count:
                     self.last_flag_ai = robot.owner
-        # 8. Charges, and the v1.1 preset's random damage.
+        # 8. Charges.
         if self.turn % rules.charge_every == 0:
             for robot in robots:
                 if robot.state == ACTIVE:
                     robot.charges += 1
-        if rules.random_damage:
-            self._random_damage(log)
         # 9. End check.
         self._check_end()
         return log

@@ -24,7 +24,7 @@ class Rules(RulesBase):
     # v1.1 random damage: from `random_damage_start`, every `random_damage_every` turns,
     # one robot (weight `random_damage_weight` - flags) takes (turn - start) / every.
     random_damage: bool = False
-    random_damage_start: int = 300
+    random_damage_start: int = 301
     random_damage_every: int = 30
     random_damage_weight: int = 6
 

@@ -52,13 +52,13 @@ def test_random_order_is_seeded() -> None:
 
 
 def test_v11_random_damage() -> None:
-    """The v1.1 preset: from turn 300, every 30 turns, one robot takes (turn-300)/30."""
+    """The v1.1 preset: on turns 301, 331, ... one robot takes (turn - 301) / 30."""
     data = {"map": ["     "] * 5, "rules": {"preset": "v1.1", "max_turns": 400},
             "robots": [{"id": "a", "ai": "A", "row": 0, "col": 0, "facing": "N"}],
-            "moves": [{}] * 330, "seed": 5}
+            "moves": [{}] * 331, "seed": 5}
     state = scenario.run(data)
-    assert state["robots"][0]["life"] == 20 - 1      # turn 300 deals 0, turn 330 deals 1
-    data["moves"] = [{}] * 329
+    assert state["robots"][0]["life"] == 20 - 1      # turn 301 deals 0, turn 331 deals 1
+    data["moves"] = [{}] * 330
     assert scenario.run(data)["robots"][0]["life"] == 20
 
 
