@@ -1,0 +1,104 @@
+"""Parsers under fuzzing (Hypothesis): any input gives a value or one InputError (maps) or
+FrameError (wire frames), never another exception. Maps are fuzzed from scratch and as
+mutations of the bundled ones, which reach deeper into each parser."""
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import InputError
+from orchestrator.games import GAMES
+from sandbox.botlib._wire import HEADER, FrameError, FrameReader, read_frame, unpack
+
+FUZZ = settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", "150")), deadline=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+BUNDLED = {name: game.bundled_maps()[0].read_text() for name, game in GAMES.items()}
+
+
+def parses_or_refuses(game: str, text: str) -> None:
+    try:
+        GAMES[game].parse_map(text, f"fuzz{GAMES[game].map_suffix}")
+    except InputError as exc:
+        assert str(exc), "an InputError says what is wrong"
+
+
+@st.composite
+def mutated(draw, base: str) -> str:
+    """The bundled map with a few characters or lines replaced, cut or repeated."""
+    text = base
+    for _ in range(draw(st.integers(1, 4))):
+        where = draw(st.integers(0, len(text)))
+        kind = draw(st.sampled_from(["replace", "delete", "insert", "cut", "repeat"]))
+        piece = draw(st.text(min_size=1, max_size=8))
+        if kind == "replace":
+            text = text[:where] + piece + text[where + len(piece):]
+        elif kind == "delete":
+            text = text[:where] + text[where + draw(st.integers(1, 40)):]
+        elif kind == "insert":
+            text = text[:where] + piece + text[where:]
+        elif kind == "cut":
+            text = text[:where]
+        else:
+            text = text[:where] + text[where:where + 60] * draw(st.integers(2, 20)) + \
+                text[where:]
+    return text
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@FUZZ
+@given(data=st.data())
+def test_map_parsers_give_a_map_or_one_input_error(game, data) -> None:
+    text = data.draw(st.one_of(st.text(max_size=400), mutated(BUNDLED[game])))
+    parses_or_refuses(game, text)
+
+
+@FUZZ
+@given(st.binary(max_size=300))
+def test_unpack_gives_a_value_or_a_frame_error(data) -> None:
+    try:
+        unpack(data)
+    except FrameError:
+        pass
+
+
+def pipe_with(data: bytes) -> int:
+    """The read end of a closed pipe holding `data`."""
+    r, w = os.pipe()
+    os.write(w, data)
+    os.close(w)
+    return r
+
+
+frames = st.one_of(st.binary(max_size=200), st.builds(
+    lambda size, body: HEADER.pack(size) + body, st.integers(0, 2**32 - 1),
+    st.binary(max_size=200)))
+
+
+@FUZZ
+@given(frames)
+def test_read_frame_gives_frames_then_eof_or_one_frame_error(data) -> None:
+    fd = pipe_with(data)
+    try:
+        while True:
+            read_frame(fd, 1024)
+    except (FrameError, EOFError):     # EOFError: the pipe closed, as when a child dies
+        pass
+    finally:
+        os.close(fd)
+
+
+@FUZZ
+@given(frames)
+def test_frame_reader_gives_frames_then_eof_or_one_frame_error(data) -> None:
+    fd = pipe_with(data)
+    reader = FrameReader(fd, 1024)
+    try:
+        while True:
+            reader.feed()
+    except (FrameError, EOFError):
+        pass
+    finally:
+        os.close(fd)
