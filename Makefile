@@ -2,49 +2,72 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed
+RUN_STAMP := $(VENV)/.installed-run
+TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test bench lint install clean system-deps cave-bots
+.PHONY: run test bench lint install clean run-deps system-deps cave-bots
 CAVE_C := bots/cave/digger
 
-$(STAMP): pyproject.toml
+$(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+
+# The demo needs the package alone; the tests, benches and lint need the test extra
+# (which includes the server extra, Playwright, Dask, Hypothesis and rgkit).
+$(RUN_STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e .
+	touch $(RUN_STAMP)
+
+$(TEST_STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e '.[test]'
-	touch $(STAMP)
+	touch $(TEST_STAMP) $(RUN_STAMP)
 
-install: $(STAMP)
+install: $(TEST_STAMP)
 
-run: $(STAMP) system-deps
+run: $(RUN_STAMP) run-deps
 	$(VENV)/bin/arena run
 
-# Debian packages: libseccomp2 (the seccomp layer), bubblewrap (the optional bwrap tier),
-# chromium (the replay viewer's browser tests, driven by Playwright with this browser:
-# Playwright downloads none), and for Cave Rangers' sample bots nodejs and gcc (the C
-# bot is compiled here). Installed as root when missing; otherwise the tests that need
-# them are skipped, with the reason printed.
-system-deps:
-	@if ! command -v bwrap >/dev/null || ! command -v chromium >/dev/null \
-	    || ! command -v node >/dev/null || ! command -v cc >/dev/null \
-	    || ! $(PYTHON) -c 'import ctypes; ctypes.CDLL("libseccomp.so.2")' 2>/dev/null; then \
+SECCOMP_CHECK := $(PYTHON) -c 'import ctypes; ctypes.CDLL("libseccomp.so.2")'
+TEST_CHECK := command -v bwrap && command -v chromium && command -v node && command -v cc \
+	&& $(SECCOMP_CHECK)
+RUN_NOTE := libseccomp2 is missing and this is not root: the seccomp layer is off
+TEST_NOTE := bubblewrap, chromium, nodejs, gcc or libseccomp2 is missing and this is not \
+	root: the tests that need them will be skipped
+
+# $(call debian,CHECK,PACKAGES,NOTE): unless CHECK succeeds, install the Debian PACKAGES
+# as root, or print NOTE.
+define debian
+	@if ! ( $(1) ) >/dev/null 2>&1; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-	      --no-install-recommends bubblewrap libseccomp2 chromium nodejs gcc libc6-dev \
-	      >/dev/null; \
+	      --no-install-recommends $(2) >/dev/null; \
 	  else \
-	    echo "note: bubblewrap, chromium, nodejs, gcc or libseccomp2 is missing and this" \
-	         "is not root: the tests that need them will be skipped"; \
+	    echo "note: $(3)"; \
 	  fi; \
 	fi
+endef
+
+# The demo's one Debian package: libseccomp2, for the sandbox's seccomp layer (without it
+# the demo still runs, and says which layer is missing).
+run-deps:
+	$(call debian,$(SECCOMP_CHECK),libseccomp2,$(RUN_NOTE))
+
+# The tests' Debian packages: libseccomp2, bubblewrap (the optional bwrap tier), chromium
+# (the replay viewer's and the ladder's browser tests, driven by Playwright with this
+# browser: Playwright downloads none), and for Cave Rangers' sample bots nodejs and gcc
+# (the C bot is compiled here). Installed as root when missing; otherwise the tests that
+# need them are skipped, with the reason printed.
+system-deps:
+	$(call debian,$(TEST_CHECK),bubblewrap libseccomp2 chromium nodejs gcc libc6-dev,$(TEST_NOTE))
 
 # Cave Rangers' native sample bot.
 cave-bots: system-deps
 	@if command -v cc >/dev/null; then cc -O2 -Wall -o $(CAVE_C) $(CAVE_C).c; fi
 
-test: $(STAMP) system-deps cave-bots
+test: $(TEST_STAMP) system-deps cave-bots
 	$(PY) -m pytest -q
 
-bench: $(STAMP) cave-bots
+bench: $(TEST_STAMP) cave-bots
 	$(PY) bench/arena_bench.py
 	$(PY) bench/sandbox_bench.py
 	$(PY) bench/robotgame_bench.py
@@ -55,7 +78,7 @@ bench: $(STAMP) cave-bots
 	$(PY) bench/ladder_bench.py
 	$(PY) -m pytest -q -m slow
 
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(PY) -m ruff check .
 
 clean:
