@@ -76,6 +76,7 @@ bench: $(TEST_STAMP) cave-bots
 	$(PY) bench/cave_bench.py --series 200
 	$(PY) bench/race_bench.py
 	$(PY) bench/ladder_bench.py
+	$(PY) bench/batch_memory_bench.py
 	$(PY) -m pytest -q -m slow
 
 lint: $(TEST_STAMP)

@@ -47,7 +47,7 @@ from orchestrator.ratings import table as ratings_table
 from orchestrator.schedule import Planned, Setup, plan_batch, plan_tournament
 from orchestrator.series import Series
 from orchestrator.store import Store, digest
-from orchestrator.summary import summarize
+from orchestrator.summary import Tally, summarize
 
 err = Console(stderr=True)
 out = Console()
@@ -115,17 +115,18 @@ def batch(
     planned = plan_batch(setup, lineup, list(range(first_seed, first_seed + seeds)))
     args = {"bots": [b.path for b in lineup], "seeds": seeds, "first_seed": first_seed,
             "map": setup.map_path.name, "rules": setup.rules.as_dict(), "sandbox": sandbox}
-    store, matches, skipped = _play_all(
+    store, run_id, skipped = _play_all(
         "batch", setup, planned, args, db, workers, backend, address, as_json,
         key=lambda p: p["name"], replays=replays)
-    summary = summarize(matches)
-    report = {"game": setup.game.name, "matches": len(matches), "skipped": skipped,
+    summary = summarize(store.iter_run_results(run_id))     # one match at a time
+    count = store.run_count(run_id)
+    report = {"game": setup.game.name, "matches": count, "skipped": skipped,
               "db": str(store.path), **summary}
     store.close()
     if as_json:
         print(json.dumps(report))
     else:
-        _print_summary(report, f"batch: {len(matches)} matches of {setup.game.name} on "
+        _print_summary(report, f"batch: {count} matches of {setup.game.name} on "
                                f"{setup.map_path.stem} ({skipped} already in {store.path})")
 
 
@@ -181,15 +182,16 @@ def tournament(
     args = {"bots": [b.path for b in lineup], "format": format, "games": games, "size": size,
             "first_seed": first_seed, "map": setup.map_path.name,
             "rules": setup.rules.as_dict(), "sandbox": sandbox}
-    store, matches, skipped = _play_all(
+    store, run_id, skipped = _play_all(
         "tournament", setup, planned, args, db, workers, backend, address, as_json,
         key=lambda p: p["bot"], replays=replays)
-    report = tournament_report(matches, setup.game, format, skipped, store.path)
+    report = tournament_report(store.run_results(run_id), setup.game, format, skipped,
+                               store.path)
     store.close()
     if as_json:
         print(json.dumps(report))
         return
-    table = Table(title=f"tournament ({format}): {len(matches)} matches of "
+    table = Table(title=f"tournament ({format}): {report['matches']} matches of "
                         f"{setup.game.name} ({skipped} already in {store.path})")
     points = report["ranked_by"] == "points"
     for column in ("#", "AI", "matches", "points" if points else "wins", "win rate",
@@ -227,9 +229,9 @@ def tournament_report(matches: list[dict], game: Game, fmt: str, skipped: int,
 def _play_all(kind: str, setup: Setup, planned: list[Planned], args: dict, db: Optional[Path],
               workers: Optional[int], backend: str, address: Optional[str], quiet: bool,
               key: Callable[[dict], str], replays: bool = False
-              ) -> tuple[Store, list[dict], int]:
-    """Play what is not yet in the store; return the store, all finished matches of this
-    run, and how many were already done."""
+              ) -> tuple[Store, str, int]:
+    """Play what is not yet in the store; return the store, the run's id, and how many
+    matches were already done."""
     check_choice(backend, execute.BACKENDS, "--backend")
     workers = workers or execute.default_workers()
     if workers < 1:
@@ -243,26 +245,27 @@ def _play_all(kind: str, setup: Setup, planned: list[Planned], args: dict, db: O
         for item in series.waiting:
             item.spec["replay"] = True
     skipped = len(done)
-    finished = store.run_results(run_id)
     if series.waiting:
+        tally = Tally(key)                  # the live standings, however long the batch
+        for match in store.iter_run_results(run_id):
+            tally.add(match)
         try:
-            _play(series, finished, store, backend, workers, address, quiet, key)
+            _play(series, tally, store, backend, workers, address, quiet)
         except KeyboardInterrupt:
-            saved = len(store.run_results(run_id))
+            saved = store.run_count(run_id)
             store.close()
             raise Interrupted(f"interrupted; {saved} of {len(planned)} matches are saved in "
                               f"{store.path}; run the same command again to finish") from None
-        finished = store.run_results(run_id)
-    return store, finished, skipped
+    return store, run_id, skipped
 
 
-def _play(series: Series, finished: list[dict], store: Store, backend: str, workers: int,
-          address: Optional[str], quiet: bool, key: Callable[[dict], str]) -> None:
+def _play(series: Series, tally: Tally, store: Store, backend: str, workers: int,
+          address: Optional[str], quiet: bool) -> None:
     progress = Progress(TextColumn("matches"), BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
                         console=err, disable=quiet)
     task = progress.add_task("matches", total=len(series.waiting))
-    live = None if quiet else Live(Group(progress, _standings(finished, key)), console=err,
+    live = None if quiet else Live(Group(progress, _standings(tally)), console=err,
                                    refresh_per_second=4, transient=True)
     shown = time.monotonic()
     if live:
@@ -277,21 +280,21 @@ def _play(series: Series, finished: list[dict], store: Store, backend: str, work
                 path.write_bytes(outcome["replay"])
                 outcome["result"]["replay"] = str(path)
             store.add_match(item.match_id, outcome["result"], outcome["wall_s"])
-            finished.append(outcome["result"])
+            tally.add(outcome["result"])
             progress.advance(task)
             if live and time.monotonic() - shown > 0.25:
-                live.update(Group(progress, _standings(finished, key)))
+                live.update(Group(progress, _standings(tally)))
                 shown = time.monotonic()
     finally:
         if live:
             live.stop()
 
 
-def _standings(finished: list[dict], key) -> Table:
-    table = Table(title=f"so far: {len(finished)} matches", title_justify="left")
+def _standings(tally: Tally) -> Table:
+    table = Table(title=f"so far: {tally.matches} matches", title_justify="left")
     for column in ("AI", "wins", "win rate", "95% interval", "mean rank", "failures"):
         table.add_column(column, justify="left" if column == "AI" else "right")
-    for row in summarize(finished, key)["players"]:
+    for row in tally.report()["players"]:
         table.add_row(row["name"], str(row["wins"]), f"{row['win_rate']:.3f}",
                       f"{row['win_ci'][0]:.3f}-{row['win_ci'][1]:.3f}", f"{row['mean_rank']:.2f}",
                       str(row["erased"] + row["forfeits"] + row["load_errors"] or ""))

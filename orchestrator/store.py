@@ -11,7 +11,7 @@ import json
 import sqlite3
 import time
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from engine import InputError
 
@@ -145,11 +145,20 @@ class Store:
 
     def run_results(self, run_id: str) -> list[dict]:
         """The finished matches of a run in schedule order, each with its participants."""
+        return list(self.iter_run_results(run_id))
+
+    def iter_run_results(self, run_id: str) -> Iterator[dict]:
+        """run_results one match at a time, for a summary of a run of any length."""
         rows = self.db.execute(
-            "SELECT m.id, m.turns, m.end_reason, m.seed, rm.ordinal FROM run_matches rm "
-            "JOIN matches m ON m.id = rm.match_id WHERE rm.run_id = ? ORDER BY rm.ordinal",
-            (run_id,)).fetchall()
-        return [self.match(mid) | {"ordinal": ordinal} for mid, _, _, _, ordinal in rows]
+            "SELECT m.id, rm.ordinal FROM run_matches rm JOIN matches m ON m.id = rm.match_id "
+            "WHERE rm.run_id = ? ORDER BY rm.ordinal", (run_id,)).fetchall()
+        for mid, ordinal in rows:
+            yield self.match(mid) | {"ordinal": ordinal}
+
+    def run_count(self, run_id: str) -> int:
+        """How many of a run's matches are finished."""
+        return self.db.execute("SELECT COUNT(*) FROM run_matches rm JOIN matches m ON "
+                               "m.id = rm.match_id WHERE rm.run_id = ?", (run_id,)).fetchone()[0]
 
     def match(self, match_id: str) -> dict:
         row = self.db.execute("SELECT id, game, map, seed, turns, end_reason, restarts, replay "
