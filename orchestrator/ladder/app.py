@@ -243,7 +243,7 @@ def create_app(ladder: Ladder, run: bool = True,
     async def ladder_page(game: str):
         def render():
             board = ladder.leaderboard(game)
-            lines = {row["name"]: ladder.bot_info(row["id"], recent=0)["history"]
+            lines = {row["name"]: ladder.history(row["id"])
                      for row in board["bots"][:8]}
             return html("ladder.html", board=board, chart=chart(lines),
                         latest=ladder.matches_list(game=game, limit=20))

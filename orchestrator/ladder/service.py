@@ -188,13 +188,13 @@ class Ladder:
 
     def _matchmake(self) -> Queued | None:
         """The next rated match of the first game (taken in turn) that can play one."""
+        number = self.store.db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM "
+                                       "ladder_queue").fetchone()[0]
         for _ in self.games:
             game = next(self.turn)
             standings = [Standing(b.id, self.ratings[game].elo.get(b.id, 1200.0),
                                   b.games + b.pending, b.last)
                          for b in self.bots.values() if b.game == game and b.status == "active"]
-            number = self.store.db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM "
-                                           "ladder_queue").fetchone()[0]
             rules = self.rules[game]
             rng = random.Random(f"{self.seed}/{number}")
             ids = pick(standings, rules, rng)
@@ -439,17 +439,22 @@ class Ladder:
     def bot_info(self, bot_id: int, recent: int = 20) -> dict:
         with self.lock:
             bot = self.bot(bot_id)
-            versions = [{"version": version, "sha256": sha, "created": created,
-                         "check": {"ok": json.loads(verdict)["ok"],
-                                   "reason": json.loads(verdict)["reason"]}}
-                        for version, sha, created, verdict in self.store.db.execute(
-                            "SELECT version, sha256, created, verdict FROM ladder_versions "
-                            "WHERE bot_id = ? ORDER BY version", (bot_id,))]
+            versions = []
+            for version, sha, created, verdict in self.store.db.execute(
+                    "SELECT version, sha256, created, verdict FROM ladder_versions "
+                    "WHERE bot_id = ? ORDER BY version", (bot_id,)):
+                check = json.loads(verdict)
+                versions.append({"version": version, "sha256": sha, "created": created,
+                                 "check": {"ok": check["ok"], "reason": check["reason"]}})
             info = self._row(bot) | {"game": bot.game, "reason": bot.reason,
-                                     "versions": versions,
-                                     "history": [list(point) for point in bot.history]}
+                                     "versions": versions, "history": self.history(bot_id)}
         info["recent_matches"] = self.matches_list(bot=bot_id, limit=recent)
         return info
+
+    def history(self, bot_id: int) -> list[list]:
+        """The bot's Elo after each of its latest rated matches: [ladder match count, Elo]."""
+        with self.lock:
+            return [list(point) for point in self.bot(bot_id).history]
 
     def matches_list(self, game: str | None = None, bot: int | None = None,
                      limit: int = 50) -> list[dict]:

@@ -3,7 +3,6 @@ TestClient, which also runs the app's start-up and shutdown)."""
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import pytest
 
@@ -14,6 +13,7 @@ from orchestrator.ladder.app import create_app  # noqa: E402
 from orchestrator.ladder.service import Ladder  # noqa: E402
 from sandbox.limits import Limits  # noqa: E402
 from tests.conftest import ROOT  # noqa: E402
+from tests.ladder.server import upload  # noqa: E402,F401  (the tests' one upload helper)
 
 FAST = Limits(cpu_per_call_s=0.5, wall_per_call_s=1.0, watchdog_grace_s=3.0, memory_mb=128)
 SAMPLES = ROOT / "bots"
@@ -34,13 +34,6 @@ class Robot:
                 pass
         return ['guard']
 """.encode()
-
-
-def upload(client, game: str, name: str, path: Path | None = None, source: bytes | None = None,
-           filename: str = "bot.py"):
-    data = path.read_bytes() if path is not None else source
-    return client.post("/api/bots", data={"game": game, "name": name},
-                       files={"file": (path.name if path else filename, data)})
 
 
 def wait_for(predicate, timeout: float = 60.0, what: str = "the ladder"):

@@ -15,6 +15,14 @@ import httpx
 from tests.conftest import ROOT
 
 
+def upload(client, game: str, name: str, path: Path | None = None, source: bytes | None = None,
+           filename: str = "bot.py"):
+    """POST /api/bots with a file or bytes, through any httpx client (TestClient too)."""
+    data = path.read_bytes() if path is not None else source
+    return client.post("/api/bots", data={"game": game, "name": name},
+                       files={"file": (path.name if path else filename, data)})
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -54,8 +62,7 @@ class Server:
         return self.db.with_suffix(".log").read_text(errors="replace")[-2000:]
 
     def upload(self, game: str, name: str, path: Path):
-        return self.client.post("/api/bots", data={"game": game, "name": name},
-                                files={"file": (path.name, path.read_bytes())})
+        return upload(self.client, game, name, path)
 
     def matches(self, **query) -> list[dict]:
         return self.client.get("/api/matches", params={"limit": 500, **query}).json()["matches"]
