@@ -56,6 +56,9 @@ class Ratings:
         for (player, _), team in zip(match, rated, strict=True):
             self.skill[player] = team[0]
 
+    def elo_of(self, player: Hashable) -> float:
+        return self.elo.get(player, self.initial)
+
     def mu_sigma(self, player: Hashable) -> tuple[float, float]:
         rating = self.skill.get(player) or self.model.rating()
         return rating.mu, rating.sigma

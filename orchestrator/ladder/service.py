@@ -192,7 +192,7 @@ class Ladder:
                                        "ladder_queue").fetchone()[0]
         for _ in self.games:
             game = next(self.turn)
-            standings = [Standing(b.id, self.ratings[game].elo.get(b.id, 1200.0),
+            standings = [Standing(b.id, self.ratings[game].elo_of(b.id),
                                   b.games + b.pending, b.last)
                          for b in self.bots.values() if b.game == game and b.status == "active"]
             rules = self.rules[game]
@@ -413,7 +413,7 @@ class Ladder:
         self.game_of(game)
         with self.lock:
             bots = sorted((b for b in self.bots.values() if b.game == game),
-                          key=lambda b: (-self.ratings[game].elo.get(b.id, 1200.0), b.id))
+                          key=lambda b: (-self.ratings[game].elo_of(b.id), b.id))
             rows = [self._row(b) | {"rank": rank} for rank, b in enumerate(bots, 1)]
             return {"game": game, "matches": self.matches[game], "bots": rows}
 
@@ -431,7 +431,7 @@ class Ladder:
         mu, sigma = ratings.mu_sigma(bot.id)
         low, high = wilson(bot.wins, bot.games)
         return {"id": bot.id, "name": bot.name, "version": bot.version,
-                "elo": round(ratings.elo.get(bot.id, 1200.0), 1), "mu": round(mu, 3),
+                "elo": round(ratings.elo_of(bot.id), 1), "mu": round(mu, 3),
                 "sigma": round(sigma, 3), "games": bot.games, "wins": bot.wins,
                 "win_rate": round(bot.wins / bot.games, 3) if bot.games else 0.0,
                 "win_ci": [round(low, 3), round(high, 3)], "status": bot.status}
