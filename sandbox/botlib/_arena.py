@@ -8,7 +8,9 @@ from roborally import api
 MOVE_CODES = {move: code for code, move in enumerate(api.MOVES, start=1)}
 OVERHEAT = 255
 WATCH_MODULE_STATE = True          # rule 1: robots may not share state through the module
-_SENSE = ((1, api.AHEAD), (4, api.BEHIND), (8, api.LEFT), (2, api.RIGHT))
+# The flag sense for each value of the view's 4 sense bits, in the order the api lists it.
+_SENSE = [tuple(d for bit, d in ((1, api.AHEAD), (4, api.BEHIND), (8, api.LEFT), (2, api.RIGHT))
+                if bits & bit) for bits in range(16)]
 
 
 def check_module(module):
@@ -35,27 +37,24 @@ class ArenaRuntime:
         count = array("h", view["count"])
         things = array("h", view["things"])
         floor = view["floor"]
-        turn = view["turn"]
+        names, name, memories = self.names, self.names[self.ai], self.memories
+        seed_head, seed_tail = f"{self.seed}:{self.ai}:", f":{view['turn']}"
         codes = bytearray(len(ids))
         errors = []
         spent = 0.0
         at = 0
         for i, rid in enumerate(ids):
             life, charges, flags, bits = own[4 * i:4 * i + 4]
-            seen = {}
-            for k in range(at, at + count[i]):
-                row = things[5 * k:5 * k + 5]
-                seen[row[0]] = (row[1], row[2], row[3], row[4])
-            at += count[i]
-            memory = self.memories.get(rid)
+            end = at + 5 * count[i]
+            memory = memories.get(rid)
             if memory is None:
-                memory = self.memories[rid] = {}
+                memory = memories[rid] = {}
             me = {api.TYPE: api.ROBOT, api.POSITION: (5, 5), api.LIFE: life,
-                  api.FACING: api.AHEAD, api.NAME: self.names[self.ai],
-                  api.FLAGS_SCORED: flags, api.CHARGES: charges, api.MEMORY: memory,
-                  api.FLAG_SENSE: [d for bit, d in _SENSE if bits & bit]}
-            api._set_view(api._View(floor[121 * i:121 * i + 121], seen, me, self.names))
-            seed_random(self.seed, self.ai, rid, turn)
+                  api.FACING: api.AHEAD, api.NAME: name, api.FLAGS_SCORED: flags,
+                  api.CHARGES: charges, api.MEMORY: memory, api.FLAG_SENSE: list(_SENSE[bits])}
+            api._set_view(api._View(floor[121 * i:121 * i + 121], things, at, end, me, names))
+            at = end
+            seed_random(f"{seed_head}{rid}{seed_tail}")    # seed:ai:robot:turn
             started = time.perf_counter()
             code, error = self._ask()
             spent += time.perf_counter() - started

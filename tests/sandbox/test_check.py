@@ -14,6 +14,7 @@ FAST = Limits(cpu_per_call_s=0.5, wall_per_call_s=1.0, watchdog_grace_s=3.0, mem
 SAMPLES = sorted(BOTS.glob("*.py"))
 # Starting a process, opening a socket, signalling or tracing another process, and
 # importing the engine fail as `sandbox`, even when the bot otherwise plays well.
+# None: the attack does nothing, and the bot passes (tampering with the api's constants).
 EXPECTED = {
     "spinner_loop.py": "cpu", "import_loop.py": "load_error", "sleeper.py": "hang",
     "thread_runner.py": "cpu", "memory_bomb.py": "memory", "memory_bomb_caught.py": "memory",
@@ -24,7 +25,7 @@ EXPECTED = {
     "write_outside.py": "overheats", "fill_disk.py": "overheats", "kill_parent.py": "sandbox",
     "ptrace_parent.py": "sandbox", "sys_exit.py": "crash", "exits.py": "crash",
     "segfault.py": "crash", "printer.py": "output", "garbage.py": "overheats",
-    "frame_forger.py": "protocol", "pipe_flood.py": "protocol", "api_tamper.py": "overheats",
+    "frame_forger.py": "protocol", "pipe_flood.py": "protocol", "api_tamper.py": None,
     "engine_peeker.py": "sandbox",
     "raiser.py": "overheats", "syntax_error.py": "load_error", "no_move.py": "load_error",
 }
@@ -45,6 +46,9 @@ def test_sample_bots_pass(bot, no_stray_processes) -> None:
 @pytest.mark.parametrize("bot", sorted(EXPECTED), ids=lambda b: b.removesuffix(".py"))
 def test_hostile_bots_fail_with_the_right_reason(bot, no_stray_processes) -> None:
     found = check_bot(HOSTILE / bot, turns=4, limits=FAST)
+    if EXPECTED[bot] is None:
+        assert found["ok"] and "LEAK" not in json.dumps(found), found
+        return
     assert not found["ok"]
     assert found["failure"] == EXPECTED[bot], found["reason"]
     assert found["reason"].startswith(EXPECTED[bot]) and "\n" not in found["reason"]

@@ -104,7 +104,8 @@ CASES = [
     Case("garbage.py", "overheat", "invalid move"),
     Case("frame_forger.py", "erased", "protocol: frame of 1073741824 bytes"),
     Case("pipe_flood.py", "erased", "protocol"),
-    Case("api_tamper.py", "overheat", "IndexError"),
+    # The sight grid is made from the view's 121 tiles alone: a widened _SIZE changes nothing.
+    Case("api_tamper.py", "clean"),
     Case("engine_peeker.py", "clean", violation="import: engine"),
     Case("raiser.py", "overheat", "ValueError: boom"),
     Case("syntax_error.py", "load_error", "syntax error"),

@@ -4,8 +4,6 @@ Everything here reads only the current robot's sight, which the runtime sets bef
 `move()` call. Positions are (row, col) in the 11x11 sight grid; the robot is at (5, 5)
 and faces up (row 0 is farthest ahead, column 0 farthest to its left).
 """
-from collections.abc import Sequence as _Sequence
-
 # Directions, relative to the robot: (drow, dcol) in the sight grid.
 AHEAD = (-1, 0)
 RIGHT = (0, 1)
@@ -79,6 +77,9 @@ _KINDS = (None, WALL, MOUNTED_LASER, CORPSE, ROBOT)
 _FLAG_CODE = 4
 _SIZE = 11
 _CENTER = (5, 5)
+_POSITIONS = [divmod(index, 11) for index in range(121)]
+_ROW_STARTS = range(0, 121, 11)
+_new = object.__new__
 
 
 class Cell:
@@ -94,68 +95,87 @@ class Cell:
         return "Cell(floor=%r, content=%r)" % (self.floor, self.content)
 
 
-class _Row(_Sequence):
-    """One row of sight; its cells are made when first read."""
-
-    __slots__ = ("_view", "_row")
-
-    def __init__(self, view, row):
-        self._view = view
-        self._row = row
-
-    def __len__(self):
-        return _SIZE
-
-    def __getitem__(self, col):
-        if isinstance(col, slice):
-            return [self[c] for c in range(*col.indices(_SIZE))]
-        if col < 0:
-            col += _SIZE
-        if not 0 <= col < _SIZE:
-            raise IndexError("sight column out of range")
-        return self._view.cell(self._row * _SIZE + col)
-
-    def __iter__(self):
-        cell = self._view.cell
-        base = self._row * _SIZE
-        for col in range(_SIZE):
-            yield cell(base + col)
-
-    def __repr__(self):
-        return repr(list(self))
-
-
 class _View:
-    """The current robot's sight, set by the runtime before each move() call."""
+    """The current robot's sight, set by the runtime before each move() call.
 
-    def __init__(self, floor, things, own, names):
+    Everything a bot can ask for is made once per view, when first asked for: the
+    content dicts, the cells (all at once when sight() is called), and the outcome of
+    each move the prediction helpers simulate.
+    """
+
+    __slots__ = ("floor", "things", "first", "end", "own", "names", "cells", "rows",
+                 "_contents", "_occupied", "_shooters", "sims")
+
+    def __init__(self, floor, things, first, end, own, names):
         self.floor = floor          # 121 floor codes
-        self.things = things        # {cell index: (kind, life, facing, owner)}
+        self.things = things        # rows of (cell index, kind, life, facing, owner) ...
+        self.first = first          # ... of which this robot sees things[first:end]
+        self.end = end
         self.own = own              # the robot's own content dict
         self.names = names
-        self.cells = {}
-        self.contents = {}
+        self.cells = {}             # cells made one by one, before sight() makes them all
         self.rows = None
+        self._contents = None
+        self._occupied = None
+        self._shooters = None
         self.sims = {}
 
-    def content(self, index):
-        got = self.contents.get(index)
-        if got is None and index in self.things:
-            if index == 60:
-                got = self.own
-            else:
-                kind, life, facing, owner = self.things[index]
-                kind = _KINDS[kind]
-                got = {TYPE: kind, POSITION: divmod(index, _SIZE), LIFE: life,
-                       FACING: CLOCKWISE[facing],
-                       NAME: self.names[owner] if kind == ROBOT else kind}
-            self.contents[index] = got
+    def contents(self):
+        """{cell index: content dict} for everything in sight, the robot included."""
+        got = self._contents
+        if got is None:
+            got = self._contents = {}
+            names, things = self.names, self.things
+            for k in range(self.first, self.end, 5):
+                index = things[k]
+                if index == 60:
+                    got[60] = self.own
+                    continue
+                kind = _KINDS[things[k + 1]]
+                got[index] = {TYPE: kind, POSITION: _POSITIONS[index], LIFE: things[k + 2],
+                              FACING: CLOCKWISE[things[k + 3]],
+                              NAME: names[things[k + 4]] if kind is ROBOT else kind}
         return got
 
     def cell(self, index):
         got = self.cells.get(index)
         if got is None:
-            got = self.cells[index] = Cell(_FLOORS[self.floor[index]], self.content(index))
+            got = self.cells[index] = Cell(_FLOORS[self.floor[index]],
+                                           self.contents().get(index))
+        return got
+
+    def make_rows(self):
+        """The 11 rows of sight as plain lists, reusing any cell already handed out."""
+        grid = []
+        append = grid.append
+        for code in self.floor:
+            cell = _new(Cell)
+            cell.floor = _FLOORS[code]
+            cell.content = None
+            append(cell)
+        for index, content in self.contents().items():
+            grid[index].content = content
+        for index, cell in self.cells.items():
+            grid[index] = cell
+        rows = self.rows = [grid[start:start + 11] for start in _ROW_STARTS]
+        return rows
+
+    def occupied(self):
+        """{(row, col): content} for everything in sight but the robot itself."""
+        got = self._occupied
+        if got is None:
+            got = self._occupied = {_POSITIONS[index]: content
+                                    for index, content in self.contents().items()
+                                    if index != 60}
+        return got
+
+    def shooters(self):
+        """[(position, facing, content)] of the robots and mounted lasers in sight."""
+        got = self._shooters
+        if got is None:
+            got = self._shooters = [(pos, content[FACING], content)
+                                    for pos, content in self.occupied().items()
+                                    if content[TYPE] is ROBOT or content[TYPE] is MOUNTED_LASER]
         return got
 
 
@@ -171,9 +191,8 @@ def _set_view(view):
 # -- state helpers ------------------------------------------------------------------------
 def sight():
     """The 11x11 grid of cells around the robot, turned so that the robot faces up."""
-    if _view.rows is None:
-        _view.rows = [_Row(_view, r) for r in range(_SIZE)]
-    return _view.rows
+    rows = _view.rows
+    return rows if rows is not None else _view.make_rows()
 
 
 def myself():
@@ -200,21 +219,21 @@ def sense_flag():
     return _view.own[FLAG_SENSE]
 
 
-def _inside(pos):
-    return 0 <= pos[0] < _SIZE and 0 <= pos[1] < _SIZE
-
-
 def get_cell_in_sight(pos):
     """The cell at pos, or None outside the grid."""
-    if not _inside(pos):
-        return None
-    return _view.cell(pos[0] * _SIZE + pos[1])
+    row, col = pos[0], pos[1]
+    if 0 <= row < 11 and 0 <= col < 11:
+        rows = _view.rows
+        if rows is not None:
+            return rows[row][col]
+        return _view.cell(row * 11 + col)
+    return None
 
 
 def flag_in_sight():
     """The (row, col) of the robot's next flag, or None."""
     index = bytes(_view.floor).find(_FLAG_CODE)
-    return None if index < 0 else divmod(index, _SIZE)
+    return None if index < 0 else _POSITIONS[index]
 
 
 # -- geometry helpers ---------------------------------------------------------------------
@@ -297,114 +316,152 @@ def direction_toward(start, target):
 class _Outcome:
     """What the robot's own move would do, read from sight alone."""
 
-    __slots__ = ("position", "bumped", "facing", "occupied")
+    __slots__ = ("position", "bumped", "facing", "occupied", "pushed", "target", "shooters")
 
-    def __init__(self, position, bumped, facing, occupied):
+    def __init__(self, position, bumped, facing, occupied, pushed):
         self.position = position    # landing (row, col), or None after a fall
         self.bumped = bumped        # stopped by a wall or mounted laser
         self.facing = facing        # relative facing afterwards
         self.occupied = occupied    # {(row, col): content dict} after the move
+        self.pushed = pushed        # whether the move pushed anything (occupied is a copy)
+        self.target = False         # what shooting() hits, once asked (False: not yet)
+        self.shooters = None        # what shot_by() finds, once asked
+
+
+_STEPS = {FORWARD: (AHEAD, 1), FORWARD_TWO: (AHEAD, 2), REVERSE: (BEHIND, 1),
+          SIDESTEP_LEFT: (LEFT, 1), SIDESTEP_RIGHT: (RIGHT, 1)}
+_FACINGS = {TURN_LEFT: LEFT, TURN_RIGHT: RIGHT, U_TURN: BEHIND}
+_SPIN = {LEFT_SPINNER: {AHEAD: LEFT, RIGHT: AHEAD, BEHIND: RIGHT, LEFT: BEHIND},
+         RIGHT_SPINNER: {AHEAD: RIGHT, RIGHT: BEHIND, BEHIND: LEFT, LEFT: AHEAD}}
+_PUSHABLE = (ROBOT, CORPSE)
+# _RAYS[position][direction]: the tiles in sight from position onward, in that direction.
+_RAYS = {}
+for _pos in _POSITIONS:
+    _RAYS[_pos] = {}
+    for _dr, _dc in CLOCKWISE:
+        _ray, (_r, _c) = [], _pos
+        while 0 <= _r + _dr < 11 and 0 <= _c + _dc < 11:
+            _r, _c = _r + _dr, _c + _dc
+            _ray.append(_POSITIONS[_r * 11 + _c])
+        _RAYS[_pos][(_dr, _dc)] = _ray
 
 
 def _floor_at(pos):
-    if not _inside(pos):
-        return EMPTY                # beyond sight: assume open floor
-    return _FLOORS[_view.floor[pos[0] * _SIZE + pos[1]]]
+    row, col = pos
+    if 0 <= row < 11 and 0 <= col < 11:
+        return _FLOORS[_view.floor[row * 11 + col]]
+    return EMPTY                    # beyond sight: assume open floor
 
 
 def _simulate(move):
-    cached = _view.sims.get(move)
+    view = _view
+    cached = view.sims.get(move)
     if cached is not None:
         return cached
-    occupied = {}
-    for index in _view.things:
-        if index != 60:
-            occupied[divmod(index, _SIZE)] = _view.content(index)
-    position, bumped = _CENTER, False
-    direction = direction_of_move(move)
-    steps = 2 if move == FORWARD_TWO else (1 if direction else 0)
+    occupied = view.occupied()
+    stepping = _STEPS.get(move)
+    if stepping is None:            # the robot stays where it is
+        facing = _FACINGS.get(move, AHEAD)
+        spin = _SPIN.get(_FLOORS[view.floor[60]])
+        outcome = view.sims[move] = _Outcome(_CENTER, False, facing if spin is None
+                                             else spin[facing], occupied, False)
+        return outcome
+    position, bumped, pushed = _CENTER, False, False
+    (dr, dc), steps = stepping
     for _ in range(steps):
-        target = get_pos_in_direction(position, direction)
+        target = (position[0] + dr, position[1] + dc)
         if _floor_at(target) is PIT:
             position = None
             break
         chain, end = [], target
-        while end in occupied and occupied[end][TYPE] in (ROBOT, CORPSE):
+        while end in occupied and occupied[end][TYPE] in _PUSHABLE:
             chain.append(end)
-            end = get_pos_in_direction(end, direction)
+            end = (end[0] + dr, end[1] + dc)
         if end in occupied:         # a wall or mounted laser stops the whole chain
             bumped = True
             break
-        falls = _floor_at(end) is PIT
-        for spot in reversed(chain):
-            moved = occupied.pop(spot)
-            after = get_pos_in_direction(spot, direction)
-            if not (falls and spot == chain[-1]):
-                occupied[after] = moved
+        if chain:
+            if not pushed:
+                occupied, pushed = dict(occupied), True
+            falls = _floor_at(end) is PIT
+            for spot in reversed(chain):
+                moved = occupied.pop(spot)
+                if not (falls and spot == chain[-1]):
+                    occupied[(spot[0] + dr, spot[1] + dc)] = moved
         position = target
-    facing = CLOCKWISE[_TURNS.get(move, 0)]
+    facing = AHEAD
     if position is not None:
-        spin = _floor_at(position)
-        if spin == LEFT_SPINNER:
-            facing = turn_direction(facing, False)
-        elif spin == RIGHT_SPINNER:
-            facing = turn_direction(facing, True)
-    outcome = _view.sims[move] = _Outcome(position, bumped, facing, occupied)
+        spin = _SPIN.get(_floor_at(position))
+        if spin is not None:
+            facing = spin[facing]
+    outcome = view.sims[move] = _Outcome(position, bumped, facing, occupied, pushed)
     return outcome
 
 
 def direction_after_move(move):
     """The robot's facing after `move`, counting a spinner on the landing tile."""
-    return _simulate(move).facing
+    return (_view.sims.get(move) or _simulate(move)).facing
 
 
 def position_after_move(move):
     """The landing tile; None if the robot would fall; its own tile if it bumps at once."""
-    return _simulate(move).position
+    return (_view.sims.get(move) or _simulate(move)).position
 
 
 def bumps_into_wall(move):
     """Whether `move` is stopped by a wall or mounted laser, directly or through a push."""
-    return _simulate(move).bumped
+    return (_view.sims.get(move) or _simulate(move)).bumped
 
 
 def falls_into_pit(move):
-    return _simulate(move).position is None
+    return (_view.sims.get(move) or _simulate(move)).position is None
 
 
 def shooting(move=LASER):
     """The content dict the robot's laser would hit after `move`, or None in sight."""
-    outcome = _simulate(move)
-    if outcome.position is None:
-        return None
-    pos = get_pos_in_direction(outcome.position, outcome.facing)
-    while _inside(pos):
-        if pos in outcome.occupied:
-            return outcome.occupied[pos]
-        pos = get_pos_in_direction(pos, outcome.facing)
-    return None
+    outcome = _view.sims.get(move) or _simulate(move)
+    target = outcome.target
+    if target is False:
+        target = None
+        if outcome.position is not None:
+            occupied = outcome.occupied
+            for pos in _RAYS[outcome.position][outcome.facing]:
+                if pos in occupied:
+                    target = occupied[pos]
+                    break
+        outcome.target = target
+    return target
 
 
 def shot_by(move=LASER):
     """Robots and mounted lasers in sight facing the landing tile with a clear line."""
-    outcome = _simulate(move)
+    outcome = _view.sims.get(move) or _simulate(move)
+    found = outcome.shooters
+    if found is None:
+        found = outcome.shooters = _shooters_of(outcome)
+    return list(found)
+
+
+def _shooters_of(outcome):
     landing = outcome.position
     if landing is None:
         return []
+    occupied = outcome.occupied
+    if outcome.pushed:
+        candidates = [(pos, content[FACING], content) for pos, content in occupied.items()
+                      if content[TYPE] is ROBOT or content[TYPE] is MOUNTED_LASER]
+    else:
+        candidates = _view.shooters()
+    row, col = landing
     shooters = []
-    for pos, content in outcome.occupied.items():
-        if content[TYPE] not in (ROBOT, MOUNTED_LASER):
-            continue
-        facing = content[FACING]
-        dr, dc = landing[0] - pos[0], landing[1] - pos[1]
-        if (dr and dc) or not (dr or dc):
-            continue
-        step = ((dr > 0) - (dr < 0), (dc > 0) - (dc < 0))
-        if step != facing:
-            continue
-        between = get_pos_in_direction(pos, step)
-        while between != landing and between not in outcome.occupied:
-            between = get_pos_in_direction(between, step)
-        if between == landing:
-            shooters.append(content)
+    for pos, facing, content in candidates:
+        # Only a shooter in the landing's row or column, facing it, can hit it.
+        if (pos[0] == row and facing[0] == 0 and (col - pos[1]) * facing[1] > 0) or \
+                (pos[1] == col and facing[1] == 0 and (row - pos[0]) * facing[0] > 0):
+            for spot in _RAYS[pos][facing]:
+                if spot == landing:
+                    shooters.append(content)
+                    break
+                if spot in occupied:
+                    break
     return shooters
