@@ -104,7 +104,7 @@ class _View:
     """
 
     __slots__ = ("floor", "things", "first", "end", "own", "names", "cells", "rows",
-                 "_contents", "_occupied", "_shooters", "sims")
+                 "_contents", "_complete", "_where", "_occupied", "_shooters", "sims")
 
     def __init__(self, floor, things, first, end, own, names):
         self.floor = floor          # 121 floor codes
@@ -115,33 +115,54 @@ class _View:
         self.names = names
         self.cells = {}             # cells made one by one, before sight() makes them all
         self.rows = None
-        self._contents = None
+        self._contents = {}         # {cell index: content dict}, made as asked for
+        self._complete = False
+        self._where = None
         self._occupied = None
         self._shooters = None
         self.sims = {}
 
+    def content(self, k):
+        """The content dict of the thing in row k of `things`, made once."""
+        things = self.things
+        index = things[k]
+        got = self._contents.get(index)
+        if got is None:
+            if index == 60:
+                got = self.own
+            else:
+                kind = _KINDS[things[k + 1]]
+                got = {TYPE: kind, POSITION: _POSITIONS[index], LIFE: things[k + 2],
+                       FACING: CLOCKWISE[things[k + 3]],
+                       NAME: self.names[things[k + 4]] if kind is ROBOT else kind}
+            self._contents[index] = got
+        return got
+
     def contents(self):
         """{cell index: content dict} for everything in sight, the robot included."""
-        got = self._contents
-        if got is None:
-            got = self._contents = {}
-            names, things = self.names, self.things
+        made = self._contents
+        if not self._complete:
+            names, things, content = self.names, self.things, self.content
             for k in range(self.first, self.end, 5):
                 index = things[k]
-                if index == 60:
-                    got[60] = self.own
+                if index in made:
                     continue
-                kind = _KINDS[things[k + 1]]
-                got[index] = {TYPE: kind, POSITION: _POSITIONS[index], LIFE: things[k + 2],
-                              FACING: CLOCKWISE[things[k + 3]],
-                              NAME: names[things[k + 4]] if kind is ROBOT else kind}
-        return got
+                if index == 60:
+                    content(k)
+                    continue
+                kind = _KINDS[things[k + 1]]     # as content() makes it, inlined for speed
+                made[index] = {TYPE: kind, POSITION: _POSITIONS[index], LIFE: things[k + 2],
+                               FACING: CLOCKWISE[things[k + 3]],
+                               NAME: names[things[k + 4]] if kind is ROBOT else kind}
+            self._complete = True
+        return made
 
     def cell(self, index):
         got = self.cells.get(index)
         if got is None:
+            k = self.where().get(index)
             got = self.cells[index] = Cell(_FLOORS[self.floor[index]],
-                                           self.contents().get(index))
+                                           None if k is None else self.content(k))
         return got
 
     def make_rows(self):
@@ -160,22 +181,30 @@ class _View:
         rows = self.rows = [grid[start:start + 11] for start in _ROW_STARTS]
         return rows
 
+    def where(self):
+        """{cell index: row k of `things`} for everything in sight."""
+        got = self._where
+        if got is None:
+            things = self.things
+            got = self._where = {things[k]: k for k in range(self.first, self.end, 5)}
+        return got
+
     def occupied(self):
-        """{(row, col): content} for everything in sight but the robot itself."""
+        """{(row, col): row k of `things`} for everything in sight but the robot itself."""
         got = self._occupied
         if got is None:
-            got = self._occupied = {_POSITIONS[index]: content
-                                    for index, content in self.contents().items()
+            got = self._occupied = {_POSITIONS[index]: k for index, k in self.where().items()
                                     if index != 60}
         return got
 
     def shooters(self):
-        """[(position, facing, content)] of the robots and mounted lasers in sight."""
+        """[(position, facing, k)] of the robots and mounted lasers in sight."""
         got = self._shooters
         if got is None:
-            got = self._shooters = [(pos, content[FACING], content)
-                                    for pos, content in self.occupied().items()
-                                    if content[TYPE] is ROBOT or content[TYPE] is MOUNTED_LASER]
+            things = self.things
+            got = self._shooters = [(pos, CLOCKWISE[things[k + 3]], k)
+                                    for pos, k in self.occupied().items()
+                                    if things[k + 1] in _SHOOTER_CODES]
         return got
 
 
@@ -313,27 +342,18 @@ def direction_toward(start, target):
 
 
 # -- prediction helpers -------------------------------------------------------------------
-class _Outcome:
-    """What the robot's own move would do, read from sight alone."""
-
-    __slots__ = ("position", "bumped", "facing", "occupied", "pushed", "target", "shooters")
-
-    def __init__(self, position, bumped, facing, occupied, pushed):
-        self.position = position    # landing (row, col), or None after a fall
-        self.bumped = bumped        # stopped by a wall or mounted laser
-        self.facing = facing        # relative facing afterwards
-        self.occupied = occupied    # {(row, col): content dict} after the move
-        self.pushed = pushed        # whether the move pushed anything (occupied is a copy)
-        self.target = False         # what shooting() hits, once asked (False: not yet)
-        self.shooters = None        # what shot_by() finds, once asked
-
-
+# A simulated move is the list [landing (row, col) or None after a fall, stopped by a wall
+# or mounted laser, relative facing afterwards, {(row, col): row of things} afterwards,
+# whether it pushed anything (the map is then a copy), shooting()'s answer or False before
+# it is asked, shot_by()'s answer or None]. A list, as it is made for every move asked.
 _STEPS = {FORWARD: (AHEAD, 1), FORWARD_TWO: (AHEAD, 2), REVERSE: (BEHIND, 1),
           SIDESTEP_LEFT: (LEFT, 1), SIDESTEP_RIGHT: (RIGHT, 1)}
 _FACINGS = {TURN_LEFT: LEFT, TURN_RIGHT: RIGHT, U_TURN: BEHIND}
 _SPIN = {LEFT_SPINNER: {AHEAD: LEFT, RIGHT: AHEAD, BEHIND: RIGHT, LEFT: BEHIND},
          RIGHT_SPINNER: {AHEAD: RIGHT, RIGHT: BEHIND, BEHIND: LEFT, LEFT: AHEAD}}
-_PUSHABLE = (ROBOT, CORPSE)
+_PUSHABLE_CODES = (_KINDS.index(ROBOT), _KINDS.index(CORPSE))
+_SHOOTER_CODES = (_KINDS.index(ROBOT), _KINDS.index(MOUNTED_LASER))
+_PIT_CODE = _FLOORS.index(PIT)
 # _RAYS[position][direction]: the tiles in sight from position onward, in that direction.
 _RAYS = {}
 for _pos in _POSITIONS:
@@ -346,11 +366,11 @@ for _pos in _POSITIONS:
         _RAYS[_pos][(_dr, _dc)] = _ray
 
 
-def _floor_at(pos):
+def _floor_code(pos):
     row, col = pos
     if 0 <= row < 11 and 0 <= col < 11:
-        return _FLOORS[_view.floor[row * 11 + col]]
-    return EMPTY                    # beyond sight: assume open floor
+        return _view.floor[row * 11 + col]
+    return 1                        # beyond sight: assume open floor
 
 
 def _simulate(move):
@@ -363,18 +383,19 @@ def _simulate(move):
     if stepping is None:            # the robot stays where it is
         facing = _FACINGS.get(move, AHEAD)
         spin = _SPIN.get(_FLOORS[view.floor[60]])
-        outcome = view.sims[move] = _Outcome(_CENTER, False, facing if spin is None
-                                             else spin[facing], occupied, False)
+        outcome = view.sims[move] = [_CENTER, False, facing if spin is None else spin[facing],
+                                     occupied, False, False, None]
         return outcome
+    things = view.things
     position, bumped, pushed = _CENTER, False, False
     (dr, dc), steps = stepping
     for _ in range(steps):
         target = (position[0] + dr, position[1] + dc)
-        if _floor_at(target) is PIT:
+        if _floor_code(target) == _PIT_CODE:
             position = None
             break
         chain, end = [], target
-        while end in occupied and occupied[end][TYPE] in _PUSHABLE:
+        while end in occupied and things[occupied[end] + 1] in _PUSHABLE_CODES:
             chain.append(end)
             end = (end[0] + dr, end[1] + dc)
         if end in occupied:         # a wall or mounted laser stops the whole chain
@@ -383,7 +404,7 @@ def _simulate(move):
         if chain:
             if not pushed:
                 occupied, pushed = dict(occupied), True
-            falls = _floor_at(end) is PIT
+            falls = _floor_code(end) == _PIT_CODE
             for spot in reversed(chain):
                 moved = occupied.pop(spot)
                 if not (falls and spot == chain[-1]):
@@ -391,76 +412,77 @@ def _simulate(move):
         position = target
     facing = AHEAD
     if position is not None:
-        spin = _SPIN.get(_floor_at(position))
+        spin = _SPIN.get(_FLOORS[_floor_code(position)])
         if spin is not None:
             facing = spin[facing]
-    outcome = view.sims[move] = _Outcome(position, bumped, facing, occupied, pushed)
+    outcome = view.sims[move] = [position, bumped, facing, occupied, pushed, False, None]
     return outcome
 
 
 def direction_after_move(move):
     """The robot's facing after `move`, counting a spinner on the landing tile."""
-    return (_view.sims.get(move) or _simulate(move)).facing
+    return (_view.sims.get(move) or _simulate(move))[2]
 
 
 def position_after_move(move):
     """The landing tile; None if the robot would fall; its own tile if it bumps at once."""
-    return (_view.sims.get(move) or _simulate(move)).position
+    return (_view.sims.get(move) or _simulate(move))[0]
 
 
 def bumps_into_wall(move):
     """Whether `move` is stopped by a wall or mounted laser, directly or through a push."""
-    return (_view.sims.get(move) or _simulate(move)).bumped
+    return (_view.sims.get(move) or _simulate(move))[1]
 
 
 def falls_into_pit(move):
-    return (_view.sims.get(move) or _simulate(move)).position is None
+    return (_view.sims.get(move) or _simulate(move))[0] is None
 
 
 def shooting(move=LASER):
     """The content dict the robot's laser would hit after `move`, or None in sight."""
     outcome = _view.sims.get(move) or _simulate(move)
-    target = outcome.target
+    target = outcome[5]
     if target is False:
         target = None
-        if outcome.position is not None:
-            occupied = outcome.occupied
-            for pos in _RAYS[outcome.position][outcome.facing]:
+        if outcome[0] is not None:
+            occupied = outcome[3]
+            for pos in _RAYS[outcome[0]][outcome[2]]:
                 if pos in occupied:
-                    target = occupied[pos]
+                    target = _view.content(occupied[pos])
                     break
-        outcome.target = target
+        outcome[5] = target
     return target
 
 
 def shot_by(move=LASER):
     """Robots and mounted lasers in sight facing the landing tile with a clear line."""
     outcome = _view.sims.get(move) or _simulate(move)
-    found = outcome.shooters
+    found = outcome[6]
     if found is None:
-        found = outcome.shooters = _shooters_of(outcome)
+        found = outcome[6] = _shooters_of(outcome)
     return list(found)
 
 
 def _shooters_of(outcome):
-    landing = outcome.position
+    landing, occupied = outcome[0], outcome[3]
     if landing is None:
         return []
-    occupied = outcome.occupied
-    if outcome.pushed:
-        candidates = [(pos, content[FACING], content) for pos, content in occupied.items()
-                      if content[TYPE] is ROBOT or content[TYPE] is MOUNTED_LASER]
+    view = _view
+    if outcome[4]:                  # pushed: the shooters may have moved
+        things = view.things
+        candidates = [(pos, CLOCKWISE[things[k + 3]], k) for pos, k in occupied.items()
+                      if things[k + 1] in _SHOOTER_CODES]
     else:
-        candidates = _view.shooters()
+        candidates = view.shooters()
     row, col = landing
     shooters = []
-    for pos, facing, content in candidates:
+    for pos, facing, k in candidates:
         # Only a shooter in the landing's row or column, facing it, can hit it.
         if (pos[0] == row and facing[0] == 0 and (col - pos[1]) * facing[1] > 0) or \
                 (pos[1] == col and facing[1] == 0 and (row - pos[0]) * facing[0] > 0):
             for spot in _RAYS[pos][facing]:
                 if spot == landing:
-                    shooters.append(content)
+                    shooters.append(view.content(k))
                     break
                 if spot in occupied:
                     break
