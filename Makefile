@@ -70,6 +70,7 @@ test: $(TEST_STAMP) system-deps cave-bots
 bench: $(TEST_STAMP) cave-bots
 	$(PY) bench/arena_bench.py
 	$(PY) bench/api_bench.py
+	$(PY) bench/startup_bench.py
 	$(PY) bench/sandbox_bench.py
 	$(PY) bench/robotgame_bench.py
 	$(PY) bench/batch_bench.py

@@ -57,16 +57,22 @@ class Zygote:
         theirs.close()
         if self._failure is not None:
             raise ZygoteError(f"cannot start the sandbox zygote: {self._failure}")
+        self.pid = self.proc.pid
+        self._ready = False         # its hello is read on first use, so that it can boot
+                                    # while this process goes on (see prestart())
+
+    def _wait_ready(self) -> None:
+        """Read the zygote's hello once; call with the lock held."""
+        if self._ready:
+            return
         self._control.settimeout(START_TIMEOUT_S)
         try:
             hello = unpack(self._control.recv(4096))
         except (OSError, FrameError) as exc:
-            self.close()
             raise ZygoteError(f"the sandbox zygote did not start: {exc}") from None
         if not isinstance(hello, dict) or "ready" not in hello:
-            self.close()
             raise ZygoteError("the sandbox zygote did not start")
-        self.pid = self.proc.pid
+        self._ready = True
 
     def spawn(self, in_fd: int, out_fd: int, namespaces: list[str], main: str = "_child"
               ) -> int:
@@ -74,6 +80,7 @@ class Zygote:
         `main` (`_child`: a Python bot; `_keeper`: an executable one). Returns its pid."""
         request = msgpack.packb({"namespaces": namespaces, "main": main})
         with self._lock:
+            self._wait_ready()
             try:
                 socket.send_fds(self._control, [request], [in_fd, out_fd])
                 answer = unpack(self._control.recv(4096))
@@ -108,6 +115,15 @@ def zygote() -> Zygote:
                 _current.close()
             _current = Zygote()
         return _current
+
+
+def prestart() -> None:
+    """Start this process's zygote now, without waiting for it: it boots (~70 ms) while
+    the caller imports the rest of the command. A failure shows when a child is asked for."""
+    try:
+        zygote()
+    except ZygoteError:
+        pass
 
 
 def zygote_pid() -> int | None:

@@ -1,0 +1,53 @@
+"""`arena`'s entry point starts the sandbox's zygote first, for the commands that use it."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from orchestrator.launch import wants_zygote
+from sandbox import zygote
+
+
+@pytest.mark.parametrize("args, wanted", [
+    (["run"], True),
+    (["run", "a.py", "b.py", "--seed", "3"], True),
+    (["check", "bot.py", "--sandbox", "strict"], True),
+    (["run", "--sandbox=standard"], True),
+    (["run", "--sandbox", "off"], False),
+    (["run", "--sandbox=bwrap"], False),
+    (["run", "--help"], False),
+    (["batch", "a.py", "b.py"], False),         # its workers start their own
+    (["maps"], False),
+    ([], False),
+])
+def test_only_sandboxed_run_and_check_warm_the_zygote(args, wanted) -> None:
+    assert wants_zygote(args) is wanted
+
+
+def test_a_prestarted_zygote_is_the_one_that_forks_the_children() -> None:
+    code = """
+from sandbox import zygote
+zygote.prestart()
+first = zygote.zygote_pid()
+assert first is not None
+import os
+r, w = os.pipe(); r2, w2 = os.pipe()
+pid = zygote.zygote().spawn(r, w2, [])
+assert zygote.zygote_pid() == first and pid != first
+os.kill(pid, 9); os.waitpid(pid, 0)
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert done.stdout.strip() == "ok", done.stderr
+
+
+def test_a_zygote_that_cannot_start_fails_when_a_child_is_asked_for(monkeypatch) -> None:
+    monkeypatch.setattr(zygote, "ZYGOTE_MAIN", zygote.ZYGOTE_MAIN.with_name("missing.py"))
+    monkeypatch.setattr(zygote, "_current", None)
+    zygote.prestart()                           # no error yet: it is still booting
+    with pytest.raises(zygote.ZygoteError, match="did not start"):
+        zygote.zygote().spawn(0, 1, [])
+    zygote._current.close()
