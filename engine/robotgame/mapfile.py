@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,8 +48,9 @@ def _locs(data: dict, key: str, name: str, size: int) -> list[Loc]:
     return locs
 
 
+@functools.lru_cache(maxsize=16)     # a batch parses the same map for every game; the
 def parse_map(text: str, name: str = "<map>", board_size: int = 19) -> RobotGameMap:
-    """Parse rgkit's dict-literal format, never executing it."""
+    """Parse rgkit's dict-literal format, never executing it."""     # result is frozen
     try:
         data = ast.literal_eval(text)
     except (ValueError, SyntaxError, MemoryError, RecursionError) as exc:
