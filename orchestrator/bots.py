@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,8 +54,13 @@ def read_bot(path: str | Path) -> BotFile:
         source = file.read_bytes()
     except OSError as exc:
         raise InputError(f"{given}: cannot read bot ({exc.strerror})") from None
-    return BotFile(given, source, hashlib.sha256(source).hexdigest(),
-                   declared_name(source, file.stem))
+    return BotFile(given, source, *_identify(source, file.stem))
+
+
+@functools.lru_cache(maxsize=64)    # a line-up often names the same file more than once
+def _identify(source: bytes, stem: str) -> tuple[str, str]:
+    """The bot's sha256 and name, read once per distinct file content."""
+    return hashlib.sha256(source).hexdigest(), declared_name(source, stem)
 
 
 def unique_names(names: list[str]) -> list[str]:

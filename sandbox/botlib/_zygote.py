@@ -24,8 +24,8 @@ import _runtime  # noqa: E402
 import msgpack  # noqa: E402
 
 # What bots commonly import, loaded once here so that no child pays for it.
-PRELOAD = ("_arena", "_race", "_robotgame", "rg", "inspect", "roborally.api", "collections", "itertools",
-           "functools", "heapq", "math", "random", "re", "json", "copy", "bisect",
+PRELOAD = ("_arena", "_race", "_robotgame", "rg", "inspect", "roborally.api", "collections",
+           "itertools", "functools", "heapq", "math", "random", "re", "json", "copy", "bisect",
            "dataclasses", "typing", "enum", "string", "statistics", "operator", "array",
            "struct", "time")
 CLONE_PARENT = 0x00008000
