@@ -29,9 +29,10 @@ run: $(RUN_STAMP) run-deps
 
 SECCOMP_CHECK := $(PYTHON) -c 'import ctypes; ctypes.CDLL("libseccomp.so.2")'
 TEST_CHECK := command -v bwrap && command -v chromium && command -v node && command -v cc \
+	&& command -v ruby \
 	&& $(SECCOMP_CHECK)
 RUN_NOTE := libseccomp2 is missing and this is not root: the seccomp layer is off
-TEST_NOTE := bubblewrap, chromium, nodejs, gcc or libseccomp2 is missing and this is not \
+TEST_NOTE := bubblewrap, chromium, nodejs, gcc, ruby or libseccomp2 is missing and this is not \
 	root: the tests that need them will be skipped
 
 # $(call debian,CHECK,PACKAGES,NOTE): unless CHECK succeeds, install the Debian PACKAGES
@@ -55,10 +56,11 @@ run-deps:
 # The tests' Debian packages: libseccomp2, bubblewrap (the optional bwrap tier), chromium
 # (the replay viewer's and the ladder's browser tests, driven by Playwright with this
 # browser: Playwright downloads none), and for Cave Rangers' sample bots nodejs and gcc
-# (the C bot is compiled here). Installed as root when missing; otherwise the tests that
+# (the C bot is compiled here), and ruby for Robot Game's Ruby bots (issue 15). Installed
+# as root when missing; otherwise the tests that
 # need them are skipped, with the reason printed.
 system-deps:
-	$(call debian,$(TEST_CHECK),bubblewrap libseccomp2 chromium nodejs gcc libc6-dev,$(TEST_NOTE))
+	$(call debian,$(TEST_CHECK),bubblewrap libseccomp2 chromium nodejs gcc libc6-dev ruby,$(TEST_NOTE))
 
 # Cave Rangers' native sample bot.
 cave-bots: system-deps
