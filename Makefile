@@ -56,9 +56,8 @@ run-deps:
 # The tests' Debian packages: libseccomp2, bubblewrap (the optional bwrap tier), chromium
 # (the replay viewer's and the ladder's browser tests, driven by Playwright with this
 # browser: Playwright downloads none), and for Cave Rangers' sample bots nodejs and gcc
-# (the C bot is compiled here), and ruby for Robot Game's Ruby bots (issue 15). Installed
-# as root when missing; otherwise the tests that
-# need them are skipped, with the reason printed.
+# (the C bot is compiled here), and ruby for Robot Game's Ruby bots. Installed as root
+# when missing; otherwise the tests that need them are skipped, with the reason printed.
 system-deps:
 	$(call debian,$(TEST_CHECK),bubblewrap libseccomp2 chromium nodejs gcc libc6-dev ruby,$(TEST_NOTE))
 
