@@ -16,7 +16,8 @@ from orchestrator.assets import bundled
 from orchestrator.bots import BotFile, sample_bots
 from sandbox.host import BotSpec
 from sandbox.limits import Limits
-from sandbox.programs import describe
+from sandbox.paths import BOTLIB
+from sandbox.programs import describe, with_driver
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,8 @@ class Game:
     programs: bool = False             # bots are programs in any language, not Python modules
     tournament: tuple[str, int, int | None] = ("round-robin", 2, None)   # format, games, size
     ranked_by: str = "elo"             # a tournament's standings: "elo", or "points" (wins)
+    drivers: tuple[tuple[str, str], ...] = ()   # (suffix, driver): bots in other languages,
+                                               # loaded by our driver program (Ruby)
 
     @property
     def load_map(self) -> Callable[[Path], Any]:
@@ -70,6 +73,10 @@ class Game:
     def bot_spec(self, bot: BotFile, scratch: dict | None = None) -> BotSpec:
         """What the sandbox needs to run `bot` (a program: how, and its scratch files)."""
         name = Path(bot.path).name
+        driver = dict(self.drivers).get(Path(name).suffix.lower())
+        if driver is not None:
+            return BotSpec(name, bot.source, with_driver(name, bot.source, driver),
+                           scratch or {})
         if not self.programs:
             return BotSpec(filename=name, source=bot.source)
         return BotSpec(name, bot.source, describe(name, bot.source), scratch or {})
@@ -116,6 +123,7 @@ GAMES: dict[str, Game] = {game.name: game for game in (
          # rgkit's server: 300 ms per act (1.5 s for the first); past that the robot guards.
          limits=Limits(cpu_per_call_s=2.0, act_soft_s=0.3, first_act_soft_s=1.5),
          demo=("coordinator.py", "example.py"),
+         drivers=((".rb", str(BOTLIB / "ruby" / "driver.rb")),),
          columns=(("robots", lambda s: str(s.get("robots", "-"))),
                   ("timeouts", lambda s: str(s.get("timeouts", "-"))))),
     Game("cave", cave.RULEBOOK, "_keeper", default_map="generated", map_suffix=".txt",

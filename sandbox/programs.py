@@ -54,6 +54,18 @@ def describe(filename: str, source: bytes) -> dict:
                               f"({known}), and not a native (ELF) program"}
 
 
+def with_driver(filename: str, source: bytes, driver: str) -> dict:
+    """A bot that our `driver` program loads (a Ruby Robot Game bot): its runtime runs the
+    driver with the bot's file, once for the whole game; the driver's folder is shown."""
+    info = describe(filename, source)
+    if info["problem"] or info["native"]:
+        return info | {"problem": info["problem"] or f"{info['file']} is a native program, "
+                                                     f"not a script for {driver}"}
+    *runtime, bot = info["argv"]
+    return info | {"argv": [*runtime, driver, bot], "persistent": True,
+                   "files": [*info["files"], os.path.dirname(driver)]}
+
+
 def _with_runtime(info: dict, runtime: str, args: list[str]) -> dict:
     """The runtime's binary found, or the problem naming it."""
     label = PurePath(runtime).name

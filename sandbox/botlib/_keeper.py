@@ -11,6 +11,10 @@ Frames in: the config (with the program: how to run it), the bot (its file and t
 scratch it starts with), the match start, then one request per turn, {"input": text}.
 Frames out per turn: {"moves": {"answer": line or None, "problem": kind or None}, "out":
 the program's stderr, "violations", "scratch" when it changed, "busy_s"}.
+
+A game whose players may be Python modules or programs (Robot Game, with Ruby bots) has an
+adapter in ADAPTERS: its requests are the Python players' views, and the adapter turns
+each into the program's input and its answer into the Python players' reply.
 """
 import os
 import sys
@@ -18,6 +22,7 @@ import sys
 if __name__ == "__main__":       # -I leaves the script's own directory off the path
     sys.path[:0] = [os.path.dirname(os.path.abspath(__file__))] + sys.argv[3:]
 
+import importlib  # noqa: E402
 import time  # noqa: E402
 
 import _harden  # noqa: E402
@@ -26,6 +31,7 @@ import _runtime  # noqa: E402
 import _wire  # noqa: E402
 
 BOT_DIR = "/bot"
+ADAPTERS = {"_robotgame": ("_rg_program", "RobotGameProgram")}   # game's bot side: adapter
 
 
 def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter", outer_ids=None):
@@ -63,9 +69,13 @@ def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter", outer_id
                                  prepared.get("recorded"))
     _wire.write_frame(out_fd, {"ready": True, "out": "", "violations": []})
     try:
-        _wire.read_frame(in_fd, 1 << 20)["start"]
+        start = _wire.read_frame(in_fd, 1 << 20)["start"]
     except (EOFError, KeyError, TypeError):
         return
+    adapter = None
+    if hello.get("bot_side") in ADAPTERS:
+        module, name = ADAPTERS[hello["bot_side"]]
+        adapter = getattr(importlib.import_module(module), name)(start, config["limits"])
     while True:
         try:
             request = _wire.read_frame(in_fd, 1 << 20)
@@ -73,9 +83,12 @@ def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter", outer_id
             runner.stop()
             return
         started = time.perf_counter()
-        reply = runner.turn(request["input"])
+        reply = adapter.turn(runner, request) if adapter else runner.turn(request["input"])
         reply["busy_s"] = time.perf_counter() - started
         _wire.write_frame(out_fd, reply)
+        if "fatal" in reply:
+            runner.stop()
+            _runtime.exit_now(_runtime.FATAL_EXIT)
 
 
 if __name__ == "__main__":

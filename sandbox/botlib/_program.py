@@ -163,14 +163,15 @@ class Runner:
         self.stderr = bytearray()
         self.dropped = 0
         self.scratch = snapshot(workdir)
+        self.answer_cap = ANSWER_CAP     # a game whose answers are longer raises it
 
     def _start(self, cpu_s):
         self.starts += 1
         return Program(self.argv, self.executable, max(1, int(cpu_s + 0.999)), self.workdir,
                        self.bpf, self.env)
 
-    def turn(self, text):
-        """Play one turn: the input block in, a reply frame out."""
+    def turn(self, text, calls=1):
+        """Play one turn of `calls` bot decisions: the input block in, a reply frame out."""
         data = text.encode()
         limits = self.limits
         if not self.persistent:
@@ -182,7 +183,7 @@ class Runner:
             self._collect(program)
             program.close()
         else:
-            answer, problem = self._persistent_turn(data + b"\n")
+            answer, problem = self._persistent_turn(data + b"\n", calls)
         reply = {"moves": {"answer": answer, "problem": problem}, "out": self._take_out(),
                  "out_dropped": self.dropped, "violations": self.violations}
         self.violations = []
@@ -191,7 +192,7 @@ class Runner:
             self.scratch = reply["scratch"] = now
         return reply
 
-    def _persistent_turn(self, data):
+    def _persistent_turn(self, data, calls):
         program = self.program
         if program is None:
             if self.starts >= 2:     # started once and restarted once: it holds from now on
@@ -200,11 +201,12 @@ class Runner:
         first = program.turns == 0
         program.turns += 1
         wall = self.limits["first_wall_s"] if first else self.limits["wall_per_call_s"]
+        wall *= max(1, calls)
         program.cpu_at_turn = program.cpu()
         _write(program, data)
         answer, problem = self._read(program, time.monotonic() + wall, until_exit=False)
         if problem is None and not first and \
-                program.cpu() - program.cpu_at_turn > self.limits["cpu_per_call_s"]:
+                program.cpu() - program.cpu_at_turn > self.limits["cpu_per_call_s"] * max(1, calls):
             problem = "cpu"
         if problem is not None or program.status is not None:
             self._collect(program)
@@ -228,7 +230,7 @@ class Runner:
             while True:
                 if answer is None and b"\n" in out:
                     line, _, rest = bytes(out).partition(b"\n")
-                    answer = line[:ANSWER_CAP].decode("utf-8", "replace").strip()
+                    answer = line[:self.answer_cap].decode("utf-8", "replace").strip()
                     out = bytearray(rest)
                     if not until_exit:
                         program.pending = bytes(rest)
@@ -267,7 +269,7 @@ class Runner:
                             return None, "output"
                         out += chunk
             if answer is None and out.strip():
-                answer = bytes(out[:ANSWER_CAP]).decode("utf-8", "replace").strip()
+                answer = bytes(out[:self.answer_cap]).decode("utf-8", "replace").strip()
             status = program.reap(block=True)
             if answer is not None:
                 return answer, None

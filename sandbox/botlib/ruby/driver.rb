@@ -1,0 +1,86 @@
+# Robot Game's driver for Ruby bots: `ruby driver.rb BOT_FILE`, one process per game.
+#
+# It loads the bot (a file defining `class Robot` with `act(game)`), then reads one JSON
+# line per turn and writes one JSON line of actions, as `_rg_program.py` describes. The
+# bot's own output goes to stderr, so it cannot garble the answers; a bot that still
+# writes to the answer stream only spoils its own turn, since the keeper checks every
+# action. Before each act, `location`, `hp`, `player_id` and `robot_id` are set on the
+# one Robot instance, and `rand` is seeded from the match seed, the turn and the robot.
+require 'json'
+require 'timeout'
+require 'digest'
+$LOAD_PATH.unshift(__dir__)
+require 'rg'
+
+answers = $stdout.dup
+answers.sync = true
+$stdout = $stderr
+
+def fatal(answers, text)
+  answers.puts(JSON.generate({ 'fatal' => text[0, 200] }))
+  exit(0)
+end
+
+begin
+  load ARGV[0]
+  robot_class = Object.const_get(:Robot) if Object.const_defined?(:Robot)
+  unless robot_class.is_a?(Class) && robot_class.method_defined?(:act)
+    fatal(answers, 'load_error: the bot has no Robot class with an act method')
+  end
+  robot_class.class_eval { attr_accessor :location, :hp, :player_id, :robot_id }
+  robot = robot_class.new
+rescue ScriptError, StandardError => e
+  fatal(answers, "load_error: #{e.class}: #{e.message}")
+end
+
+# A robot record: hash or method access, as `game.robots` holds them.
+def record(row, own)
+  fields = { 'location' => [row[0], row[1]], 'hp' => row[2], 'player_id' => row[3] }
+  fields['robot_id'] = row[4] if own
+  RG::AttrHash.from(fields)
+end
+
+# What an action becomes on the wire: strings and [x, y], or the reason it cannot.
+def plain(action)
+  return { 'error' => "an action is an Array, not #{action.class}" } unless action.is_a?(Array)
+  action.map do |part|
+    case part
+    when Symbol then part.to_s
+    when Array then part.map { |v| v.is_a?(Integer) ? v : v.to_s }
+    when String, Integer then part
+    else part.to_s
+    end
+  end
+end
+
+acted = false
+while (line = $stdin.gets)
+  data = JSON.parse(line)
+  RG.configure(data['info']) if data['info']
+  me = data['player_id']
+  robots = RG::AttrHash.new
+  own = []
+  data['robots'].each do |row|
+    mine = row[4] >= 0
+    robots[[row[0], row[1]]] = record(row, mine)
+    own << row if mine
+  end
+  game = RG::AttrHash.from('robots' => robots, 'turn' => data['turn'])
+  actions = own.map do |row|
+    robot.location, robot.hp, robot.player_id, robot.robot_id = [row[0], row[1]], row[2], me,
+                                                                 row[4]
+    srand(Digest::SHA256.hexdigest("#{data['seed']}:#{data['turn']}:#{row[4]}")[0, 16].to_i(16))
+    limit = acted ? data['soft'] : data['first_soft']
+    acted = true
+    begin
+      plain(Timeout.timeout(limit) { robot.act(game) })
+    rescue Timeout::Error
+      { 'timeout' => true }
+    rescue NoMemoryError, SystemExit, Interrupt
+      raise
+    rescue Exception => e # rubocop:disable Lint/RescueException -- any bot error guards
+      { 'error' => "#{e.class}: #{e.message}"[0, 200] }
+    end
+  end
+  answers.puts(JSON.generate(actions))
+end
