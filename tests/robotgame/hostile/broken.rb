@@ -1,0 +1,3 @@
+# Does not parse.
+class Robot
+  def act(game

@@ -1,0 +1,6 @@
+# Raises in act: each robot guards, and the error is reported.
+class Robot
+  def act(game)
+    raise ArgumentError, 'boom'
+  end
+end

@@ -1,0 +1,175 @@
+"""Robot Game bots in Ruby (issue 15): they play like Python bots, under the executables
+sandbox, and the seed's example robot in Ruby acts exactly as the Python one."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from array import array
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from engine.robotgame.mapfile import load_map
+from engine.robotgame.match import RobotGameMatch
+from engine.robotgame.rules import rules_from
+from orchestrator.bots import read_bot
+from orchestrator.match import MatchSpec, run_match
+from sandbox.inprocess import _botlib
+from sandbox.limits import Limits
+from sandbox.paths import BOTLIB
+from tests.conftest import ESCAPES
+from tests.sandbox.test_hostile import (  # noqa: F401 (listeners: a fixture)
+    TIERS,
+    _knocked,
+    _sandbox_pids,
+    listeners,
+    tier_layers,
+)
+
+pytestmark = pytest.mark.skipif(shutil.which("ruby") is None,
+                                reason="Ruby bots need Debian's ruby (make test installs it "
+                                       "as root)")
+ROOT = Path(__file__).resolve().parents[2]
+BOTS = ROOT / "bots" / "robotgame"
+HOSTILE = Path(__file__).parent / "hostile"
+MAP = ROOT / "maps" / "robotgame" / "default.py"
+FAST = Limits(cpu_per_call_s=1.0, wall_per_call_s=0.3, watchdog_grace_s=1.0,
+              act_soft_s=0.05, first_act_soft_s=0.5, first_wall_s=1.0)
+
+
+def play(bots: list[Path], seed: int = 1, turns: int = 100, sandbox: str = "standard",
+         limits: Limits | None = None) -> dict:
+    return run_match(MatchSpec("robotgame", MAP, [read_bot(b) for b in bots], seed,
+                               rules_from(max_turns=turns), limits, sandbox))
+
+
+def summary(result: dict) -> list[tuple]:
+    return [(p["stats"]["robots"], p["status"], p["rank"]) for p in result["players"]]
+
+
+def test_ruby_and_python_example_robots_play_the_same_game() -> None:
+    python = play([BOTS / "example.py", BOTS / "example.py"], seed=3)
+    for pair in ([BOTS / "example.rb", BOTS / "example.py"],
+                 [BOTS / "example.py", BOTS / "example.rb"]):
+        ruby = play(pair, seed=3)
+        assert summary(ruby) == summary(python)
+        assert all(p["errors"] == [] and p["stats"]["timeouts"] == 0 for p in ruby["players"])
+        assert ruby["players"][[b.suffix for b in pair].index(".rb")]["sha256"] == \
+            read_bot(BOTS / "example.rb").sha256
+
+
+def _recorded_states(seeds: range, every: int = 10) -> list[tuple[dict, dict]]:
+    """(start info, a player's view) at every `every`th turn of games of the Python example
+    robot against itself, played in-process (engine and the Python players' runtime)."""
+    runtime = _botlib()
+    import _robotgame  # noqa: PLC0415
+    states = []
+    board = load_map(MAP)
+    for seed in seeds:
+        match = RobotGameMatch(board, ["a", "b"], seed, rules_from())
+        players = {}
+        for ai in (0, 1):
+            module = runtime.load_bot((BOTS / "example.py").read_bytes(), "example.py",
+                                      runtime.NoGuard(), module_name=f"example_{ai}")
+            _robotgame.check_module(module)
+            guard = runtime.NoGuard()
+            guard.limits = {"act_soft_s": None}
+            players[ai] = _robotgame.RobotGameRuntime(
+                module, {"ai": ai, "seed": seed, "info": match.start_info(ai)}, guard)
+        while match.end is None:
+            views = match.views()
+            moves = {}
+            for ai, view in views.items():
+                reply = players[ai].handle(view)
+                if match.turn % every == 0 and match.calls(ai):
+                    states.append((match.start_info(ai), view, ai, seed, reply["moves"]))
+                moves.update(match.decode_answer(ai, reply["moves"]))
+            match.play_turn(moves)
+    return states
+
+
+def test_ruby_example_acts_as_the_python_example_on_recorded_states() -> None:
+    """200 games' worth of states, every 10th turn of each, both players: the Ruby robot's
+    actions, through the driver and the keeper's checks, are the Python robot's."""
+    sys.path.insert(0, str(BOTLIB))
+    import _rg_program  # noqa: PLC0415
+    states = _recorded_states(range(200))
+    assert len(states) > 2000
+    lines = []
+    for info, view, ai, seed, _ in states:
+        rows = array("h", view["robots"])
+        lines.append(json.dumps({"turn": view["turn"], "info": info, "player_id": ai,
+                                 "seed": seed, "soft": 5.0, "first_soft": 5.0,
+                                 "robots": [list(rows[i:i + 5]) for i in
+                                            range(0, len(rows), 5)]}))
+    done = subprocess.run(["ruby", str(BOTLIB / "ruby" / "driver.rb"), str(BOTS / "example.rb")],
+                          input="\n".join(lines) + "\n", capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    answers = done.stdout.splitlines()
+    assert len(answers) == len(states)
+    acted = 0
+    for answer, (_, view, _, _, python_moves) in zip(answers, states, strict=True):
+        rows = array("h", view["robots"])
+        own = [(rows[i], rows[i + 1]) for i in range(0, len(rows), 5) if rows[i + 4] >= 0]
+        moves, errors = _rg_program.RobotGameProgram.decode(answer, own)
+        assert errors == [] and moves == python_moves, (answer, python_moves)
+        acted += len(own)
+    assert acted > 10_000
+
+
+@dataclass(frozen=True)
+class Case:
+    bot: str
+    status: str = "ok"            # ok, or forfeit
+    reason: str = ""              # in the forfeit's reason
+    error: str = ""               # in the robots' errors (they guard)
+    timeouts: bool = False
+    violation: str = ""           # a refused attempt the record must hold
+
+    def __str__(self) -> str:
+        return self.bot.removesuffix(".rb")
+
+
+CASES = [
+    Case("looper.rb", timeouts=True),
+    Case("stubborn.rb", status="forfeit", reason="hang"),
+    Case("forker.rb", violation="process: clone"),
+    Case("knocker.rb", violation="socket: socket"),
+    Case("snoop.rb"),
+    Case("raiser.rb", error="ArgumentError: boom"),
+    Case("no_robot.rb", status="forfeit", reason="load_error: the bot has no Robot class"),
+    Case("broken.rb", status="forfeit", reason="load_error: SyntaxError"),
+]
+
+
+@pytest.mark.parametrize("tier", TIERS)
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_hostile_ruby_bot(case: Case, tier: str, listeners, no_stray_processes) -> None:  # noqa: F811
+    tier_layers(tier)                               # skips the bwrap tier without bwrap
+    before = _sandbox_pids()
+    result = play([HOSTILE / case.bot, BOTS / "example.py"], turns=3, sandbox=tier,
+                  limits=FAST)
+    me = next(p for p in result["players"] if p["bot"].endswith(case.bot))
+    other = next(p for p in result["players"] if p is not me)
+    assert me["status"] == case.status, me
+    assert case.reason in (me["reason"] or ""), me["reason"]
+    if case.status == "ok":
+        assert result["turns"] == 3
+        errors = " ".join(me["errors"])
+        assert case.error in errors, me["errors"]
+        assert (me["stats"]["timeouts"] > 0) == case.timeouts, me["stats"]
+        if not case.error and not case.timeouts:
+            assert me["errors"] == [], me["errors"]
+    else:
+        assert other["rank"] == 1 and me["rank"] == 2
+    if case.violation:
+        assert case.violation in me["violations"], me["violations"]
+    assert other["status"] == "ok" and other["errors"] == []
+    assert "LEAK" not in json.dumps(result), me["output"]
+    assert not _knocked(listeners), "a Ruby bot reached the host over the network"
+    assert not [p for p in ESCAPES if p.exists()]
+    assert _sandbox_pids() <= before, "a sandboxed process survived the match"
