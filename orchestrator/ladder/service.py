@@ -297,7 +297,9 @@ class Ladder:
         if not source.strip():
             raise LadderError(422, "empty file", "the file is empty")
         stem = re.sub(r"[^A-Za-z0-9_.-]", "_", Path(filename or "bot").name)[:60] or "bot"
-        if not get_game(game).programs and not stem.endswith(".py"):
+        found = get_game(game)
+        languages = (".py", *(suffix for suffix, _ in found.drivers))     # Robot Game: .rb
+        if not found.programs and not stem.lower().endswith(languages):
             stem += ".py"
         return BotFile(f"upload/{stem}", source, hashlib.sha256(source).hexdigest(), name)
 

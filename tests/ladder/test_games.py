@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import gzip
 import json
+import shutil
+
+import pytest
 
 from tests.ladder.conftest import SAMPLES, wait_for
 from tests.ladder.server import Server
@@ -29,5 +32,22 @@ def test_cave_and_race_ladders_play_and_keep_replays(tmp_path) -> None:
             assert page.status_code == 200
         board = server.client.get("/api/ladders/race").json()
         assert board["matches"] >= 1 and all(row["games"] >= 1 for row in board["bots"])
+    finally:
+        server.stop()
+
+
+@pytest.mark.skipif(shutil.which("ruby") is None,
+                    reason="Ruby bots need Debian's ruby (make test installs it as root)")
+def test_a_ruby_robot_game_bot_is_uploaded_and_plays(tmp_path) -> None:
+    server = Server(tmp_path / "ladder.sqlite", "--games", "robotgame", "--workers", "1")
+    try:
+        for name, file in (("ruby", "example.rb"), ("python", "rusher.py")):
+            answer = server.upload("robotgame", name, SAMPLES / "robotgame" / file)
+            assert answer.status_code == 201, answer.text
+            assert answer.json()["check"]["ok"], answer.json()
+        match = wait_for(lambda: server.matches(game="robotgame"), 180, "a Ruby match")[0]
+        result = server.client.get(f"/api/matches/{match['id']}").json()
+        ruby = next(p for p in result["players"] if p["name"] == "ruby")
+        assert ruby["bot"].endswith("example.rb") and ruby["status"] == "ok", ruby
     finally:
         server.stop()
