@@ -173,3 +173,37 @@ def test_hostile_ruby_bot(case: Case, tier: str, listeners, no_stray_processes) 
     assert not _knocked(listeners), "a Ruby bot reached the host over the network"
     assert not [p for p in ESCAPES if p.exists()]
     assert _sandbox_pids() <= before, "a sandboxed process survived the match"
+
+
+def test_ruby_against_python_is_symmetric_over_100_seeds() -> None:
+    """Each seed played twice, the Ruby example robot in either seat: every seat's score is
+    the same whichever language holds it."""
+    from orchestrator import execute  # noqa: PLC0415
+    from orchestrator.games import get_game  # noqa: PLC0415
+    from orchestrator.schedule import Setup, plan_batch  # noqa: PLC0415
+    from orchestrator.series import Series  # noqa: PLC0415
+    game = get_game("robotgame")
+    setup = Setup.make(game, None, game.rules("rgkit"), game.limits, "standard")
+    ruby, python = read_bot(BOTS / "example.rb"), read_bot(BOTS / "example.py")
+    scores: dict[tuple[str, int], list[int]] = {}
+    for order in ("rb-py", "py-rb"):
+        lineup = [ruby, python] if order == "rb-py" else [python, ruby]
+        for _, outcome in execute.run(Series(plan_batch(setup, lineup, list(range(100)))),
+                                      "local", 2):
+            players = sorted(outcome["result"]["players"], key=lambda p: p["seat"])
+            assert all(p["status"] == "ok" for p in players), players
+            scores[(order, outcome["result"]["seed"])] = [p["stats"]["robots"] for p in players]
+    assert len(scores) == 200
+    for seed in range(100):
+        assert scores[("rb-py", seed)] == scores[("py-rb", seed)], seed
+    wins = sum(a > b for a, b in (scores[("rb-py", s)] for s in range(100)))
+    losses = sum(a < b for a, b in (scores[("rb-py", s)] for s in range(100)))
+    assert wins + losses > 0          # the seeds decide games, in both directions or one
+
+
+def test_a_ruby_bot_without_ruby_is_a_load_error_naming_it(monkeypatch, tmp_path) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))           # no ruby to be found
+    result = play([BOTS / "example.rb", BOTS / "example.py"], turns=2)
+    me = next(p for p in result["players"] if p["bot"].endswith("example.rb"))
+    assert me["status"] == "load_error", me
+    assert "runtime 'ruby' is not installed" in me["reason"]
