@@ -61,64 +61,75 @@ def test_ruby_and_python_example_robots_play_the_same_game() -> None:
             read_bot(BOTS / "example.rb").sha256
 
 
-def _recorded_states(seeds: range, every: int = 10) -> list[tuple[dict, dict]]:
-    """(start info, a player's view) at every `every`th turn of games of the Python example
-    robot against itself, played in-process (engine and the Python players' runtime)."""
+def _python_player(bot: str, ai: int, seed: int, info: dict):
+    """The Python players' runtime for `bot`, in this process."""
     runtime = _botlib()
     import _robotgame  # noqa: PLC0415
+    module = runtime.load_bot((BOTS / bot).read_bytes(), bot, runtime.NoGuard(),
+                              module_name=f"{bot.removesuffix('.py')}_{ai}")
+    _robotgame.check_module(module)
+    guard = runtime.NoGuard()
+    guard.limits = {"act_soft_s": None}
+    return _robotgame.RobotGameRuntime(module, {"ai": ai, "seed": seed, "info": info}, guard)
+
+
+def _recorded_states(seeds: range, every: int = 10) -> list[tuple]:
+    """(start info, a player's view, its player id, the seed) at every `every`th turn of
+    games of the Python example robot against itself, played in-process."""
     states = []
     board = load_map(MAP)
     for seed in seeds:
         match = RobotGameMatch(board, ["a", "b"], seed, rules_from())
-        players = {}
-        for ai in (0, 1):
-            module = runtime.load_bot((BOTS / "example.py").read_bytes(), "example.py",
-                                      runtime.NoGuard(), module_name=f"example_{ai}")
-            _robotgame.check_module(module)
-            guard = runtime.NoGuard()
-            guard.limits = {"act_soft_s": None}
-            players[ai] = _robotgame.RobotGameRuntime(
-                module, {"ai": ai, "seed": seed, "info": match.start_info(ai)}, guard)
+        players = {ai: _python_player("example.py", ai, seed, match.start_info(ai))
+                   for ai in (0, 1)}
         while match.end is None:
-            views = match.views()
             moves = {}
-            for ai, view in views.items():
+            for ai, view in match.views().items():
                 reply = players[ai].handle(view)
                 if match.turn % every == 0 and match.calls(ai):
-                    states.append((match.start_info(ai), view, ai, seed, reply["moves"]))
+                    states.append((match.start_info(ai), view, ai, seed))
                 moves.update(match.decode_answer(ai, reply["moves"]))
             match.play_turn(moves)
     return states
 
 
-def test_ruby_example_acts_as_the_python_example_on_recorded_states() -> None:
+@pytest.fixture(scope="module")
+def recorded() -> list[tuple]:
+    return _recorded_states(range(200))
+
+
+@pytest.mark.parametrize("robot", ["example", "survivor"])
+def test_ruby_robots_act_as_their_python_originals_on_recorded_states(robot, recorded) -> None:
     """200 games' worth of states, every 10th turn of each, both players: the Ruby robot's
     actions, through the driver and the keeper's checks, are the Python robot's."""
     sys.path.insert(0, str(BOTLIB))
     import _rg_program  # noqa: PLC0415
-    states = _recorded_states(range(200))
-    assert len(states) > 2000
-    lines = []
-    for info, view, ai, seed, _ in states:
+    assert len(recorded) > 2000
+    lines, expected = [], []
+    for info, view, ai, seed in recorded:
         rows = array("h", view["robots"])
         lines.append(json.dumps({"turn": view["turn"], "info": info, "player_id": ai,
                                  "seed": seed, "soft": 5.0, "first_soft": 5.0,
                                  "robots": [list(rows[i:i + 5]) for i in
                                             range(0, len(rows), 5)]}))
-    done = subprocess.run(["ruby", str(BOTLIB / "ruby" / "driver.rb"), str(BOTS / "example.rb")],
+        expected.append(_python_player(f"{robot}.py", ai, seed, info).handle(view)["moves"])
+    done = subprocess.run(["ruby", str(BOTLIB / "ruby" / "driver.rb"), str(BOTS / f"{robot}.rb")],
                           input="\n".join(lines) + "\n", capture_output=True, text=True,
                           timeout=300)
     assert done.returncode == 0, done.stderr
     answers = done.stdout.splitlines()
-    assert len(answers) == len(states)
+    assert len(answers) == len(recorded)
     acted = 0
-    for answer, (_, view, _, _, python_moves) in zip(answers, states, strict=True):
+    kinds = set()
+    for answer, (_, view, _, _), python_moves in zip(answers, recorded, expected, strict=True):
         rows = array("h", view["robots"])
         own = [(rows[i], rows[i + 1]) for i in range(0, len(rows), 5) if rows[i + 4] >= 0]
         moves, errors = _rg_program.RobotGameProgram.decode(answer, own)
         assert errors == [] and moves == python_moves, (answer, python_moves)
         acted += len(own)
+        kinds |= set(moves[::3])
     assert acted > 10_000
+    assert len(kinds) >= 3              # moves, attacks and guards at least
 
 
 @dataclass(frozen=True)
