@@ -75,6 +75,7 @@ bench: $(TEST_STAMP) cave-bots
 	$(PY) bench/sandbox_bench.py
 	$(PY) bench/robotgame_bench.py
 	$(PY) bench/robotgame_batch_bench.py
+	$(PY) bench/ruby_bench.py
 	$(PY) bench/batch_bench.py
 	$(PY) bench/replay_bench.py
 	$(PY) bench/cave_bench.py --series 200

@@ -7,10 +7,65 @@
 # action. Before each act, `location`, `hp`, `player_id` and `robot_id` are set on the
 # one Robot instance, and `rand` is seeded from the match seed, the turn and the robot.
 require 'json'
-require 'timeout'
-require 'digest'
 $LOAD_PATH.unshift(__dir__)
 require 'rg'
+
+# One watchdog thread for the whole game raises Expired in the main thread when an act runs
+# past its limit. (Timeout.timeout starts a thread for every call: about 70 us an act.)
+class ActTimer
+  class Expired < Exception; end # rubocop:disable Lint/InheritException -- past StandardError
+
+  def initialize
+    @main = Thread.current
+    @lock = Mutex.new
+    @wake = ConditionVariable.new
+    @deadline = nil
+    Thread.new { watch }
+  end
+
+  # Runs the block with `limit` seconds; Expired can land only inside it.
+  def run(limit)
+    @lock.synchronize do
+      @deadline = now + limit
+      @wake.signal
+    end
+    Thread.handle_interrupt(Expired => :immediate) { yield }
+  ensure
+    @lock.synchronize { @deadline = nil }
+    drop_late_expiry
+  end
+
+  private
+
+  def now
+    Process.clock_gettime(Process::CLOCK_MONOTONIC)
+  end
+
+  # An expiry raised just as the act returned stays pending: drop it here, so that it
+  # does not land in the next act.
+  def drop_late_expiry
+    return unless Thread.pending_interrupt?(Expired)
+
+    Thread.handle_interrupt(Expired => :immediate) { Thread.pass }
+  rescue Expired
+    nil
+  end
+
+  def watch
+    @lock.synchronize do
+      loop do
+        if @deadline.nil?
+          @wake.wait(@lock)
+        elsif (left = @deadline - now).positive?
+          @wake.wait(@lock, left)
+        else
+          @deadline = nil
+          @main.raise(Expired)
+        end
+      end
+    end
+  end
+end
 
 answers = $stdout.dup
 answers.sync = true
@@ -54,33 +109,37 @@ def plain(action)
 end
 
 acted = false
-while (line = $stdin.gets)
-  data = JSON.parse(line)
-  RG.configure(data['info']) if data['info']
-  me = data['player_id']
-  robots = RG::AttrHash.new
-  own = []
-  data['robots'].each do |row|
-    mine = row[4] >= 0
-    robots[[row[0], row[1]]] = record(row, mine)
-    own << row if mine
-  end
-  game = RG::AttrHash.from('robots' => robots, 'turn' => data['turn'])
-  actions = own.map do |row|
-    robot.location, robot.hp, robot.player_id, robot.robot_id = [row[0], row[1]], row[2], me,
-                                                                 row[4]
-    srand(Digest::SHA256.hexdigest("#{data['seed']}:#{data['turn']}:#{row[4]}")[0, 16].to_i(16))
-    limit = acted ? data['soft'] : data['first_soft']
-    acted = true
-    begin
-      plain(Timeout.timeout(limit) { robot.act(game) })
-    rescue Timeout::Error
-      { 'timeout' => true }
-    rescue NoMemoryError, SystemExit, Interrupt
-      raise
-    rescue Exception => e # rubocop:disable Lint/RescueException -- any bot error guards
-      { 'error' => "#{e.class}: #{e.message}"[0, 200] }
+timer = ActTimer.new
+# The timer's expiry may land inside an act only (see ActTimer#run).
+Thread.handle_interrupt(ActTimer::Expired => :never) do
+  while (line = $stdin.gets)
+    data = JSON.parse(line)
+    RG.configure(data['info']) if data['info']
+    me = data['player_id']
+    robots = RG::AttrHash.new
+    own = []
+    data['robots'].each do |row|
+      mine = row[4] >= 0
+      robots[[row[0], row[1]]] = record(row, mine)
+      own << row if mine
     end
+    game = RG::AttrHash.from('robots' => robots, 'turn' => data['turn'])
+    actions = own.map do |row|
+      robot.location, robot.hp, robot.player_id, robot.robot_id = [row[0], row[1]], row[2], me,
+                                                                   row[4]
+      srand(((data['seed'] * 1_000_003) + data['turn']) * 1_000_003 + row[4])
+      limit = acted ? data['soft'] : data['first_soft']
+      acted = true
+      begin
+        plain(timer.run(limit) { robot.act(game) })
+      rescue ActTimer::Expired
+        { 'timeout' => true }
+      rescue NoMemoryError, SystemExit, Interrupt
+        raise
+      rescue Exception => e # rubocop:disable Lint/RescueException -- any bot error guards
+        { 'error' => "#{e.class}: #{e.message}"[0, 200] }
+      end
+    end
+    answers.puts(JSON.generate(actions))
   end
-  answers.puts(JSON.generate(actions))
 end
