@@ -2,10 +2,10 @@
 of the default map and around it: a generated table of inputs, computed by both."""
 from __future__ import annotations
 
+import importlib.util
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -37,8 +37,10 @@ puts JSON.generate({ 'table' => out, 'center' => RG::CENTER_POINT,
 
 
 def python_table(info: dict) -> dict:
-    sys.path.insert(0, str(BOTLIB))
-    import rg  # noqa: PLC0415
+    # Our rg, by its path: other tests may have put rgkit's own `rg` in sys.modules.
+    spec = importlib.util.spec_from_file_location("arena_rg_for_ruby_test", BOTLIB / "rg.py")
+    rg = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(rg)
     rg._configure(info)
     locs = [(x, y) for x in range(-1, 20) for y in range(-1, 20)]
     table = [{"types": sorted(rg.loc_types(loc)),
