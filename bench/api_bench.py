@@ -9,8 +9,6 @@ moves of both versions must be identical. Target: at least 3x fewer us per decis
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -21,17 +19,10 @@ from rich.table import Table
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
-from api_replay import record  # noqa: E402
+from api_replay import record, replay_fresh  # noqa: E402
 
 BOTS = sorted((ROOT / "bench" / "arena_bots").glob("*.py"))
 out = Console(width=110)
-
-
-def replay(api: str, bot: Path, views: Path, repeat: int) -> dict:
-    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "api_replay.py"), "--api", api,
-                           "--bot", str(bot), "--views", str(views), "--repeat", str(repeat)],
-                          capture_output=True, text=True, check=True)
-    return json.loads(proc.stdout)
 
 
 def main() -> None:
@@ -46,7 +37,7 @@ def main() -> None:
         for _ in range(args.rounds):
             for bot in BOTS:
                 for api in ("before", "after"):
-                    got = replay(api, bot, views, repeat=2)
+                    got = replay_fresh(api, bot, views, repeat=2)
                     key = (bot.stem, api)
                     if key not in best or got["cpu_s"] < best[key]["cpu_s"]:
                         best[key] = got

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -89,6 +90,18 @@ def replay(api: str, bot: Path, views_path: Path, probe: bool, repeat: int) -> d
         digest, log = moves.hexdigest(), getattr(module, "LOG", None)
     return {"decisions": decisions, "cpu_s": best, "moves": digest,
             "log": log if probe else None}
+
+
+def replay_fresh(api: str, bot: Path, views: Path, probe: bool = False, repeat: int = 1
+                 ) -> dict:
+    """`replay` in a fresh interpreter (this script), so that each api version loads alone;
+    a failure raises RuntimeError with the script's stderr."""
+    command = [sys.executable, __file__, "--api", api, "--bot", str(bot), "--views",
+               str(views), "--repeat", str(repeat), *(["--probe"] if probe else [])]
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    if proc.returncode:
+        raise RuntimeError(f"api_replay.py --api {api} --bot {bot.name} failed:\n{proc.stderr}")
+    return json.loads(proc.stdout)
 
 
 def main() -> None:

@@ -21,6 +21,9 @@ PYTHONS = re.compile(r"python(3(\.\d+)?)?")
 # What a runtime reads besides its binary and the shared libraries (always shown).
 RUNTIME_DIRS = {"perl": ("/usr/share/perl", "/usr/share/perl5"), "node": ("/usr/share/nodejs",),
                 "ruby": ("/usr/share/rubygems-integration",), "java": ("/etc/java-17-openjdk",)}
+# What a runtime is given when it runs our driver (not a bot's own script): Ruby's driver
+# needs no gems, and loading RubyGems would cost each game about 50 ms.
+DRIVER_FLAGS = {"ruby": ("--disable-gems",)}
 PERSISTENT = b"cave-protocol: persistent"
 PERSISTENT_LINES = 5
 ELF = b"\x7fELF"
@@ -62,8 +65,7 @@ def with_driver(filename: str, source: bytes, driver: str) -> dict:
         return info | {"problem": info["problem"] or f"{info['file']} is a native program, "
                                                      f"not a script for {driver}"}
     *runtime, bot = info["argv"]
-    # The driver needs no gems, and loading RubyGems would cost each game about 50 ms.
-    flags = ["--disable-gems"] if info["runtime"] == "ruby" else []
+    flags = DRIVER_FLAGS.get(info["runtime"], ())
     return info | {"argv": [*runtime, *flags, driver, bot], "persistent": True,
                    "files": [*info["files"], os.path.dirname(driver)]}
 

@@ -48,9 +48,10 @@ def _locs(data: dict, key: str, name: str, size: int) -> list[Loc]:
     return locs
 
 
-@functools.lru_cache(maxsize=16)     # a batch parses the same map for every game; the
+# A batch parses the same map for every game; the result is frozen, so it can be shared.
+@functools.lru_cache(maxsize=16)
 def parse_map(text: str, name: str = "<map>", board_size: int = 19) -> RobotGameMap:
-    """Parse rgkit's dict-literal format, never executing it."""     # result is frozen
+    """Parse rgkit's dict-literal format, never executing it."""
     try:
         data = ast.literal_eval(text)
     except (ValueError, SyntaxError, MemoryError, RecursionError) as exc:

@@ -75,7 +75,7 @@ def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter", outer_id
     adapter = None
     if hello.get("bot_side") in ADAPTERS:
         module, name = ADAPTERS[hello["bot_side"]]
-        adapter = getattr(importlib.import_module(module), name)(start, config["limits"])
+        adapter = getattr(importlib.import_module(module), name)(runner, start, config["limits"])
     while True:
         try:
             request = _wire.read_frame(in_fd, 1 << 20)
@@ -83,7 +83,7 @@ def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter", outer_id
             runner.stop()
             return
         started = time.perf_counter()
-        reply = adapter.turn(runner, request) if adapter else runner.turn(request["input"])
+        reply = adapter.turn(request) if adapter else runner.turn(request["input"])
         reply["busy_s"] = time.perf_counter() - started
         _wire.write_frame(out_fd, reply)
         if "fatal" in reply:

@@ -23,7 +23,9 @@ ANSWER_CAP = 64 << 10         # a turn's answer line: about 30 bytes per robot
 class RobotGameProgram:
     """Speaks Robot Game's frames to the host and JSON lines to the program."""
 
-    def __init__(self, start, limits):
+    def __init__(self, runner, start, limits):
+        self.runner = runner            # a `_program.Runner`: the program, for the game
+        runner.answer_cap = ANSWER_CAP
         rg._configure(start["info"])
         self.info = start["info"]
         self.player_id = start["ai"]
@@ -32,8 +34,8 @@ class RobotGameProgram:
         self.first_soft = limits.get("first_act_soft_s") or self.soft
         self.first = True
 
-    def turn(self, runner, view):
-        """Play one turn through `runner` (a `_program.Runner`): the reply frame."""
+    def turn(self, view):
+        """Play one turn through the program: the reply frame."""
         rows = array("h", view["robots"])
         robots = [list(rows[i:i + 5]) for i in range(0, len(rows), 5)]
         own = [(row[0], row[1]) for row in robots if row[4] >= 0]
@@ -42,8 +44,7 @@ class RobotGameProgram:
         if self.first:
             line["info"] = self.info
             self.first = False
-        runner.answer_cap = ANSWER_CAP
-        reply = runner.turn(json.dumps(line, separators=(",", ":")), calls=len(own))
+        reply = self.runner.turn(json.dumps(line, separators=(",", ":")), calls=len(own))
         answer, problem = reply["moves"]["answer"], reply["moves"]["problem"]
         if problem is not None or answer is None:
             why = problem or "no answer"

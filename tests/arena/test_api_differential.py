@@ -7,31 +7,22 @@ current sandbox/botlib. The logs of answers, and the moves, must be identical.
 from __future__ import annotations
 
 import ast
-import json
-import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
 
-from api_replay import record  # noqa: E402
+from api_replay import record, replay_fresh  # noqa: E402
 
 PROBE = Path(__file__).parent / "bots" / "api_probe.py"
-
-
-def replay(api: str, bot: Path, views: Path) -> dict:
-    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "api_replay.py"), "--api", api,
-                           "--bot", str(bot), "--views", str(views), "--probe"],
-                          capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout)
 
 
 def test_every_helper_answers_as_before_on_recorded_views(tmp_path: Path) -> None:
     views = tmp_path / "views.msgpack"
     assert record(views, turns=24, every=4) >= 40
-    before, after = replay("before", PROBE, views), replay("after", PROBE, views)
+    before, after = replay_fresh("before", PROBE, views, probe=True), \
+        replay_fresh("after", PROBE, views, probe=True)
     assert before["decisions"] > 500
     assert len(after["log"]) == before["decisions"]
     for old, new in zip(before["log"], after["log"], strict=True):
@@ -47,4 +38,5 @@ def test_the_bench_bots_move_as_before(tmp_path: Path) -> None:
     views = tmp_path / "views.msgpack"
     record(views, turns=12, every=3)
     for bot in sorted((ROOT / "bench" / "arena_bots").glob("*.py")):
-        assert replay("before", bot, views)["moves"] == replay("after", bot, views)["moves"]
+        before, after = replay_fresh("before", bot, views), replay_fresh("after", bot, views)
+        assert before["moves"] == after["moves"]

@@ -75,7 +75,6 @@ __all__ = [
 _FLOORS = (PIT, EMPTY, LEFT_SPINNER, RIGHT_SPINNER, FLAG)
 _KINDS = (None, WALL, MOUNTED_LASER, CORPSE, ROBOT)
 _FLAG_CODE = 4
-_SIZE = 11
 _CENTER = (5, 5)
 _POSITIONS = [divmod(index, 11) for index in range(121)]
 _ROW_STARTS = range(0, 121, 11)
@@ -140,22 +139,12 @@ class _View:
 
     def contents(self):
         """{cell index: content dict} for everything in sight, the robot included."""
-        made = self._contents
         if not self._complete:
-            names, things, content = self.names, self.things, self.content
+            content = self.content
             for k in range(self.first, self.end, 5):
-                index = things[k]
-                if index in made:
-                    continue
-                if index == 60:
-                    content(k)
-                    continue
-                kind = _KINDS[things[k + 1]]     # as content() makes it, inlined for speed
-                made[index] = {TYPE: kind, POSITION: _POSITIONS[index], LIFE: things[k + 2],
-                               FACING: CLOCKWISE[things[k + 3]],
-                               NAME: names[things[k + 4]] if kind is ROBOT else kind}
+                content(k)
             self._complete = True
-        return made
+        return self._contents
 
     def cell(self, index):
         got = self.cells.get(index)
@@ -354,6 +343,7 @@ _SPIN = {LEFT_SPINNER: {AHEAD: LEFT, RIGHT: AHEAD, BEHIND: RIGHT, LEFT: BEHIND},
 _PUSHABLE_CODES = (_KINDS.index(ROBOT), _KINDS.index(CORPSE))
 _SHOOTER_CODES = (_KINDS.index(ROBOT), _KINDS.index(MOUNTED_LASER))
 _PIT_CODE = _FLOORS.index(PIT)
+_EMPTY_CODE = _FLOORS.index(EMPTY)
 # _RAYS[position][direction]: the tiles in sight from position onward, in that direction.
 _RAYS = {}
 for _pos in _POSITIONS:
@@ -370,7 +360,7 @@ def _floor_code(pos):
     row, col = pos
     if 0 <= row < 11 and 0 <= col < 11:
         return _view.floor[row * 11 + col]
-    return 1                        # beyond sight: assume open floor
+    return _EMPTY_CODE              # beyond sight: assume open floor
 
 
 def _simulate(move):
