@@ -69,8 +69,10 @@ class Zygote:
         try:
             hello = unpack(self._control.recv(4096))
         except (OSError, FrameError) as exc:
+            self.close()            # so that the next zygote() starts a new one
             raise ZygoteError(f"the sandbox zygote did not start: {exc}") from None
         if not isinstance(hello, dict) or "ready" not in hello:
+            self.close()
             raise ZygoteError("the sandbox zygote did not start")
         self._ready = True
 

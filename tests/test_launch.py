@@ -50,4 +50,5 @@ def test_a_zygote_that_cannot_start_fails_when_a_child_is_asked_for(monkeypatch)
     zygote.prestart()                           # no error yet: it is still booting
     with pytest.raises(zygote.ZygoteError, match="did not start"):
         zygote.zygote().spawn(0, 1, [])
-    zygote._current.close()
+    assert zygote._current._control.fileno() == -1   # closed: the next zygote() starts anew
+    assert not zygote._current.alive()
