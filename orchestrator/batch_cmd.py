@@ -54,9 +54,9 @@ out = Console()
 RUNS_DIR = Path("runs")
 
 WorkersOption = Annotated[Optional[int], typer.Option(
-    help="Matches played at once [default: all cores].", show_default=False)]
+    help="Matches played at once \\[default: all cores].", show_default=False)]
 DbOption = Annotated[Optional[Path], typer.Option(
-    help="The SQLite results file [default: runs/GAME.sqlite]. A rerun resumes from it.",
+    help="The SQLite results file \\[default: runs/GAME.sqlite]. A rerun resumes from it.",
     show_default=False)]
 BackendOption = Annotated[str, typer.Option(
     help="local: worker processes on this machine. dask: a Dask cluster (--address), or a "
@@ -135,7 +135,7 @@ def tournament(
     format: Optional[str] = typer.Option(
         None, "--format", help="round-robin: every pair, sides swapped. ffa: all bots in "
         "every match. combinations: every group of --size bots (the seed's 'every "
-        "combination of 6, 3 games each'). [default: the game's own: combinations of 6, 3 "
+        "combination of 6, 3 games each'). \\[default: the game's own: combinations of 6, 3 "
         "games, for race; else round-robin, 2 games]", show_default=False),
     games: Optional[int] = typer.Option(None, help="Games per pair, per group, or in all "
                                         "(ffa).", show_default=False),
@@ -338,7 +338,7 @@ def results(
     export: Optional[str] = typer.Option(None, help="csv: every participant of every match "
                                          "(or of --run), one row each."),
     output: Optional[Path] = typer.Option(None, "--out", help="Write the export here "
-                                          "[default: standard output]."),
+                                          "\\[default: standard output]."),
     as_json: JsonOption = False,
 ) -> None:
     """Show past runs in a results file, one run's table, or export them as CSV.

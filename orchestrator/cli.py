@@ -121,7 +121,7 @@ def _warn_sandbox(result: dict) -> None:
 def check(
     bot: Path = typer.Argument(..., help="The bot file to check.", show_default=False),
     game: GameOption = "arena",
-    turns: Optional[int] = typer.Option(None, help="Turns to play [default: arena 50, "
+    turns: Optional[int] = typer.Option(None, help="Turns to play \\[default: arena 50, "
                                         "robotgame 100, cave 50]."),
     seed: int = typer.Option(1, help="Match seed."),
     max_overheats: float = typer.Option(0.1, help="Largest share of decisions that may "

@@ -66,6 +66,11 @@ class Game:
     def summary(self) -> Callable[[Any], dict[str, str]]:
         return self.rulebook.summary
 
+    def map_facts(self, board: Any) -> str:
+        """A map in one line, as `arena maps validate` reports it."""
+        return ", ".join(value if key == "size" else f"{value} {key}"
+                         for key, value in self.summary(board).items())
+
     @property
     def scenario(self) -> Callable[[Any, str], dict] | None:
         return self.rulebook.scenario

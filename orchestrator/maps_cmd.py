@@ -1,6 +1,10 @@
-"""`arena maps`: list, validate and generate maps."""
+"""`arena maps`: list, validate, generate and edit maps."""
 from __future__ import annotations
 
+import os
+import socket
+import sys
+import webbrowser
 from pathlib import Path
 from typing import List, Optional
 
@@ -14,7 +18,7 @@ from engine.cave.generate import generate as generate_cavern
 from orchestrator.games import get_game
 
 app = typer.Typer(help="List the bundled maps, validate map files, generate arenas and "
-                       "caverns.",
+                       "caverns, and draw maps in the editor.",
                   invoke_without_command=True, no_args_is_help=False)
 out = Console()
 
@@ -41,9 +45,7 @@ def validate(files: List[Path] = typer.Argument(..., help="Map files to check.")
     """Check map files; a bad one gives `error: FILE:LINE:COLUMN: problem` and exit 2."""
     found = get_game(game)
     for path in files:
-        summary = found.summary(found.load_map(path))
-        facts = [value if key == "size" else f"{value} {key}" for key, value in summary.items()]
-        print(f"ok: {path}: {', '.join(facts)}")
+        print(f"ok: {path}: {found.map_facts(found.load_map(path))}")
 
 
 @app.command("generate")
@@ -82,3 +84,58 @@ def generate_cmd(
     except OSError as exc:
         raise InputError(f"{out_file}: cannot write the map ({exc.strerror})") from None
     Console(stderr=True).print(f"wrote {out_file}: {summary}")
+
+
+@app.command()
+def edit(
+    file: Path = typer.Argument(..., help="The map file to edit; a new one if it does not "
+                                          "exist."),
+    game: str = typer.Option("arena", help="arena or robotgame."),
+    start: Optional[str] = typer.Option(None, "--from", help="A new file starts as this map "
+                                        "(a file or a bundled map's name), not blank."),
+    size: int = typer.Option(20, help="arena: a new blank map's side."),
+    port: int = typer.Option(0, help="Loopback port \\[default: a free one].", show_default=False),
+    open_browser: Optional[bool] = typer.Option(
+        None, "--open/--no-open", help="Open the page in a browser \\[default: when there is "
+                                       "a display]."),
+) -> None:
+    """Draw a map in a browser, as the kit's map editor did: paint obstacles and spawn
+    squares (robotgame), or walls, pits, lasers, spinners and flags (arena), with mirror
+    symmetry, and see [bold]arena maps validate[/bold]'s verdict as you go. Save writes the
+    file only when it is valid, so [bold]arena run --map FILE[/bold] plays on it.
+
+    The page is served on 127.0.0.1 only, until Ctrl-C.
+    Examples: arena maps edit --game robotgame mine.py --from default;
+    arena maps edit maps/arena/mine.txt --size 24"""
+    try:
+        import uvicorn
+
+        from orchestrator.map_editor import create_app, open_sheet
+    except ImportError as exc:
+        raise InputError(f"arena maps edit needs the server extra ({exc.name} is missing): "
+                         f"pip install 'robot-arena[server]'") from None
+    found = get_game(game)
+    sheet = open_sheet(found, file, found.find_map(start) if start else None, size)
+    sock = socket.socket()
+    try:
+        sock.bind(("127.0.0.1", port))
+    except OSError as exc:
+        raise InputError(f"--port {port}: cannot listen there ({exc.strerror})") from None
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}/"
+    state = "a new map" if sheet.new else "the map"
+    err = Console(stderr=True)
+    err.print(f"editing {state} {file} ({found.name}) at [bold]{url}[/bold]; Ctrl-C stops",
+              highlight=False)
+    if open_browser or (open_browser is None and _has_display()):
+        webbrowser.open(url)
+    config = uvicorn.Config(create_app(sheet), log_level="warning")
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:           # uvicorn stops, then passes Ctrl-C on: the way out
+        pass
+    err.print(f"stopped; {file} was {'never saved' if sheet.new else 'saved'}", highlight=False)
+
+
+def _has_display() -> bool:
+    return sys.platform in ("darwin", "win32") or bool(
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))

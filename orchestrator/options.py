@@ -16,8 +16,8 @@ class Interrupted(Exception):
     """Ctrl-C during a long run: the message says what was kept. Exit status 130."""
 
 GAME_HELP = "Which game: arena, or robotgame (rgkit's Robot Game)."
-CPU_HELP = ("CPU seconds per move()/act() call. arena: past it the AI is erased [default: 1]. "
-            "robotgame: past it the robot guards, as a timeout [default: 0.3, and 1.5 for "
+CPU_HELP = ("CPU seconds per move()/act() call. arena: past it the AI is erased \\[default: 1]. "
+            "robotgame: past it the robot guards, as a timeout \\[default: 0.3, and 1.5 for "
             "the first act].")
 SANDBOX_HELP = ("standard: each AI in its own limited, isolated process, with every "
                 "isolation layer this machine allows (a warning names any missing). strict: "
@@ -85,5 +85,5 @@ RandomSpawnOption = Annotated[bool, typer.Option("--random-spawn", help="robotga
 SandboxOption = Annotated[str, typer.Option(help=SANDBOX_HELP)]
 CpuOption = Annotated[Optional[float], typer.Option(help=CPU_HELP, show_default=False)]
 MemoryOption = Annotated[Optional[int], typer.Option(help="Memory cap per AI, in MiB "
-                                                     "[default: 512].")]
+                                                     "\\[default: 512].")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print exactly one JSON object.")]

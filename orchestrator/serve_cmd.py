@@ -37,7 +37,7 @@ def serve(
     games: Annotated[str, typer.Option(help="Comma-separated games that get a ladder.")]
         = ",".join(GAMES),
     workers: Annotated[Optional[int], typer.Option(
-        help="Matches played at once [default: all cores].", show_default=False)] = None,
+        help="Matches played at once \\[default: all cores].", show_default=False)] = None,
     check_workers: Annotated[int, typer.Option(
         help="Uploads checked at once; more uploads wait their turn.")] = 1,
     backend: Annotated[str, typer.Option(help="local: worker processes here. dask: a Dask "
@@ -47,7 +47,7 @@ def serve(
         = None,
     seed: Annotated[int, typer.Option(help="The ladder's seed: match N plays seed + N.")] = 0,
     lineup: Annotated[Optional[list[str]], typer.Option(
-        help="A game's match size, GAME=N (repeatable) [default: robotgame 2, arena 4, "
+        help="A game's match size, GAME=N (repeatable) \\[default: robotgame 2, arena 4, "
              "race 6, cave 2].", show_default=False)] = None,
 ) -> None:
     """Run the ladder server: contestants upload bots (from the /upload page, or

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import pprint
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,6 +31,11 @@ class RobotGameMap:
     def to_data(self) -> dict:
         return {"spawn": [list(loc) for loc in self.spawn],
                 "obstacle": sorted(list(loc) for loc in self.obstacles)}
+
+    def to_text(self) -> str:
+        """The map in rgkit's format, a dict literal; spawn squares keep their order."""
+        data = {"spawn": list(self.spawn), "obstacle": sorted(self.obstacles)}
+        return pprint.pformat(data, width=100, compact=True, sort_dicts=False) + "\n"
 
 
 def _locs(data: dict, key: str, name: str, size: int) -> list[Loc]:

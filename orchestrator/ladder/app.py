@@ -22,16 +22,13 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader
-from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
 
 from orchestrator import replay, replay_view
 from orchestrator.ladder.service import MAX_FILE, Ladder, LadderError
+from orchestrator.web import Guard
 
 HERE = Path(str(resources.files("orchestrator") / "ladder"))
-POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-          "frame-src 'self'; frame-ancestors 'self'; form-action 'self'; base-uri 'none'; "
-          "connect-src 'self'")
 FORM_SLACK = 16 * 1024          # a multipart body's fields and boundaries beside the file
 PAGE_TTL_S = 1.0                # the busiest pages are rendered at most once a second
 
@@ -69,39 +66,6 @@ def chart(series: dict[str, list], width: int = 640, height: int = 200) -> dict:
         lines.append({"name": name, "points": text, "color": i % 10})
     return {"width": width, "height": height, "lines": lines, "low": round(y0 + 10),
             "high": round(y1 - 10)}
-
-
-class Guard:
-    """Pure ASGI middleware: refuse a body over the upload limit from its Content-Length,
-    before it is read, and add the security headers to every response."""
-
-    def __init__(self, app, refuse: Callable[..., Response]) -> None:
-        self.app, self.refuse = app, refuse
-
-    async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        length = dict(scope["headers"]).get(b"content-length", b"")
-        if scope["method"] == "POST" and length.isdigit() and \
-                int(length) > MAX_FILE + FORM_SLACK:
-            send = self._headers(send)
-            response = self.refuse(Request(scope), 413, "file too large",
-                                   f"the limit is {MAX_FILE} bytes")
-            await response(scope, receive, send)
-            return
-        await self.app(scope, receive, self._headers(send))
-
-    @staticmethod
-    def _headers(send):
-        async def sender(message) -> None:
-            if message["type"] == "http.response.start":
-                headers = MutableHeaders(scope=message)
-                headers.setdefault("Content-Security-Policy", POLICY)
-                headers["X-Content-Type-Options"] = "nosniff"
-                headers["Referrer-Policy"] = "no-referrer"
-            await send(message)
-        return sender
 
 
 def create_app(ladder: Ladder, run: bool = True,
@@ -147,7 +111,7 @@ def create_app(ladder: Ladder, run: bool = True,
             return JSONResponse({"error": error, "reason": reason}, status_code=status)
         return html("error.html", status, error=error, reason=reason)
 
-    app.add_middleware(Guard, refuse=error_response)
+    app.add_middleware(Guard, refuse=error_response, limit=MAX_FILE, slack=FORM_SLACK)
 
     @app.exception_handler(LadderError)
     async def refused(request: Request, exc: LadderError):

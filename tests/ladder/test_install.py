@@ -8,10 +8,12 @@ import subprocess
 import sys
 import venv
 
+import httpx
 import pytest
 
 from tests.conftest import ROOT
 from tests.ladder.server import Server
+from tests.maps.editing import editing
 
 
 @pytest.fixture(scope="module")
@@ -73,3 +75,17 @@ def test_the_installed_arena_serves(installed, tmp_path) -> None:
         assert answer.status_code == 201, answer.text
     finally:
         server.stop()
+
+
+def test_the_installed_arena_edits_maps(installed, tmp_path) -> None:
+    path = tmp_path / "mine.py"
+    with editing(tmp_path / "editor.log", str(path), "--game", "robotgame", "--from",
+                 "default", arena=[str(installed / "arena")], cwd=tmp_path) as url:
+        for asset in ("/", "/static/editor.js", "/static/editor.css", "/favicon.svg"):
+            assert httpx.get(url + asset).status_code == 200, asset
+        rows = httpx.get(f"{url}/api/map").json()["rows"]
+        saved = httpx.post(f"{url}/api/save", json={"rows": rows})
+        assert saved.status_code == 200 and "48 spawn squares" in saved.json()["line"]
+    assert "stopped; " in (tmp_path / "editor.log").read_text()
+    assert arena(installed, "maps", "validate", "--game", "robotgame", str(path),
+                 cwd=tmp_path).returncode == 0

@@ -1,0 +1,272 @@
+"""`arena maps edit`: the kit's map editor, a page served on this machine's loopback.
+
+The page paints a square grid of symbols. This side turns the grid into the game's map
+file, runs the parser that `arena maps validate` runs on it, and writes the file only when
+it parses, so a saved map is one that `arena run --map` loads.
+
+The server writes one file, so it answers only this machine: it binds 127.0.0.1, accepts
+only a loopback Host (no DNS rebinding), and changes nothing on a request from another
+origin or one that is not JSON (no cross-site form posts).
+"""
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+
+from engine import InputError
+from engine.robotgame.mapfile import RobotGameMap
+from orchestrator.games import Game
+from orchestrator.web import Guard
+
+HERE = Path(str(resources.files("orchestrator") / "editor"))
+FAVICON = Path(str(resources.files("orchestrator") / "ladder" / "static" / "favicon.svg"))
+MAX_SIDE = 200                  # an arena up to 200 x 200 (the official one is 30 x 30)
+MAX_BODY = 512 * 1024
+LOOPBACK = ("127.0.0.1", "localhost")
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A brush of the palette: the grid symbol it paints and the key that picks it."""
+
+    symbol: str
+    name: str
+    key: str
+
+
+class Sheet:
+    """One map file as the editor's grid (rows of symbols): read, judged, written."""
+
+    tools: tuple[Tool, ...] = ()
+    resizable = False
+
+    def __init__(self, game: Game, path: Path, rows: list[str], new: bool) -> None:
+        self.game, self.path, self.rows, self.new = game, path, rows, new
+
+    def text(self, rows: list[str]) -> str:
+        """The map file for these rows."""
+        raise NotImplementedError
+
+    def check_rows(self, rows: list[str]) -> None:
+        """Refuse a grid this sheet cannot hold (an InputError), before it is judged."""
+        side = len(rows)
+        if not 1 <= side <= MAX_SIDE or any(len(row) != side for row in rows):
+            raise InputError(f"the grid must be square, 1 to {MAX_SIDE} a side")
+        if any("\n" in row or "\r" in row for row in rows):
+            raise InputError("a row holds a line break")
+
+    def verdict(self, rows: list[str]) -> dict:
+        """`arena maps validate`'s line for the rows, a note when a 2-AI match with the
+        default rules could not start on them, the erring cell, and the file's text."""
+        self.check_rows(rows)
+        name, text = str(self.path), self.text(rows)
+        try:
+            board = self.game.parse_map(text, name)
+        except InputError as exc:
+            found = re.match(re.escape(name) + r":(\d+):(\d+):", str(exc))
+            where = [int(found[1]) - 1, int(found[2]) - 1] if found else None
+            return {"ok": False, "line": f"error: {exc}", "note": "", "where": where,
+                    "text": text}
+        note = ""
+        try:
+            self.game.new_match(board, ["a", "b"], 0, self.game.rules(self.game.presets[0]))
+        except InputError as exc:
+            note = f"a 2-AI match with the default rules cannot start on this map: {exc}"
+        return {"ok": True, "line": f"ok: {name}: {self.game.map_facts(board)}", "note": note,
+                "where": None, "text": text}
+
+    def save(self, rows: list[str]) -> dict:
+        """Write the map if it parses (atomically: a reader never sees half a file)."""
+        verdict = self.verdict(rows)
+        if verdict["ok"]:
+            folder = self.path.parent
+            with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, delete=False,
+                                             prefix=f".{self.path.name}.") as out:
+                out.write(verdict["text"])
+            os.replace(out.name, self.path)
+            self.rows, self.new = rows, False
+            self.saved(rows)
+        return verdict
+
+    def saved(self, rows: list[str]) -> None:
+        """What the sheet remembers of the file it wrote."""
+
+    def describe(self) -> dict:
+        return {"game": self.game.name, "file": str(self.path), "rows": self.rows,
+                "new": self.new, "resizable": self.resizable, "max_side": MAX_SIDE,
+                "tools": [tool.__dict__ for tool in self.tools]}
+
+
+class ArenaSheet(Sheet):
+    """An arena's grid is its file: the seed's symbols, one character a tile."""
+
+    tools = (Tool(" ", "floor", "s"), Tool("#", "wall", "#"), Tool("&", "pit", "&"),
+             Tool("^", "laser north", "^"), Tool(">", "laser east", ">"),
+             Tool("v", "laser south", "v"), Tool("<", "laser west", "<"),
+             Tool("{", "left spinner", "{"), Tool("}", "right spinner", "}"),
+             *(Tool(str(n), f"flag {n}", str(n)) for n in range(1, 10)))
+    resizable = True
+
+    @classmethod
+    def rows_of(cls, text: str, blank_side: int) -> list[str]:
+        """The file's lines as a square grid, padded with floor. Symbols the parser would
+        refuse are kept, so the page shows where they are. No lines: a blank grid."""
+        lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        while lines and lines[-1] == "":
+            lines.pop()
+        if not lines:
+            return cls.blank(blank_side)
+        side = min(MAX_SIDE, max(len(lines), max(len(line) for line in lines)))
+        lines = (lines + [""] * side)[:side]
+        return [line[:side].ljust(side) for line in lines]
+
+    @staticmethod
+    def blank(side: int) -> list[str]:
+        return [" " * side] * side
+
+    def text(self, rows: list[str]) -> str:
+        # Full-width lines: the map's size is its longest line, so it stays what was drawn.
+        return "\n".join(rows) + "\n"
+
+
+class RobotGameSheet(Sheet):
+    """A Robot Game grid: ' ' walkable, '#' obstacle, 's' spawn square; row y, column x.
+    Spawn squares keep the loaded file's order, because a match's spawn draws follow it;
+    new ones follow in (x, y) order."""
+
+    tools = (Tool(" ", "walkable", "s"), Tool("#", "obstacle", "a"),
+             Tool("s", "spawn square", "g"))
+    SIDE = 19
+
+    def __init__(self, game: Game, path: Path, board: RobotGameMap | None, new: bool
+                 ) -> None:
+        side = self.SIDE
+        grid = [[" "] * side for _ in range(side)]
+        self.order: tuple[tuple[int, int], ...] = ()
+        if board is not None:
+            for x, y in board.obstacles:
+                grid[y][x] = "#"
+            for x, y in board.spawn:
+                grid[y][x] = "s"
+            self.order = board.spawn
+        super().__init__(game, path, ["".join(row) for row in grid], new)
+
+    def check_rows(self, rows: list[str]) -> None:
+        if len(rows) != self.SIDE or any(len(row) != self.SIDE or set(row) - set(" #s")
+                                         for row in rows):
+            raise InputError(f"the grid must be {self.SIDE} rows of {self.SIDE} of ' #s'")
+
+    def _spawn(self, rows: list[str]) -> list[tuple[int, int]]:
+        marked = {(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "s"}
+        kept = [loc for loc in self.order if loc in marked]
+        return kept + sorted(marked - set(kept))
+
+    def text(self, rows: list[str]) -> str:
+        obstacles = frozenset((x, y) for y, row in enumerate(rows)
+                              for x, ch in enumerate(row) if ch == "#")
+        return RobotGameMap(self.path.stem, tuple(self._spawn(rows)), obstacles,
+                            self.SIDE).to_text()
+
+    def saved(self, rows: list[str]) -> None:
+        self.order = tuple(self._spawn(rows))
+
+
+def open_sheet(game: Game, path: Path, start: Path | None = None, side: int = 20) -> Sheet:
+    """The sheet for `path`: its map if it exists, else `start`'s map, else a blank one."""
+    if game.name not in ("arena", "robotgame"):
+        raise InputError(f"the map editor makes arena and robotgame maps, not {game.name} ones")
+    if path.is_dir():
+        raise InputError(f"{path}: is a folder; give the map file to edit or create")
+    if not path.parent.is_dir():
+        raise InputError(f"{path}: the folder {path.parent} does not exist")
+    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise InputError(f"{path}: cannot be written here (permission denied)")
+    # An empty file (made with `touch` to be drawn) is a new map, like a missing one.
+    source = path if path.exists() and path.stat().st_size else start
+    if game.name == "robotgame":
+        return RobotGameSheet(game, path, game.load_map(source) if source else None,
+                              new=source != path)
+    if not 1 <= side <= MAX_SIDE:
+        raise InputError(f"--size must be 1 to {MAX_SIDE}, got {side}")
+    if source is None:
+        return ArenaSheet(game, path, ArenaSheet.blank(side), new=True)
+    try:
+        text = source.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{source}: cannot read the map ({exc})") from None
+    return ArenaSheet(game, path, ArenaSheet.rows_of(text, side), new=source != path)
+
+
+class Grid(BaseModel):
+    rows: list[str] = Field(min_length=1, max_length=MAX_SIDE)
+
+
+def create_app(sheet: Sheet) -> FastAPI:
+    """The editor's ASGI app: the page, its script, and three JSON calls."""
+    app = FastAPI(title="robot-arena map editor", docs_url=None, redoc_url=None,
+                  openapi_url=None)
+
+    def refuse(_request: Request, status: int, error: str, reason: str) -> JSONResponse:
+        return JSONResponse({"error": error, "reason": reason}, status_code=status)
+
+    app.add_middleware(Guard, refuse=refuse, limit=MAX_BODY)
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(LOOPBACK))
+    app.mount("/static", StaticFiles(directory=HERE), name="static")
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError):
+        reason = "; ".join(f"{'.'.join(str(p) for p in e['loc'][1:]) or 'request'}: {e['msg']}"
+                           for e in exc.errors())
+        return refuse(request, 422, "invalid request", reason)
+
+    @app.exception_handler(InputError)
+    async def bad_grid(request: Request, exc: InputError):
+        return refuse(request, 422, "invalid grid", str(exc))
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException):
+        return refuse(request, exc.status_code, "refused", str(exc.detail))
+
+    def same_origin(request: Request) -> None:
+        # A browser names the page that sent a POST; only this server's own page may write.
+        origin = request.headers.get("origin")
+        if origin is not None and urlsplit(origin).netloc != request.headers.get("host"):
+            raise HTTPException(403, f"a request from {origin} may not change this map")
+
+    @app.get("/", include_in_schema=False)
+    def page() -> FileResponse:
+        return FileResponse(HERE / "page.html")
+
+    @app.get("/favicon.svg", include_in_schema=False)
+    def favicon() -> FileResponse:
+        return FileResponse(FAVICON)
+
+    @app.get("/api/map")
+    def current() -> dict:
+        return sheet.describe()
+
+    @app.post("/api/check")
+    def check(grid: Grid, request: Request) -> dict:
+        same_origin(request)
+        return sheet.verdict(grid.rows)
+
+    @app.post("/api/save")
+    def save(grid: Grid, request: Request) -> JSONResponse:
+        same_origin(request)
+        verdict = sheet.save(grid.rows)
+        return JSONResponse(verdict, status_code=200 if verdict["ok"] else 422)
+
+    return app
