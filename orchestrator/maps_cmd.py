@@ -26,7 +26,7 @@ out = Console()
 @app.callback()
 def maps(ctx: typer.Context,
          game: str = typer.Option("arena", help="Which game's maps.")) -> None:
-    """List the bundled maps (or run a subcommand: validate, generate)."""
+    """List the bundled maps (or run a subcommand: validate, generate, edit)."""
     if ctx.invoked_subcommand is not None:
         return
     found = get_game(game)
@@ -88,8 +88,10 @@ def generate_cmd(
 
 @app.command()
 def edit(
-    file: Path = typer.Argument(..., help="The map file to edit; a new one if it does not "
-                                          "exist."),
+    file: Optional[Path] = typer.Argument(
+        None, help="The map file to edit; a new one if it does not exist \\[default: a new "
+                   "new_map.txt, or new_map.py for robotgame, in this folder].",
+        show_default=False),
     game: str = typer.Option("arena", help="arena or robotgame."),
     start: Optional[str] = typer.Option(None, "--from", help="A new file starts as this map "
                                         "(a file or a bundled map's name), not blank."),
@@ -115,6 +117,7 @@ def edit(
         raise InputError(f"arena maps edit needs the server extra ({exc.name} is missing): "
                          f"pip install 'robot-arena[server]'") from None
     found = get_game(game)
+    file = file or _unused("new_map", found.map_suffix)
     sheet = open_sheet(found, file, found.find_map(start) if start else None, size)
     sock = socket.socket()
     try:
@@ -139,3 +142,12 @@ def edit(
 def _has_display() -> bool:
     return sys.platform in ("darwin", "win32") or bool(
         os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def _unused(stem: str, suffix: str) -> Path:
+    """stem + suffix in this folder, or the first stem_2, stem_3... not taken yet."""
+    path, n = Path(stem + suffix), 1
+    while path.exists():
+        n += 1
+        path = Path(f"{stem}_{n}{suffix}")
+    return path

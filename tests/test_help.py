@@ -39,5 +39,5 @@ def test_every_parameters_help_is_shown_whole() -> None:
             checked += 1
     assert checked > 60
     edit = flat(runner.invoke(app, ["maps", "edit", "--help"]).output)
-    assert "The map file to edit; a new one if it does not exist." in edit   # an argument
+    assert "The map file to edit; a new one if it does not exist [default: a new" in edit
     assert "Loopback port [default: a free one]." in edit

@@ -6,12 +6,14 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import httpx
 import pytest
 
 from engine import InputError
 from engine.robotgame.mapfile import load_map as load_rg_map
 from orchestrator.games import get_game
 from tests.conftest import ARENA_CMD, MAPS, ROOT
+from tests.maps.editing import editing
 
 testclient = pytest.importorskip("fastapi.testclient", reason="the server extra is in the "
                                  "test extra")
@@ -173,3 +175,22 @@ def test_files_the_editor_cannot_use_are_one_clear_error(tmp_path) -> None:
                             capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert answer.returncode == 2 and answer.stderr.startswith("error: ")
     assert len(answer.stderr.strip().splitlines()) == 1 and "does not exist" in answer.stderr
+
+
+def test_without_a_file_it_draws_a_new_one_beside_the_others(tmp_path) -> None:
+    (tmp_path / "new_map.py").write_text("taken")
+    with editing(tmp_path / "editor.log", "--game", "robotgame", cwd=tmp_path) as url:
+        shown = httpx.get(f"{url}/api/map").json()
+        assert shown["file"] == "new_map_2.py" and shown["new"]
+        assert httpx.post(f"{url}/api/save", json={"rows": shown["rows"]}).status_code == 200
+    assert load_rg_map(tmp_path / "new_map_2.py").spawn == ()
+    assert (tmp_path / "new_map.py").read_text() == "taken"
+    assert "stopped; new_map_2.py was saved" in (tmp_path / "editor.log").read_text()
+
+
+def test_an_empty_file_opens_as_a_new_blank_map(tmp_path) -> None:
+    for game, name in ((ARENA, "e.txt"), (ROBOTGAME, "e.py")):
+        (tmp_path / name).write_text("")
+        sheet = open_sheet(game, tmp_path / name, side=7)
+        assert sheet.new and set("".join(sheet.rows)) == {" "}
+        assert len(sheet.rows) == (7 if game is ARENA else 19)
