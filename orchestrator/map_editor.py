@@ -29,7 +29,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from engine import InputError
 from engine.robotgame.mapfile import RobotGameMap
 from orchestrator.games import Game
-from orchestrator.web import Guard
+from orchestrator.web import Guard, validation_reason
 
 HERE = Path(str(resources.files("orchestrator") / "editor"))
 FAVICON = Path(str(resources.files("orchestrator") / "ladder" / "static" / "favicon.svg"))
@@ -228,9 +228,7 @@ def create_app(sheet: Sheet) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError):
-        reason = "; ".join(f"{'.'.join(str(p) for p in e['loc'][1:]) or 'request'}: {e['msg']}"
-                           for e in exc.errors())
-        return refuse(request, 422, "invalid request", reason)
+        return refuse(request, 422, "invalid request", validation_reason(exc.errors()))
 
     @app.exception_handler(InputError)
     async def bad_grid(request: Request, exc: InputError):

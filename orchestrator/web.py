@@ -46,3 +46,9 @@ class Guard:
                 headers["Referrer-Policy"] = "no-referrer"
             await send(message)
         return sender
+
+
+def validation_reason(errors: list[dict]) -> str:
+    """FastAPI's validation errors in one line: `field: problem; ...`."""
+    return "; ".join(f"{'.'.join(str(p) for p in e['loc'][1:]) or 'request'}: {e['msg']}"
+                     for e in errors)

@@ -26,7 +26,7 @@ from starlette.exceptions import HTTPException
 
 from orchestrator import replay, replay_view
 from orchestrator.ladder.service import MAX_FILE, Ladder, LadderError
-from orchestrator.web import Guard
+from orchestrator.web import Guard, validation_reason
 
 HERE = Path(str(resources.files("orchestrator") / "ladder"))
 FORM_SLACK = 16 * 1024          # a multipart body's fields and boundaries beside the file
@@ -119,9 +119,7 @@ def create_app(ladder: Ladder, run: bool = True,
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError):
-        reason = "; ".join(f"{'.'.join(str(p) for p in e['loc'][1:]) or 'request'}: {e['msg']}"
-                           for e in exc.errors())
-        return error_response(request, 422, "invalid request", reason)
+        return error_response(request, 422, "invalid request", validation_reason(exc.errors()))
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException):

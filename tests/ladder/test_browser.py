@@ -8,13 +8,12 @@ import time
 
 import pytest
 
+from tests.browser import CHROMIUM, SKIP_REASON, watched_page
 from tests.ladder.conftest import SAMPLES
 from tests.ladder.server import Server
-from tests.replay.test_viewer import ARGS, CHROMIUM
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the test extra")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed "
-                                "(make test installs it as root)")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON)
 RG = SAMPLES / "robotgame"
 
 
@@ -28,14 +27,7 @@ def server(tmp_path):
 
 
 def test_upload_with_the_form_then_find_the_bot_and_watch_its_match(server) -> None:
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
-        problems: list[str] = []
-        page.on("pageerror", lambda exc: problems.append(str(exc)))
-        page.on("console", lambda msg: msg.type == "error" and problems.append(msg.text))
-        page.on("requestfailed", lambda req: problems.append(f"failed: {req.url}"))
-
+    with watched_page() as page:
         page.goto(f"{server.url}/upload")
         page.select_option("select[name=game]", "robotgame")
         page.fill("input[name=name]", "my rusher")
@@ -68,5 +60,3 @@ def test_upload_with_the_form_then_find_the_bot_and_watch_its_match(server) -> N
         viewer.evaluate("viewer.go(40)")
         assert viewer.evaluate("viewer.turn") == 40 and viewer.evaluate("viewer.drawnRobots") > 0
         assert "my rusher" in viewer.inner_text("#players")
-        assert problems == [], problems
-        browser.close()

@@ -19,25 +19,10 @@ from engine.robotgame.mapfile import load_map as load_rg_map
 from orchestrator import replay
 from tests.conftest import ARENA_CMD, ROOT
 from tests.maps.editing import editing
-from tests.replay.test_viewer import ARGS, CHROMIUM
+from tests.browser import CHROMIUM, SKIP_REASON, watched_page
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the test extra")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed "
-                                "(make test installs it as root)")
-
-
-@contextmanager
-def browser_page():
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        problems: list[str] = []
-        page.on("pageerror", lambda exc: problems.append(str(exc)))
-        page.on("console", lambda msg: msg.type == "error" and problems.append(msg.text))
-        page.on("requestfailed", lambda req: problems.append(f"failed: {req.url}"))
-        yield page
-        assert problems == [], problems
-        browser.close()
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON)
 
 
 def cell(page, r: int, c: int):
@@ -68,7 +53,7 @@ def play(*args: str) -> dict:
 def test_paint_a_robot_game_map_save_it_and_play_on_it(tmp_path) -> None:
     path = tmp_path / "ring.py"
     with editing(tmp_path / "editor.log", str(path), "--game", "robotgame") as url, \
-            browser_page() as page:
+            watched_page(1400, 1000) as page:
         page.goto(url)
         assert verdict(page, "ok").startswith(f"ok: {path}: 19x19, 361 walkable, 0 spawn")
         assert "0 spawn squares cannot hold" in page.inner_text("#note")   # a blank map
@@ -107,7 +92,7 @@ def test_paint_a_robot_game_map_save_it_and_play_on_it(tmp_path) -> None:
 def test_an_invalid_arena_map_cannot_be_saved_until_it_is_fixed(tmp_path) -> None:
     path = tmp_path / "yard.txt"
     with editing(tmp_path / "editor.log", str(path), "--size", "12") as url, \
-            browser_page() as page:
+            watched_page(1400, 1000) as page:
         page.goto(url)
         assert verdict(page, "ok").startswith(f"ok: {path}: 12x12, 0 flags, 144 free tiles")
         page.click('#tools button[data-symbol="#"]')
@@ -145,7 +130,7 @@ def test_an_invalid_arena_map_cannot_be_saved_until_it_is_fixed(tmp_path) -> Non
 def test_a_map_file_with_a_bad_symbol_opens_with_the_square_marked(tmp_path) -> None:
     path = tmp_path / "typo.txt"
     path.write_text("#####\n#1 x#\n#   #\n#####\n")
-    with editing(tmp_path / "editor.log", str(path)) as url, browser_page() as page:
+    with editing(tmp_path / "editor.log", str(path)) as url, watched_page(1400, 1000) as page:
         page.goto(url)
         assert verdict(page, "error") == f"error: {path}:2:4: unknown map symbol 'x' " \
                                          f"(allowed: space, 1-9, #, ^ > v <, {{ }}, &)"

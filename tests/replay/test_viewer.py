@@ -2,23 +2,18 @@
 Makefile installs it). It loads real replays and is checked through what it draws."""
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
 from engine.arena.rules import rules_from
 from engine.robotgame.rules import rules_from as robotgame_rules
 from orchestrator import replay
 from orchestrator.replay_view import write_html
+from tests.browser import ARGS, CHROMIUM, SKIP_REASON
 from tests.conftest import BOTS, MAPS, ROOT
 from tests.replay.test_replay import record
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the test extra")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed "
-                                "(make test installs it as root)")
-ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON)
 
 
 @pytest.fixture(scope="module")
