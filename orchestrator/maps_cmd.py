@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import socket
 import sys
 import webbrowser
 from pathlib import Path
@@ -112,18 +111,14 @@ def edit(
     try:
         import uvicorn
 
-        from orchestrator.map_editor import create_app, open_sheet
+        from orchestrator.map_editor import create_app, loopback_socket, open_sheet
     except ImportError as exc:
         raise InputError(f"arena maps edit needs the server extra ({exc.name} is missing): "
                          f"pip install 'robot-arena[server]'") from None
     found = get_game(game)
     file = file or _unused("new_map", found.map_suffix)
     sheet = open_sheet(found, file, found.find_map(start) if start else None, size)
-    sock = socket.socket()
-    try:
-        sock.bind(("127.0.0.1", port))
-    except OSError as exc:
-        raise InputError(f"--port {port}: cannot listen there ({exc.strerror})") from None
+    sock = loopback_socket(port)
     url = f"http://127.0.0.1:{sock.getsockname()[1]}/"
     state = "a new map" if sheet.new else "the map"
     err = Console(stderr=True)
