@@ -4,6 +4,7 @@ from __future__ import annotations
 import ast
 import functools
 import pprint
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,7 +60,9 @@ def _locs(data: dict, key: str, name: str, size: int) -> list[Loc]:
 def parse_map(text: str, name: str = "<map>", board_size: int = 19) -> RobotGameMap:
     """Parse rgkit's dict-literal format, never executing it."""
     try:
-        data = ast.literal_eval(text)
+        with warnings.catch_warnings():     # "1if": Python warns beside the error we give
+            warnings.simplefilter("ignore", SyntaxWarning)
+            data = ast.literal_eval(text)
     except (ValueError, SyntaxError, MemoryError, RecursionError) as exc:
         raise MapError(f"{name}: not a Python dict literal ({type(exc).__name__})") from None
     if not isinstance(data, dict):

@@ -1,6 +1,8 @@
 """Robot Game rules, one by one (spec robotgame.md), on the pure turn resolution."""
 from __future__ import annotations
 
+import warnings
+
 import pytest
 
 from engine import InputError
@@ -189,3 +191,9 @@ def test_bad_maps_are_input_errors() -> None:
         parse_map("{'spawn': [(1, 1)], 'obstacle': [(1, 1)]}", "clash.py")
     with pytest.raises(InputError, match="2 players"):
         RobotGameMatch(load_map(DEFAULT_MAP), ["A"], 1, rules_from())
+    # Python warns about "1if" as it compiles; the user gets our one error line only.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(InputError, match="not a Python dict literal"):
+            parse_map("{'spawn': [(1, 2)], 'obstacle': [1if 1 else 2]}", "typo.py")
+    assert caught == []
