@@ -28,6 +28,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from engine import InputError
+from engine.arena.mapfile import map_lines
 from engine.robotgame.mapfile import RobotGameMap
 from orchestrator.games import Game
 from orchestrator.web import Guard, validation_reason
@@ -125,9 +126,7 @@ class ArenaSheet(Sheet):
     def rows_of(cls, text: str, blank_side: int) -> list[str]:
         """The file's lines as a square grid, padded with floor. Symbols the parser would
         refuse are kept, so the page shows where they are. No lines: a blank grid."""
-        lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-        while lines and lines[-1] == "":
-            lines.pop()
+        lines = map_lines(text)
         if not lines:
             return cls.blank(blank_side)
         side = min(MAX_SIDE, max(len(lines), max(len(line) for line in lines)))

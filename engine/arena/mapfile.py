@@ -47,11 +47,17 @@ class ArenaMap:
         return "\n".join("".join(row).rstrip() for row in rows) + "\n"
 
 
-def parse_map(text: str, name: str = "<map>") -> ArenaMap:
-    """Parse map text. `name` is used in error messages (usually the file path)."""
+def map_lines(text: str) -> list[str]:
+    """The map's rows as written: any line ending, trailing empty lines dropped."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     while lines and lines[-1] == "":
         lines.pop()
+    return lines
+
+
+def parse_map(text: str, name: str = "<map>") -> ArenaMap:
+    """Parse map text. `name` is used in error messages (usually the file path)."""
+    lines = map_lines(text)
     if not any(lines):
         raise MapError(f"{name}: the map is empty")
     size = max(len(lines), max(len(line) for line in lines))
