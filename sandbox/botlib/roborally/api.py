@@ -190,11 +190,14 @@ class _View:
         """[(position, facing, k)] of the robots and mounted lasers in sight."""
         got = self._shooters
         if got is None:
-            things = self.things
-            got = self._shooters = [(pos, CLOCKWISE[things[k + 3]], k)
-                                    for pos, k in self.occupied().items()
-                                    if things[k + 1] in _SHOOTER_CODES]
+            got = self._shooters = _shooters_in(self.things, self.occupied())
         return got
+
+
+def _shooters_in(things, occupied):
+    """[(position, facing, k)] of the robots and mounted lasers in an occupancy map."""
+    return [(pos, CLOCKWISE[things[k + 3]], k) for pos, k in occupied.items()
+            if things[k + 1] in _SHOOTER_CODES]
 
 
 _view = None
@@ -459,9 +462,7 @@ def _shooters_of(outcome):
         return []
     view = _view
     if outcome[4]:                  # pushed: the shooters may have moved
-        things = view.things
-        candidates = [(pos, CLOCKWISE[things[k + 3]], k) for pos, k in occupied.items()
-                      if things[k + 1] in _SHOOTER_CODES]
+        candidates = _shooters_in(view.things, occupied)
     else:
         candidates = view.shooters()
     row, col = landing
