@@ -57,6 +57,7 @@ class Sheet:
 
     def __init__(self, game: Game, path: Path, rows: list[str], new: bool) -> None:
         self.game, self.path, self.rows, self.new = game, path, rows, new
+        self.saves = 0                  # files written since the editor started
 
     def text(self, rows: list[str]) -> str:
         """The map file for these rows."""
@@ -100,6 +101,7 @@ class Sheet:
                 out.write(verdict["text"])
             os.replace(out.name, self.path)
             self.rows, self.new = rows, False
+            self.saves += 1
             self.saved(rows)
         return verdict
 

@@ -15,6 +15,7 @@ from engine import InputError
 from engine.arena.generate import generate
 from engine.cave.generate import generate as generate_cavern
 from orchestrator.games import get_game
+from orchestrator.options import missing_server_extra
 
 app = typer.Typer(help="List the bundled maps, validate map files, generate arenas and "
                        "caverns, and draw maps in the editor.",
@@ -113,15 +114,14 @@ def edit(
 
         from orchestrator.map_editor import create_app, loopback_socket, open_sheet
     except ImportError as exc:
-        raise InputError(f"arena maps edit needs the server extra ({exc.name} is missing): "
-                         f"pip install 'robot-arena[server]'") from None
+        raise missing_server_extra("arena maps edit", exc) from None
     found = get_game(game)
     file = file or _unused("new_map", found.map_suffix)
     sheet = open_sheet(found, file, found.find_map(start) if start else None, size)
     sock = loopback_socket(port)
     url = f"http://127.0.0.1:{sock.getsockname()[1]}/"
     state = "a new map" if sheet.new else "the map"
-    err = Console(stderr=True)
+    err = Console(stderr=True, soft_wrap=True)      # a path stays whole in a log
     err.print(f"editing {state} {file} ({found.name}) at [bold]{url}[/bold]; Ctrl-C stops",
               highlight=False)
     if open_browser or (open_browser is None and _has_display()):
@@ -131,7 +131,7 @@ def edit(
         uvicorn.Server(config).run(sockets=[sock])
     except KeyboardInterrupt:           # uvicorn stops, then passes Ctrl-C on: the way out
         pass
-    err.print(f"stopped; {file} was {'never saved' if sheet.new else 'saved'}", highlight=False)
+    err.print(f"stopped; {file} was {'saved' if sheet.saves else 'not saved'}", highlight=False)
 
 
 def _has_display() -> bool:

@@ -15,6 +15,12 @@ from sandbox.limits import Limits
 class Interrupted(Exception):
     """Ctrl-C during a long run: the message says what was kept. Exit status 130."""
 
+
+def missing_server_extra(command: str, exc: ImportError) -> InputError:
+    """The error for a command whose web stack is not installed (`arena serve`, `maps edit`)."""
+    return InputError(f"{command} needs the server extra ({exc.name} is missing): "
+                      f"pip install 'robot-arena[server]'")
+
 GAME_HELP = "Which game: arena, or robotgame (rgkit's Robot Game)."
 CPU_HELP = ("CPU seconds per move()/act() call. arena: past it the AI is erased \\[default: 1]. "
             "robotgame: past it the robot guards, as a timeout \\[default: 0.3, and 1.5 for "

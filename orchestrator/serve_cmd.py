@@ -10,7 +10,7 @@ from rich.console import Console
 from engine import InputError
 from orchestrator.execute import BACKENDS, default_workers
 from orchestrator.games import GAMES
-from orchestrator.options import check_choice
+from orchestrator.options import check_choice, missing_server_extra
 
 err = Console(stderr=True)
 
@@ -66,8 +66,7 @@ def serve(
         from orchestrator.ladder.app import create_app
         from orchestrator.ladder.service import Ladder
     except ImportError as exc:
-        raise InputError(f"arena serve needs the server extra ({exc.name} is missing): "
-                         f"pip install 'robot-arena[server]'") from None
+        raise missing_server_extra("arena serve", exc) from None
     check_choice(backend, BACKENDS, "--backend")
     chosen = [g.strip() for g in games.split(",") if g.strip()]
     for game in chosen:

@@ -194,6 +194,15 @@ def test_without_a_file_it_draws_a_new_one_beside_the_others(tmp_path) -> None:
     assert "stopped; new_map_2.py was saved" in (tmp_path / "editor.log").read_text()
 
 
+def test_stopping_says_whether_this_session_saved_the_file(tmp_path) -> None:
+    path = tmp_path / "kept.py"
+    path.write_text(DEFAULT_RG.read_text())
+    with editing(tmp_path / "editor.log", str(path), "--game", "robotgame") as url:
+        assert httpx.get(f"{url}/api/map").json()["new"] is False
+    assert f"stopped; {path} was not saved" in (tmp_path / "editor.log").read_text()
+    assert path.read_text() == DEFAULT_RG.read_text()
+
+
 def test_an_empty_file_opens_as_a_new_blank_map(tmp_path) -> None:
     for game, name in ((ARENA, "e.txt"), (ROBOTGAME, "e.py")):
         (tmp_path / name).write_text("")
