@@ -1,14 +1,14 @@
 """`arena batch`, `arena tournament` and `arena results`: many matches, one results file."""
 from __future__ import annotations
 
-import csv
 import json
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, Callable, List, Optional
+from typing import Annotated, Callable, Hashable, List, Optional
 
 import typer
+from defusedcsv import csv
 from rich.console import Console, Group
 from rich.live import Live
 from rich.progress import (
@@ -47,7 +47,8 @@ from orchestrator.ratings import table as ratings_table
 from orchestrator.schedule import Planned, Setup, plan_batch, plan_tournament
 from orchestrator.series import Series
 from orchestrator.store import Store, digest
-from orchestrator.summary import Tally, summarize
+from orchestrator.summary import Tally, by_file, by_seat, summarize
+from orchestrator.text import shown, shown_text
 
 err = Console(stderr=True)
 out = Console()
@@ -117,8 +118,8 @@ def batch(
             "map": setup.map_path.name, "rules": setup.rules.as_dict(), "sandbox": sandbox}
     store, run_id, skipped = _play_all(
         "batch", setup, planned, args, db, workers, backend, address, as_json,
-        key=lambda p: p["name"], replays=replays)
-    summary = summarize(store.iter_run_results(run_id))     # one match at a time
+        key=by_seat, replays=replays)
+    summary = summarize(store.iter_run_results(run_id), by_seat)    # one match at a time
     count = store.run_count(run_id)
     report = {"game": setup.game.name, "matches": count, "skipped": skipped,
               "db": str(store.path), **summary}
@@ -184,22 +185,23 @@ def tournament(
             "rules": setup.rules.as_dict(), "sandbox": sandbox}
     store, run_id, skipped = _play_all(
         "tournament", setup, planned, args, db, workers, backend, address, as_json,
-        key=lambda p: p["bot"], replays=replays)
+        key=by_file, replays=replays)
     report = tournament_report(store.run_results(run_id), setup.game, format, skipped,
                                store.path)
     store.close()
     if as_json:
         print(json.dumps(report))
         return
-    table = Table(title=f"tournament ({format}): {report['matches']} matches of "
-                        f"{setup.game.name} ({skipped} already in {store.path})")
+    table = Table(title=shown_text(f"tournament ({format}): {report['matches']} matches of "
+                                   f"{setup.game.name} ({skipped} already in {store.path})"))
     points = report["ranked_by"] == "points"
     for column in ("#", "AI", "matches", "points" if points else "wins", "win rate",
                    "mean rank", "Elo", "openskill", "ordinal", "failures"):
-        table.add_column(column, justify="left" if column in ("AI", "failures") else "right")
+        table.add_column(column, justify="left" if column in ("AI", "failures") else "right",
+                         overflow="fold" if column == "AI" else "ellipsis")
     for i, row in enumerate(report["players"], start=1):
         failures = row["erased"] + row["forfeits"] + row["load_errors"]
-        table.add_row(str(i), row["name"], str(row["matches"]), str(row["wins"]),
+        table.add_row(str(i), shown_text(row["name"]), str(row["matches"]), str(row["wins"]),
                       f"{row['win_rate']:.3f}", f"{row['mean_rank']:.2f}", f"{row['elo']:.0f}",
                       f"{row['mu']:.1f} ± {row['sigma']:.1f}", f"{row['ordinal']:.1f}",
                       str(failures or ""))
@@ -212,9 +214,9 @@ def tournament(
 def tournament_report(matches: list[dict], game: Game, fmt: str, skipped: int,
                       db: Path) -> dict:
     """Standings by Elo, or by points (1 per game won) where the game's seed says so."""
-    summary = summarize(matches, key=lambda p: p["bot"])
-    ratings = ratings_table(matches, key=lambda p: p["bot"])
-    players = [row | ratings[row["bot"]] | {"points": row["wins"]}
+    summary = summarize(matches, key=by_file)
+    ratings = ratings_table(matches, key=by_file)
+    players = [row | ratings[by_file(row)] | {"points": row["wins"]}
                for row in summary["players"]]
     if game.ranked_by == "points":
         players.sort(key=lambda r: (-r["points"], -r["elo"], r["name"]))
@@ -228,7 +230,7 @@ def tournament_report(matches: list[dict], game: Game, fmt: str, skipped: int,
 
 def _play_all(kind: str, setup: Setup, planned: list[Planned], args: dict, db: Optional[Path],
               workers: Optional[int], backend: str, address: Optional[str], quiet: bool,
-              key: Callable[[dict], str], replays: bool = False
+              key: Callable[[dict], Hashable], replays: bool = False
               ) -> tuple[Store, str, int]:
     """Play what is not yet in the store; return the store, the run's id, and how many
     matches were already done."""
@@ -293,28 +295,30 @@ def _play(series: Series, tally: Tally, store: Store, backend: str, workers: int
 def _standings(tally: Tally) -> Table:
     table = Table(title=f"so far: {tally.matches} matches", title_justify="left")
     for column in ("AI", "wins", "win rate", "95% interval", "mean rank", "failures"):
-        table.add_column(column, justify="left" if column == "AI" else "right")
+        table.add_column(column, justify="left" if column == "AI" else "right",
+                         overflow="fold" if column == "AI" else "ellipsis")
     for row in tally.report()["players"]:
-        table.add_row(row["name"], str(row["wins"]), f"{row['win_rate']:.3f}",
+        table.add_row(shown_text(row["name"]), str(row["wins"]), f"{row['win_rate']:.3f}",
                       f"{row['win_ci'][0]:.3f}-{row['win_ci'][1]:.3f}", f"{row['mean_rank']:.2f}",
                       str(row["erased"] + row["forfeits"] + row["load_errors"] or ""))
     return table
 
 
 def _print_summary(report: dict, title: str) -> None:
-    table = Table(title=title, caption="score: mean score (cave: gold + turns lasted); "
-                                       "win and top-2 in %; 95% CI: Wilson interval of the "
-                                       "win rate; rank: mean rank; failed: erased, forfeit "
-                                       "or not loaded (reasons below)")
+    table = Table(title=shown_text(title),
+                  caption="score: mean score (cave: gold + turns lasted); win and top-2 in %; "
+                          "95% CI: Wilson interval of the win rate; rank: mean rank; failed: "
+                          "erased, forfeit or not loaded (reasons below)")
     scored = any(row.get("mean_score") is not None for row in report["players"])
     for column in ("AI", *(("score",) if scored else ()), "games", "wins", "draws", "win",
                    "95% CI", "top-2", "rank", "failed"):
         table.add_column(column, justify="left" if column == "AI" else "right",
-                         no_wrap=column == "AI", min_width=8 if column == "AI" else None)
+                         overflow="fold" if column == "AI" else "ellipsis",
+                         min_width=8 if column == "AI" else None)
     for row in report["players"]:
         low, high = row["win_ci"]
         score = (f"{row['mean_score']:.1f}",) if scored else ()
-        table.add_row(row["name"], *score, str(row["matches"]), str(row["wins"]),
+        table.add_row(shown_text(row["name"]), *score, str(row["matches"]), str(row["wins"]),
                       str(row["draws"]),
                       f"{100 * row['win_rate']:.1f}", f"{100 * low:.0f}-{100 * high:.0f}",
                       f"{100 * row['top2_rate']:.0f}", f"{row['mean_rank']:.2f}",
@@ -322,7 +326,7 @@ def _print_summary(report: dict, title: str) -> None:
     out.print(table)
     for row in report["players"]:
         for reason, count in row["reasons"].items():
-            out.print(f"  {row['name']}: {count} x {reason}", highlight=False)
+            out.print(shown_text(f"  {row['name']}: {count} x {reason}"))
     lengths = report["lengths"]
     out.print(f"game length: min {lengths['min']}, median {lengths['median']}, max "
               f"{lengths['max']} turns")
@@ -367,11 +371,12 @@ def results(
             columns, rows = store.export_rows(chosen["id"] if chosen else None)
             handle = output.open("w", newline="") if output else sys.stdout
             writer = csv.writer(handle)
-            writer.writerow(columns)
-            writer.writerows(rows)
+            writer.writerow(columns)        # defusedcsv: no cell reads as a formula
+            writer.writerows(tuple(shown(v) if isinstance(v, str) else v for v in row)
+                             for row in rows)
             if output:
                 handle.close()
-                err.print(f"wrote {len(rows)} rows to {output}")
+                err.print(shown_text(f"wrote {len(rows)} rows to {output}"))
             return
         if chosen:
             _show_run(store, chosen, as_json)
@@ -379,14 +384,14 @@ def results(
         if as_json:
             print(json.dumps({"db": str(db), "runs": runs}))
             return
-        table = Table(title=f"runs in {db}")
+        table = Table(title=shown_text(f"runs in {db}"))
         for column in ("run", "kind", "game", "started", "matches", "bots"):
             table.add_column(column)
         for r in runs:
             table.add_row(r["id"][:10], r["kind"], r["game"],
                           time.strftime("%Y-%m-%d %H:%M", time.localtime(r["created"])),
                           f"{r['finished']}/{r['planned']}",
-                          ", ".join(Path(b).name for b in r["args"].get("bots", [])))
+                          shown_text(", ".join(Path(b).name for b in r["args"].get("bots", []))))
         out.print(table)
     finally:
         store.close()
@@ -399,7 +404,7 @@ def _show_run(store: Store, run: dict, as_json: bool) -> None:
                                    store.path)
     else:
         report = {"game": run["game"], "matches": len(matches), "skipped": 0,
-                  "db": str(store.path), **summarize(matches)}
+                  "db": str(store.path), **summarize(matches, by_seat)}
     report["run"] = run
     if as_json:
         print(json.dumps(report))

@@ -40,7 +40,9 @@ def declared_name(source: bytes, fallback: str) -> str:
             except ValueError:
                 continue
             if isinstance(value, str) and value.strip():
-                return value.strip()[:40]
+                # A lone surrogate ('\udc80') fits no encoding, so no pipe, file or
+                # terminal: it is kept as its escape. Controls are made safe where shown.
+                return value.strip()[:40].encode("utf-8", "backslashreplace").decode()
     return fallback
 
 
@@ -64,12 +66,19 @@ def _identify(source: bytes, stem: str) -> tuple[str, str]:
 
 
 def unique_names(names: list[str]) -> list[str]:
-    """Later duplicates get ' #2', ' #3', ... so every AI in a match has its own name."""
-    seen: dict[str, int] = {}
+    """Later duplicates get ' #2', ' #3', ... so every AI in a match has its own name; a
+    suffix is never a name given in `names` (two Hunters beside a 'Hunter #2' make
+    Hunter, Hunter #3 and Hunter #2)."""
+    taken = set(names)
+    seen: set[str] = set()
     result = []
     for name in names:
-        seen[name] = seen.get(name, 0) + 1
-        result.append(name if seen[name] == 1 else f"{name} #{seen[name]}")
+        unique, count = name, 1
+        while unique in seen or count > 1 and unique in taken:
+            count += 1
+            unique = f"{name} #{count}"
+        seen.add(unique)
+        result.append(unique)
     return result
 
 

@@ -10,6 +10,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from engine import InputError
 from orchestrator import batch_cmd, maps_cmd, replay, replay_view, serve_cmd
@@ -36,6 +37,7 @@ from orchestrator.options import (
 )
 from orchestrator.replay_view import html_path
 from orchestrator.scenario_cmd import run_scenario_file
+from orchestrator.text import shown, shown_text
 from sandbox.isolation import SandboxUnavailable, warning_once
 
 app = typer.Typer(
@@ -94,8 +96,8 @@ def run(
     spec = _build_spec(bots, found, map, seed, rules, overrides, sandbox,
                        game_limits(found, cpu_limit, memory_mb))
     if not as_json:
-        err.print(f"[dim]{spec.game}: {len(spec.bots)} AIs on {spec.map_path.name}, "
-                  f"seed {spec.seed}, sandbox {spec.sandbox}[/dim]")
+        err.print(shown_text(f"{spec.game}: {len(spec.bots)} AIs on {spec.map_path.name}, "
+                             f"seed {spec.seed}, sandbox {spec.sandbox}", "dim"))
     replays: list[dict] = [] if replay_file or open_viewer else None
     result = _play(spec, show_progress=not as_json, replays=replays)
     if replays:
@@ -103,7 +105,8 @@ def run(
         result["replay"] = str(replay.save(replays[0], target))
         if open_viewer:
             page = replay_view.write_html(replays[0], html_path(target))
-            err.print(f"replay viewer: [bold]{page}[/bold] (open it in a browser)")
+            err.print(Text.assemble("replay viewer: ", shown_text(page, "bold"),
+                                    " (open it in a browser)"))
     _warn_sandbox(result)
     if as_json:
         print(json.dumps(result))
@@ -114,7 +117,7 @@ def run(
 def _warn_sandbox(result: dict) -> None:
     message = warning_once(result.get("sandbox_missing") or {})
     if message:
-        err.print(f"[yellow]warning:[/yellow] {message}", highlight=False)
+        err.print(Text.assemble(("warning:", "yellow"), " ", shown_text(message)))
 
 
 @app.command()
@@ -154,18 +157,19 @@ def check(
     chosen = get_game(game)
     limits = game_limits(chosen, cpu_limit, memory_mb)
     if not as_json:
-        err.print(f"[dim]checking {bot} ({game}, seed {seed}, sandbox {sandbox})[/dim]")
+        err.print(shown_text(f"checking {bot} ({game}, seed {seed}, sandbox {sandbox})", "dim"))
     found = check_bot(bot, game, turns, seed, max_overheats, sandbox, limits)
     _warn_sandbox(found)
     if as_json:
         print(json.dumps(found))
     elif found["ok"]:
-        out.print(f"[green]ok[/green]: {found['name']} played {found['turns']} turns: "
-                  f"{found['overheats']} overheats in {found['decisions']} decisions, "
-                  f"{found['cpu_s']:.2f} CPU s, {found['peak_rss_mb']:.0f} MB peak; sandbox: "
-                  f"{', '.join(found['sandbox']) or 'no isolation layers'}", highlight=False)
+        said = (f"{found['name']} played {found['turns']} turns: {found['overheats']} "
+                f"overheats in {found['decisions']} decisions, {found['cpu_s']:.2f} CPU s, "
+                f"{found['peak_rss_mb']:.0f} MB peak; sandbox: "
+                f"{', '.join(found['sandbox']) or 'no isolation layers'}")
+        out.print(Text.assemble(("ok", "green"), ": ", shown_text(said)))
     if not found["ok"]:
-        typer.echo(f"error: {bot}: {found['reason']}", err=True)
+        typer.echo(f"error: {shown(bot)}: {shown(found['reason'])}", err=True)
         raise typer.Exit(1)
 
 
@@ -197,29 +201,30 @@ def _play(spec: MatchSpec, show_progress: bool, replays: list | None = None) -> 
 def print_result(result: dict) -> None:
     """The human summary: a ranking table, then winner and runner-up."""
     game = get_game(result["game"])
-    table = Table(title=f"{result['game']} on {result['map']}, seed {result['seed']}: "
-                        f"{result['turns']} turns, ended by {result['end']}")
+    table = Table(title=shown_text(f"{result['game']} on {result['map']}, seed "
+                                   f"{result['seed']}: {result['turns']} turns, ended by "
+                                   f"{result['end']}"))
     headers = ("rank", "AI", "status", *(name for name, _ in game.columns), "heat", "CPU s",
                "MB", "note")
     for column in headers:
         table.add_column(column, justify="left" if column in ("AI", "status", "note")
-                         else "right")
+                         else "right", overflow="fold" if column in ("AI", "note") else "ellipsis")
     for p in result["players"]:
         stats = p["stats"]
         note = p["reason"] or "; ".join(p["warnings"][:1])
         if p["turn"]:
             note = f"{note} (turn {p['turn']})"
         style = {"erased": "red", "load_error": "red", "forfeit": "red"}.get(p["status"])
-        table.add_row(str(p["rank"]), p["name"], p["status"],
+        table.add_row(str(p["rank"]), shown_text(p["name"]), p["status"],
                       *((cell(stats) if stats else "-") for _, cell in game.columns),
                       str(p["overheats"]), f"{p['cpu_s']:.2f}", f"{p['peak_rss_mb']:.0f}",
-                      note, style=style)
+                      shown_text(note), style=style)
     out.print(table)
     legend = {"arena": "flags: best robot / all robots; ",
               "robotgame": "robots: alive at the end (the score); "}.get(game.name, "")
     out.print(f"[dim]{legend}heat: overheats (exceptions and invalid moves)[/dim]")
-    out.print(f"Winner: [bold green]{_placed(result, 0)}[/]   "
-              f"Runner-up: [bold]{_placed(result, 1)}[/]")
+    out.print(Text.assemble("Winner: ", shown_text(_placed(result, 0), "bold green"),
+                            "   Runner-up: ", shown_text(_placed(result, 1), "bold")))
     if result["restarts"]:
         out.print(f"The match was replayed from turn 0 {result['restarts']} time(s) "
                   f"after erasing an AI.")
@@ -277,15 +282,15 @@ def _print_state(state: dict) -> None:
         if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
             _print_rows(f"{key}: {title}", value, tuple(value[0]))
         elif isinstance(value, list) and value and all(isinstance(v, str) for v in value):
-            out.print("\n".join(value), highlight=False)
+            out.print(shown_text("\n".join(value), lines=True))
 
 
 def _print_rows(title: str, rows: list[dict], columns: tuple[str, ...]) -> None:
-    table = Table(title=title)
+    table = Table(title=shown_text(title))
     for column in columns:
-        table.add_column(column)
+        table.add_column(shown_text(column))
     for row in rows:
-        table.add_row(*(str(row[k]) for k in columns))
+        table.add_row(*(shown_text(row[k]) for k in columns))
     out.print(table)
 
 
@@ -302,7 +307,7 @@ def main(argv: list[str] | None = None) -> None:
     try:
         code = command.main(args=argv, prog_name="arena", standalone_mode=False)
     except (InputError, SandboxUnavailable) as exc:
-        typer.echo(f"error: {exc}", err=True)
+        typer.echo(f"error: {shown(exc, lines=True)}", err=True)
         sys.exit(2)
     except Interrupted as exc:
         typer.echo(f"error: {exc}", err=True)

@@ -26,6 +26,7 @@ from rich.text import Text
 
 from engine import InputError
 from orchestrator import replay
+from orchestrator.text import shown_text
 
 out = Console()
 err = Console(stderr=True)
@@ -159,14 +160,14 @@ def scores(data: dict, state: dict) -> Table:
         for column in ("AI", "C1", "spam", "reboots"):
             table.add_column(column)
         for seat, _x, _y, _d, checkpoint, spam, reboots in state["bots"].values():
-            table.add_row(Text(names[seat], style=f"bold {COLORS[seat % len(COLORS)]}"),
+            table.add_row(shown_text(names[seat], f"bold {COLORS[seat % len(COLORS)]}"),
                           "yes" if checkpoint else "-", str(spam), str(reboots))
         return table
     if data["game"] == "cave":
         for column in ("AI", "gold", "health"):
             table.add_column(column)
         for seat, _r, _c, health, gold, alive, *_ in state["bots"].values():
-            table.add_row(Text(names[seat], style=f"bold {COLORS[seat % len(COLORS)]}"),
+            table.add_row(shown_text(names[seat], f"bold {COLORS[seat % len(COLORS)]}"),
                           str(gold), str(health) if alive else "dead")
         return table
     for column in ("AI", "robots", "flags" if data["game"] == "arena" else "hp"):
@@ -183,15 +184,15 @@ def scores(data: dict, state: dict) -> Table:
             counts[player][0] += 1
             counts[player][1] += hp
     for p, name in enumerate(names):
-        table.add_row(Text(name, style=f"bold {COLORS[p % len(COLORS)]}"), str(counts[p][0]),
+        table.add_row(shown_text(name, f"bold {COLORS[p % len(COLORS)]}"), str(counts[p][0]),
                       str(counts[p][1]))
     return table
 
 
 def screen(data: dict, frames: list, turn: int, playing: bool) -> Group:
-    header = Text(f"{data['game']} on {data['map']['name']}, seed {data['seed']}   turn "
-                  f"{turn}/{len(frames) - 1}   " + ("playing" if playing else "paused"),
-                  style="bold")
+    header = shown_text(f"{data['game']} on {data['map']['name']}, seed {data['seed']}   "
+                        f"turn {turn}/{len(frames) - 1}   "
+                        + ("playing" if playing else "paused"), "bold")
     keys = Text("space play/pause   ← → or , . step   home/end   q quit", style="dim")
     return Group(header, board_text(data, frames[turn][1]), scores(data, frames[turn][1]), keys)
 
@@ -256,7 +257,7 @@ def replay_command(
     """
     data = replay.load(file)
     if html is not None:
-        err.print(f"wrote {write_html(data, html)}")
+        err.print(shown_text(f"wrote {write_html(data, html)}"))
         return
     if turn is None and sys.stdin.isatty() and sys.stdout.isatty():
         watch(data, max(0.5, speed))

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import ENGINE_VERSION, InputError
-from orchestrator.bots import BotFile
+from orchestrator.bots import BotFile, unique_names
 from orchestrator.games import Game
 from orchestrator.store import digest
 from sandbox.limits import Limits
@@ -82,6 +82,7 @@ class Setup:
 def plan_batch(setup: Setup, bots: list[BotFile], seeds: list[int]) -> list[Planned]:
     """The same lineup, once per seed."""
     _check_lineup(setup.game, len(bots))
+    bots = entrants(bots)
     seats = list(range(len(bots)))          # each seat is an entrant, even the same file twice
     return _plan_series(setup, [(bots, seed, seats) for seed in seeds])
 
@@ -104,6 +105,7 @@ def plan_tournament(setup: Setup, bots: list[BotFile], fmt: str, games: int, fir
         raise InputError("a tournament needs different bots (the same file was given twice)")
     if len(bots) < 2:
         raise InputError("a tournament needs at least 2 bots")
+    bots = entrants(bots)
     lineups: list[tuple[list[int], int]] = []          # entrant indexes, seed
     everyone = list(range(len(bots)))
     if fmt == "round-robin":
@@ -126,6 +128,14 @@ def plan_tournament(setup: Setup, bots: list[BotFile], fmt: str, games: int, fir
                 lineups.append((list(group), first_seed + k))
     return _plan_series(setup, [([bots[e] for e in group], seed, group)
                                 for group, seed in lineups])
+
+
+def entrants(bots: list[BotFile]) -> list[BotFile]:
+    """The run's lineup, each bot under a name no other entrant has, so that an entrant
+    keeps one name in all its matches, whoever else plays (a match only de-duplicates
+    the names of its own seats)."""
+    names = unique_names([bot.name for bot in bots])
+    return [dataclasses.replace(bot, name=name) for bot, name in zip(bots, names, strict=True)]
 
 
 def _plan_series(setup: Setup, lineups: list[tuple[list[BotFile], int, list[int]]]

@@ -2,18 +2,29 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Callable
+from typing import Callable, Hashable
 
 from orchestrator.stats import wilson
+
+
+def by_seat(player: dict) -> Hashable:
+    """A batch's entrant: every match of a batch seats the same lineup in the same order
+    (the same file twice is two entrants; two bots may share a name)."""
+    return player["seat"]
+
+
+def by_file(player: dict) -> Hashable:
+    """A tournament's entrant: a different file each (its path and its content)."""
+    return player["bot"], player["sha256"]
 
 
 class Tally:
     """The per-AI counts of `summarize`, kept one match at a time, so that a batch of any
     length holds one row per AI and one count per game length, not every result."""
 
-    def __init__(self, key: Callable[[dict], str] = lambda p: p["name"]) -> None:
+    def __init__(self, key: Callable[[dict], Hashable] = by_seat) -> None:
         self.key = key
-        self.table: dict[str, dict] = {}
+        self.table: dict[Hashable, dict] = {}
         self.turns: Counter[int] = Counter()
         self.matches = 0
 
@@ -61,7 +72,7 @@ class Tally:
         return {"players": players, "lengths": lengths(self.turns)}
 
 
-def summarize(matches, key: Callable[[dict], str] = lambda p: p["name"]) -> dict:
+def summarize(matches, key: Callable[[dict], Hashable] = by_seat) -> dict:
     """Per AI (`key` of a participant): matches, wins (sole first place), draws, win rate
     and its 95 % Wilson interval, top-2 rate, mean rank, erases, forfeits and load
     errors with their reasons; and the game lengths. Where a game scores its players

@@ -11,7 +11,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 
-from sandbox.botlib._harden import LAYERS, NAMESPACES, SCRATCH_PREFIX, USER_NS
+from sandbox.botlib._harden import HOSTNAME, LAYERS, NAMESPACES, SCRATCH_PREFIX, USER_NS
 from sandbox.limits import Limits
 from sandbox.paths import (
     CHILD_ENV,
@@ -97,7 +97,8 @@ class Isolation:
                                      "(apt-get install bubblewrap)")
         command = [bwrap, "--unshare-all", "--unshare-user", "--disable-userns",
                    "--uid", str(self.uid), "--gid", str(self.uid), "--cap-drop", "ALL",
-                   "--die-with-parent", "--new-session", "--clearenv", "--as-pid-1"]
+                   "--die-with-parent", "--new-session", "--clearenv", "--as-pid-1",
+                   "--hostname", HOSTNAME]
         shown = interpreter_files() + _readable()
         scratch = self.scratch_mb << 20
         if program is not None:

@@ -30,6 +30,7 @@ USER_NS = "user_ns"
 CLONE_NEWUSER = 0x10000000
 CLONE_FLAGS = {USER_NS: CLONE_NEWUSER, **NAMESPACES}   # what the zygote may clone into
 SCRATCH = "/scratch"
+HOSTNAME = "arena"         # what the child's own UTS namespace calls the machine
 SCRATCH_PREFIX = "arena-scratch-"
 SCRATCH_INODES = 64
 NOFILE = 64
@@ -131,6 +132,14 @@ def map_ids(uid, outer_ids):
                        ("gid_map", f"{uid} {outer_gid} 1")):
         with open(f"/proc/self/{name}", "w") as f:
             f.write(text)
+
+
+def neutral_hostname():
+    """In the child's own UTS namespace (which starts as a copy of the host's): a host
+    name and NIS domain name that say nothing about the host. Needs CAP_SYS_ADMIN there."""
+    for call, value in ((_libc.sethostname, HOSTNAME.encode()),
+                        (_libc.setdomainname, b"(none)")):
+        _check(call(value, len(value)), call.__name__)
 
 
 def drop_uid(uid):
@@ -422,6 +431,12 @@ def harden(cfg, in_fd, namespaces, ns_problem, outer_ids=None, files=None,
             active.append(name)
         else:
             missing[name] = "skipped" if name in skip else ns_problem
+    if "uts_ns" in namespaces and "uts_ns" not in outer:     # bwrap names it (--hostname)
+        try:
+            neutral_hostname()
+        except OSError as exc:
+            active.remove("uts_ns")
+            missing["uts_ns"] = _reason(exc)
     uid = cfg["uid"]
     landlock = {}
     steps = (

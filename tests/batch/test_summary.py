@@ -13,11 +13,11 @@ def fake_match(rng: random.Random) -> dict:
     names = ["a", "b", "c"]
     ranks = [rng.randint(1, 3) for _ in names]
     return {"turns": rng.randint(1, 90), "players": [
-        {"name": n, "bot": f"{n}.py", "sha256": n * 64, "rank": r,
+        {"name": n, "seat": seat, "bot": f"{n}.py", "sha256": n * 64, "rank": r,
          "status": rng.choice(["ok", "ok", "ok", "erased", "forfeit"]),
          "reason": rng.choice(["cpu time limit", "hang"]),
          "stats": {"score": rng.randint(0, 50)} if rng.random() < 0.5 else {}}
-        for n, r in zip(names, ranks, strict=True)]}
+        for seat, (n, r) in enumerate(zip(names, ranks, strict=True))]}
 
 
 def test_the_running_tally_equals_the_summary_of_the_list() -> None:

@@ -109,6 +109,13 @@ CASES = [
     Case("engine_peeker.py", "clean", violation="import: engine"),
     Case("raiser.py", "overheat", "ValueError: boom"),
     Case("syntax_error.py", "load_error", "syntax error"),
+    # names and messages: shown as text (tests/batch/test_names.py runs them through the CLI)
+    Case("markup_name.py", "clean"),
+    Case("escape_name.py", "overheat", "ValueError: \x1b]0;pwned\x07"),
+    Case("hunter_two.py", "clean"),
+    Case("formula_name.py", "clean"),
+    # the host's name: the child's own UTS namespace calls the machine "arena"
+    Case("hostname.py", "overheat", "LookupError: host arena arena", needs=(("uts_ns",),)),
     Case("no_move.py", "load_error", "no move() function"),
 ]
 

@@ -1,5 +1,6 @@
 # Reads what it must not: the project's files, other bots' scratch, the host's /tmp and
-# devices; writes outside its own scratch. It needs /dev/null and /dev/urandom to answer.
+# devices, the host's name; writes outside its own scratch. It needs /dev/null and
+# /dev/urandom to answer.
 import glob
 import os
 import sys
@@ -26,6 +27,8 @@ for path in ("/tmp/arena-hostile-escape", "/bot/injected", "../escape"):
         print(f"LEAK: wrote {path}", file=sys.stderr)
     except OSError:
         pass
+if os.uname().nodename != "arena":
+    print(f"LEAK: the host's name, {os.uname().nodename}", file=sys.stderr)
 with open("/dev/null", "w") as sink, open("/dev/urandom", "rb") as noise:
     sink.write("the devices a program expects are there")
     usable = len(noise.read(8)) == 8

@@ -1,0 +1,37 @@
+"""Bot-supplied strings, made safe to show.
+
+A bot chooses its name, what it prints, its exception messages, and so the reasons and
+violations recorded about it. Shown as they are, they could move a terminal's cursor,
+retitle it or write its clipboard (escape sequences), reorder what follows them on the
+line (bidi controls), or be read as rich markup (`[/]` raises, `[link=...]` hides a link).
+Every place that shows one goes through `shown` (a plain string: CSV, `typer.echo`) or
+`shown_text` (a rich `Text`, which never parses markup or emoji codes).
+"""
+from __future__ import annotations
+
+import re
+
+from rich.text import Text
+
+# Unicode's control characters (C0, DEL and C1: ESC, BEL, CSI 0x9b, OSC 0x9d...), its
+# bidirectional formatting characters (they reorder the text after them), the line and
+# paragraph separators, and lone surrogates (which no terminal or file encoding takes).
+_OTHERS = r"\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff"
+_UNSAFE = re.compile(rf"[\x00-\x1f{_OTHERS}]")
+_UNSAFE_BUT_LINES = re.compile(rf"[\x00-\x08\x0b-\x1f{_OTHERS}]")     # keeps \t and \n
+
+
+def _escaped(match: re.Match) -> str:
+    return match.group().encode("unicode_escape").decode("ascii")     # ESC -> \x1b
+
+
+def shown(value: object, lines: bool = False) -> str:
+    """`value` as text in which every control, escape or bidi character is replaced by
+    its visible Python escape (`\\x1b`, `\\u202e`, `\\n`). `lines`: keep newlines and tabs
+    (a bot's output, a multi-line message)."""
+    return (_UNSAFE_BUT_LINES if lines else _UNSAFE).sub(_escaped, str(value))
+
+
+def shown_text(value: object, style: str | None = None, lines: bool = False) -> Text:
+    """`shown(value)` as a rich Text: a table cell or a line that rich prints as it is."""
+    return Text(shown(value, lines), style=style or "")

@@ -1,0 +1,173 @@
+"""Hostile names and messages through every command that shows what a bot supplied.
+
+One lineup holds a bot named `[/]` (rich markup), one whose name, output and exception
+carry terminal escapes (OSC 0 retitle, OSC 52 clipboard, CSI, C1, a bidi override), one
+named like a spreadsheet formula, and `Hunter #2` beside two Hunters. Every command the
+CLI registers either is exercised on it here or is listed with why it shows no bot text,
+so a new command fails this file until it is classified.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+import sqlite3
+import subprocess
+import unicodedata
+from pathlib import Path
+from typing import Callable
+
+import pytest
+import typer
+from hypothesis import given
+from hypothesis import strategies as st
+
+from orchestrator.bots import read_bot, unique_names
+from orchestrator.cli import app
+from orchestrator.text import shown
+from tests.conftest import ARENA_CMD, BOTS, HOSTILE, ROOT
+
+HUNTER = BOTS / "hunter.py"
+LINEUP = [HOSTILE / "markup_name.py", HOSTILE / "escape_name.py", HUNTER, HUNTER,
+          HOSTILE / "hunter_two.py", HOSTILE / "formula_name.py"]
+QUICK = ["--map", "classic", "--robots", "3", "--max-turns", "30"]
+# What may reach a terminal besides text: newline and tab. (CSV rows end in \r\n.)
+UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e"
+                    "\u2066-\u2069]")
+NO_BOT_TEXT = {
+    "maps": "map files only: no bot is loaded",
+    "scenario": "scripted moves on a hand-made position: no bot is loaded",
+    "serve": "the ladder's names are [A-Za-z0-9 _.-] and its pages are Jinja2 with "
+             "autoescaping (tests/ladder)",
+}
+
+
+def registered() -> set[str]:
+    """The commands `arena` has, as typer registered them."""
+    return set(typer.main.get_command(app).commands)
+
+
+def run_ids(db: str) -> list[str]:
+    with sqlite3.connect(db) as conn:
+        return [row[0] for row in conn.execute("SELECT id FROM runs ORDER BY created")]
+
+
+def invocations(tmp: Path) -> dict[str, list[tuple[Callable[[], list[str]], int]]]:
+    """Per command: (its arguments, made when it runs; the exit status it must end with),
+    in an order where each finds what the ones before it wrote (results file, replay)."""
+    db, replay = str(tmp / "runs.sqlite"), str(tmp / "match.json.gz")
+    copy = tmp / "hunter_copy.py"            # a tournament wants different files
+    copy.write_text(HUNTER.read_text() + "# the same Hunter, another file\n")
+    lineup = [str(p) for p in LINEUP]
+    entrants = [*lineup[:3], str(copy), *lineup[4:]]
+    return {
+        "run": [(lambda: [*lineup, *QUICK, "--seed", "2", "--replay", replay], 0),
+                (lambda: [*lineup, *QUICK, "--seed", "2", "--json"], 0)],
+        "check": [(lambda: [lineup[0], "--turns", "5"], 0),
+                  (lambda: [lineup[1], "--turns", "5"], 1),
+                  (lambda: [lineup[5], "--turns", "5"], 0)],
+        "batch": [(lambda: [*lineup, "--seeds", "3", *QUICK, "--db", db, "--workers", "2"], 0),
+                  (lambda: [*lineup, "--seeds", "3", *QUICK, "--db", db, "--json"], 0)],
+        "tournament": [(lambda: [*entrants, "--format", "ffa", "--games", "2", *QUICK,
+                                 "--db", db, "--workers", "2"], 0)],
+        "results": [(lambda: [db, "--export", "csv"], 0), (lambda: [db], 0),
+                    *[(lambda i=i: [db, "--run", run_ids(db)[i][:8]], 0) for i in (0, 1)]],
+        "replay": [(lambda: [replay, "--turn", "3"], 0)],
+    }
+
+
+def arena(args: list[str]) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
+    env["COLUMNS"] = "220"            # one line per table row, for the row counts below
+    return subprocess.run(ARENA_CMD + args, cwd=ROOT, capture_output=True, text=True,
+                          timeout=300, env=env)
+
+
+Done = tuple[list[str], int, subprocess.CompletedProcess]
+
+
+@pytest.fixture(scope="module")
+def outputs(tmp_path_factory) -> dict[str, list[Done]]:
+    tmp = tmp_path_factory.mktemp("names")
+    done: dict[str, list] = {}
+    for command, calls in invocations(tmp).items():
+        done[command] = []
+        for make, status in calls:
+            args = make()
+            done[command].append((args, status, arena([command, *args])))
+    return done
+
+
+@pytest.mark.parametrize("command", sorted(registered() - set(NO_BOT_TEXT)))
+def test_no_escape_markup_or_traceback_reaches_the_terminal(command, outputs) -> None:
+    assert command in outputs, f"arena {command}: not exercised here nor in NO_BOT_TEXT"
+    for args, status, done in outputs[command]:
+        said = done.stdout + done.stderr
+        assert done.returncode == status, (args, said[-3000:])
+        assert "Traceback" not in said and "MarkupError" not in said, said[-3000:]
+        found = UNSAFE.findall(said.replace("\r\n", "\n"))
+        assert not found, f"arena {command} {args}: {found[:5]} reached the terminal"
+
+
+def test_every_command_without_bot_text_exists() -> None:
+    assert set(NO_BOT_TEXT) <= registered()
+
+
+def test_names_show_as_text_and_stay_distinct(outputs) -> None:
+    """Three Hunter rows (Hunter, Hunter #3 beside the given Hunter #2) in every table,
+    and the hostile names as visible escapes."""
+    visible = shown(read_bot(HOSTILE / "escape_name.py").name)
+    assert visible.startswith("Esc\\x1b]0;pwned\\x07")
+    tables = {"run": outputs["run"][0][2].stdout, "batch": outputs["batch"][0][2].stdout,
+              "tournament": outputs["tournament"][0][2].stdout,
+              "results --run (batch)": outputs["results"][2][2].stdout,
+              "results --run (tournament)": outputs["results"][3][2].stdout}
+    for command, table in tables.items():
+        rows = re.findall(r"│ (Hunter(?: #\d)?) +│", table)
+        assert sorted(rows) == ["Hunter", "Hunter #2", "Hunter #3"], (command, table)
+        assert "│ [/] " in table and visible in table, (command, table)
+    batch = json.loads(outputs["batch"][1][2].stdout)
+    assert len(batch["players"]) == len(LINEUP)
+    assert len({p["name"] for p in batch["players"]}) == len(LINEUP)
+    assert all(p["matches"] == 3 for p in batch["players"])
+    check = outputs["check"][1][2]
+    assert check.stderr.strip().splitlines()[-1].startswith(
+        f"error: {LINEUP[1]}: overheats: "), check.stderr
+    assert "first: ValueError: \\x1b]0;pwned\\x07" in check.stderr
+
+
+def test_csv_cells_are_neither_formulas_nor_escapes(outputs) -> None:
+    text = outputs["results"][0][2].stdout
+    rows = list(csv.DictReader(io.StringIO(text)))
+    names = {row["name"] for row in rows}
+    assert "'=HYPERLINK(\"http://evil.example\",\"x\")" in names
+    assert not [row for row in rows for cell in row.values() if cell and cell[0] in "=+-@\t\r"
+                and not re.fullmatch(r"-?[0-9.]+", cell)]
+    assert len(rows) == (3 + 2) * len(LINEUP)         # the batch's 3 matches, the tournament's 2
+
+
+@given(st.lists(st.sampled_from(["A", "A #2", "A #3", "A #2 #2", "B", "#2", ""]),
+                max_size=12))
+def test_unique_names_never_collide(names) -> None:
+    unique = unique_names(names)
+    assert len(unique) == len(names) == len(set(unique))
+    for i, name in enumerate(names):          # a name's first bearer keeps it
+        assert unique[i] == name or name in names[:i]
+
+
+def test_shown_replaces_exactly_the_controls_bidi_marks_and_surrogates() -> None:
+    """Generated from the Unicode database, not from shown()'s own pattern: every
+    character of category Cc, Cs, Zl or Zp, or a bidi control, becomes its visible
+    escape; every other character of every plane is left as it is."""
+    explicit = {"LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"}
+    marks = {"\u200e", "\u200f", "\u061c"}             # LRM, RLM, ALM
+    for code in range(0x110000):
+        ch = chr(code)
+        unsafe = (unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") or ch in marks
+                  or unicodedata.bidirectional(ch) in explicit)
+        assert (shown(ch) != ch) == unsafe, hex(code)
+        if unsafe:
+            assert shown(ch).isascii() and shown(ch).startswith("\\"), hex(code)
+    assert shown("a\nb\tc\rd", lines=True) == "a\nb\tc\\rd"
