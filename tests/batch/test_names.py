@@ -24,7 +24,7 @@ import typer
 from hypothesis import given
 from hypothesis import strategies as st
 
-from orchestrator.bots import read_bot, unique_names
+from orchestrator.bots import declared_name, read_bot, unique_names
 from orchestrator.cli import app
 from orchestrator.text import shown
 from tests.conftest import ARENA_CMD, BOTS, HOSTILE, ROOT
@@ -155,6 +155,16 @@ def test_unique_names_never_collide(names) -> None:
     assert len(unique) == len(names) == len(set(unique))
     for i, name in enumerate(names):          # a name's first bearer keeps it
         assert unique[i] == name or name in names[:i]
+
+
+@given(st.lists(st.characters() | st.characters(categories=["Cs"]), max_size=60)
+       .map("".join))              # st.text() never draws a lone surrogate
+def test_any_declared_name_can_be_sent_stored_and_shown(value) -> None:
+    """Whatever string literal a bot declares (a lone surrogate fits no encoding, and
+    once crashed even `run --json`), its name encodes as UTF-8."""
+    name = declared_name(f"name = {value!r}\n".encode(), "stem")
+    name.encode("utf-8")
+    assert len(name) <= 40 * len("\\udc80") and (name == "stem" or name)
 
 
 def test_shown_replaces_exactly_the_controls_bidi_marks_and_surrogates() -> None:
