@@ -28,6 +28,8 @@ EXPECTED = {
     "frame_forger.py": "protocol", "pipe_flood.py": "protocol", "api_tamper.py": None,
     "engine_peeker.py": "sandbox",
     "raiser.py": "overheats", "syntax_error.py": "load_error", "no_move.py": "load_error",
+    "markup_name.py": None, "escape_name.py": "overheats", "hunter_two.py": None,
+    "formula_name.py": None, "hostname.py": "overheats",
 }
 
 
