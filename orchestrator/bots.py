@@ -64,7 +64,7 @@ def read_bot(path: str | Path, game: str | None = None) -> BotFile:
 
 def _not_found(given: str, game: str | None) -> str:
     names = [name for name, _ in named_samples(game)] if game else []
-    if not names:
+    if not names or Path(given).name != given:     # a path is never a sample's name
         return f"{given}: bot file not found"
     return (f"{given}: bot file not found, nor a bundled {game} sample "
             f"(samples: {', '.join(names)}; see `arena bots`)")
