@@ -88,7 +88,7 @@ class Game:
         return BotSpec(name, bot.source, describe(name, bot.source), scratch or {})
 
     def check_lineup(self) -> list[Path]:
-        return [bundled("bots") / self.name / bot for bot in self.check_opponents]
+        return [runnable(bundled("bots") / self.name / bot) for bot in self.check_opponents]
 
     def demo_lineup(self, on_skip: Callable[[str], None] | None = None) -> list[Path]:
         """The files `arena run` plays with no bots given: the game's `demo` samples
