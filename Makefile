@@ -5,8 +5,7 @@ PY := $(VENV)/bin/python
 RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test bench lint install clean run-deps system-deps cave-bots
-CAVE_C := bots/cave/digger
+.PHONY: run test bench lint install clean run-deps system-deps
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -56,19 +55,15 @@ run-deps:
 # The tests' Debian packages: libseccomp2, bubblewrap (the optional bwrap tier), chromium
 # (the replay viewer's and the ladder's browser tests, driven by Playwright with this
 # browser: Playwright downloads none), and for Cave Rangers' sample bots nodejs and gcc
-# (the C bot is compiled here), and ruby for Robot Game's Ruby bots. Installed as root
+# (the C sample is compiled on first use, into ~/.cache/robot-arena/), and ruby for Robot Game's Ruby bots. Installed as root
 # when missing; otherwise the tests that need them are skipped, with the reason printed.
 system-deps:
 	$(call debian,$(TEST_CHECK),bubblewrap libseccomp2 chromium nodejs gcc libc6-dev ruby,$(TEST_NOTE))
 
-# Cave Rangers' native sample bot.
-cave-bots: system-deps
-	@if command -v cc >/dev/null; then cc -O2 -Wall -o $(CAVE_C) $(CAVE_C).c; fi
-
-test: $(TEST_STAMP) system-deps cave-bots
+test: $(TEST_STAMP) system-deps
 	$(PY) -m pytest -q
 
-bench: $(TEST_STAMP) cave-bots
+bench: $(TEST_STAMP)
 	$(PY) bench/arena_bench.py
 	$(PY) bench/api_bench.py
 	$(PY) bench/startup_bench.py
@@ -88,4 +83,4 @@ lint: $(TEST_STAMP)
 	$(PY) -m ruff check .
 
 clean:
-	rm -rf $(VENV) runs .pytest_cache $(CAVE_C)
+	rm -rf $(VENV) runs .pytest_cache bots/cave/digger   # digger: an old in-place build

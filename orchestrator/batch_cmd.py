@@ -78,7 +78,8 @@ def _setup(game, map_ref, rules, robots, max_turns, random_spawn, sandbox, cpu_l
 
 
 def batch(
-    bots: List[Path] = typer.Argument(..., help="Bot files, in seat order.", show_default=False),
+    bots: List[Path] = typer.Argument(..., help="Bot files (or samples' names, see `arena "
+                                      "bots`), in seat order.", show_default=False),
     seeds: int = typer.Option(100, "--seeds", help="How many matches: one per seed."),
     first_seed: int = typer.Option(1, help="The first seed; then first+1, first+2, ..."),
     game: GameOption = "arena",
@@ -112,7 +113,7 @@ def batch(
         raise InputError(f"--seeds {seeds}: must be at least 1")
     setup = _setup(game, map, rules, robots, max_turns, random_spawn, sandbox, cpu_limit,
                    memory_mb)
-    lineup = [read_bot(p) for p in bots]
+    lineup = [read_bot(p, setup.game.name) for p in bots]
     planned = plan_batch(setup, lineup, list(range(first_seed, first_seed + seeds)))
     args = {"bots": [b.path for b in lineup], "seeds": seeds, "first_seed": first_seed,
             "map": setup.map_path.name, "rules": setup.rules.as_dict(), "sandbox": sandbox}
@@ -132,7 +133,8 @@ def batch(
 
 
 def tournament(
-    bots: List[Path] = typer.Argument(..., help="Bot files.", show_default=False),
+    bots: List[Path] = typer.Argument(..., help="Bot files, or samples' names (see `arena "
+                                      "bots`).", show_default=False),
     format: Optional[str] = typer.Option(
         None, "--format", help="round-robin: every pair, sides swapped. ffa: all bots in "
         "every match. combinations: every group of --size bots (the seed's 'every "
@@ -173,7 +175,7 @@ def tournament(
       arena tournament *.py --format combinations --size 6 --games 3 --map official
     """
     setup = _setup(game, map, rules, robots, max_turns, False, sandbox, cpu_limit, memory_mb)
-    lineup = [read_bot(p) for p in bots]
+    lineup = [read_bot(p, setup.game.name) for p in bots]
     own_format, own_games, own_size = setup.game.tournament
     format = format or own_format
     games = games or own_games

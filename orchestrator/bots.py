@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine import InputError
-from orchestrator.assets import bundled
+from orchestrator.samples import find_sample, named_samples, runnable, sample_files
 from sandbox.host import BotSpec
 
 
@@ -46,17 +46,30 @@ def declared_name(source: bytes, fallback: str) -> str:
     return fallback
 
 
-def read_bot(path: str | Path) -> BotFile:
-    """Read a bot file; a missing or unreadable one is an InputError."""
+def read_bot(path: str | Path, game: str | None = None) -> BotFile:
+    """Read a bot file, or with the game known, a bundled sample named so (`forager`,
+    `forager.py`) where no such file exists; a missing or unreadable one is an InputError."""
     given = str(path)
     file = Path(path)
     if not file.is_file():
-        raise InputError(f"{given}: bot file not found")
+        sample = find_sample(game, given) if game else None
+        if sample is None:
+            raise InputError(_not_found(given, game))
+        file = runnable(sample)
+        given = str(file)
     try:
         source = file.read_bytes()
     except OSError as exc:
         raise InputError(f"{given}: cannot read bot ({exc.strerror})") from None
     return BotFile(given, source, *_identify(source, file.stem))
+
+
+def _not_found(given: str, game: str | None) -> str:
+    names = [name for name, _ in named_samples(game)] if game else []
+    if not names or Path(given).name != given:     # a path is never a sample's name
+        return f"{given}: bot file not found"
+    return (f"{given}: bot file not found, nor a bundled {game} sample "
+            f"(samples: {', '.join(names)}; see `arena bots`)")
 
 
 @functools.lru_cache(maxsize=64)    # a line-up often names the same file more than once
@@ -83,5 +96,5 @@ def unique_names(names: list[str]) -> list[str]:
 
 
 def sample_bots(game: str) -> list[Path]:
-    """The bundled sample bots of a game, in name order."""
-    return sorted((bundled("bots") / game).glob("[!_]*.py"))
+    """The bundled Python sample bots of a game, in name order."""
+    return [path for path in sample_files(game) if path.suffix == ".py"]

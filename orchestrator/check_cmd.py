@@ -40,8 +40,8 @@ def check_bot(path, game: str = "arena", turns: int | None = None, seed: int = 1
               max_overheat_share: float = 0.1, sandbox: str = "standard",
               limits: Limits | None = None) -> dict:
     """Play the bot file and return the verdict in the `arena check --json` shape."""
-    return check_submission(read_bot(path), game, turns, seed, max_overheat_share, sandbox,
-                            limits)
+    bot = read_bot(path, get_game(game).name)
+    return check_submission(bot, game, turns, seed, max_overheat_share, sandbox, limits)
 
 
 def check_submission(bot: BotFile, game: str = "arena", turns: int | None = None, seed: int = 1,

@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from engine import InputError
-from orchestrator import batch_cmd, maps_cmd, replay, replay_view, serve_cmd
+from orchestrator import batch_cmd, bots_cmd, maps_cmd, replay, replay_view, serve_cmd
 from orchestrator.bots import read_bot
 from orchestrator.check_cmd import check_bot
 from orchestrator.games import Game, get_game
@@ -54,13 +54,14 @@ app.command()(batch_cmd.tournament)
 app.command()(batch_cmd.results)
 app.command("replay")(replay_view.replay_command)
 app.command()(serve_cmd.serve)
+app.command()(bots_cmd.bots)
 err = Console(stderr=True)
 out = Console()
 
 
 @app.command()
 def run(
-    bots: List[Path] = typer.Argument(None, help="Bot files. None: the game's sample bots.",
+    bots: List[Path] = typer.Argument(None, help="Bot files, or bundled samples' names (see `arena bots`). None: the game's sample bots.",
                                       show_default=False),
     game: GameOption = "arena",
     map: MapOption = None,
@@ -122,7 +123,7 @@ def _warn_sandbox(result: dict) -> None:
 
 @app.command()
 def check(
-    bot: Path = typer.Argument(..., help="The bot file to check.", show_default=False),
+    bot: Path = typer.Argument(..., help="The bot file to check, or a bundled sample's name.", show_default=False),
     game: GameOption = "arena",
     turns: Optional[int] = typer.Option(None, help="Turns to play \\[default: arena 50, "
                                         "robotgame 100, cave 50]."),
@@ -153,8 +154,8 @@ def check(
       arena check --game cave my_bot.js             # any language, in the same sandbox
     """
     check_choice(sandbox, ("standard", "strict", "bwrap"), "--sandbox mode for check")
-    read_bot(bot)                       # a missing or unreadable file fails here, first
     chosen = get_game(game)
+    read_bot(bot, chosen.name)          # a missing or unreadable file fails here, first
     limits = game_limits(chosen, cpu_limit, memory_mb)
     if not as_json:
         err.print(shown_text(f"checking {bot} ({game}, seed {seed}, sandbox {sandbox})", "dim"))
@@ -177,8 +178,8 @@ def _build_spec(bots, found: Game, map_ref, seed, rules, overrides: dict, sandbo
                 ) -> MatchSpec:
     check_choice(sandbox, SANDBOX_MODES, "--sandbox mode")
     rules_obj = found.rules(rules or found.presets[0], **overrides)
-    paths = list(bots) if bots else found.demo_lineup()
-    bot_files = [read_bot(p) for p in paths]
+    paths = list(bots) if bots else found.demo_lineup(on_skip=_skipped_sample)
+    bot_files = [read_bot(p, found.name) for p in paths]
     if not bot_files:
         raise InputError(f"no bots given and no sample bots found for {found.name}")
     map_path = found.find_map(map_ref)
@@ -186,6 +187,11 @@ def _build_spec(bots, found: Game, map_ref, seed, rules, overrides: dict, sandbo
     # A bad map, or one too small for these AIs, fails here, before any child starts.
     found.new_match(found.load_map(map_path), [b.name for b in bot_files], spec.seed, rules_obj)
     return spec
+
+
+def _skipped_sample(why: str) -> None:
+    err.print(f"note: {why}; the demo plays without it", markup=False, highlight=False,
+              soft_wrap=True)
 
 
 def _play(spec: MatchSpec, show_progress: bool, replays: list | None = None) -> dict:

@@ -14,6 +14,7 @@ from engine import InputError, arena, cave, race, robotgame
 from engine.rulebook import Rulebook
 from orchestrator.assets import bundled
 from orchestrator.bots import BotFile, sample_bots
+from orchestrator.samples import Unbuildable, runnable
 from sandbox.host import BotSpec
 from sandbox.limits import Limits
 from sandbox.paths import BOTLIB
@@ -87,14 +88,23 @@ class Game:
         return BotSpec(name, bot.source, describe(name, bot.source), scratch or {})
 
     def check_lineup(self) -> list[Path]:
-        return [bundled("bots") / self.name / bot for bot in self.check_opponents]
+        return [runnable(bundled("bots") / self.name / bot) for bot in self.check_opponents]
 
-    def demo_lineup(self) -> list[Path]:
-        if self.demo:
-            # A compiled sample (Cave's C bot) exists only where it was built.
-            return [path for bot in self.demo
-                    if (path := bundled("bots") / self.name / bot).exists()]
-        return sample_bots(self.name)
+    def demo_lineup(self, on_skip: Callable[[str], None] | None = None) -> list[Path]:
+        """The files `arena run` plays with no bots given: the game's `demo` samples
+        (a C sample built on first use), else all its Python samples. A sample that cannot
+        be built here is an error, or with `on_skip`, left out and reported to it."""
+        if not self.demo:
+            return sample_bots(self.name)
+        lineup = []
+        for bot in self.demo:
+            try:
+                lineup.append(runnable(bundled("bots") / self.name / bot))
+            except Unbuildable as exc:
+                if on_skip is None:
+                    raise
+                on_skip(str(exc))
+        return lineup
 
     @property
     def maps_dir(self) -> Path:
@@ -136,7 +146,7 @@ GAMES: dict[str, Game] = {game.name: game for game in (
          # The seed's controller: 1 s a turn. A persistent program's first turn gets 5 s.
          limits=Limits(cpu_per_call_s=1.0, wall_per_call_s=1.0, watchdog_grace_s=5.0,
                        cpu_bank_s=60.0, output_bytes=16 << 10),
-         demo=("forager.py", "wanderer.py", "miner.sh", "scout.js", "digger"),
+         demo=("forager.py", "wanderer.py", "miner.sh", "scout.js", "digger.c"),
          columns=(("score", lambda s: str(s.get("score", "-"))),
                   ("gold", lambda s: str(s.get("gold", "-"))),
                   ("lasted", lambda s: str(s.get("turns", "-"))),

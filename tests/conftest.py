@@ -64,3 +64,18 @@ def no_escape_files_left():
     yield
     for path in ESCAPES:
         path.unlink(missing_ok=True)
+
+
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory) -> Path:
+    """The project's wheel, built once per session (tests/support/wheel.py)."""
+    from tests.support.wheel import wheel_path
+    return wheel_path(tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def installed_arena(tmp_path_factory) -> Path:
+    """The bin/ folder of a venv outside the checkout with the wheel[server] installed,
+    once per session."""
+    from tests.support.wheel import installed_venv
+    return installed_venv(tmp_path_factory)

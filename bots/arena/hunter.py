@@ -1,4 +1,4 @@
-"""Hunter: looks for robots of other AIs, turns to face the nearest one and fires.
+"""Hunter: faces the nearest robot of another AI and fires.
 With nobody in sight it roams toward the flag."""
 from roborally.api import *
 

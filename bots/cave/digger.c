@@ -1,5 +1,6 @@
-/* Digger: a native bot, started afresh every turn. `make` builds it (bots/cave/digger).
- * It moves toward the nearest gold in its view, and holds when there is none. */
+/* Digger: a native bot in C, started afresh every turn. The arena compiles it with cc on
+ * first use (orchestrator/samples.py). It moves toward the nearest gold in its view, and
+ * holds when there is none. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

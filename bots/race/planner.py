@@ -1,6 +1,7 @@
-"""Planner: simulates its own five registers on the factory it is given (belts, corners,
-double belts, pushing the bots it can see, falling off and rebooting) and picks, register
-by register, the card that leaves it closest to its next checkpoint."""
+"""Planner: the strong sample. It simulates its own five registers on the factory it is
+given (belts, corners, double belts, pushing the bots it can see, falling off and
+rebooting) and picks, register by register, the card that leaves it closest to its next
+checkpoint."""
 
 STEP = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 HEADINGS = "NESW"

@@ -1,5 +1,5 @@
-# The seed's example robot, ported to Python 3 (iteritems -> items) and otherwise unchanged:
-# it attacks any enemy next to it, and otherwise walks to the center and stays there.
+# Example: the seed's example robot. It attacks any enemy next to it, and otherwise walks to
+# the center and stays there (ported to Python 3, iteritems -> items, otherwise unchanged).
 import rg
 
 

@@ -1,5 +1,5 @@
-# The seed's example robot in Ruby: it attacks any enemy next to it, and otherwise walks
-# to the center and stays there (bots/robotgame/example.py is the same robot in Python).
+# Example, in Ruby: the seed's example robot. It attacks any enemy next to it, and otherwise
+# walks to the center and stays there (bots/robotgame/example.py is the same in Python).
 require 'rg'
 
 class Robot

@@ -1,5 +1,5 @@
-# Survivor: keeps off the spawn squares, guards when outnumbered, trades only when safe,
-# and blows itself up when it is about to die anyway.
+# Survivor: the careful one. It keeps off the spawn squares, guards when outnumbered, trades
+# only when safe, and blows itself up when it is about to die anyway.
 import rg
 
 OPEN = ('invalid', 'obstacle')

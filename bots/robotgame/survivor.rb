@@ -1,6 +1,6 @@
-# Survivor, in Ruby (bots/robotgame/survivor.py is the same robot in Python): keeps off
-# the spawn squares, guards when outnumbered, trades only when safe, and blows itself up
-# when it is about to die anyway.
+# Survivor, in Ruby: the careful one. It keeps off the spawn squares, guards when
+# outnumbered, trades only when safe, and blows itself up when it is about to die anyway
+# (bots/robotgame/survivor.py is the same robot in Python).
 require 'rg'
 
 OPEN = %w[invalid obstacle].freeze

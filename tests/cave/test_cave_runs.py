@@ -16,16 +16,16 @@ from tests.conftest import ARENA_CMD
 
 SMALL = Limits(cpu_per_call_s=1.0, wall_per_call_s=1.0, watchdog_grace_s=5.0, memory_mb=160,
                first_wall_s=5.0, output_bytes=16 << 10)
-SAMPLE_FILES = ["forager.py", "wanderer.py", "miner.sh", "scout.js", "digger"]
+SAMPLE_NAMES = ["forager", "wanderer", "miner", "scout", "digger"]    # digger: built from C
 
 
 @pytest.mark.parametrize(("bot", "failure"), [
-    (SAMPLES / "forager.py", None), (SAMPLES / "digger", None),
+    (SAMPLES / "forager.py", None), ("digger", None),
     (HOSTILE / "glutton.py", "memory"), (HOSTILE / "silent.sh", "hang|cpu"),
     (HOSTILE / "raiser.py", "crash"), (HOSTILE / "flood.py", "output"),
     (HOSTILE / "forker.py", "sandbox"), (HOSTILE / "nonsense.sh", "invalid"),
 ], ids=lambda v: v.name if isinstance(v, Path) else str(v))
-def test_check_names_what_went_wrong(bot: Path, failure: str | None) -> None:
+def test_check_names_what_went_wrong(bot: Path | str, failure: str | None) -> None:
     found = check_bot(bot, "cave", turns=3, limits=SMALL)
     kinds = failure.split("|") if failure else [None]     # a spinner: either, by a hair
     assert found["failure"] in kinds, found["reason"]
@@ -46,9 +46,9 @@ def test_check_on_a_missing_runtime_is_a_load_error(tmp_path) -> None:
 
 
 def _match(seed: int, sandbox: str = "standard", turns: int = 12) -> dict:
-    bots = [SAMPLES / name for name in SAMPLE_FILES]
     from orchestrator.bots import read_bot
-    spec = MatchSpec("cave", GAME.find_map(None), [read_bot(b) for b in bots], seed,
+    bots = [read_bot(name, "cave") for name in SAMPLE_NAMES]
+    spec = MatchSpec("cave", GAME.find_map(None), bots, seed,
                      GAME.rules("seed", max_turns=turns), None, sandbox)
     return run_match(spec)
 

@@ -4,9 +4,8 @@ can play, check and serve without the source tree."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
-import sys
-import venv
 
 import httpx
 import pytest
@@ -16,22 +15,11 @@ from tests.ladder.server import Server
 from tests.maps.editing import editing
 
 
-@pytest.fixture(scope="module")
-def installed(tmp_path_factory):
-    """The bin/ folder of a fresh venv with the wheel and its server extra installed."""
-    where = tmp_path_factory.mktemp("install")
-    wheels = where / "wheels"
-    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
-                            "--wheel-dir", str(wheels), str(ROOT)],
-                           capture_output=True, text=True, cwd=where)
-    assert built.returncode == 0, built.stderr
-    (wheel,) = wheels.glob("robot_arena-*.whl")
-    venv.create(where / "venv", with_pip=True)
-    bin_dir = where / "venv" / "bin"
-    done = subprocess.run([bin_dir / "pip", "install", "--quiet", f"{wheel}[server]"],
-                          capture_output=True, text=True, cwd=where)
-    assert done.returncode == 0, done.stderr
-    return bin_dir
+@pytest.fixture
+def installed(installed_arena):
+    """The bin/ folder of a fresh venv with the wheel and its server extra installed (one
+    per test session, shared: tests/support/wheel.py)."""
+    return installed_arena
 
 
 def arena(bin_dir, *args: str, cwd) -> subprocess.CompletedProcess:
@@ -72,6 +60,20 @@ def test_the_installed_arena_serves(installed, tmp_path) -> None:
         assert page.status_code == 200 and "Upload a bot" in page.text
         assert server.client.get("/static/ladder.css").status_code == 200
         answer = server.upload("robotgame", "rusher", ROOT / "bots" / "robotgame" / "rusher.py")
+        assert answer.status_code == 201, answer.text
+    finally:
+        server.stop()
+
+
+@pytest.mark.skipif(shutil.which("ruby") is None, reason="ruby is not installed here")
+def test_the_installed_arena_accepts_a_ruby_upload(installed, tmp_path) -> None:
+    """The ladder checks an upload by playing it: a Ruby bot needs the driver the first
+    wheel did not carry."""
+    server = Server(tmp_path / "ladder.sqlite", "--games", "robotgame", "--workers", "1",
+                    arena=[str(installed / "arena")], cwd=tmp_path)
+    try:
+        answer = server.upload("robotgame", "survivor-rb",
+                               ROOT / "bots" / "robotgame" / "survivor.rb")
         assert answer.status_code == 201, answer.text
     finally:
         server.stop()

@@ -1,0 +1,84 @@
+"""The bundled samples from a wheel installed outside the checkout (built and installed once
+per session, tests/support/wheel.py), as a new user meets them: `arena bots` lists every
+one, a sample's name stands for its file, the C sample is built on first use, and Ruby
+Robot Game bots play and pass `check`."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from orchestrator.bots_cmd import listing
+from orchestrator.games import GAMES
+from tests.conftest import ROOT
+
+NEEDS_CC = pytest.mark.skipif(shutil.which("cc") is None,
+                              reason="no C compiler (cc): the C sample cannot be built here")
+NEEDS_RUBY = pytest.mark.skipif(shutil.which("ruby") is None, reason="ruby is not installed")
+NEEDS_NODE = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+
+
+def arena(bin_dir, *args: str, cwd, cache=None) -> subprocess.CompletedProcess:
+    """The installed `arena`, in a folder with no bot files, its build cache in `cache`."""
+    env = os.environ | ({"XDG_CACHE_HOME": str(cache)} if cache else {})
+    return subprocess.run([bin_dir / "arena", *args], capture_output=True, text=True, cwd=cwd,
+                          env=env, timeout=300)
+
+
+def test_installed_bots_lists_every_sample_of_the_checkout(installed_arena, tmp_path) -> None:
+    done = arena(installed_arena, "bots", "--json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    shown = json.loads(done.stdout)
+    keys = ("game", "name", "file", "runtime", "persistent", "summary")
+    here = [{k: row[k] for k in keys} for row in listing(list(GAMES.values()))]
+    assert [{k: row[k] for k in keys} for row in shown] == here
+    assert all("site-packages" in row["path"] for row in shown)
+    table = arena(installed_arena, "bots", "--game", "cave", cwd=tmp_path)
+    assert table.returncode == 0 and "forager" in table.stdout and "wanderer" in table.stdout
+
+
+@NEEDS_CC
+@NEEDS_NODE
+def test_installed_cave_demo_plays_all_five_samples(installed_arena, tmp_path) -> None:
+    cache = tmp_path / "cache"
+    done = arena(installed_arena, "run", "--game", "cave", "--max-turns", "5", "--seed", "2",
+                 "--json", cwd=tmp_path, cache=cache)
+    assert done.returncode == 0, done.stderr
+    players = json.loads(done.stdout)["players"]
+    assert sorted(p["name"] for p in players) == sorted(
+        path.split(".")[0] for path in GAMES["cave"].demo)
+    assert all(p["status"] == "ok" for p in players), players
+    (built,) = cache.glob("robot-arena/native/*/digger")     # compiled here, on first use
+    assert built.read_bytes().startswith(b"\x7fELF")
+
+
+@NEEDS_NODE
+def test_installed_arena_plays_samples_by_name(installed_arena, tmp_path) -> None:
+    done = arena(installed_arena, "run", "--game", "cave", "forager", "scout", "--max-turns",
+                 "5", "--json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    players = json.loads(done.stdout)["players"]
+    assert sorted(p["name"] for p in players) == ["forager", "scout"]
+    bad = arena(installed_arena, "run", "--game", "cave", "forager", "nosuch", cwd=tmp_path)
+    assert bad.returncode == 2
+    (line,) = bad.stderr.strip().splitlines()
+    assert line.startswith("error: nosuch: ") and "forager, miner, scout" in line
+
+
+@NEEDS_RUBY
+def test_installed_arena_runs_and_checks_a_ruby_robot_game_bot(installed_arena,
+                                                               tmp_path) -> None:
+    mine = tmp_path / "mine.rb"                      # a user's own file, outside the install
+    shutil.copy(ROOT / "bots" / "robotgame" / "example.rb", mine)
+    played = arena(installed_arena, "run", "--game", "robotgame", str(mine), "survivor.rb",
+                   "--max-turns", "10", "--json", cwd=tmp_path)
+    assert played.returncode == 0, played.stderr
+    players = json.loads(played.stdout)["players"]
+    assert [p["status"] for p in players] == ["ok", "ok"], players
+    checked = arena(installed_arena, "check", "--game", "robotgame", str(mine), "--turns", "10",
+                    "--json", cwd=tmp_path)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert json.loads(checked.stdout)["ok"] is True
