@@ -1,3 +1,4 @@
+# arena check: overheats
 # Answers with a location whose __eq__ and __hash__ loop, should the runtime compare it.
 class Spot(tuple):
     def __eq__(self, other):

@@ -1,3 +1,4 @@
+# arena check: timeout
 # Thinks in a property's setter, which the runtime triggers when it sets hp.
 class Robot:
     @property

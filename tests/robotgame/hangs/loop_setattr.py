@@ -1,3 +1,4 @@
+# arena check: timeout
 # Thinks in __setattr__, which the runtime calls to set location, hp, player_id and
 # robot_id before each act: that is the act's time too.
 class Robot:

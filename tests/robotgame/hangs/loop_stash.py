@@ -1,3 +1,4 @@
+# arena check: cpu
 # Acts at once, but leaves in `game` an object whose __del__ loops, for the runtime to let
 # go after the turn: that runs under the hard limit, which ends the AI.
 class Burden:

@@ -1,3 +1,4 @@
+# arena check: hang
 # Sleeps forever in act(): no CPU, so only the wall-clock limit stops it.
 import time
 
