@@ -233,6 +233,9 @@ def load_bot(source, filename, guard, module_name="bot"):
     return module
 
 
+_MODULE_NAMESPACE = types.ModuleType.__dict__["__dict__"]     # a module's own dict, always
+
+
 class ModuleWatch:
     """Special rule 1: report module-level state that move() changes.
 
@@ -244,10 +247,9 @@ class ModuleWatch:
 
     SKIP = (types.ModuleType, types.FunctionType, type, types.BuiltinFunctionType)
     OPENED = (list, dict, set, bytearray)
-    _NAMESPACE = types.ModuleType.__dict__["__dict__"]
 
     def __init__(self, module):
-        self.namespace = self._NAMESPACE.__get__(module)
+        self.namespace = _MODULE_NAMESPACE.__get__(module)
         self.before = self._snapshot()
         self.reported = set()
 
