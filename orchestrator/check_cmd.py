@@ -13,7 +13,7 @@ from orchestrator.match import MatchSpec, run_match
 from sandbox.botlib._attempts import FAILING
 from sandbox.limits import Limits
 
-FAILURES = ("load_error", "hang", "cpu", "memory", "crash", "protocol", "sandbox",
+FAILURES = ("load_error", "hang", "timeout", "cpu", "memory", "crash", "protocol", "sandbox",
             "overheats", "output", "invalid")
 # An executable bot's turns that went wrong, as the sandbox counts them, and what each says.
 PROGRAM_FAULTS = {"hang": "gave no answer in time", "cpu": "went past its CPU limit",
@@ -26,7 +26,8 @@ def failure_kind(status: str, reason: str) -> str:
     if status == "load_error":
         return "load_error"
     text = reason.lower()
-    for marker, kind in (("hang", "hang"), ("cpu", "cpu"), ("thread", "cpu"),
+    for marker, kind in (("hang", "hang"), ("timeout", "timeout"), ("cpu", "cpu"),
+                         ("thread", "cpu"),
                          ("memory", "memory"), ("protocol", "protocol")):
         if marker in text:
             return kind
@@ -84,8 +85,8 @@ def verdict(result: dict, bot: BotFile, max_overheat_share: float, output_cap: i
         failure = "sandbox"
         reason = f"sandbox: refused {'; '.join(refused[:3])}"
     elif decisions and stats.get("timeouts", 0) / decisions > max_overheat_share:
-        failure = "cpu"
-        reason = (f"cpu: {stats['timeouts']} of {decisions} calls went past their time "
+        failure = "timeout"
+        reason = (f"timeout: {stats['timeouts']} of {decisions} calls went past their time "
                   f"limit (the game played a default for each)")
     elif decisions and me["overheats"] / decisions > max_overheat_share:
         failure = "overheats"

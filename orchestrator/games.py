@@ -136,7 +136,9 @@ GAMES: dict[str, Game] = {game.name: game for game in (
          map_suffix=".py", check_map="default", check_opponents=("example.py",),
          failure="forfeit",
          # rgkit's server: 300 ms per act (1.5 s for the first); past that the robot guards.
-         limits=Limits(cpu_per_call_s=2.0, act_soft_s=0.3, first_act_soft_s=1.5),
+         # Two turns of nothing but timeouts, or a 20 s bank, forfeit (docs/robotgame.md).
+         limits=Limits(cpu_per_call_s=2.0, act_soft_s=0.3, first_act_soft_s=1.5,
+                       cpu_bank_s=20.0),
          demo=("coordinator.py", "example.py"),
          drivers=((".rb", str(BOTLIB / "ruby" / "driver.rb")),),
          columns=(("robots", lambda s: str(s.get("robots", "-"))),

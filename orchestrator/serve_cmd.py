@@ -40,6 +40,9 @@ def serve(
         help="Matches played at once \\[default: all cores].", show_default=False)] = None,
     check_workers: Annotated[int, typer.Option(
         help="Uploads checked at once; more uploads wait their turn.")] = 1,
+    check_queue: Annotated[Optional[int], typer.Option(
+        help="Uploads that may wait for a check; past that, an upload is refused (503) "
+             "\\[default: 16].", show_default=False)] = None,
     backend: Annotated[str, typer.Option(help="local: worker processes here. dask: a Dask "
                                               "cluster (--address), or a LocalCluster.")]
         = "local",
@@ -68,11 +71,14 @@ def serve(
     except ImportError as exc:
         raise missing_server_extra("arena serve", exc) from None
     check_choice(backend, BACKENDS, "--backend")
+    if check_queue is not None and check_queue < 1:
+        raise InputError(f"--check-queue {check_queue}: must be at least 1")
     chosen = [g.strip() for g in games.split(",") if g.strip()]
     for game in chosen:
         check_choice(game, tuple(GAMES), "game")
     ladder = Ladder(db, chosen, workers or default_workers(), backend, address, seed,
-                    _lineups(lineup or []), check_workers)
+                    _lineups(lineup or []), check_workers,
+                    **({} if check_queue is None else {"check_queue": check_queue}))
     err.print(f"ladder for {', '.join(chosen)} on [bold]http://{host}:{port}/[/bold] "
               f"(database {db}, {workers or default_workers()} workers); Ctrl-C stops it",
               highlight=False)

@@ -25,6 +25,20 @@ class Limits:
     act_soft_s: float | None = None
     first_act_soft_s: float | None = None
 
+    def request_cpu_s(self, calls: int, first: bool = False) -> float:
+        """The CPU one request of `calls` bot calls may take, as the host measures it.
+
+        With a soft limit, a call ends at it (a timeout) unless the bot swallows the
+        timeout, and then the AI ends at the hard limit: so every call at the soft limit
+        and one at the hard one, with room for timer slack and the runtime's own work.
+        A child whose guard is subverted (or stuck in C code that signals cannot stop) is
+        ended at this, not after `calls` hard limits."""
+        if self.act_soft_s is None or calls < 1:
+            return calls * self.cpu_per_call_s + 0.5
+        first_extra = (self.first_act_soft_s or self.act_soft_s) if first else 0.0
+        return min(calls * self.cpu_per_call_s, self.cpu_per_call_s + first_extra
+                   + calls * (self.act_soft_s + 0.05)) + 0.5
+
     @property
     def cpu_backstop_s(self) -> int:
         """RLIMIT_CPU of a child: past the whole bank and one more call, the kernel ends it."""

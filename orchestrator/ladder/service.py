@@ -38,6 +38,7 @@ MAX_FILE = 64 * 1024
 SUSPEND_AFTER = 3                 # erased or forfeited matches in a row
 WORKER_NICE = 10                  # matches and checks yield the CPU to the web side
 HISTORY = 300                     # rating points kept per bot for its chart
+CHECK_QUEUE = 16                  # uploads waiting for a check worker; more are refused
 
 
 class LadderError(Exception):
@@ -84,9 +85,11 @@ class Ladder:
                  backend: str = "local", address: str | None = None, seed: int = 0,
                  lineups: dict[str, int] | None = None, check_workers: int = 1,
                  sandbox: str = "standard", check_turns: int | None = None,
-                 check_limits: Limits | None = None) -> None:
+                 check_limits: Limits | None = None, check_queue: int = CHECK_QUEUE) -> None:
         """`check_turns` and `check_limits` change the upload check's (default: as
-        `arena check`); the matches always run under each game's own limits."""
+        `arena check`); the matches always run under each game's own limits. At most
+        `check_queue` uploads wait for a check worker: a flood is refused (503), not
+        kept."""
         self.games = list(games or GAMES)
         for game in self.games:
             get_game(game)
@@ -99,6 +102,7 @@ class Ladder:
         self.replays = self.db_path.with_name(self.db_path.stem + "-replays")
         self.workers, self.backend, self.address = workers, backend, address
         self.check_workers, self.sandbox, self.seed = check_workers, sandbox, seed
+        self.check_queue = check_queue
         self.check_options = {"turns": check_turns, "limits": dataclasses.asdict(check_limits)
                               if check_limits else None}
         self.lock = threading.RLock()
@@ -308,6 +312,10 @@ class Ladder:
         future: Future = Future()
         if self.stopping.is_set():
             future.set_exception(LadderError(503, "stopping", "the server is stopping"))
+            return future
+        if len(self.checks) >= self.check_queue:
+            future.set_exception(LadderError(503, "busy", f"{len(self.checks)} uploads are "
+                                             f"waiting for their check; try again in a minute"))
             return future
         self.checks.append(({"game": game, "path": bot.path, "source": bot.source,
                              "sha256": bot.sha256, "name": bot.name} | self.check_options,

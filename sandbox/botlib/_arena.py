@@ -29,6 +29,8 @@ class ArenaRuntime:
         self.ai = start["ai"]
         self.guard = guard
         self.memories = {}
+        self.seed_key = ""
+        self.view = None
 
     def handle(self, view):
         """Answer one turn: {'moves': bytes, 'errors': [[i, text]], 'bot_s': float}."""
@@ -52,9 +54,10 @@ class ArenaRuntime:
             me = {api.TYPE: api.ROBOT, api.POSITION: (5, 5), api.LIFE: life,
                   api.FACING: api.AHEAD, api.NAME: name, api.FLAGS_SCORED: flags,
                   api.CHARGES: charges, api.MEMORY: memory, api.FLAG_SENSE: list(_SENSE[bits])}
-            api._set_view(api._View(floor[121 * i:121 * i + 121], things, at, end, me, names))
+            # Set under the guard, in _decide: the view it replaces may hold the bot's objects.
+            self.view = api._View(floor[121 * i:121 * i + 121], things, at, end, me, names)
+            self.seed_key = f"{seed_head}{rid}{seed_tail}"    # seed:ai:robot:turn
             at = end
-            seed_random(f"{seed_head}{rid}{seed_tail}")    # seed:ai:robot:turn
             started = time.perf_counter()
             code, error = self._ask()
             spent += time.perf_counter() - started
@@ -65,9 +68,15 @@ class ArenaRuntime:
 
     def _ask(self):
         """One move() call: (code, None), or (OVERHEAT, reason) for a raise or bad answer."""
-        answer, error = guarded(self.guard, self.move)
-        if error:
-            return OVERHEAT, error
+        answer, error = guarded(self.guard, self._decide)
+        return (OVERHEAT, error) if error else answer
+
+    def _decide(self):
+        """move() and a look at its answer, under the guard: the answer is let go there,
+        so that its `__del__` (or its type's `__name__`) runs on the bot's time."""
+        api._set_view(self.view)
+        seed_random(self.seed_key)      # the bot may have replaced random's generator
+        answer = self.move()
         if type(answer) is str and answer in MOVE_CODES:
             return MOVE_CODES[answer], None
         shown = repr(answer[:40]) if type(answer) is str else f"a {type(answer).__name__}"

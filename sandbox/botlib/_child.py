@@ -81,7 +81,12 @@ def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter", outer_id
         start = _wire.read_frame(in_fd, 1 << 20)["start"]
     except (EOFError, KeyError, TypeError):
         return
-    runtime = game.RUNTIME(module, start, guard)
+    try:
+        with guard:              # it reads the bot's module: a hostile one runs code there
+            runtime = game.RUNTIME(module, start, guard)
+        guard.disarm()
+    except BaseException:        # not described: its __str__ would be the bot's code
+        fatal("crash: the bot's module raised as the match started")
     watch = _runtime.ModuleWatch(module) if game.WATCH_MODULE_STATE else None
     while True:
         try:

@@ -33,6 +33,7 @@ class RobotGameProgram:
         self.soft = limits.get("act_soft_s") or 0.3
         self.first_soft = limits.get("first_act_soft_s") or self.soft
         self.first = True
+        self.timed_out_turns = 0        # turns in a row on which every act timed out
 
     def turn(self, view):
         """Play one turn through the program: the reply frame."""
@@ -53,6 +54,12 @@ class RobotGameProgram:
         moves, errors = self.decode(answer, own)
         if isinstance(moves, str):
             return {"fatal": moves}
+        # The rule of a Python player's child (`_robotgame`): two turns of timeouts only.
+        timeouts = moves[::3].count(_robotgame.TIMEOUT)
+        self.timed_out_turns = self.timed_out_turns + 1 if own and timeouts == len(own) else 0
+        if self.timed_out_turns >= _robotgame.TIMED_OUT_TURNS:
+            return {"fatal": f"timeout: every act went past its time limit, "
+                             f"{_robotgame.TIMED_OUT_TURNS} turns in a row"}
         reply.update(moves=moves, errors=errors, bot_s=0.0)
         return reply
 

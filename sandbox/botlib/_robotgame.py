@@ -34,6 +34,7 @@ WATCH_MODULE_STATE = False         # rgkit bots may keep state in their module
 CODES = {"guard": 0, "move": 1, "attack": 2, "suicide": 3}
 ERROR, TIMEOUT = 4, 5
 INSTANCE = "_arena_robot_instance"
+TIMED_OUT_TURNS = 2                # the AI forfeits after this many turns of timeouts only
 
 
 def check_module(module):
@@ -89,6 +90,7 @@ class RobotGameRuntime:
         self.soft = guard.limits.get("act_soft_s")
         self.first_soft = guard.limits.get("first_act_soft_s") or self.soft
         self.acted = False
+        self.timed_out_turns = 0        # turns in a row on which every act timed out
 
     def handle(self, view):
         """Answer one turn: {'moves': 3 bytes per own robot, 'errors', 'bot_s'}."""
@@ -104,32 +106,48 @@ class RobotGameRuntime:
                 record["robot_id"] = rid
                 own.append((loc, hp, player, rid))
             robots[loc] = record
-        game = rg.AttrDict(robots=robots, turn=turn)
+        # The bot may keep its own objects in these: they are let go under the guard.
+        held = [rg.AttrDict(robots=robots, turn=turn)]
+        del robots, record
         out = bytearray()
         errors = []
         spent = 0.0
-        for i, (loc, hp, player, rid) in enumerate(own):
-            robot = self.robot
-            robot.location, robot.hp, robot.player_id, robot.robot_id = loc, hp, player, rid
-            seed_random(self.seed, turn, rid)
+        timeouts = 0
+        for i, robot in enumerate(own):
             started = time.perf_counter()
-            code, x, y, error = self._act(game, loc)
+            code, x, y, error = self._act(held[0], turn, *robot)
             spent += time.perf_counter() - started
+            timeouts += code == TIMEOUT
             out += bytes((code, x, y))
             if error and len(errors) < ERRORS_PER_REPLY:
                 errors.append([i, error])
+        self.guard.soft = None          # only the hard limit: this is no robot's act
+        guarded(self.guard, held.clear)
+        self.timed_out_turns = self.timed_out_turns + 1 if own and timeouts == len(own) else 0
+        if self.timed_out_turns >= TIMED_OUT_TURNS:
+            raise Fatal(f"timeout: every act went past its time limit, {TIMED_OUT_TURNS} "
+                        f"turns in a row")
         return {"moves": bytes(out), "errors": errors, "bot_s": spent}
 
-    def _act(self, game, location):
+    def _act(self, game, turn, location, hp, player, rid):
         """(code, x, y, error): a validated action, or a guard with why."""
         self.guard.soft = self.soft if self.acted else self.first_soft
         self.acted = True
         try:
-            action, error = guarded(self.guard, lambda: self.robot.act(game))
+            answer, error = guarded(self.guard, lambda: self._decide(game, turn, location,
+                                                                      hp, player, rid))
         except TimeLimit:
             return TIMEOUT, 0, 0, "timeout: act() went past its time limit"
-        if error:
-            return ERROR, 0, 0, error
+        return (ERROR, 0, 0, error) if error else answer
+
+    def _decide(self, game, turn, location, hp, player, rid):
+        """Everything of one robot's act that can run the bot's code, under the guard:
+        setting its attributes (a bot's `__setattr__` or property), seeding `random`
+        (the bot may have replaced it), act() itself, and letting go of its answer."""
+        robot = self.robot
+        robot.location, robot.hp, robot.player_id, robot.robot_id = location, hp, player, rid
+        seed_random(self.seed, turn, rid)
+        action = robot.act(game)
         try:
             return (*validate(action, location), None)
         except ValueError as exc:

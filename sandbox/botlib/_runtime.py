@@ -9,6 +9,9 @@ import resource
 import signal
 import sys
 import types
+from gc import disable as _gc_disable
+from gc import enable as _gc_enable
+from gc import isenabled as _gc_isenabled
 
 FATAL_EXIT = 86          # the child's exit status after it reported a fatal error
 ERROR_TEXT_CAP = 200     # characters kept of one exception message
@@ -67,7 +70,12 @@ class Guard:
     When a limit fires inside bot code, `on_fatal` reports the reason and ends the
     process, so a bot cannot catch it. The host's watchdog backs this up. A game with a
     soft limit sets `soft` before a call: the first expiry raises TimeLimit in the bot,
-    and the rest of the hard limit keeps running.
+    and the rest of the hard limit keeps running. `fired` tells that the soft limit
+    expired in the last call, even if the bot (or a `__del__`, which Python makes swallow
+    every exception) caught the TimeLimit.
+
+    Outside calls the cyclic garbage collector is off, so that no finalizer of the bot's
+    runs in the runtime's own code, unguarded; inside a call it is as the bot left it.
     """
 
     def __init__(self, cpu, wall, on_fatal, limits=None):
@@ -76,9 +84,12 @@ class Guard:
         self.on_fatal = on_fatal
         self.limits = limits or {}
         self.soft = None
+        self.fired = False
         self._soft_armed = False
         self._hard_left = cpu
         self._in_call = False
+        self._bot_gc = _gc_isenabled()
+        _gc_disable()
         signal.signal(signal.SIGPROF, self._cpu_expired)
         signal.signal(signal.SIGALRM, self._wall_expired)
 
@@ -90,6 +101,7 @@ class Guard:
             return
         if self._soft_armed:
             self._soft_armed = False
+            self.fired = True
             signal.setitimer(signal.ITIMER_PROF, self._hard_left)
             raise TimeLimit("act went past its time limit")
         self.on_fatal("cpu time limit")
@@ -99,6 +111,7 @@ class Guard:
             self.on_fatal("wall time limit (hang)")
 
     def __enter__(self):
+        self.fired = False
         if self.soft is not None and self.soft < self.cpu:
             self._soft_armed = True
             self._hard_left = self.cpu - self.soft
@@ -108,8 +121,12 @@ class Guard:
             signal.setitimer(signal.ITIMER_PROF, self.cpu)
         signal.setitimer(signal.ITIMER_REAL, self.wall)
         self._in_call = True
+        if self._bot_gc:
+            _gc_enable()
 
     def __exit__(self, *exc):
+        self._bot_gc = _gc_isenabled()
+        _gc_disable()
         self._in_call = False
 
     def disarm(self):
@@ -123,6 +140,7 @@ class NoGuard:
     """In-process mode: no limits, so that a debugger can stop inside a bot."""
 
     soft = None
+    fired = False
     limits: dict = {}
 
     def disarm(self):
@@ -135,25 +153,48 @@ class NoGuard:
         pass
 
 
+_TIMED_OUT, _MEMORY, _EXITED = object(), object(), object()
+
+
 def guarded(guard, call):
     """Call bot code under the guard: (its result, None), or (None, the error's text).
 
-    A MemoryError (even one the bot caught and re-raised), SystemExit and the limits end
-    the AI (Fatal); TimeLimit, the soft limit, is for the caller to handle.
+    `call` should return plain data of the runtime's own: whatever of the bot's it
+    touched is let go inside the guard, so that hooks (`__del__`, a hostile `__str__`)
+    run on the bot's time. A MemoryError (even one the bot caught and re-raised) and
+    SystemExit end the AI (Fatal); a call past its soft limit raises TimeLimit, for the
+    caller to handle, once the bot's frames are freed.
     """
-    try:
-        with guard:
-            return call(), None
-    except MemoryError:
-        pass            # raised below, once the bot's frames and what they hold are freed
-    except SystemExit:
-        raise Fatal("exited (SystemExit)") from None
-    except (Fatal, TimeLimit, KeyboardInterrupt):
-        raise
-    except BaseException as exc:
-        with guard:     # a hostile __str__ is bot code too
-            return None, describe_error(exc)
-    raise Fatal("memory limit")
+    outcome = None
+    with guard:
+        try:
+            try:
+                result = call()
+                if not guard.fired:
+                    return result, None
+                outcome = _TIMED_OUT
+            except (Fatal, KeyboardInterrupt):
+                raise
+            except TimeLimit:
+                outcome = _TIMED_OUT
+            except MemoryError:
+                outcome = _MEMORY
+            except SystemExit:
+                outcome = _EXITED
+            except BaseException as exc:
+                outcome = describe_error(exc)      # a hostile __str__ is bot code too
+            result = None
+        except TimeLimit:
+            outcome = _TIMED_OUT
+        except MemoryError:
+            outcome = _MEMORY
+    if outcome is _TIMED_OUT or guard.fired:
+        raise TimeLimit("act went past its time limit")
+    if outcome is _MEMORY:
+        raise Fatal("memory limit")
+    if outcome is _EXITED:
+        raise Fatal("exited (SystemExit)")
+    return None, outcome
 
 
 def describe_error(exc):
@@ -192,30 +233,39 @@ def load_bot(source, filename, guard, module_name="bot"):
     return module
 
 
+_MODULE_NAMESPACE = types.ModuleType.__dict__["__dict__"]     # a module's own dict, always
+
+
 class ModuleWatch:
-    """Special rule 1: report module-level state that move() changes."""
+    """Special rule 1: report module-level state that move() changes.
+
+    It runs between calls, unguarded, so it runs none of the bot's code: the module's
+    namespace is read through ModuleType's own slot (a module may change its class), and
+    only exact built-in types are looked into; a key that is not an exact str (one could
+    hash or compare in the bot's code) is left out.
+    """
 
     SKIP = (types.ModuleType, types.FunctionType, type, types.BuiltinFunctionType)
+    OPENED = (list, dict, set, bytearray)
 
     def __init__(self, module):
-        self.module = module
+        self.namespace = _MODULE_NAMESPACE.__get__(module)
         self.before = self._snapshot()
         self.reported = set()
 
     # A mark is (the value, its length, its items): compared by identity, never with the
     # bot's own __eq__, and without id(), which is an audited call in a sandbox child.
+    # issubclass() of the value's real type, not isinstance(), which reads `__class__`.
     def _snapshot(self):
         shot = {}
-        for key, value in list(vars(self.module).items()):
-            if key.startswith("__") or isinstance(value, self.SKIP):
+        for key, value in list(self.namespace.items()):
+            kind = type(value)
+            if type(key) is not str or key.startswith("__") or issubclass(kind, self.SKIP):
                 continue
             mark = (value, -1)
-            if isinstance(value, (list, dict, set, bytearray)):
-                try:
-                    items = value.values() if isinstance(value, dict) else value
-                    mark = (value, len(value), *(items if len(value) <= 256 else ()))
-                except Exception:
-                    pass
+            if kind in self.OPENED:
+                items = value.values() if kind is dict else value
+                mark = (value, len(value), *(items if len(value) <= 256 else ()))
             shot[key] = mark
         return shot
 

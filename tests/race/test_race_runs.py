@@ -79,7 +79,7 @@ def test_a_file_must_name_its_function() -> None:
 @pytest.mark.parametrize(("bot", "failure"), [
     (SAMPLES / "planner.py", None), (SAMPLES / "random_bot.py", None),
     (HOSTILE / "raiser.py", "overheats"), (HOSTILE / "liar.py", "invalid"),
-    (HOSTILE / "dawdler.py", "cpu"), (HOSTILE / "looper.py", "cpu"),
+    (HOSTILE / "dawdler.py", "timeout"), (HOSTILE / "looper.py", "cpu"),
     (HOSTILE / "glutton.py", "memory"), (HOSTILE / "two_functions.py", "load_error"),
 ], ids=lambda v: v.name if isinstance(v, Path) else str(v))
 def test_check_names_what_went_wrong(bot: Path, failure: str | None) -> None:

@@ -59,11 +59,18 @@ def test_rgkit_api_and_installed_packages_like_numpy_work_in_the_sandbox() -> No
 
 
 def test_an_act_past_its_limit_is_a_timeout_and_the_robot_guards() -> None:
-    result = play(HERE / "slowpoke.py", SAMPLES / "survivor.py", turns=3, limits=FAST)
+    result = play(HERE / "slowpoke.py", SAMPLES / "survivor.py", turns=2, limits=FAST)
     me = player(result, HERE / "slowpoke.py")
     assert me["status"] == "ok" and me["stats"]["timeouts"] == me["stats"]["decisions"] > 0
     assert me["stats"]["robots"] == 5           # it asked to suicide; it guarded instead
     assert "timeout" in me["errors"][0]
+
+
+def test_two_turns_of_timeouts_only_forfeit_the_match() -> None:
+    result = play(HERE / "slowpoke.py", SAMPLES / "survivor.py", turns=10, limits=FAST)
+    me = player(result, HERE / "slowpoke.py")
+    assert me["status"] == "forfeit" and me["reason"].startswith("timeout: every act"), me
+    assert me["turn"] == 2 and result["end"] == "forfeit"       # robots act from turn 1
 
 
 @pytest.mark.parametrize("bot,status,reason", [
@@ -115,4 +122,4 @@ def test_check_passes_samples_and_fails_a_forfeit() -> None:
     found = check_bot(HERE / "crasher.py", game="robotgame", turns=10, limits=FAST)
     assert not found["ok"] and found["failure"] == "crash"
     slow = check_bot(HERE / "slowpoke.py", game="robotgame", turns=3, limits=FAST)
-    assert not slow["ok"] and slow["failure"] == "cpu" and "time limit" in slow["reason"]
+    assert not slow["ok"] and slow["failure"] == "timeout" and "time limit" in slow["reason"]

@@ -95,15 +95,19 @@ def record(row, own)
   RG::AttrHash.from(fields)
 end
 
-# What an action becomes on the wire: strings and [x, y], or the reason it cannot.
+# What an action becomes on the wire: strings and [x, y], or the reason it cannot. Built
+# of new plain Arrays and Strings (Array's own map, interpolation), so that writing it as
+# JSON runs none of the bot's methods; what it calls of the bot's runs under the act timer.
+ARRAY_MAP = Array.instance_method(:map)
+
 def plain(action)
-  return { 'error' => "an action is an Array, not #{action.class}" } unless action.is_a?(Array)
-  action.map do |part|
+  return { 'error' => "an action is an Array, not #{action.class}" } unless Array === action
+
+  ARRAY_MAP.bind_call(action) do |part|
     case part
-    when Symbol then part.to_s
-    when Array then part.map { |v| v.is_a?(Integer) ? v : v.to_s }
-    when String, Integer then part
-    else part.to_s
+    when Array then ARRAY_MAP.bind_call(part) { |v| Integer === v ? v : "#{v}" }
+    when Integer then part
+    else "#{part}"
     end
   end
 end
@@ -125,20 +129,22 @@ Thread.handle_interrupt(ActTimer::Expired => :never) do
     end
     game = RG::AttrHash.from('robots' => robots, 'turn' => data['turn'])
     actions = own.map do |row|
-      robot.location, robot.hp, robot.player_id, robot.robot_id = [row[0], row[1]], row[2], me,
-                                                                   row[4]
-      srand(((data['seed'] * 1_000_003) + data['turn']) * 1_000_003 + row[4])
       limit = acted ? data['soft'] : data['first_soft']
       acted = true
-      begin
-        plain(timer.run(limit) { robot.act(game) })
-      rescue ActTimer::Expired
-        { 'timeout' => true }
-      rescue NoMemoryError, SystemExit, Interrupt
+      # Everything that may run the bot's code is timed: its attribute writers, `srand`
+      # (a bot may redefine it), act, and turning the answer and any error into text.
+      timer.run(limit) do
+        robot.location, robot.hp, robot.player_id, robot.robot_id = [row[0], row[1]], row[2],
+                                                                     me, row[4]
+        srand(((data['seed'] * 1_000_003) + data['turn']) * 1_000_003 + row[4])
+        plain(robot.act(game))
+      rescue ActTimer::Expired, NoMemoryError, SystemExit, Interrupt
         raise
       rescue Exception => e # rubocop:disable Lint/RescueException -- any bot error guards
         { 'error' => "#{e.class}: #{e.message}"[0, 200] }
       end
+    rescue ActTimer::Expired
+      { 'timeout' => true }
     end
     answers.puts(JSON.generate(actions))
   end

@@ -1,4 +1,5 @@
-# Loops forever in act: each robot is stopped at the per-act limit and guards.
+# Loops forever in act: each robot is stopped at the per-act limit and guards, and two turns
+# of nothing but timeouts forfeit the game.
 class Robot
   def act(game)
     loop {}
