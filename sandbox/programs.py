@@ -41,7 +41,10 @@ class Runtime:
     reads that the loader cannot find (perl's modules). `quiet` are system calls the
     runtime itself makes at every start, whatever the bot does (the JVM's NIO probes for
     IPv4 and IPv6 with a socket): refused as always, but not recorded as the bot's
-    attempt. `native` marks the row of ELF programs, which run as they are."""
+    attempt. `slow_start` marks a runtime whose start alone takes most of the second a
+    per-turn program has (the JVM, compiling a .java file each time): `arena check` then
+    suggests the persistent protocol when such a program runs out of time. `native` marks
+    the row of ELF programs, which run as they are."""
 
     name: str
     names: str = ""
@@ -52,6 +55,7 @@ class Runtime:
     driver_flags: tuple[str, ...] = ()
     data_dirs: tuple[str, ...] = ()
     quiet: tuple[str, ...] = ()
+    slow_start: bool = False
     native: bool = False
 
     def recognises(self, runtime: str) -> bool:
@@ -94,7 +98,7 @@ RUNTIMES: tuple[Runtime, ...] = (
     Runtime("sh", names=r"sh", extensions=(".sh",), program="sh"),
     Runtime("awk", names=r"[gm]?awk", extensions=(".awk",), program="awk", file_flags=("-f",)),
     Runtime("java", names=r"java", extensions=(".java",), program="java", flags=JVM_FLAGS,
-            quiet=("socket",)),
+            quiet=("socket",), slow_start=True),
     Runtime("native", native=True),
 )
 BY_NAME = {runtime.name: runtime for runtime in RUNTIMES}
