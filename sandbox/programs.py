@@ -62,6 +62,15 @@ class Runtime:
         """Whether a `#!` line's runtime word (a path or a name) means this row."""
         return bool(self.names) and re.fullmatch(self.names, PurePath(runtime).name) is not None
 
+    @property
+    def shebang(self) -> str | None:
+        """A `#!` line that means this runtime (None for native programs). Java still
+        needs the file to end in `.java` (or a `--source N` flag) for a source launch."""
+        if self.native:
+            return None
+        split = ["-S"] if self.file_flags else []      # env needs -S to pass `awk -f` on
+        return " ".join(["#!/usr/bin/env", *split, self.program or self.name, *self.file_flags])
+
     def binary(self) -> str | None:
         """The real file this runtime execs on this machine, or None when not installed."""
         if self.native:
@@ -116,8 +125,9 @@ def describe(filename: str, source: bytes) -> dict:
         if not words:
             return info | {"problem": "its #! line names no runtime"}
         runtime, args = words[0], words[1:]
-        if PurePath(runtime).name == "env":
-            args = [a for a in args if not a.startswith("-")]
+        if PurePath(runtime).name == "env":     # env's own options (-S) and NAME=value first
+            while args and (args[0].startswith("-") or "=" in args[0]):
+                args = args[1:]
             if not args:
                 return info | {"problem": "its #!/usr/bin/env line names no runtime"}
             runtime, args = args[0], args[1:]

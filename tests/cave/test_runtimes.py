@@ -20,7 +20,7 @@ from orchestrator.match import MatchSpec, run_match
 from sandbox.limits import Limits
 from sandbox.loader import is_elf, link_chain, loaded_files, read_elf, runtime_home
 from sandbox.paths import interpreter_files
-from sandbox.programs import BY_NAME, PERSISTENT, RUNTIMES, describe
+from sandbox.programs import BOT, BY_NAME, PERSISTENT, RUNTIMES, describe
 from tests.cave.test_hostile_programs import GAME, SAMPLES
 from tests.conftest import ARENA_CMD
 from tests.sandbox import as_user
@@ -169,6 +169,15 @@ def test_each_row_of_the_table_is_recognised_by_its_extension() -> None:
             else:
                 assert info["problem"] is None and info["exec"] == row.binary(), info
     assert describe("bot", b"\x7fELF\x02\x01\x01")["runtime"] == "native"
+
+
+@pytest.mark.parametrize("row", INSTALLED, ids=lambda row: row.name)
+def test_each_installed_row_is_recognised_by_its_shebang(row) -> None:
+    info = describe("bot", f"{row.shebang}\n".encode())
+    assert info["runtime"] == row.name and info["problem"] is None, info
+    assert info["exec"] == row.binary() and info["argv"][0] == info["exec"]
+    assert info["argv"][-1] == BOT and info["env"]["LD_ORIGIN_PATH"]
+    assert info["argv"][-1 - len(row.file_flags):-1] == list(row.file_flags)
 
 
 @pytest.mark.skipif(not (shutil.which("java") and shutil.which("ldd")), reason="no JVM here")
