@@ -98,9 +98,8 @@ RUNTIMES: tuple[Runtime, ...] = (
     Runtime("node", names=r"node(js)?", extensions=(".js",), program="node",
             data_dirs=("/usr/share/nodejs",)),
     Runtime("perl", names=r"perl(5[.\d]*)?", extensions=(".pl",), program="perl",
-            data_dirs=("/etc/perl", "/usr/share/perl", "/usr/share/perl5",
-                       "/usr/lib/x86_64-linux-gnu/perl", "/usr/lib/x86_64-linux-gnu/perl5",
-                       "/usr/lib/x86_64-linux-gnu/perl-base")),
+            # Its architecture's modules are under /usr/lib, which every child sees.
+            data_dirs=("/etc/perl", "/usr/share/perl", "/usr/share/perl5")),
     # Ruby's driver needs no gems, and loading RubyGems would cost each game about 50 ms.
     Runtime("ruby", names=r"ruby[.\d]*", extensions=(".rb",), program="ruby",
             driver_flags=("--disable-gems",), data_dirs=("/usr/share/rubygems-integration",)),
