@@ -28,11 +28,11 @@ run: $(RUN_STAMP) run-deps
 
 SECCOMP_CHECK := $(PYTHON) -c 'import ctypes; ctypes.CDLL("libseccomp.so.2")'
 TEST_CHECK := command -v bwrap && command -v chromium && command -v node && command -v cc \
-	&& command -v ruby \
-	&& $(SECCOMP_CHECK)
+	&& command -v ruby && command -v perl && command -v gawk && command -v java \
+	&& command -v javac && $(SECCOMP_CHECK)
 RUN_NOTE := libseccomp2 is missing and this is not root: the seccomp layer is off
-TEST_NOTE := bubblewrap, chromium, nodejs, gcc, ruby or libseccomp2 is missing and this is not \
-	root: the tests that need them will be skipped
+TEST_NOTE := bubblewrap, chromium, nodejs, gcc, ruby, perl, gawk, a JDK or libseccomp2 is \
+	missing and this is not root: the tests that need them will be skipped
 
 # $(call debian,CHECK,PACKAGES,NOTE): unless CHECK succeeds, install the Debian PACKAGES
 # as root, or print NOTE.
@@ -54,11 +54,14 @@ run-deps:
 
 # The tests' Debian packages: libseccomp2, bubblewrap (the optional bwrap tier), chromium
 # (the replay viewer's and the ladder's browser tests, driven by Playwright with this
-# browser: Playwright downloads none), and for Cave Rangers' sample bots nodejs and gcc
-# (the C sample is compiled on first use, into ~/.cache/robot-arena/), and ruby for Robot Game's Ruby bots. Installed as root
-# when missing; otherwise the tests that need them are skipped, with the reason printed.
+# browser: Playwright downloads none), gcc (Cave's C sample is compiled on first use, into
+# ~/.cache/robot-arena/), and every runtime of Cave's table (sandbox/programs.py RUNTIMES),
+# so that each row is tested: nodejs, perl, ruby (also Robot Game's Ruby bots), gawk, and a
+# JDK (javac's compiler module runs a single-file `java Bot.java`). Installed as root when missing; otherwise
+# the tests that need them are skipped, with the reason printed.
 system-deps:
-	$(call debian,$(TEST_CHECK),bubblewrap libseccomp2 chromium nodejs gcc libc6-dev ruby,$(TEST_NOTE))
+	$(call debian,$(TEST_CHECK),bubblewrap libseccomp2 chromium nodejs gcc libc6-dev ruby \
+	  perl gawk default-jdk-headless,$(TEST_NOTE))
 
 test: $(TEST_STAMP) system-deps
 	$(PY) -m pytest -q

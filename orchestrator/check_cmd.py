@@ -12,6 +12,7 @@ from orchestrator.games import get_game
 from orchestrator.match import MatchSpec, run_match
 from sandbox.botlib._attempts import FAILING
 from sandbox.limits import Limits
+from sandbox.programs import BY_NAME, PERSISTENT, PERSISTENT_LINES
 
 FAILURES = ("load_error", "hang", "timeout", "cpu", "memory", "crash", "protocol", "sandbox",
             "overheats", "output", "invalid")
@@ -61,10 +62,28 @@ def check_submission(bot: BotFile, game: str = "arena", turns: int | None = None
     spec = MatchSpec(found.name, found.find_map(found.check_map), [bot, *opponents], seed,
                      rules, limits or found.limits, sandbox)
     result = run_match(spec)
-    return verdict(result, bot, max_overheat_share, spec.limits.output_bytes)
+    return verdict(result, bot, max_overheat_share, spec.limits.output_bytes, spec.limits)
 
 
-def verdict(result: dict, bot: BotFile, max_overheat_share: float, output_cap: int) -> dict:
+def slow_start_hint(game: str, bot: BotFile, limits: Limits | None) -> str:
+    """For a per-turn program of a runtime that starts slowly (`Runtime.slow_start`: the
+    JVM) that ran out of time: why, and the way out (the persistent protocol)."""
+    found = get_game(game)
+    if not found.programs:
+        return ""
+    program = found.bot_spec(bot).program or {}
+    runtime = BY_NAME.get(program.get("runtime") or "")
+    if program.get("persistent") or runtime is None or not runtime.slow_start:
+        return ""
+    limits = limits or found.limits
+    return (f"; {runtime.name} starts afresh every turn and cannot start within the "
+            f"{limits.wall_per_call_s:g} s a turn allows: add `{PERSISTENT.decode()}` in a "
+            f"comment in its first {PERSISTENT_LINES} lines, so that it starts once per game "
+            f"({limits.first_wall_s:g} s for its first turn)")
+
+
+def verdict(result: dict, bot: BotFile, max_overheat_share: float, output_cap: int,
+            limits: Limits | None = None) -> dict:
     me = next(p for p in result["players"] if p["bot"] == bot.path)
     stats = me["stats"]
     decisions = stats.get("decisions", 0)
@@ -79,8 +98,9 @@ def verdict(result: dict, bot: BotFile, max_overheat_share: float, output_cap: i
         failure = max(faults, key=lambda kind: (faults[kind], -list(PROGRAM_FAULTS).index(kind)))
         last = me["output"].strip().splitlines()[-1:] if me["output"] else []
         said = f"; its last words: {last[0][:120]}" if last else ""
+        hint = slow_start_hint(result["game"], bot, limits) if failure in ("hang", "cpu") else ""
         reason = (f"{failure}: the program {PROGRAM_FAULTS[failure]} in {faults[failure]} of "
-                  f"{decisions} turns{said}")
+                  f"{decisions} turns{hint}{said}")
     elif refused := [v for v in me["violations"] if v.partition(":")[0] in FAILING]:
         failure = "sandbox"
         reason = f"sandbox: refused {'; '.join(refused[:3])}"

@@ -80,7 +80,8 @@ class Isolation:
                   "file_bytes": scratch, "readable": _readable(), "jail": str(JAIL),
                   "devices": list(DEVICES)}
         if program is not None:
-            config.update(program=program, readable=[*_readable(), *program["files"]],
+            readable = list(dict.fromkeys([*_readable(), *program["files"]]))
+            config.update(program=program, readable=readable,
                           scratch_bytes=PROGRAM_SCRATCH_PAGE, file_bytes=PROGRAM_SCRATCH,
                           reserve_mb=PROGRAM_RESERVE_MB)
         if self.tier == "bwrap":
@@ -104,7 +105,7 @@ class Isolation:
         if program is not None:
             shown += [p for p in program["files"] if p not in shown]
             scratch = PROGRAM_SCRATCH_PAGE
-        for path in shown:
+        for path in outermost(shown):
             if os.path.islink(path):
                 command += ["--symlink", os.readlink(path), path]
             else:
@@ -136,6 +137,16 @@ def bwrap_problem() -> str | None:
         return None
     said = done.stderr.strip().splitlines()
     return said[-1] if said else f"exit status {done.returncode}"
+
+
+def outermost(paths: list[str]) -> list[str]:
+    """`paths` in order, less those that one before them already shows (a file in a shown
+    directory, or past a shown link), as `_harden.enter_view` skips them too."""
+    kept: list[str] = []
+    for path in sorted(dict.fromkeys(paths)):
+        if not any(path == k or path.startswith(k.rstrip("/") + "/") for k in kept):
+            kept.append(path)
+    return kept
 
 
 _READABLE: list[str] | None = None

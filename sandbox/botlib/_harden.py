@@ -89,6 +89,7 @@ def enter_view(jail, readable, scratch_bytes, uid, files=None, devices=()):
         os.makedirs(os.path.dirname(inside), exist_ok=True)
         if os.path.islink(path):
             os.symlink(os.readlink(path), inside)
+            shown.append(path)            # what lies beyond it is shown by its target's path
             continue
         if os.path.isdir(path):
             os.makedirs(inside, exist_ok=True)
@@ -281,10 +282,12 @@ def _filter(pid):
 
 # -- an executable bot's program -------------------------------------------------------------
 BOT = "{bot}"              # stands for the bot's own file in a program's argv
+MEMORY_MB = "{memory_mb}"  # within an argument: the memory cap, in MB (the JVM's sizing)
 EXEC_FD = 63               # the runtime's binary, opened by the keeper (below RLIMIT_NOFILE)
 PROGRAM_PID = 0x5EC0DE11   # stands for the program's pid in the compiled filter; patched
 SYS_SECCOMP, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER = 317, 1, 8
 MAP_SHARED, MAP_ANONYMOUS = 0x01, 0x20
+AF_UNIX = 1
 # Calls a program's filter hands to its keeper, who refuses them (EPERM) and records the
 # attempt, as the audit hook does for Python bots. The rest of DENIED fails silently.
 RECORDED = {"fork": "process", "vfork": "process", "clone": "process", "execve": "process",
@@ -302,7 +305,7 @@ def _program_filter():
     sc = _import_pyseccomp()
     deny, notify = sc.ERRNO(errno.EPERM), sc.NOTIFY
     rules = sc.SyscallFilter(sc.ALLOW)
-    special = ("clone", "execveat", "kill", "tgkill")
+    special = ("clone", "execveat", "kill", "tgkill", "socket", "socketpair")
     for name in (*DENIED, *RECORDED, "memfd_create"):
         if name in special:
             continue
@@ -313,6 +316,12 @@ def _program_filter():
     rules.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")
     rules.add_rule(notify, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, 0))
     rules.add_rule(notify, "execveat", sc.Arg(0, sc.NE, EXEC_FD))
+    # A Unix socket pair reaches nothing (the JVM's NIO makes one at start); a Unix socket
+    # is what glibc opens to ask nscd for a user's name (the JVM's user.name): refused, as
+    # there is no nscd here, without a record. Other families are recorded.
+    rules.add_rule(notify, "socketpair", sc.Arg(0, sc.NE, AF_UNIX))
+    rules.add_rule(deny, "socket", sc.Arg(0, sc.EQ, AF_UNIX))
+    rules.add_rule(notify, "socket", sc.Arg(0, sc.NE, AF_UNIX))
     rules.add_rule(notify, "kill", sc.Arg(0, sc.NE, PROGRAM_PID))
     rules.add_rule(notify, "tgkill", sc.Arg(0, sc.NE, PROGRAM_PID))
     rules.add_rule(deny, "prctl", sc.Arg(0, sc.EQ, PR_SET_PDEATHSIG))
