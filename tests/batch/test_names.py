@@ -37,6 +37,8 @@ QUICK = ["--map", "classic", "--robots", "3", "--max-turns", "30"]
 UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e"
                     "\u2066-\u2069]")
 NO_BOT_TEXT = {
+    "bots": "lists the bundled samples, not a contestant's file; markup in a sample's name "
+            "or line is shown as text (tests/test_samples.py)",
     "maps": "map files only: no bot is loaded",
     "scenario": "scripted moves on a hand-made position: no bot is loaded",
     "serve": "the ladder's names are [A-Za-z0-9 _.-] and its pages are Jinja2 with "
