@@ -19,7 +19,15 @@ import psutil
 
 from sandbox.botlib._harden import cpu_clock
 from sandbox.botlib._wire import FrameError, FrameReader, write_frame
-from sandbox.isolation import Isolation, SandboxUnavailable, bwrap_problem, is_scratch, refusal
+from sandbox.cgroups import ChildCgroups, available
+from sandbox.isolation import (
+    CGROUP_SLACK_MB,
+    Isolation,
+    SandboxUnavailable,
+    bwrap_problem,
+    is_scratch,
+    refusal,
+)
 from sandbox.limits import Limits
 from sandbox.paths import BOTLIB, site_dirs
 from sandbox.zygote import zygote
@@ -94,15 +102,25 @@ class Child:
         self.wrapped = isolation.tier == "bwrap"
         self.inner_pid = 0
         self.inner_fd = -1                    # a pidfd of it: signalled safely, waited on
+        # Made before the child runs anything of its own; it is moved in before it reads
+        # its config (the zygote's child waits for it; bwrap's, for a byte on block_fd).
+        self.cgroups = None
+        if isolation.wants_cgroups() and available()[0]:
+            self.cgroups = ChildCgroups((limits.memory_mb + CGROUP_SLACK_MB) << 20,
+                                        limits.tasks)
         try:
             if self.wrapped:
-                self.pid = _start_bwrap(isolation, down_r, up_w, bot)
+                self.pid = _start_bwrap(isolation, down_r, up_w, bot, self.cgroups)
             else:
                 self.pid = zygote().spawn(down_r, up_w, isolation.namespaces(),
                                           bot.child_main)
+                if self.cgroups:
+                    self.cgroups.add(self.pid)
         except BaseException:
             for fd in (self.down_w, self.up_r):
                 os.close(fd)
+            if self.cgroups:
+                self.cgroups.remove()
             raise
         finally:
             os.close(down_r)
@@ -116,7 +134,8 @@ class Child:
         self._sent_at_cpu = 0.0
         self._budget = 0.0
         self._deadline = 0.0
-        self._write({"config": isolation.child_config(limits, bot.program)})
+        cgroups = self.cgroups.controllers if self.cgroups else []
+        self._write({"config": isolation.child_config(limits, bot.program, cgroups)})
         self._write(load_frame(bot_side, bot))
 
     # -- talking ---------------------------------------------------------------------------
@@ -174,6 +193,11 @@ class Child:
         if self.idle_cpu > self.limits.idle_cpu_s:
             return "cpu time limit: busy between turns (a thread kept running?)"
         return None
+
+    def cap_news(self) -> list[str]:
+        """Refusals by the child's cgroups since the last call (the task cap), as
+        violations: the kernel refuses them quietly."""
+        return self.cgroups.news(self.limits.tasks) if self.cgroups else []
 
     def cpu_now(self) -> float:
         try:
@@ -235,6 +259,8 @@ class Child:
         status = self._reap(1.0)
         if self.peak_rss_mb >= limits.memory_mb * limits.memory_alarm:
             return "memory limit"
+        if self.cgroups and self.cgroups.oom_killed():
+            return "memory limit (memory cgroup)"
         return describe_exit(status, self.cpu_used, limits.cpu_backstop_s)
 
     # -- ending ----------------------------------------------------------------------------
@@ -262,6 +288,8 @@ class Child:
             except OSError:
                 pass
         self.down_w = self.up_r = -1
+        if self.cgroups:
+            self.cgroups.remove()
         if self.scratch:
             shutil.rmtree(self.scratch, ignore_errors=True)
 
@@ -278,22 +306,29 @@ def _peak_rss_mb(pid: int) -> float:
     return 0.0
 
 
-def _start_bwrap(isolation: Isolation, down_r: int, up_w: int, bot: BotSpec) -> int:
-    bot_fd = -1
+def _start_bwrap(isolation: Isolation, down_r: int, up_w: int, bot: BotSpec,
+                 cgroups: ChildCgroups | None) -> int:
+    bot_fd = block_r = block_w = -1
     if bot.program is not None:            # bubblewrap copies the bot's file from here
         bot_fd = os.memfd_create("bot")
         os.write(bot_fd, bot.source)
         os.lseek(bot_fd, 0, os.SEEK_SET)
+    if cgroups:                            # the sandbox waits until it is in them
+        block_r, block_w = os.pipe()
     try:
         command = isolation.bwrap_command(str(BOTLIB / f"{bot.child_main}.py"), down_r, up_w,
-                                          site_dirs(), bot.program, bot_fd)
-        proc = subprocess.Popen(command, pass_fds=tuple(fd for fd in (down_r, up_w, bot_fd)
-                                                        if fd >= 0),
+                                          site_dirs(), bot.program, bot_fd, block_r)
+        proc = subprocess.Popen(command, pass_fds=tuple(fd for fd in (down_r, up_w, bot_fd,
+                                                                      block_r) if fd >= 0),
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL, env={}, start_new_session=True)
+        if cgroups:
+            cgroups.add_tree(proc.pid)
+            os.write(block_w, b"go")
     finally:
-        if bot_fd >= 0:
-            os.close(bot_fd)
+        for fd in (bot_fd, block_r, block_w):
+            if fd >= 0:
+                os.close(fd)
     proc.returncode = 0          # we reap it ourselves, with wait4; Popen must not
     return proc.pid
 
@@ -416,6 +451,9 @@ def exchange(children: dict[int, Child], payloads: dict[int, tuple[dict, int]]
             problem = "protocol: reply is not a map"
         if problem is None:
             children[ai].account()
+            if news := children[ai].cap_news():
+                said = frame.get("violations")
+                frame["violations"] = [*(said if isinstance(said, list) else ()), *news]
             replies[ai] = frame
         else:
             failed[ai] = problem
