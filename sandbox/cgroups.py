@@ -19,6 +19,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from sandbox.botlib._attempts import TASKS_REFUSED
+
 CONTROLLERS = ("memory", "pids")
 # v1 and v2 names of the files used: limit, the counter of refusals or OOM kills.
 FILES = {1: {"memory": ("memory.limit_in_bytes", "memory.oom_control", "oom_kill"),
@@ -180,12 +182,13 @@ class ChildCgroups:
             pass
         return 0
 
-    def news(self, tasks: int) -> list[str]:
-        """Violations since the last call: the task cap refused a thread or a process."""
+    def news(self) -> list[str]:
+        """Violations since the last call: the task cap refused a thread or a process
+        (worded as the child's own note of a refused thread, so the two make one)."""
         hits = self.count("pids")
         new = hits > self._seen.get("pids", 0)
         self._seen["pids"] = hits
-        return [f"tasks: refused past the cap of {tasks} tasks"] if new else []
+        return [f"tasks: {TASKS_REFUSED}"] if new else []
 
     def oom_killed(self) -> bool:
         return self.count("memory") > 0

@@ -197,7 +197,7 @@ class Child:
     def cap_news(self) -> list[str]:
         """Refusals by the child's cgroups since the last call (the task cap), as
         violations: the kernel refuses them quietly."""
-        return self.cgroups.news(self.limits.tasks) if self.cgroups else []
+        return self.cgroups.news() if self.cgroups else []
 
     def cpu_now(self) -> float:
         try:

@@ -16,6 +16,7 @@ those; a raw `syscall()` is not.
 import os
 import sys
 
+TASKS_REFUSED = "refused past the cap on tasks"
 CAP = 20                       # entries kept per reply; the host keeps 20 per match
 # `arena check` fails these
 FAILING = ("process", "socket", "signal", "ptrace", "import", "memory", "tasks")
@@ -69,6 +70,22 @@ class Attempts:
         sys.dont_write_bytecode = True
         sys.addaudithook(self._hook)
         self._wrap_memfd()
+        self._wrap_threads()
+
+    def _wrap_threads(self):
+        """A thread refused by the task cap (a pids cgroup, or RLIMIT_NPROC) is noted with
+        the words the host uses for its cgroup's count, so either path records it once."""
+        import _thread
+        import threading
+        real = _thread.start_new_thread
+
+        def start_new_thread(*args, **kwargs):
+            try:
+                return real(*args, **kwargs)
+            except RuntimeError:
+                self.note("tasks", TASKS_REFUSED)
+                raise
+        _thread.start_new_thread = threading._start_new_thread = start_new_thread
 
     def _wrap_memfd(self):
         """os.memfd_create raises no audit event: note it on the way to its refusal."""

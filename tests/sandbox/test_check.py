@@ -26,7 +26,8 @@ EXPECTED = {
     "ptrace_parent.py": "sandbox", "sys_exit.py": "crash", "exits.py": "crash",
     "segfault.py": "crash", "printer.py": "output", "garbage.py": "overheats",
     "frame_forger.py": "protocol", "pipe_flood.py": "protocol", "api_tamper.py": None,
-    "engine_peeker.py": "sandbox",
+    "engine_peeker.py": "sandbox", "sysv_shm.py": "sandbox", "memfd_hoard.py": "sandbox",
+    "thread_flood.py": "sandbox",
     "raiser.py": "overheats", "syntax_error.py": "load_error", "no_move.py": "load_error",
 }
 
