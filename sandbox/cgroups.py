@@ -146,6 +146,7 @@ class ChildCgroups:
                 continue
             self.paths[controller] = (path, hierarchy.version)
         self._seen = dict.fromkeys(self.paths, 0)
+        self.lost: list[str] = []
 
     @property
     def controllers(self) -> list[str]:
@@ -153,12 +154,14 @@ class ChildCgroups:
 
     def add(self, pid: int) -> None:
         """Move `pid` (all its threads) into every cgroup; a controller that refuses is
-        dropped (and so not reported as active)."""
+        dropped, and listed in `lost`."""
         for controller, (path, _) in list(self.paths.items()):
             try:
                 (path / "cgroup.procs").write_text(str(pid))
             except OSError:
                 del self.paths[controller]
+                _rmdir(path)
+                self.lost.append(controller)
 
     def add_tree(self, pid: int) -> None:
         """`pid` and every descendant it has now (after `pid` is in, any new one is born

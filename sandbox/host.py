@@ -102,8 +102,8 @@ class Child:
         self.wrapped = isolation.tier == "bwrap"
         self.inner_pid = 0
         self.inner_fd = -1                    # a pidfd of it: signalled safely, waited on
-        # Made before the child runs anything of its own; it is moved in before it reads
-        # its config (the zygote's child waits for it; bwrap's, for a byte on block_fd).
+        # Made before the child exists; it is moved in before it has a bot to load (the
+        # zygote's child gets the bot after the move; bwrap's waits for a byte on block_fd).
         self.cgroups = None
         if isolation.wants_cgroups() and available()[0]:
             self.cgroups = ChildCgroups((limits.memory_mb + CGROUP_SLACK_MB) << 20,
@@ -114,8 +114,6 @@ class Child:
             else:
                 self.pid = zygote().spawn(down_r, up_w, isolation.namespaces(),
                                           bot.child_main)
-                if self.cgroups:
-                    self.cgroups.add(self.pid)
         except BaseException:
             for fd in (self.down_w, self.up_r):
                 os.close(fd)
@@ -136,7 +134,20 @@ class Child:
         self._deadline = 0.0
         cgroups = self.cgroups.controllers if self.cgroups else []
         self._write({"config": isolation.child_config(limits, bot.program, cgroups)})
+        if self.cgroups and not self.wrapped:
+            # Moved while it hardens (a v1 migration waits out an RCU grace period, some
+            # milliseconds of wall time), and before it has a bot to load.
+            self.cgroups.add(self.pid)
         self._write(load_frame(bot_side, bot))
+
+    def correct_layers(self) -> None:
+        """A cgroup the child was told of, but could not be moved into, is not a layer."""
+        for name in self.cgroups.lost if self.cgroups else ():
+            if f"{name}_cgroup" in self.layers:
+                self.layers.remove(f"{name}_cgroup")
+            if name == "pids" and "tasks" in self.layers and "rlimit_nproc" not in self.layers:
+                self.layers.remove("tasks")
+                self.missing["tasks"] = "could not move the child into its pids cgroup"
 
     # -- talking ---------------------------------------------------------------------------
     def _write(self, obj) -> None:
@@ -387,6 +398,7 @@ def load_children(bot_side: str, bots: dict[int, BotSpec], limits: Limits,
                 if is_scratch(frame.get("scratch")):
                     children[ai].scratch = frame["scratch"]
                 children[ai].missing = dict(frame.get("missing") or {})
+                children[ai].correct_layers()
             else:
                 failed[ai] = f"sandbox: the child did not start ({problem or 'bad frame'})"
         # A bwrap child that did not start is bubblewrap's failure, not the bot's, when
