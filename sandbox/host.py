@@ -19,7 +19,15 @@ import psutil
 
 from sandbox.botlib._harden import cpu_clock
 from sandbox.botlib._wire import FrameError, FrameReader, write_frame
-from sandbox.isolation import Isolation, SandboxUnavailable, bwrap_problem, is_scratch, refusal
+from sandbox.cgroups import ChildCgroups, available
+from sandbox.isolation import (
+    CGROUP_SLACK_MB,
+    Isolation,
+    SandboxUnavailable,
+    bwrap_problem,
+    is_scratch,
+    refusal,
+)
 from sandbox.limits import Limits
 from sandbox.paths import BOTLIB, site_dirs
 from sandbox.zygote import zygote
@@ -97,15 +105,23 @@ class Child:
         self.wrapped = isolation.tier == "bwrap"
         self.inner_pid = 0
         self.inner_fd = -1                    # a pidfd of it: signalled safely, waited on
+        # Made before the child exists; it is moved in before it has a bot to load (the
+        # zygote's child gets the bot after the move; bwrap's waits for a byte on block_fd).
+        self.cgroups = None
+        if isolation.wants_cgroups() and available()[0]:
+            self.cgroups = ChildCgroups((limits.memory_mb + CGROUP_SLACK_MB) << 20,
+                                        limits.tasks)
         try:
             if self.wrapped:
-                self.pid = _start_bwrap(isolation, down_r, up_w, bot)
+                self.pid = _start_bwrap(isolation, down_r, up_w, bot, self.cgroups)
             else:
                 self.pid = zygote().spawn(down_r, up_w, isolation.namespaces(),
                                           bot.child_main)
         except BaseException:
             for fd in (self.down_w, self.up_r):
                 os.close(fd)
+            if self.cgroups:
+                self.cgroups.remove()
             raise
         finally:
             os.close(down_r)
@@ -121,8 +137,22 @@ class Child:
         self._sent_at_cpu = 0.0
         self._budget = 0.0
         self._deadline = 0.0
-        self._write({"config": isolation.child_config(limits, bot.program)})
+        cgroups = self.cgroups.controllers if self.cgroups else []
+        self._write({"config": isolation.child_config(limits, bot.program, cgroups)})
+        if self.cgroups and not self.wrapped:
+            # Moved while it hardens (a v1 migration waits out an RCU grace period, some
+            # milliseconds of wall time), and before it has a bot to load.
+            self.cgroups.add(self.pid)
         self._write(load_frame(bot_side, bot))
+
+    def correct_layers(self) -> None:
+        """A cgroup the child was told of, but could not be moved into, is not a layer."""
+        for name in self.cgroups.lost if self.cgroups else ():
+            if f"{name}_cgroup" in self.layers:
+                self.layers.remove(f"{name}_cgroup")
+            if name == "pids" and "tasks" in self.layers and "rlimit_nproc" not in self.layers:
+                self.layers.remove("tasks")
+                self.missing["tasks"] = "could not move the child into its pids cgroup"
 
     # -- talking ---------------------------------------------------------------------------
     def _write(self, obj) -> None:
@@ -180,6 +210,11 @@ class Child:
         if self.idle_cpu > self.limits.idle_cpu_s:
             return "cpu time limit: busy between turns (a thread kept running?)"
         return None
+
+    def cap_news(self) -> list[str]:
+        """Refusals by the child's cgroups since the last call (the task cap), as
+        violations: the kernel refuses them quietly."""
+        return self.cgroups.news() if self.cgroups else []
 
     def cpu_now(self) -> float:
         try:
@@ -243,6 +278,8 @@ class Child:
         status = self._reap(1.0)
         if self.peak_rss_mb >= limits.memory_mb * limits.memory_alarm:
             return "memory limit"
+        if self.cgroups and self.cgroups.oom_killed():
+            return "memory limit (memory cgroup)"
         # The host's own readings count too: under bwrap, the interpreter the kernel
         # killed is not the process whose exit status comes here.
         return describe_exit(status, max(self.cpu_used, self.cpu_seen), limits.cpu_backstop_s)
@@ -272,6 +309,8 @@ class Child:
             except OSError:
                 pass
         self.down_w = self.up_r = -1
+        if self.cgroups:
+            self.cgroups.remove()
         if self.scratch:
             shutil.rmtree(self.scratch, ignore_errors=True)
 
@@ -288,22 +327,29 @@ def _peak_rss_mb(pid: int) -> float:
     return 0.0
 
 
-def _start_bwrap(isolation: Isolation, down_r: int, up_w: int, bot: BotSpec) -> int:
-    bot_fd = -1
+def _start_bwrap(isolation: Isolation, down_r: int, up_w: int, bot: BotSpec,
+                 cgroups: ChildCgroups | None) -> int:
+    bot_fd = block_r = block_w = -1
     if bot.program is not None:            # bubblewrap copies the bot's file from here
         bot_fd = os.memfd_create("bot")
         os.write(bot_fd, bot.source)
         os.lseek(bot_fd, 0, os.SEEK_SET)
+    if cgroups:                            # the sandbox waits until it is in them
+        block_r, block_w = os.pipe()
     try:
         command = isolation.bwrap_command(str(BOTLIB / f"{bot.child_main}.py"), down_r, up_w,
-                                          site_dirs(), bot.program, bot_fd)
-        proc = subprocess.Popen(command, pass_fds=tuple(fd for fd in (down_r, up_w, bot_fd)
-                                                        if fd >= 0),
+                                          site_dirs(), bot.program, bot_fd, block_r)
+        proc = subprocess.Popen(command, pass_fds=tuple(fd for fd in (down_r, up_w, bot_fd,
+                                                                      block_r) if fd >= 0),
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL, env={}, start_new_session=True)
+        if cgroups:
+            cgroups.add_tree(proc.pid)
+            os.write(block_w, b"go")
     finally:
-        if bot_fd >= 0:
-            os.close(bot_fd)
+        for fd in (bot_fd, block_r, block_w):
+            if fd >= 0:
+                os.close(fd)
     proc.returncode = 0          # we reap it ourselves, with wait4; Popen must not
     return proc.pid
 
@@ -362,6 +408,7 @@ def load_children(bot_side: str, bots: dict[int, BotSpec], limits: Limits,
                 if is_scratch(frame.get("scratch")):
                     children[ai].scratch = frame["scratch"]
                 children[ai].missing = dict(frame.get("missing") or {})
+                children[ai].correct_layers()
             else:
                 failed[ai] = f"sandbox: the child did not start ({problem or 'bad frame'})"
         # A bwrap child that did not start is bubblewrap's failure, not the bot's, when
@@ -426,6 +473,9 @@ def exchange(children: dict[int, Child], payloads: dict[int, tuple[dict, int]]
             problem = "protocol: reply is not a map"
         if problem is None:
             children[ai].account()
+            if news := children[ai].cap_news():
+                said = frame.get("violations")
+                frame["violations"] = [*(said if isinstance(said, list) else ()), *news]
             replies[ai] = frame
         else:
             failed[ai] = problem

@@ -11,7 +11,15 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 
-from sandbox.botlib._harden import HOSTNAME, LAYERS, NAMESPACES, SCRATCH_PREFIX, USER_NS
+from sandbox.botlib._harden import (
+    HOSTNAME,
+    LAYERS,
+    NAMESPACES,
+    SCRATCH_BYTES,
+    SCRATCH_PREFIX,
+    USER_NS,
+)
+from sandbox.cgroups import available
 from sandbox.limits import Limits
 from sandbox.paths import (
     CHILD_ENV,
@@ -28,9 +36,13 @@ NOBODY = 65534
 BWRAP_LAYERS = (USER_NS, "pid_ns", "net_ns", "mount_ns", "ipc_ns", "uts_ns", "fs_view", "uid")
 SKIPPABLE = (USER_NS, *LAYERS)
 # An executable bot's scratch directory: one tmpfs page, so a single file with data, of at
-# most PROGRAM_SCRATCH bytes (RLIMIT_FSIZE): 1 KiB in all, as the seed's bots had.
+# most PROGRAM_SCRATCH bytes (RLIMIT_FSIZE): 1 KiB in all, names included (the keeper
+# removes what is past it after each turn), as the seed's bots had.
 PROGRAM_SCRATCH_PAGE = 4096
-PROGRAM_SCRATCH = 1024
+PROGRAM_SCRATCH = SCRATCH_BYTES
+# A child's memory cgroup holds its memory cap plus this: the keeper of a program, the
+# scratch tmpfs and kernel memory (RLIMIT_AS or RLIMIT_DATA hold the bot's own first).
+CGROUP_SLACK_MB = 64
 # Address space a runtime may reserve at start beyond the memory cap (node reserves about
 # 700 MB); RLIMIT_DATA holds what it really allocates to the cap.
 PROGRAM_RESERVE_MB = 4096
@@ -68,13 +80,31 @@ class Isolation:
         wanted = [name for name in NAMESPACES if name not in self.skip]
         return [USER_NS, *wanted] if self.wants_user_ns() else wanted
 
-    def child_config(self, limits: Limits, program: dict | None = None) -> dict:
+    def wants_cgroups(self) -> bool:
+        """Whether children get a memory and a pids cgroup (when the machine lets us)."""
+        return "tasks" not in self.skip
+
+    def tasks_config(self, limits: Limits, cgroups: list[str]) -> dict:
+        """How the child's task cap holds: the cgroups it was moved into, else
+        RLIMIT_NPROC in its own user namespace, which the kernel does not apply to a uid 0
+        outside it (root's children, and bwrap's as root)."""
+        problem = None
+        if "pids" not in cgroups and os.geteuid() == 0:
+            problem = f"{available()[1] or 'no pids cgroup'} (root: RLIMIT_NPROC does not apply)"
+        elif "pids" not in cgroups and self.tier != "bwrap" and not self.wants_user_ns():
+            problem = "needs a pids cgroup or a user namespace"
+        return {"cap": limits.tasks, "cgroups": cgroups, "problem": problem}
+
+    def child_config(self, limits: Limits, program: dict | None = None,
+                     cgroups: list[str] = ()) -> dict:
         """The first frame a child reads: everything it needs to isolate itself.
 
         An executable bot's `program` (see `sandbox/programs.py`) adds its runtime's files
-        to the private root, a 1 KiB scratch, and the memory cap on what it allocates."""
+        to the private root, a 1 KiB scratch, and the memory cap on what it allocates.
+        `cgroups` are the controllers whose cgroup the host moved it into."""
         scratch = self.scratch_mb << 20
         config = {"limits": limits.for_child(), "strict": self.tier != "standard",
+                  "tasks": self.tasks_config(limits, list(cgroups)),
                   USER_NS: self.wants_user_ns(),
                   "skip": list(self.skip), "uid": self.uid, "scratch_bytes": scratch,
                   "file_bytes": scratch, "readable": _readable(), "jail": str(JAIL),
@@ -89,9 +119,12 @@ class Isolation:
         return config
 
     def bwrap_command(self, child_main: str, in_fd: int, out_fd: int, site: list[str],
-                      program: dict | None = None, bot_fd: int = -1) -> list[str]:
+                      program: dict | None = None, bot_fd: int = -1, block_fd: int = -1
+                      ) -> list[str]:
         """bubblewrap's command line for a fresh interpreter running `child_main`; for an
-        executable bot, its runtime's files and its own file (read from `bot_fd`) too."""
+        executable bot, its runtime's files and its own file (read from `bot_fd`) too.
+        With `block_fd`, the sandbox waits for a byte there before it runs anything (the
+        host moves it into its cgroups meanwhile)."""
         bwrap = shutil.which("bwrap")
         if bwrap is None:
             raise SandboxUnavailable("--sandbox bwrap: bubblewrap is not installed "
@@ -115,6 +148,8 @@ class Isolation:
         if program is not None:
             command += ["--perms", "0555", "--ro-bind-data", str(bot_fd),
                         f"/bot/{program['file']}"]
+        if block_fd >= 0:
+            command += ["--block-fd", str(block_fd)]
         command += ["--size", str(scratch), "--tmpfs", "/scratch",
                     "--chdir", "/scratch", *[arg for name, value in CHILD_ENV.items()
                                              for arg in ("--setenv", name, value)],

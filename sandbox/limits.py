@@ -15,6 +15,7 @@ class Limits:
     watchdog_grace_s: float = 10.0    # the host's last guard, on top of the above
     memory_mb: int = 512              # address-space cap of the child
     memory_alarm: float = 0.8         # a peak RSS above this share of the cap is fatal
+    tasks: int = 64                   # threads and processes of a child, all told
     output_bytes: int = 64 << 10      # captured bot output kept per AI
     reply_bytes: int = 1 << 20        # largest frame the host accepts from a child
     load_timeout_s: float = 10.0      # wall seconds to start and import the bot

@@ -8,14 +8,18 @@ changes from run to run (no pids), so results stay a function of the match.
 Kinds: `process` (start a process or a program), `socket` (open a socket, resolve a
 name), `signal` (signal another process), `ptrace` (trace or read another process),
 `file` (open outside what the bot may read, or write outside its scratch directory),
-`import` (the host's own packages). A bot that calls C directly through ctypes is
-recorded when it looks up one of the C functions for those; a raw `syscall()` is not.
+`import` (the host's own packages), `memory` (memory no limit sees: SysV IPC, memfd,
+POSIX message queues), `tasks` (past the cap on threads, noted by the host). A bot that
+calls C directly through ctypes is recorded when it looks up one of the C functions for
+those; a raw `syscall()` is not.
 """
 import os
 import sys
 
+TASKS_REFUSED = "refused past the cap on tasks"
 CAP = 20                       # entries kept per reply; the host keeps 20 per match
-FAILING = ("process", "socket", "signal", "ptrace", "import")   # `arena check` fails these
+# `arena check` fails these
+FAILING = ("process", "socket", "signal", "ptrace", "import", "memory", "tasks")
 
 _PROCESS_EVENTS = {"os.system": "os.system", "subprocess.Popen": "subprocess",
                    "os.fork": "os.fork", "os.forkpty": "os.forkpty", "os.exec": "os.exec",
@@ -32,6 +36,8 @@ _C_FUNCTIONS = {
     **dict.fromkeys(("kill", "killpg", "tgkill", "tkill", "pidfd_send_signal", "sigqueue"),
                     "signal"),
     **dict.fromkeys(("ptrace", "process_vm_readv", "process_vm_writev"), "ptrace"),
+    **dict.fromkeys(("shmget", "shmat", "msgget", "semget", "memfd_create", "memfd_secret",
+                     "mq_open", "shm_open"), "memory"),
 }
 # Every audited event passes through the hook (`id()` is one, called often by the rule-1
 # watch): the hook turns away all but these with one set look-up.
@@ -63,6 +69,35 @@ class Attempts:
         and the failed writes would read as attempts)."""
         sys.dont_write_bytecode = True
         sys.addaudithook(self._hook)
+        self._wrap_memfd()
+        self._wrap_threads()
+
+    def _wrap_threads(self):
+        """A thread refused by the task cap (a pids cgroup, or RLIMIT_NPROC) is noted with
+        the words the host uses for its cgroup's count, so either path records it once."""
+        import _thread
+        import threading
+        real = _thread.start_new_thread
+
+        def start_new_thread(*args, **kwargs):
+            try:
+                return real(*args, **kwargs)
+            except RuntimeError:
+                self.note("tasks", TASKS_REFUSED)
+                raise
+        _thread.start_new_thread = threading._start_new_thread = start_new_thread
+
+    def _wrap_memfd(self):
+        """os.memfd_create raises no audit event: note it on the way to its refusal."""
+        import posix
+        real = getattr(posix, "memfd_create", None)
+        if real is None:
+            return
+
+        def memfd_create(name, flags=getattr(os, "MFD_CLOEXEC", 1)):
+            self.note("memory", "os.memfd_create")
+            return real(name, flags)
+        os.memfd_create = posix.memfd_create = memfd_create
 
     def _hook(self, event, args):
         if event not in _WATCHED:

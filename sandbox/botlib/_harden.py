@@ -21,7 +21,11 @@ import struct
 import sys
 
 LAYERS = ("pid_ns", "net_ns", "mount_ns", "ipc_ns", "uts_ns", "fs_view", "no_new_privs", "uid",
-          "parent_death", "rlimits", "empty_env", "stdin_closed", "landlock", "seccomp")
+          "parent_death", "rlimits", "tasks", "empty_env", "stdin_closed", "landlock", "seccomp")
+# Not layers of their own: which mechanism holds a limit, listed among the active layers
+# when used. The task cap (`tasks`) is a pids cgroup or RLIMIT_NPROC in the child's own
+# user namespace; a memory cgroup adds an honest memory cap where the machine has one.
+MECHANISMS = ("memory_cgroup", "pids_cgroup", "rlimit_nproc")
 NAMESPACES = {"mount_ns": 0x00020000, "uts_ns": 0x04000000, "ipc_ns": 0x08000000,
               "pid_ns": 0x20000000, "net_ns": 0x40000000}
 # Not a layer of its own: the means by which a caller that is not root gets the others.
@@ -33,6 +37,7 @@ SCRATCH = "/scratch"
 HOSTNAME = "arena"         # what the child's own UTS namespace calls the machine
 SCRATCH_PREFIX = "arena-scratch-"
 SCRATCH_INODES = 64
+SCRATCH_BYTES = 1024         # an executable bot's scratch: names and contents, all told
 NOFILE = 64
 
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_BIND = 1, 2, 4, 8, 32, 4096
@@ -210,6 +215,22 @@ def set_rlimits(limits, file_bytes, reserve_mb=0):
         resource.setrlimit(which, (value, value))
 
 
+def cap_tasks(tasks, own_user_ns, mechanisms):
+    """The cap on this child's tasks (threads included). A pids cgroup the host moved us
+    into already holds it. Otherwise RLIMIT_NPROC does, in a user namespace of our own,
+    where the kernel counts the tasks of this namespace's uid only (and not for a uid 0
+    outside, which it exempts: the host says so in `problem`)."""
+    cgroups = tasks.get("cgroups", ())
+    mechanisms += [f"{name}_cgroup" for name in cgroups]
+    if "pids" in cgroups:
+        return
+    if own_user_ns and not tasks.get("problem"):
+        resource.setrlimit(resource.RLIMIT_NPROC, (tasks["cap"], tasks["cap"]))
+        mechanisms.append("rlimit_nproc")
+        return
+    raise OSError(tasks.get("problem") or "needs a pids cgroup or a user namespace")
+
+
 def clear_env():
     os.environ.clear()          # unsetenv()s each name, so the C environment is empty too
 
@@ -224,6 +245,8 @@ def close_stdin():
 
 
 # -- seccomp ---------------------------------------------------------------------------------
+MEMORY_CALLS = ("shmget", "shmat", "msgget", "semget", "memfd_create", "memfd_secret",
+                "mq_open")
 DENIED = (
     # network
     "socket", "socketpair", "connect", "bind", "listen", "accept", "accept4",
@@ -242,6 +265,9 @@ DENIED = (
     "kexec_file_load", "init_module", "finit_module", "delete_module", "reboot", "swapon",
     "swapoff", "iopl", "ioperm", "setuid", "setgid", "setreuid", "setregid", "setresuid",
     "setresgid", "setgroups",
+    # memory no limit of the child sees: SysV IPC (kept by the IPC namespace after a
+    # detach), memfd and POSIX queues (pages held by a file, not by a mapping)
+    *MEMORY_CALLS,
 )
 
 
@@ -295,18 +321,20 @@ RECORDED = {"fork": "process", "vfork": "process", "clone": "process", "execve":
             "connect": "socket", "bind": "socket", "listen": "socket", "accept": "socket",
             "accept4": "socket", "kill": "signal", "tkill": "signal", "tgkill": "signal",
             "pidfd_open": "signal", "pidfd_send_signal": "signal", "ptrace": "ptrace",
-            "process_vm_readv": "ptrace", "process_vm_writev": "ptrace"}
+            "process_vm_readv": "ptrace", "process_vm_writev": "ptrace",
+            **dict.fromkeys(MEMORY_CALLS, "memory")}
 
 
 def _program_filter():
     """A program's filter, on top of what the keeper shares with it: it may exec only the
-    file on EXEC_FD (its runtime), start no process, signal only itself, and map no shared
-    anonymous memory (which RLIMIT_DATA would not count)."""
+    file on EXEC_FD (its runtime), and once (every execveat goes to the keeper, which lets
+    the first through and refuses the others), start no process, signal only itself, hold
+    no memory outside RLIMIT_DATA (shared anonymous mappings, SysV IPC, memfd)."""
     sc = _import_pyseccomp()
     deny, notify = sc.ERRNO(errno.EPERM), sc.NOTIFY
     rules = sc.SyscallFilter(sc.ALLOW)
     special = ("clone", "execveat", "kill", "tgkill", "socket", "socketpair")
-    for name in (*DENIED, *RECORDED, "memfd_create"):
+    for name in (*DENIED, *RECORDED):
         if name in special:
             continue
         try:
@@ -315,7 +343,7 @@ def _program_filter():
             pass
     rules.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")
     rules.add_rule(notify, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, 0))
-    rules.add_rule(notify, "execveat", sc.Arg(0, sc.NE, EXEC_FD))
+    rules.add_rule(notify, "execveat")
     # A Unix socket pair reaches nothing (the JVM's NIO makes one at start); a Unix socket
     # is what glibc opens to ask nscd for a user's name (the JVM's user.name): refused, as
     # there is no nscd here, without a record. Other families are recorded.
@@ -448,6 +476,7 @@ def harden(cfg, in_fd, namespaces, ns_problem, outer_ids=None, files=None,
             missing["uts_ns"] = _reason(exc)
     uid = cfg["uid"]
     landlock = {}
+    mechanisms = []
     steps = (
         ("fs_view", lambda: _need("mount_ns", namespaces) or enter_view(
             cfg["jail"], cfg["readable"], cfg["scratch_bytes"], uid, files,
@@ -458,6 +487,8 @@ def harden(cfg, in_fd, namespaces, ns_problem, outer_ids=None, files=None,
         ("parent_death", lambda: die_with_parent(in_fd)),
         ("rlimits", lambda: set_rlimits(cfg["limits"], cfg["file_bytes"],
                                         cfg.get("reserve_mb", 0))),
+        ("tasks", lambda: cap_tasks(cfg.get("tasks") or {}, in_user_ns or USER_NS in outer,
+                                    mechanisms)),
         ("empty_env", clear_env),
         ("stdin_closed", close_stdin),
         ("landlock", lambda: _enforce_landlock(landlock)),
@@ -476,6 +507,8 @@ def harden(cfg, in_fd, namespaces, ns_problem, outer_ids=None, files=None,
                 missing[name] = _reason(exc)
             else:
                 active.append(name)
+        active += mechanisms         # the cgroups hold, even if the task cap is missing
+        mechanisms.clear()
         if name == "fs_view":
             root = ""
             if name not in active:

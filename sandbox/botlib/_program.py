@@ -9,7 +9,9 @@ import errno
 import fcntl
 import os
 import resource
+import select
 import selectors
+import shutil
 import signal
 import socket
 import struct
@@ -21,13 +23,18 @@ BOT = _harden.BOT
 OUTPUT_CAP = 64 << 10            # stdout bytes per turn: past this, the program is stopped
 ANSWER_CAP = 256                 # bytes of the answer line that are kept
 SCRATCH_FILES = 16               # files of the scratch directory that are carried over
+SCRATCH_BYTES = _harden.SCRATCH_BYTES    # names and contents carried over, all told
 # seccomp user notifications: struct seccomp_notif is 80 bytes, the response 24.
 NOTIF_RECV, NOTIF_SEND = 0xC0502100, 0xC0182101
 NOTIF_SIZE = 80
+NOTIF_CONTINUE = 1               # SECCOMP_USER_NOTIF_FLAG_CONTINUE
+EXEC_WAIT_S = 10.0               # for the program's one exec, made by our own code
+
+
 class Program:
     """One started program: its pid, its three pipes and its seccomp listener."""
 
-    def __init__(self, argv, executable, cpu_s, workdir, bpf, env):
+    def __init__(self, argv, executable, cpu_s, workdir, bpf, env, recorded=None):
         in_r, self.stdin = os.pipe()
         self.stdout, out_w = os.pipe()
         self.stderr, err_w = os.pipe()
@@ -51,11 +58,13 @@ class Program:
                 fds = []
             ours.close()
             self.listener = fds[0] if fds else -1
+            if self.listener >= 0:
+                _let_exec(self.listener, recorded or {})
         self.pidfd = os.pidfd_open(self.pid)
         for fd in (self.stdin, self.stdout, self.stderr):
             os.set_blocking(fd, False)
         self.status = None           # (exit code or -signal, peak RSS bytes, CPU s) once reaped
-        self.cpu_at_turn = 0.0
+        self.cpu_at_turn = 0.0       # its CPU when its last turn ended (or it started)
         self.turns = 0
         self.pending = b""           # stdout read past the last answer line
 
@@ -94,6 +103,27 @@ class Program:
                 except OSError:
                     pass
         self.stdin = self.stdout = self.stderr = self.listener = self.pidfd = -1
+
+
+def _let_exec(listener, recorded):
+    """Let the program's first execveat through: ours, in `_become`, before any of its
+    code runs. The filter sends every execveat here; any later one is refused and
+    recorded (`Runner._refuse`), so the program is its runtime exactly once."""
+    if not select.select([listener], [], [], EXEC_WAIT_S)[0]:
+        return
+    buffer = bytearray(NOTIF_SIZE)
+    try:
+        fcntl.ioctl(listener, NOTIF_RECV, buffer, True)
+    except OSError:
+        return                       # it died before its exec: its stderr says why
+    notif_id, _pid, _flags, nr = struct.unpack_from("<QIIi", buffer)
+    allow = recorded.get(nr) == "process: execveat"
+    response = struct.pack("<QqiI", notif_id, 0, 0 if allow else -errno.EPERM,
+                           NOTIF_CONTINUE if allow else 0)
+    try:
+        fcntl.ioctl(listener, NOTIF_SEND, response)
+    except OSError:
+        pass
 
 
 def _become(argv, executable, cpu_s, workdir, bpf, env, pipes, sock):
@@ -170,11 +200,29 @@ class Runner:
         self.dropped = 0
         self.scratch = snapshot(workdir)
         self.answer_cap = ANSWER_CAP     # a game whose answers are longer raises it
+        self.cpu_spent = 0.0             # CPU of the programs that ended (the bank)
+        self.idle_cpu = 0.0              # CPU a persistent program used between turns
 
     def _start(self, cpu_s):
         self.starts += 1
         return Program(self.argv, self.executable, max(1, int(cpu_s + 0.999)), self.workdir,
-                       self.bpf, self.env)
+                       self.bpf, self.env, self.recorded)
+
+    def _end(self, program):
+        """Stop a program; its CPU goes to the bank."""
+        program.close()
+        self.cpu_spent += program.status[2] if program.status else program.cpu_at_turn
+
+    def _charge(self, program):
+        """The CPU problem of a program that used more than it may, between turns too
+        (threads left spinning): past the match's idle allowance or its bank, it is
+        stopped and holds from then on."""
+        limits = self.limits
+        if self.idle_cpu > limits["idle_cpu_s"] or \
+                self.cpu_spent + (program.cpu() if program else 0.0) > limits["cpu_bank_s"]:
+            self.starts = max(self.starts, 2)
+            return "cpu"
+        return None
 
     def turn(self, text, calls=1):
         """Play one turn of `calls` bot decisions: the input block in, a reply frame out."""
@@ -187,13 +235,16 @@ class Runner:
             answer, problem = self._read(program, time.monotonic() + limits["wall_per_call_s"],
                                          until_exit=True)
             self._collect(program)
-            program.close()
+            self._end(program)
+            if problem is None and self._charge(None):
+                answer, problem = None, "cpu"
         else:
             answer, problem = self._persistent_turn(data + b"\n", calls)
         reply = {"moves": {"answer": answer, "problem": problem}, "out": self._take_out(),
                  "out_dropped": self.dropped, "violations": self.violations}
         self.violations = []
         now = snapshot(self.workdir)
+        trim_scratch(self.workdir, now)
         if now != self.scratch:
             self.scratch = reply["scratch"] = now
         return reply
@@ -208,15 +259,22 @@ class Runner:
         program.turns += 1
         wall = self.limits["first_wall_s"] if first else self.limits["wall_per_call_s"]
         wall *= max(1, calls)
-        program.cpu_at_turn = program.cpu()
-        _write(program, data)
-        answer, problem = self._read(program, time.monotonic() + wall, until_exit=False)
+        # What it used since its last turn ended (threads left running) counts against
+        # this turn, and against the match's idle allowance.
+        if not first:
+            self.idle_cpu += max(0.0, program.cpu() - program.cpu_at_turn)
+        problem = self._charge(program)
+        answer = None
+        if problem is None:
+            _write(program, data)
+            answer, problem = self._read(program, time.monotonic() + wall, until_exit=False)
         if problem is None and not first and \
                 program.cpu() - program.cpu_at_turn > self.limits["cpu_per_call_s"] * max(1, calls):
             problem = "cpu"
+        program.cpu_at_turn = program.cpu()
         if problem is not None or program.status is not None:
             self._collect(program)
-            program.close()
+            self._end(program)
             self.program = None
         return answer, problem
 
@@ -354,28 +412,63 @@ def _read_some(fd):
 
 
 def snapshot(workdir):
-    """The scratch directory's regular files ({name: bytes}), the first SCRATCH_FILES."""
+    """The scratch directory's regular files ({name: bytes}), in name order, while they
+    fit in SCRATCH_BYTES counting each name's bytes as well as its contents (a name
+    carries state as well as a file does), and at most SCRATCH_FILES of them."""
     files = {}
     try:
         names = sorted(os.listdir(workdir))[:SCRATCH_FILES]
     except OSError:
         return files
+    room = SCRATCH_BYTES
     for name in names:
         path = os.path.join(workdir, name)
         try:
             if os.path.isfile(path) and not os.path.islink(path):
                 with open(path, "rb") as f:
-                    files[name] = f.read(1 << 12)
+                    data = f.read(1 << 12)
+            else:
+                continue
         except OSError:
-            pass
+            continue
+        room -= len(os.fsencode(name)) + len(data)
+        if room < 0:
+            break
+        files[name] = data
     return files
 
 
+def trim_scratch(workdir, kept):
+    """Remove from the scratch directory all that `snapshot` did not keep (past the
+    1 KiB, names included; directories; links): the limit holds between turns too."""
+    try:
+        names = os.listdir(workdir)
+    except OSError:
+        return
+    for name in names:
+        if name in kept:
+            continue
+        path = os.path.join(workdir, name)
+        try:
+            if os.path.isdir(path) and not os.path.islink(path):
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                os.unlink(path)
+        except OSError:
+            pass
+
+
 def restore_scratch(workdir, files):
-    """Put back the files a bot left in its scratch directory at the end of its last game."""
+    """Put back the files a bot left in its scratch directory at the end of its last game
+    (what fits in SCRATCH_BYTES, names included)."""
+    room = SCRATCH_BYTES
     for name, data in list(files.items())[:SCRATCH_FILES]:
-        if isinstance(name, str) and isinstance(data, bytes) and name not in ("", ".", "..") \
-                and "/" not in name:
+        if not (isinstance(name, str) and isinstance(data, bytes)):
+            continue
+        room -= len(name.encode(errors="replace")) + len(data)
+        if room < 0:
+            break
+        if name not in ("", ".", "..") and "/" not in name:
             try:
                 with open(os.path.join(workdir, name), "wb") as f:
                     f.write(data)

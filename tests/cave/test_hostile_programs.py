@@ -1,12 +1,16 @@
 """The hostile suite for executable bots (Cave Rangers): each program gets what
 spec/cave.md says, its refused attempts are recorded, the other bots finish their game,
-and the host is unharmed, under the `standard` and `bwrap` tiers. As root,
-tests/sandbox/test_ordinary_user.py runs this file as an ordinary user too."""
+and the host is unharmed (its Shmem and task count back where they were too), under the
+`standard` and `bwrap` tiers. As root, tests/sandbox/test_ordinary_user.py runs this file
+as an ordinary user too. The C programs are compiled with `cc` at test time."""
 from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pytest
@@ -14,12 +18,16 @@ import pytest
 from orchestrator.bots import read_bot
 from orchestrator.games import get_game
 from orchestrator.match import MatchSpec, run_match, scratch_files
+from sandbox.botlib._attempts import TASKS_REFUSED
+from sandbox.inprocess import _botlib
 from sandbox.limits import Limits
 from tests.conftest import ESCAPES
 from tests.sandbox.test_hostile import (  # noqa: F401 (listeners: a fixture)
     TIERS,
     _knocked,
     _sandbox_pids,
+    assert_host_load_back,
+    host_load,
     listeners,
     tier_layers,
 )
@@ -39,7 +47,10 @@ class Case:
     bot: str
     fault: str = ""               # the fault counted every turn it plays (none: clean)
     violation: str = ""           # a refused attempt the record must hold
+    violation_with: str = ""      # ...only when this layer (a mechanism) is active
     persistent_hang: bool = False
+    stopped_for: str = ""         # a persistent program stopped once for this, then holds
+    limits: Limits = field(default=LIMITS)
 
     def __str__(self) -> str:
         return self.bot
@@ -54,7 +65,32 @@ CASES = [
     Case("hoarder.py"),
     Case("knocker.py", violation="socket: socket"),
     Case("glutton.py", fault="memory"),
+    Case("shm_hoarder.c", violation="memory: shmget"),
+    Case("memfd_hoarder.c", violation="memory: memfd_create"),
+    # Refused past the cap either way; counted (recorded) where a pids cgroup holds it.
+    Case("thread_hoarder.c", violation=f"tasks: {TASKS_REFUSED}", violation_with="pids_cgroup"),
+    # Any CPU between turns is past this match's allowance: charged, stopped, then holds.
+    Case("spinner.c", stopped_for="cpu", limits=replace(LIMITS, idle_cpu_s=0.005)),
+    Case("execer.c", violation="process: execveat"),
+    Case("name_hoarder.py"),
 ]
+
+
+@pytest.fixture(scope="session")
+def compiled(tmp_path_factory) -> Path:
+    """The hostile C programs, compiled for this machine."""
+    cc = shutil.which("cc")
+    if cc is None:
+        pytest.skip("the hostile C programs need a C compiler (cc)")
+    out = tmp_path_factory.mktemp("hostile-c")
+    for source in HOSTILE.glob("*.c"):
+        subprocess.run([cc, "-O1", "-pthread", "-o", str(out / source.stem), str(source)],
+                       check=True, capture_output=True, timeout=120)
+    return out
+
+
+def bot_path(bot: str, compiled_dir: Path | None) -> Path:
+    return compiled_dir / bot.removesuffix(".c") if bot.endswith(".c") else HOSTILE / bot
 
 
 def play(bots: list[Path], sandbox: str, turns: int = TURNS, seed: int = 5,
@@ -66,13 +102,17 @@ def play(bots: list[Path], sandbox: str, turns: int = TURNS, seed: int = 5,
 
 @pytest.mark.parametrize("tier", TIERS)
 @pytest.mark.parametrize("case", CASES, ids=str)
-def test_hostile_program(case: Case, tier: str, listeners, no_stray_processes) -> None:  # noqa: F811
-    tier_layers(tier)                               # skips the bwrap tier without bwrap
+def test_hostile_program(case: Case, tier: str, listeners, no_stray_processes,  # noqa: F811
+                         request) -> None:
+    active, _ = tier_layers(tier)                   # skips the bwrap tier without bwrap
+    path = bot_path(case.bot, request.getfixturevalue("compiled")
+                    if case.bot.endswith(".c") else None)
     before = _sandbox_pids()
-    turns = 5 if case.persistent_hang else TURNS
-    result = play([HOSTILE / case.bot, SAMPLES / "forager.py", SAMPLES / "miner.sh"], tier,
-                  turns=turns)
-    me = next(p for p in result["players"] if p["bot"].endswith(case.bot))
+    load_before = host_load()
+    turns = 5 if case.persistent_hang or case.stopped_for else TURNS
+    result = play([path, SAMPLES / "forager.py", SAMPLES / "miner.sh"], tier,
+                  turns=turns, limits=case.limits)
+    me = next(p for p in result["players"] if p["bot"] == str(path))
     others = [p for p in result["players"] if p is not me]
     stats = me["stats"]
     assert me["status"] == "ok", me                   # a program is never erased for this
@@ -84,13 +124,18 @@ def test_hostile_program(case: Case, tier: str, listeners, no_stray_processes) -
         # Turn 1 answered; 2 late: stopped; 3 answered by the restarted program; 4 late:
         # stopped for good; 5 holds.
         assert stats["faults"] == {"hang": 2} and stats["invalid"] == 3, stats
+    elif case.stopped_for:
+        # Stopped once for it at some turn after the first; held every turn from then on.
+        assert stats["faults"] == {case.stopped_for: 1}, stats
+        assert 1 <= stats["invalid"] <= turns - 1, stats
     else:
         assert stats["faults"] == {} and stats["invalid"] == 0, (stats, me["output"])
-    if case.violation:
+    if case.violation and (not case.violation_with or case.violation_with in active):
         assert case.violation in me["violations"], me["violations"]
-    if case.bot == "hoarder.py":
+    if case.bot in ("hoarder.py", "name_hoarder.py"):
         files = scratch_files(me["scratch"])
-        assert sum(len(data) for data in files.values()) <= 1024, files
+        assert sum(len(name.encode()) + len(data) for name, data in files.items()) <= 1024, files
+    if case.bot == "hoarder.py":
         assert "File too large" in me["output"] or "No space" in me["output"], me["output"]
     # The host is unharmed, and the others played their game.
     assert "LEAK" not in json.dumps(result), me["output"]
@@ -100,6 +145,44 @@ def test_hostile_program(case: Case, tier: str, listeners, no_stray_processes) -
     assert not _knocked(listeners), "a program reached the host over the network"
     assert not [p for p in OUTSIDE if p.exists()], "a program wrote outside its scratch"
     assert _sandbox_pids() <= before, "a sandboxed process survived the match"
+    assert_host_load_back(load_before)
+
+
+def test_every_hostile_c_program_has_a_case() -> None:
+    assert {p.name for p in HOSTILE.glob("*.c")} <= {c.bot for c in CASES}
+
+
+SPINNER = """import sys, threading
+def spin():
+    while True:
+        pass
+threading.Thread(target=spin, daemon=True).start()
+for line in sys.stdin:
+    if line == "\\n":
+        print("HNNHNN", flush=True)
+"""
+
+
+def test_a_program_is_charged_for_cpu_between_turns(tmp_path) -> None:
+    """The keeper's runner, alone: what a persistent program's threads use while no turn
+    is asked counts against the next turn and the match's idle allowance."""
+    _botlib()                         # the keeper's modules, by their own names
+    from _program import Runner  # noqa: PLC0415
+    bot = tmp_path / "spin.py"
+    bot.write_text(SPINNER)
+    limits = Limits(idle_cpu_s=0.2, cpu_per_call_s=5.0).for_child()
+    runner = Runner(["python3", str(bot)], shutil.which("python3"), limits, True,
+                    str(tmp_path))
+    try:
+        first = runner.turn("x\n")
+        assert first["moves"] == {"answer": "HNNHNN", "problem": None}, first
+        time.sleep(0.6)                    # between turns: the thread spins on
+        second = runner.turn("x\n")
+        assert second["moves"]["problem"] == "cpu", second
+        assert runner.idle_cpu > 0.2
+        assert runner.turn("x\n")["moves"] == {"answer": None, "problem": None}   # holds
+    finally:
+        runner.stop()
 
 
 def test_a_missing_runtime_is_a_load_error_naming_it(tmp_path) -> None:

@@ -4,7 +4,8 @@ Every case asserts the game outcome (erased, overheat, load_error, or a clean ga
 refused attempt recorded under `violations` where there is one, and that the host is
 unharmed: nothing leaked (a bot prints "LEAK" when an attack works), no file was written
 outside scratch, no socket reached the host, no process survives, the host's memory
-stayed bounded, and the other AIs played the match to its end.
+stayed bounded, the host's shared memory (Shmem) and task count came back to where they
+were, and the other AIs played the match to its end.
 
 Run as root, these take the root path (the real nobody); run as an ordinary user, the
 user-namespace path. As root, tests/sandbox/test_ordinary_user.py runs them both ways.
@@ -20,13 +21,15 @@ import json
 import os
 import shutil
 import socket
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import psutil
 import pytest
 
-from sandbox.botlib._harden import LAYERS, USER_NS
+from sandbox.botlib._attempts import TASKS_REFUSED
+from sandbox.botlib._harden import LAYERS, MECHANISMS, USER_NS
 from sandbox.limits import Limits
 from sandbox.paths import BOTLIB
 from sandbox.zygote import zygote_pid
@@ -48,6 +51,7 @@ class Case:
     needs: tuple[tuple[str, ...], ...] = ()   # each group: one of these layers is enough
     limits: Limits = field(default=LIMITS)
     violation: str = ""                   # what the record of refused attempts must hold
+    violation_with: str = ""              # ...only when this layer (a mechanism) is active
 
     def __str__(self) -> str:
         return self.bot.removesuffix(".py")
@@ -64,6 +68,13 @@ CASES = [
     # memory
     Case("memory_bomb.py", "erased", "memory limit"),
     Case("memory_bomb_caught.py", "erased", "memory limit"),
+    Case("sysv_shm.py", "overheat", "shmget refused", needs=(("seccomp",),),
+         violation="memory: ctypes shmget()"),
+    Case("memfd_hoard.py", "overheat", "PermissionError", needs=(("seccomp",),),
+         violation="memory: os.memfd_create"),
+    # tasks
+    Case("thread_flood.py", "overheat", "can't start new thread", needs=(("tasks",),),
+         violation=f"tasks: {TASKS_REFUSED}"),
     # processes
     Case("fork_bomb.py", "overheat", "PermissionError", needs=(("seccomp",),),
          violation="process: os.fork"),
@@ -162,6 +173,41 @@ def _sandbox_pids() -> set[int]:
             if any(ours in part for part in p.info["cmdline"] or ())} - {zygote_pid()}
 
 
+SHMEM_SLACK_KB = 64 << 10       # other processes of the machine come and go
+TASKS_SLACK = 8                 # a zygote started meanwhile
+
+
+def host_load() -> tuple[int, int]:
+    """The host's shared memory (Shmem, KiB), and the tasks (threads) of this test's
+    processes and of this checkout's sandbox, wherever they were reparented (the whole
+    machine's count moves with the other work it runs)."""
+    meminfo = Path("/proc/meminfo").read_text()
+    shmem = int(next(line.split()[1] for line in meminfo.splitlines()
+                     if line.startswith("Shmem:")))
+    tasks = 0
+    for pid in {os.getpid(), *_sandbox_pids(),
+                *(p.pid for p in psutil.Process().children(recursive=True))}:
+        try:
+            tasks += psutil.Process(pid).num_threads()
+        except psutil.Error:
+            pass
+    return shmem, tasks
+
+
+def assert_host_load_back(before: tuple[int, int]) -> None:
+    """Shmem and the task count are back where they were (within what the machine's
+    other work moves them), after a moment for the kernel to free what died."""
+    deadline = time.monotonic() + 3.0
+    while True:
+        shmem, tasks = host_load()
+        back = (shmem - before[0] < SHMEM_SLACK_KB, tasks - before[1] < TASKS_SLACK)
+        if all(back) or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    assert back[0], f"the host's Shmem grew by {(shmem - before[0]) >> 10} MiB"
+    assert back[1], f"the host holds {tasks - before[1]} more tasks"
+
+
 def _knocked(listeners) -> bool:
     tcp, udp = listeners
     for attempt in (tcp.accept, lambda: udp.recvfrom(100)):
@@ -184,6 +230,7 @@ def test_hostile_bot(case: Case, tier: str, listeners, no_stray_processes) -> No
     api_digest = hashlib.sha256(API_FILE.read_bytes()).hexdigest()
     sandboxed_before = _sandbox_pids()
     host_rss = psutil.Process().memory_info().rss
+    load_before = host_load()
 
     result = play([HOSTILE / case.bot, BOTS / "beeline.py", BOTS / "turtle.py"], robots=3,
                   turns=8, limits=case.limits, sandbox=tier)
@@ -204,9 +251,9 @@ def test_hostile_bot(case: Case, tier: str, listeners, no_stray_processes) -> No
             assert any(case.detail in error for error in me["errors"]), me["errors"]
         else:
             assert me["overheats"] == 0, me["errors"]
-    if case.violation:
+    if case.violation and (not case.violation_with or case.violation_with in active):
         assert case.violation in me["violations"], me["violations"]
-    else:
+    elif not case.violation:
         assert me["violations"] == [], me["violations"]
     # The host is unharmed.
     assert "LEAK" not in json.dumps(result), "an attack worked"
@@ -220,6 +267,7 @@ def test_hostile_bot(case: Case, tier: str, listeners, no_stray_processes) -> No
     assert _sandbox_pids() <= sandboxed_before, "a sandboxed process survived the match"
     grown_mb = (psutil.Process().memory_info().rss - host_rss) / 2**20
     assert grown_mb < 64, f"the host grew by {grown_mb:.0f} MiB"
+    assert_host_load_back(load_before)
     assert os.getpid() == psutil.Process().pid       # and, plainly, we are still here
 
 
@@ -293,4 +341,8 @@ def test_every_layer_is_active(tier) -> None:
     active, missing = tier_layers(tier)
     assert missing == {}
     through_user_ns = tier == "bwrap" or os.geteuid() != 0
-    assert set(active) == set(LAYERS) | ({USER_NS} if through_user_ns else set())
+    assert set(active) - set(MECHANISMS) == set(LAYERS) | ({USER_NS} if through_user_ns
+                                                           else set())
+    # The task cap says how it holds: a pids cgroup, or RLIMIT_NPROC (never as root).
+    held_by = {"pids_cgroup", "rlimit_nproc"} & set(active)
+    assert len(held_by) == 1 and (os.geteuid() != 0 or held_by == {"pids_cgroup"}), active

@@ -43,7 +43,8 @@ def test_arena_check_strict_as_an_ordinary_user(ordinary_user) -> None:
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout)
     assert found["ok"] and found["sandbox_missing"] == {}
-    assert set(found["sandbox"]) == {USER_NS, *LAYERS}
+    # No cgroup is the ordinary user's here: the task cap is RLIMIT_NPROC in its namespace.
+    assert set(found["sandbox"]) == {USER_NS, *LAYERS, "rlimit_nproc"}
     assert "warning" not in done.stderr
 
 
