@@ -164,6 +164,8 @@ class Runner:
         self.dropped = 0
         self.scratch = snapshot(workdir)
         self.answer_cap = ANSWER_CAP     # a game whose answers are longer raises it
+        self.ended_cpu_s = 0.0           # CPU of its programs that have ended, every thread
+        self.ended_peak = 0              # their peak RSS, bytes
 
     def _start(self, cpu_s):
         self.starts += 1
@@ -180,8 +182,7 @@ class Runner:
             _close_input(program)
             answer, problem = self._read(program, time.monotonic() + limits["wall_per_call_s"],
                                          until_exit=True)
-            self._collect(program)
-            program.close()
+            self._end(program)
         else:
             answer, problem = self._persistent_turn(data + b"\n", calls)
         reply = {"moves": {"answer": answer, "problem": problem}, "out": self._take_out(),
@@ -209,8 +210,7 @@ class Runner:
                 program.cpu() - program.cpu_at_turn > self.limits["cpu_per_call_s"] * max(1, calls):
             problem = "cpu"
         if problem is not None or program.status is not None:
-            self._collect(program)
-            program.close()
+            self._end(program)
             self.program = None
         return answer, problem
 
@@ -314,6 +314,22 @@ class Runner:
         while (chunk := _read_some(program.stderr)):
             self._keep_err(chunk)
 
+    def _end(self, program, collect=True):
+        """Stop `program` (its last stderr kept) and add what it used, as wait4 says."""
+        if collect:
+            self._collect(program)
+        program.close()
+        _code, rss, cpu = program.status
+        self.ended_cpu_s += cpu
+        self.ended_peak = max(self.ended_peak, rss)
+
+    def usage(self):
+        """What its programs used: the ended ones' CPU s and peak RSS MiB (from wait4), and
+        which start is running (0: none). The running one's figures are read by whoever
+        can see it (the host, through its /proc), so the keeper needs no /proc."""
+        return {"cpu_s": self.ended_cpu_s, "peak_mb": self.ended_peak / (1 << 20),
+                "running": self.starts if self.program is not None else 0}
+
     def _take_out(self):
         text = self.stderr.decode("utf-8", "replace")
         self.stderr = bytearray()
@@ -321,7 +337,7 @@ class Runner:
 
     def stop(self):
         if self.program is not None:
-            self.program.close()
+            self._end(self.program, collect=False)
             self.program = None
 
 
