@@ -257,8 +257,9 @@ def _note_violations(seat: Seat, violations) -> None:
 def _account(players: _Players, playing: dict[int, Seat]) -> None:
     for i, proc in players.procs.items():
         if i in playing:
-            playing[i].cpu_s = round(proc.cpu_used, 3)
-            playing[i].peak_rss_mb = round(proc.peak_rss_mb, 1)
+            cpu_s, peak_mb = proc.usage()
+            playing[i].cpu_s = round(cpu_s, 3)
+            playing[i].peak_rss_mb = round(peak_mb, 1)
 
 
 def scratch_text(files: dict) -> dict[str, str]:

@@ -134,6 +134,8 @@ class Child:
         self.requests = 0
         self.idle_cpu = 0.0
         self.peak_rss_mb = 0.0
+        self.program = ProgramUsage()         # an executable bot's: what its programs used
+        self._cpu_at_account = 0.0
         self._sent_at_cpu = 0.0
         self._budget = 0.0
         self._deadline = 0.0
@@ -234,15 +236,29 @@ class Child:
             return "wall-clock watchdog (hang)"
         return None
 
-    def account(self) -> None:
-        """Note the CPU used so far (peak RSS comes with the exit status, when reaped).
+    def account(self, frame: dict | None = None) -> None:
+        """Note the CPU used so far (peak RSS comes with the exit status, when reaped),
+        and, for an executable bot, what its programs used (`frame`'s "usage").
 
         bwrap tier: wait4 on bwrap reports the high-water mark of the process bwrap was
         forked from (the host), so the interpreter's own peak is read while it lives.
         """
-        self.cpu_used = self.cpu_now()
+        self.cpu_used = self._cpu_at_account = self.cpu_now()
         if self.wrapped and self.inner_pid:
             self.peak_rss_mb = max(self.peak_rss_mb, _peak_rss_mb(self.inner_pid))
+        if frame is not None and "usage" in frame:
+            self.program.note(frame["usage"], self._keeper_pid())
+
+    def _keeper_pid(self) -> int:
+        """The pid (here) of the process whose children are the bot's programs."""
+        return self.inner_pid if self.wrapped else self.pid
+
+    def usage(self) -> tuple[float, float]:
+        """CPU s and peak RSS MiB over the match, its programs' included. After the exit,
+        wait4's figures count the keeper and the programs it reaped, but not a running
+        program that died with it: the larger of the two sums is the truth."""
+        return (max(self.cpu_used, self._cpu_at_account + self.program.cpu_s),
+                max(self.peak_rss_mb, self.program.peak_mb))
 
     def _reap(self, timeout: float) -> int | None:
         """Wait up to `timeout` s for the child to exit; keep its status and peak RSS.
@@ -290,6 +306,7 @@ class Child:
         # In its own pid namespace the child takes every process it could have started
         # down with it, and seccomp lets it start none: no need to look for descendants.
         contained = "pid_ns" in self.layers or "seccomp" in self.layers
+        self.program.last_look(self._keeper_pid())     # what it used since its last turn
         if self.inner_fd >= 0:
             # bwrap tier: the interpreter first, so that bwrap reaps it and then exits;
             # killed the other way round, it would outlive the match for a moment.
@@ -315,16 +332,85 @@ class Child:
             shutil.rmtree(self.scratch, ignore_errors=True)
 
 
-def _peak_rss_mb(pid: int) -> float:
-    """VmHWM of a live process, in MiB (0 when it is gone)."""
+class ProgramUsage:
+    """What an executable bot's programs used over a match. Those that ended, its keeper
+    reports (wait4's figures); the running one is read here after each turn, where the
+    host's /proc shows it whatever the sandbox: the kernel's CPU clock of the process
+    (every thread, between turns too) and its VmHWM."""
+
+    def __init__(self) -> None:
+        self.cpu_s = 0.0
+        self.peak_mb = 0.0
+        self.ended_cpu_s = 0.0
+        self.running = 0               # which start of the program runs, as last reported
+        self.pid = 0                   # its pid here (0: not found)
+
+    def note(self, usage: object, parent: int) -> None:
+        """Add a reply's "usage" ({"cpu_s", "peak_mb", "running"}) and read the running
+        program, a child of `parent`."""
+        try:
+            ended_cpu, ended_peak = float(usage["cpu_s"]), float(usage["peak_mb"])
+            running = int(usage["running"])
+        except (KeyError, TypeError, ValueError):
+            return
+        self.ended_cpu_s = ended_cpu
+        self.cpu_s = max(self.cpu_s, ended_cpu)
+        self.peak_mb = max(self.peak_mb, ended_peak)
+        if running != self.running or (running and not self.pid):
+            self.running = running
+            found = children_of(parent) if running and parent else []
+            self.pid = found[0] if found else 0
+        if self.running and self.pid:
+            self._read(self.pid)
+
+    def last_look(self, parent: int) -> None:
+        """Read the running program once more before it is killed, if it is still there
+        (while a turn was under way, its keeper may have reaped it)."""
+        if self.running and self.pid and self.pid in children_of(parent):
+            self._read(self.pid)
+
+    def _read(self, pid: int) -> None:
+        cpu, peak = live_usage(pid)
+        self.cpu_s = max(self.cpu_s, self.ended_cpu_s + cpu)
+        self.peak_mb = max(self.peak_mb, peak)
+
+
+def live_usage(pid: int) -> tuple[float, float]:
+    """CPU s (the process's clock: all its threads) and peak RSS MiB (VmHWM) of a live
+    process; zeros for one that is gone."""
     try:
-        with open(f"/proc/{pid}/status", "rb") as status:
-            for line in status:
-                if line.startswith(b"VmHWM:"):
-                    return int(line.split()[1]) / 1024
+        cpu = time.clock_gettime(cpu_clock(pid))
+    except OSError:
+        return 0.0, 0.0
+    return cpu, _peak_rss_mb(pid)
+
+
+def children_of(pid: int) -> list[int]:
+    """The pids of `pid`'s children (its main thread's, which forks them)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children", "rb") as f:
+            return [int(word) for word in f.read().split()]
+    except OSError:                 # a kernel without CONFIG_PROC_CHILDREN: scan /proc
+        try:
+            return [child.pid for child in psutil.Process(pid).children()]
+        except psutil.Error:
+            return []
+
+
+def _peak_rss_mb(pid: int) -> float:
+    """VmHWM of a live process, in MiB (0 when it is gone). One read(): read per turn."""
+    try:
+        fd = os.open(f"/proc/{pid}/status", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return 0.0
+    try:
+        data = os.read(fd, 8192)
+        at = data.index(b"\nVmHWM:") + 7
+        return int(data[at:data.index(b"kB", at)]) / 1024
     except (OSError, ValueError):
-        pass
-    return 0.0
+        return 0.0
+    finally:
+        os.close(fd)
 
 
 def _start_bwrap(isolation: Isolation, down_r: int, up_w: int, bot: BotSpec,
@@ -472,7 +558,7 @@ def exchange(children: dict[int, Child], payloads: dict[int, tuple[dict, int]]
         if problem is None and not isinstance(frame, dict):
             problem = "protocol: reply is not a map"
         if problem is None:
-            children[ai].account()
+            children[ai].account(frame)
             if news := children[ai].cap_news():
                 said = frame.get("violations")
                 frame["violations"] = [*(said if isinstance(said, list) else ()), *news]

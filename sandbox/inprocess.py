@@ -14,7 +14,7 @@ import sys
 import tempfile
 import time
 
-from sandbox.host import BotSpec, start_frame
+from sandbox.host import BotSpec, live_usage, start_frame
 from sandbox.limits import Limits
 from sandbox.paths import BOTLIB
 
@@ -51,6 +51,10 @@ class InProcessPlayer:
     def kill(self) -> None:
         """Nothing to kill in-process."""
 
+    def usage(self) -> tuple[float, float]:
+        """CPU s of its calls; its memory is this process's, not its own (0)."""
+        return self.cpu_used, self.peak_rss_mb
+
     def call(self, payload: dict) -> dict:
         started, cpu = time.perf_counter(), time.process_time()
         with contextlib.redirect_stdout(sys.stderr):
@@ -65,9 +69,12 @@ class InProcessPlayer:
 class ProgramPlayer:
     """An executable bot, run without a sandbox: its file and scratch in a temp directory."""
 
-    def __init__(self, bot: BotSpec, limits: Limits) -> None:
+    def __init__(self, bot_side: str, bot: BotSpec, limits: Limits) -> None:
         runtime = _botlib()
         import _program  # noqa: PLC0415
+        self.bot_side = bot_side
+        self.limits = limits.for_child()
+        self.adapter = None
         program = bot.program
         if program["problem"]:
             raise runtime.LoadError(program["problem"])
@@ -82,20 +89,46 @@ class ProgramPlayer:
         with open(path, "wb") as f:
             f.write(bot.source)
         os.chmod(path, 0o555)
-        self.runner = _program.runner_for(program, path, limits.for_child(), workdir,
+        self.runner = _program.runner_for(program, path, self.limits, workdir,
                                           bot.scratch or {})
 
     def start(self, names: list[str], ai: int, seed: int, info: dict | None = None) -> None:
-        """A program learns everything from its turns."""
+        """A Cave program learns everything from its turns; a game whose players may be
+        Python or programs (Robot Game) speaks to it through the keeper's adapter."""
+        import _keeper  # noqa: PLC0415
+        if self.bot_side in _keeper.ADAPTERS:
+            module, name = _keeper.ADAPTERS[self.bot_side]
+            self.adapter = getattr(importlib.import_module(module), name)(
+                self.runner, start_frame(names, ai, seed, info), self.limits)
 
     def call(self, payload: dict) -> dict:
         started = time.perf_counter()
-        reply = self.runner.turn(payload["input"])
+        reply = self.adapter.turn(payload) if self.adapter else self.runner.turn(payload["input"])
         reply["busy_s"] = time.perf_counter() - started
+        self._look()
+        if "fatal" in reply:
+            raise _botlib().Fatal(str(reply["fatal"]))
         return reply
 
+    def _look(self) -> None:
+        """Read the running program (a child of this process), as the host reads a
+        sandboxed one: its CPU clock and VmHWM."""
+        runner = self.runner
+        if runner.program is not None:
+            cpu, peak = live_usage(runner.program.pid)
+            self.cpu_used = max(self.cpu_used, runner.ended_cpu_s + cpu)
+            self.peak_rss_mb = max(self.peak_rss_mb, peak)
+        self.cpu_used = max(self.cpu_used, runner.ended_cpu_s)
+        self.peak_rss_mb = max(self.peak_rss_mb, runner.ended_peak / (1 << 20))
+
+    def usage(self) -> tuple[float, float]:
+        """CPU s and peak RSS MiB of its programs over the match."""
+        return self.cpu_used, self.peak_rss_mb
+
     def kill(self) -> None:
+        self._look()
         self.runner.stop()
+        self._look()                 # the last program's figures, from wait4
         shutil.rmtree(self.home, ignore_errors=True)
 
 
@@ -108,7 +141,7 @@ def load_players(bot_side: str, bots: dict[int, BotSpec], limits: Limits
     for ai, bot in bots.items():
         try:
             if bot.program is not None:
-                players[ai] = ProgramPlayer(bot, limits)
+                players[ai] = ProgramPlayer(bot_side, bot, limits)
                 continue
             players[ai] = InProcessPlayer(bot_side, bot, ai)
         except runtime.LoadError as exc:

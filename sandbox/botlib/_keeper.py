@@ -10,7 +10,8 @@ refused calls come to the keeper, which records them and answers EPERM.
 Frames in: the config (with the program: how to run it), the bot (its file and the
 scratch it starts with), the match start, then one request per turn, {"input": text}.
 Frames out per turn: {"moves": {"answer": line or None, "problem": kind or None}, "out":
-the program's stderr, "violations", "scratch" when it changed, "busy_s"}.
+the program's stderr, "violations", "scratch" when it changed, "busy_s", "usage" (what
+its programs used, `_program.Runner.usage`)}.
 
 A game whose players may be Python modules or programs (Robot Game, with Ruby bots) has an
 adapter in ADAPTERS: its requests are the Python players' views, and the adapter turns
@@ -85,6 +86,7 @@ def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter", outer_id
         started = time.perf_counter()
         reply = adapter.turn(request) if adapter else runner.turn(request["input"])
         reply["busy_s"] = time.perf_counter() - started
+        reply["usage"] = runner.usage()
         _wire.write_frame(out_fd, reply)
         if "fatal" in reply:
             runner.stop()

@@ -200,7 +200,8 @@ class Runner:
         self.dropped = 0
         self.scratch = snapshot(workdir)
         self.answer_cap = ANSWER_CAP     # a game whose answers are longer raises it
-        self.cpu_spent = 0.0             # CPU of the programs that ended (the bank)
+        self.ended_cpu_s = 0.0           # CPU of its programs that have ended, every thread
+        self.ended_peak = 0              # their peak RSS, bytes
         self.idle_cpu = 0.0              # CPU a persistent program used between turns
 
     def _start(self, cpu_s):
@@ -208,18 +209,13 @@ class Runner:
         return Program(self.argv, self.executable, max(1, int(cpu_s + 0.999)), self.workdir,
                        self.bpf, self.env, self.recorded)
 
-    def _end(self, program):
-        """Stop a program; its CPU goes to the bank."""
-        program.close()
-        self.cpu_spent += program.status[2] if program.status else program.cpu_at_turn
-
     def _charge(self, program):
         """The CPU problem of a program that used more than it may, between turns too
         (threads left spinning): past the match's idle allowance or its bank, it is
         stopped and holds from then on."""
         limits = self.limits
         if self.idle_cpu > limits["idle_cpu_s"] or \
-                self.cpu_spent + (program.cpu() if program else 0.0) > limits["cpu_bank_s"]:
+                self.ended_cpu_s + (program.cpu() if program else 0.0) > limits["cpu_bank_s"]:
             self.starts = max(self.starts, 2)
             return "cpu"
         return None
@@ -234,7 +230,6 @@ class Runner:
             _close_input(program)
             answer, problem = self._read(program, time.monotonic() + limits["wall_per_call_s"],
                                          until_exit=True)
-            self._collect(program)
             self._end(program)
             if problem is None and self._charge(None):
                 answer, problem = None, "cpu"
@@ -273,7 +268,6 @@ class Runner:
             problem = "cpu"
         program.cpu_at_turn = program.cpu()
         if problem is not None or program.status is not None:
-            self._collect(program)
             self._end(program)
             self.program = None
         return answer, problem
@@ -379,6 +373,23 @@ class Runner:
         while (chunk := _read_some(program.stderr)):
             self._keep_err(chunk)
 
+    def _end(self, program, collect=True):
+        """Stop `program` (its last stderr kept) and add what it used, as wait4 says: its
+        CPU goes to the match's bank."""
+        if collect:
+            self._collect(program)
+        program.close()
+        _code, rss, cpu = program.status
+        self.ended_cpu_s += cpu
+        self.ended_peak = max(self.ended_peak, rss)
+
+    def usage(self):
+        """What its programs used: the ended ones' CPU s and peak RSS MiB (from wait4), and
+        which start is running (0: none). The running one's figures are read by whoever
+        can see it (the host, through its /proc), so the keeper needs no /proc."""
+        return {"cpu_s": self.ended_cpu_s, "peak_mb": self.ended_peak / (1 << 20),
+                "running": self.starts if self.program is not None else 0}
+
     def _take_out(self):
         text = self.stderr.decode("utf-8", "replace")
         self.stderr = bytearray()
@@ -386,7 +397,7 @@ class Runner:
 
     def stop(self):
         if self.program is not None:
-            self.program.close()
+            self._end(self.program, collect=False)
             self.program = None
 
 
