@@ -37,8 +37,9 @@ class Runtime:
     there is no `#!` line. `program` is what is looked up on PATH (None: the host's own
     Python). `flags` always come first (before a `#!` line's own arguments), `file_flags`
     only when the extension chose the runtime (awk's `-f`); `driver_flags` when it runs
-    one of our drivers instead of a bot's file. `data_dirs` are non-ELF directories it
-    reads that the loader cannot find (perl's modules). `quiet` are system calls the
+    one of our drivers instead of a bot's file. `data_paths` are the non-ELF files and
+    directories it reads that the loader cannot find (perl's modules, node's OpenSSL
+    configuration). `quiet` are system calls the
     runtime itself makes at every start, whatever the bot does (the JVM's NIO probes for
     IPv4 and IPv6 with a socket): refused as always, but not recorded as the bot's
     attempt. `slow_start` marks a runtime whose start alone takes most of the second a
@@ -53,7 +54,7 @@ class Runtime:
     flags: tuple[str, ...] = ()
     file_flags: tuple[str, ...] = ()
     driver_flags: tuple[str, ...] = ()
-    data_dirs: tuple[str, ...] = ()
+    data_paths: tuple[str, ...] = ()
     quiet: tuple[str, ...] = ()
     slow_start: bool = False
     native: bool = False
@@ -96,13 +97,15 @@ RUNTIMES: tuple[Runtime, ...] = (
     # (-S): no site hooks to slow every per-turn start.
     Runtime("python3", names=r"python(3(\.\d+)?)?", extensions=(".py",), flags=("-I", "-S")),
     Runtime("node", names=r"node(js)?", extensions=(".js",), program="node",
-            data_dirs=("/usr/share/nodejs",)),
+            # OpenSSL's configuration: read at every start. Without a private root (Landlock
+            # alone) an unreadable one is EACCES, and node exits.
+            data_paths=("/usr/share/nodejs", "/etc/ssl/openssl.cnf")),
     Runtime("perl", names=r"perl(5[.\d]*)?", extensions=(".pl",), program="perl",
             # Its architecture's modules are under /usr/lib, which every child sees.
-            data_dirs=("/etc/perl", "/usr/share/perl", "/usr/share/perl5")),
+            data_paths=("/etc/perl", "/usr/share/perl", "/usr/share/perl5")),
     # Ruby's driver needs no gems, and loading RubyGems would cost each game about 50 ms.
     Runtime("ruby", names=r"ruby[.\d]*", extensions=(".rb",), program="ruby",
-            driver_flags=("--disable-gems",), data_dirs=("/usr/share/rubygems-integration",)),
+            driver_flags=("--disable-gems",), data_paths=("/usr/share/rubygems-integration",)),
     Runtime("sh", names=r"sh", extensions=(".sh",), program="sh"),
     Runtime("awk", names=r"[gm]?awk", extensions=(".awk",), program="awk", file_flags=("-f",)),
     Runtime("java", names=r"java", extensions=(".java",), program="java", flags=JVM_FLAGS,
@@ -182,7 +185,7 @@ def _with_runtime(info: dict, runtime: str, row: Runtime | None, args: list[str]
         return info | {"problem": f"runtime {label!r} ({runtime}) is a script, not a "
                                   f"program the sandbox can start"}
     flags = row.flags if row else ()
-    extra = [d for d in (row.data_dirs if row else ()) if os.path.isdir(d)]
+    extra = [d for d in (row.data_paths if row else ()) if os.path.exists(d)]
     files = list(dict.fromkeys([*loaded_files(binary), *extra]))
     # argv[0] is the real binary's path: a runtime that finds its home from its own name
     # (the JVM's launcher, without /proc/self/exe) finds it there.

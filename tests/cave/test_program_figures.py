@@ -173,22 +173,10 @@ def _table_shows(result: dict, monkeypatch) -> None:
         assert f"{p['cpu_s']:.2f}" in cells and f"{p['peak_rss_mb']:.0f}" in cells, row
 
 
-# Runtimes that cannot start in a tier yet, each a bug of its own (not of the figures):
-# strict, so that the row fails once the runtime starts there, and its entry goes.
-CANNOT_START = {("node", "no-userns"): "node reads /etc/ssl/openssl.cnf, which Landlock "
-                                       "alone (no private root) refuses: it exits at start"}
-
-
 def _as_user_rows() -> list:
-    rows = []
-    for tier, userns in (("userns", True), ("no-userns", False)):
-        for bot in BY_GAME.get("cave", []):
-            runtime = describe(bot.path.name, bot.path.read_bytes())["runtime"]
-            known = CANNOT_START.get((runtime, tier))
-            marks = [pytest.mark.xfail(strict=True, reason=known)] if known else []
-            rows.append(pytest.param(userns, bot, marks=marks,
-                                     id=f"{tier}-{bot.path.name}"))
-    return rows
+    return [pytest.param(userns, bot, id=f"{tier}-{bot.path.name}")
+            for tier, userns in (("userns", True), ("no-userns", False))
+            for bot in BY_GAME.get("cave", [])]
 
 
 @pytest.mark.skipif(os.geteuid() != 0,
