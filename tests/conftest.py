@@ -10,6 +10,7 @@ import psutil
 import pytest
 
 from sandbox.zygote import zygote_pid
+from tests.support import Installed, installed_arena, session_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "bots" / "arena"
@@ -37,6 +38,31 @@ def default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+# pytest-xdist: the tests that share host-wide things run on one worker, one at a time:
+# the port the hostile network bots knock on (tests/sandbox/test_hostile.py's listeners)
+# and the files outside the sandbox (ESCAPES) that only an unsandboxed run writes.
+HOST_WIDE = pytest.mark.xdist_group("host-wide")
+
+
+def other_workers_pids() -> set[int]:
+    """Under pytest-xdist, the session's other workers and all their descendants: a test
+    that looks at every process on the machine must leave these out."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return set()
+    found: set[int] = set()
+    try:
+        siblings = psutil.Process(os.getppid()).children()
+    except psutil.Error:
+        return found
+    for sibling in siblings:
+        if sibling.pid != os.getpid():
+            try:
+                found |= {sibling.pid, *(p.pid for p in sibling.children(recursive=True))}
+            except psutil.Error:
+                pass
+    return found
+
+
 def child_pids() -> set[int]:
     """Our descendant processes, less the sandbox zygote, which lives as long as we do."""
     return {p.pid for p in psutil.Process(os.getpid()).children(recursive=True)} - {zygote_pid()}
@@ -50,6 +76,13 @@ def no_stray_processes():
     left = [psutil.Process(pid) for pid in child_pids() - before if psutil.pid_exists(pid)]
     left = [p for p in left if p.status() != psutil.STATUS_ZOMBIE]
     assert not left, f"stray processes: {[(p.pid, p.cmdline()) for p in left]}"
+
+
+@pytest.fixture(scope="session")
+def installed(tmp_path_factory) -> Installed:
+    """The arena installed from this checkout's wheel into a venv outside it: built once
+    per session, whatever the number of xdist workers (see tests/support.py)."""
+    return installed_arena(session_dir(tmp_path_factory.getbasetemp()))
 
 
 ESCAPES = [Path("/tmp/arena-hostile-escape"), Path("/tmp/arena-hostile-shell-out")]

@@ -15,7 +15,7 @@ from orchestrator.bots import read_bot
 from orchestrator.games import get_game
 from orchestrator.match import MatchSpec, run_match, scratch_files
 from sandbox.limits import Limits
-from tests.conftest import ESCAPES
+from tests.conftest import ESCAPES, HOST_WIDE
 from tests.sandbox.test_hostile import (  # noqa: F401 (listeners: a fixture)
     TIERS,
     _knocked,
@@ -24,6 +24,7 @@ from tests.sandbox.test_hostile import (  # noqa: F401 (listeners: a fixture)
     tier_layers,
 )
 
+pytestmark = HOST_WIDE
 HERE = Path(__file__).parent
 HOSTILE = HERE / "hostile"
 SAMPLES = HERE.parent.parent / "bots" / "cave"

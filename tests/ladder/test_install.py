@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
-import venv
 
 import httpx
 import pytest
@@ -14,34 +12,21 @@ import pytest
 from tests.conftest import ROOT
 from tests.ladder.server import Server
 from tests.maps.editing import editing
+from tests.support import Installed
+
+# Every test here runs the session's one installed arena (tests/support.py): they share
+# its xdist group so that one worker builds it and the other goes on with the suite.
+pytestmark = pytest.mark.xdist_group("installed")
 
 
-@pytest.fixture(scope="module")
-def installed(tmp_path_factory):
-    """The bin/ folder of a fresh venv with the wheel and its server extra installed."""
-    where = tmp_path_factory.mktemp("install")
-    wheels = where / "wheels"
-    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
-                            "--wheel-dir", str(wheels), str(ROOT)],
-                           capture_output=True, text=True, cwd=where)
-    assert built.returncode == 0, built.stderr
-    (wheel,) = wheels.glob("robot_arena-*.whl")
-    venv.create(where / "venv", with_pip=True)
-    bin_dir = where / "venv" / "bin"
-    done = subprocess.run([bin_dir / "pip", "install", "--quiet", f"{wheel}[server]"],
-                          capture_output=True, text=True, cwd=where)
-    assert done.returncode == 0, done.stderr
-    return bin_dir
-
-
-def arena(bin_dir, *args: str, cwd) -> subprocess.CompletedProcess:
-    return subprocess.run([bin_dir / "arena", *args], capture_output=True, text=True, cwd=cwd,
+def arena(installed: Installed, *args: str, cwd) -> subprocess.CompletedProcess:
+    return subprocess.run([*installed.arena, *args], capture_output=True, text=True, cwd=cwd,
                           timeout=300)
 
 
 def test_the_installed_arena_plays_lists_maps_and_checks_with_bundled_files(
         installed, tmp_path) -> None:
-    python = installed / "python"
+    python = installed.python
     found = subprocess.run([python, "-c", "import orchestrator; print(orchestrator.__file__)"],
                            capture_output=True, text=True, cwd=tmp_path)
     assert "site-packages" in found.stdout and str(ROOT) not in found.stdout
@@ -65,7 +50,7 @@ def test_the_installed_arena_plays_lists_maps_and_checks_with_bundled_files(
 
 def test_the_installed_arena_serves(installed, tmp_path) -> None:
     server = Server(tmp_path / "ladder.sqlite", "--games", "robotgame", "--workers", "1",
-                    arena=[str(installed / "arena")], cwd=tmp_path)
+                    arena=installed.arena, cwd=tmp_path)
     try:
         assert server.client.get("/api/health").json()["ok"] is True
         page = server.client.get("/upload")
@@ -80,7 +65,7 @@ def test_the_installed_arena_serves(installed, tmp_path) -> None:
 def test_the_installed_arena_edits_maps(installed, tmp_path) -> None:
     path = tmp_path / "mine.py"
     with editing(tmp_path / "editor.log", str(path), "--game", "robotgame", "--from",
-                 "default", arena=[str(installed / "arena")], cwd=tmp_path) as url:
+                 "default", arena=installed.arena, cwd=tmp_path) as url:
         for asset in ("/", "/static/editor.js", "/static/editor.css", "/favicon.svg"):
             assert httpx.get(url + asset).status_code == 200, asset
         rows = httpx.get(f"{url}/api/map").json()["rows"]

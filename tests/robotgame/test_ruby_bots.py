@@ -20,7 +20,7 @@ from orchestrator.match import MatchSpec, run_match
 from sandbox.inprocess import _botlib
 from sandbox.limits import Limits
 from sandbox.paths import BOTLIB
-from tests.conftest import ESCAPES
+from tests.conftest import ESCAPES, HOST_WIDE
 from tests.sandbox.test_hostile import (  # noqa: F401 (listeners: a fixture)
     TIERS,
     _knocked,
@@ -157,6 +157,7 @@ CASES = [
 ]
 
 
+@HOST_WIDE
 @pytest.mark.parametrize("tier", TIERS)
 @pytest.mark.parametrize("case", CASES, ids=str)
 def test_hostile_ruby_bot(case: Case, tier: str, listeners, no_stray_processes) -> None:  # noqa: F811

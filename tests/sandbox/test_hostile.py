@@ -31,9 +31,10 @@ from sandbox.limits import Limits
 from sandbox.paths import BOTLIB
 from sandbox.zygote import zygote_pid
 from tests.arena.test_matches import by_name, play
-from tests.conftest import BOTS, HOSTILE
+from tests.conftest import BOTS, HOST_WIDE, HOSTILE, other_workers_pids
 
 LIMITS = Limits(cpu_per_call_s=0.5, wall_per_call_s=1.0, watchdog_grace_s=3.0, memory_mb=128)
+pytestmark = HOST_WIDE
 PORT = 48917                     # where tcp_socket.py and udp_socket.py knock
 API_FILE = BOTLIB / "roborally" / "api.py"
 OUTSIDE_FILES = [Path("/tmp/arena-hostile-escape"), Path("/tmp/arena-hostile-shell-out"),
@@ -152,7 +153,8 @@ def _sandbox_pids() -> set[int]:
     as, which is nobody as root and the caller otherwise."""
     ours = str(BOTLIB)
     return {p.pid for p in psutil.process_iter(["cmdline"])
-            if any(ours in part for part in p.info["cmdline"] or ())} - {zygote_pid()}
+            if any(ours in part for part in p.info["cmdline"] or ())} - {zygote_pid()} \
+        - other_workers_pids()
 
 
 def _knocked(listeners) -> bool:
