@@ -44,23 +44,43 @@ def default_sigint() -> None:
 HOST_WIDE = pytest.mark.xdist_group("host-wide")
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items) -> None:
+    """Under --dist loadgroup, xdist names each grouped test's group in its node id (the
+    scheduler reads it there): a pytest that drops it would spread a group over workers
+    without a word, so the run stops instead."""
+    if not getattr(config.option, "loadgroup", False):
+        return
+    for item in items:
+        mark = item.get_closest_marker("xdist_group")
+        if mark is not None and not item.nodeid.endswith(f"@{mark.args[0]}"):
+            raise pytest.UsageError(f"{item.nodeid}: pytest-xdist did not group it (with this "
+                                    f"pytest, --dist loadgroup does not group; see pyproject)")
+
+
+# The xdist controller of this session, for a test run in a subprocess (as another user).
+CONTROLLER = "ARENA_TESTS_CONTROLLER"
+
+
+def pytest_configure(config) -> None:
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        os.environ[CONTROLLER] = str(os.getppid())
+
+
 def other_workers_pids() -> set[int]:
-    """Under pytest-xdist, the session's other workers and all their descendants: a test
-    that looks at every process on the machine must leave these out."""
-    if not os.environ.get("PYTEST_XDIST_WORKER"):
+    """Under pytest-xdist, the processes of the session's other workers: every descendant
+    of its controller but us, our ancestors and our descendants. A test that looks at every
+    process on the machine must leave these out."""
+    if not os.environ.get(CONTROLLER):
         return set()
-    found: set[int] = set()
     try:
-        siblings = psutil.Process(os.getppid()).children()
+        me = psutil.Process()
+        ours = {me.pid, *(p.pid for p in me.parents()),
+                *(p.pid for p in me.children(recursive=True))}
+        session = psutil.Process(int(os.environ[CONTROLLER])).children(recursive=True)
     except psutil.Error:
-        return found
-    for sibling in siblings:
-        if sibling.pid != os.getpid():
-            try:
-                found |= {sibling.pid, *(p.pid for p in sibling.children(recursive=True))}
-            except psutil.Error:
-                pass
-    return found
+        return set()
+    return {p.pid for p in session} - ours
 
 
 def child_pids() -> set[int]:

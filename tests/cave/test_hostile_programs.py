@@ -21,6 +21,7 @@ from tests.sandbox.test_hostile import (  # noqa: F401 (listeners: a fixture)
     _knocked,
     _sandbox_pids,
     listeners,
+    survivors,
     tier_layers,
 )
 
@@ -100,7 +101,7 @@ def test_hostile_program(case: Case, tier: str, listeners, no_stray_processes) -
     assert result["turns"] == turns or result["end"] != "turn_limit"
     assert not _knocked(listeners), "a program reached the host over the network"
     assert not [p for p in OUTSIDE if p.exists()], "a program wrote outside its scratch"
-    assert _sandbox_pids() <= before, "a sandboxed process survived the match"
+    assert not survivors(before), "a sandboxed process survived the match"
 
 
 def test_a_missing_runtime_is_a_load_error_naming_it(tmp_path) -> None:

@@ -88,6 +88,8 @@ def samples(game: str) -> list[str]:
     """The bundled sample files of a game, as a user sees them on disk: a compiled
     program built beside its source is the source's, not a sample of its own."""
     folder = ROOT / "bots" / game
+    if not folder.is_dir():
+        return []                   # a new game with no samples: its run rows say so
     return sorted(path.name for path in folder.iterdir()
                   if path.is_file() and not path.name.startswith(("_", "."))
                   and path.read_bytes()[:4] != b"\x7fELF")

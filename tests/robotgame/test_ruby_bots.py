@@ -26,6 +26,7 @@ from tests.sandbox.test_hostile import (  # noqa: F401 (listeners: a fixture)
     _knocked,
     _sandbox_pids,
     listeners,
+    survivors,
     tier_layers,
 )
 
@@ -184,7 +185,7 @@ def test_hostile_ruby_bot(case: Case, tier: str, listeners, no_stray_processes) 
     assert "LEAK" not in json.dumps(result), me["output"]
     assert not _knocked(listeners), "a Ruby bot reached the host over the network"
     assert not [p for p in ESCAPES if p.exists()]
-    assert _sandbox_pids() <= before, "a sandboxed process survived the match"
+    assert not survivors(before), "a sandboxed process survived the match"
 
 
 def test_ruby_against_python_is_symmetric_over_100_seeds() -> None:

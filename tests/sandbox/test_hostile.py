@@ -157,6 +157,19 @@ def _sandbox_pids() -> set[int]:
         - other_workers_pids()
 
 
+def survivors(before: set[int]) -> set[int]:
+    """The sandboxed processes started since `before` that are still running: a leaked one
+    lives on, while another worker's finished `arena` may leave an orphan for a moment."""
+    found = []
+    for pid in _sandbox_pids() - before:
+        try:
+            found.append(psutil.Process(pid))
+        except psutil.NoSuchProcess:
+            pass
+    _, alive = psutil.wait_procs(found, timeout=5)
+    return {p.pid for p in alive if p.is_running() and p.status() != psutil.STATUS_ZOMBIE}
+
+
 def _knocked(listeners) -> bool:
     tcp, udp = listeners
     for attempt in (tcp.accept, lambda: udp.recvfrom(100)):
@@ -212,7 +225,7 @@ def test_hostile_bot(case: Case, tier: str, listeners, no_stray_processes) -> No
     assert not _knocked(listeners), "a bot reached the host over the network"
     assert not [p for p in OUTSIDE_FILES if p.exists()], "a bot wrote outside its scratch"
     assert hashlib.sha256(API_FILE.read_bytes()).hexdigest() == api_digest
-    assert _sandbox_pids() <= sandboxed_before, "a sandboxed process survived the match"
+    assert not survivors(sandboxed_before), "a sandboxed process survived the match"
     grown_mb = (psutil.Process().memory_info().rss - host_rss) / 2**20
     assert grown_mb < 64, f"the host grew by {grown_mb:.0f} MiB"
     assert os.getpid() == psutil.Process().pid       # and, plainly, we are still here
