@@ -21,6 +21,7 @@ app = typer.Typer(help="List the bundled maps, validate map files, generate aren
                        "caverns, and draw maps in the editor.",
                   invoke_without_command=True, no_args_is_help=False)
 out = Console()
+GENERATED = ("arena", "cave")      # the games whose maps `arena maps generate` draws
 
 
 @app.callback()
@@ -62,7 +63,11 @@ def generate_cmd(
     and pits; or (--game cave) a fixed cavern, as a match with that seed would draw it.
     Examples: arena maps generate --ais 8 --seed 3 --out maps/arena/mine.txt;
     arena maps generate --game cave --bots 4 --seed 7 --out cave.txt"""
-    if get_game(game).name == "cave":
+    found = get_game(game)
+    if found.name not in GENERATED:
+        raise InputError(f"maps generate draws {' and '.join(GENERATED)} maps, not {found.name}: "
+                         f"start from a bundled one (arena maps --game {found.name})")
+    if found.name == "cave":
         if bots < 1:
             raise InputError(f"--bots must be at least 1, got {bots}")
         cavern = generate_cavern(bots, seed)

@@ -10,6 +10,7 @@ import psutil
 import pytest
 
 from sandbox.zygote import zygote_pid
+from tests.support.wheel import Installed, installed_venv, wheel_path
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "bots" / "arena"
@@ -35,6 +36,51 @@ def default_sigint() -> None:
     tests as a background job starts them with SIGINT ignored, and children inherit that;
     an `arena` started so would rightly ignore the tests' SIGINT too."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+# pytest-xdist: the tests that share host-wide things run on one worker, one at a time:
+# the port the hostile network bots knock on (tests/sandbox/test_hostile.py's listeners)
+# and the files outside the sandbox (ESCAPES) that only an unsandboxed run writes.
+HOST_WIDE = pytest.mark.xdist_group("host-wide")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items) -> None:
+    """Under --dist loadgroup, xdist names each grouped test's group in its node id (the
+    scheduler reads it there): a pytest that drops it would spread a group over workers
+    without a word, so the run stops instead."""
+    if not getattr(config.option, "loadgroup", False):
+        return
+    for item in items:
+        mark = item.get_closest_marker("xdist_group")
+        if mark is not None and not item.nodeid.endswith(f"@{mark.args[0]}"):
+            raise pytest.UsageError(f"{item.nodeid}: pytest-xdist did not group it (with this "
+                                    f"pytest, --dist loadgroup does not group; see pyproject)")
+
+
+# The xdist controller of this session, for a test run in a subprocess (as another user).
+CONTROLLER = "ARENA_TESTS_CONTROLLER"
+
+
+def pytest_configure(config) -> None:
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        os.environ[CONTROLLER] = str(os.getppid())
+
+
+def other_workers_pids() -> set[int]:
+    """Under pytest-xdist, the processes of the session's other workers: every descendant
+    of its controller but us, our ancestors and our descendants. A test that looks at every
+    process on the machine must leave these out."""
+    if not os.environ.get(CONTROLLER):
+        return set()
+    try:
+        me = psutil.Process()
+        ours = {me.pid, *(p.pid for p in me.parents()),
+                *(p.pid for p in me.children(recursive=True))}
+        session = psutil.Process(int(os.environ[CONTROLLER])).children(recursive=True)
+    except psutil.Error:
+        return set()
+    return {p.pid for p in session} - ours
 
 
 def child_pids() -> set[int]:
@@ -69,13 +115,11 @@ def no_escape_files_left():
 @pytest.fixture(scope="session")
 def wheel(tmp_path_factory) -> Path:
     """The project's wheel, built once per session (tests/support/wheel.py)."""
-    from tests.support.wheel import wheel_path
     return wheel_path(tmp_path_factory)
 
 
 @pytest.fixture(scope="session")
-def installed_arena(tmp_path_factory) -> Path:
-    """The bin/ folder of a venv outside the checkout with the wheel[server] installed,
-    once per session."""
-    from tests.support.wheel import installed_venv
+def installed(tmp_path_factory) -> Installed:
+    """The arena installed from this checkout's wheel (with the server extra) into a venv
+    outside it: built once per session, whatever the number of xdist workers."""
     return installed_venv(tmp_path_factory)

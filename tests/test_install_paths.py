@@ -14,6 +14,7 @@ import pytest
 from orchestrator.bots_cmd import listing
 from orchestrator.games import GAMES
 from tests.conftest import ROOT
+from tests.support.wheel import Installed
 
 NEEDS_CC = pytest.mark.skipif(shutil.which("cc") is None,
                               reason="no C compiler (cc): the C sample cannot be built here")
@@ -21,30 +22,34 @@ NEEDS_RUBY = pytest.mark.skipif(shutil.which("ruby") is None, reason="ruby is no
 NEEDS_NODE = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 
 
-def arena(bin_dir, *args: str, cwd, cache=None) -> subprocess.CompletedProcess:
+# The session's one installed arena: its tests share a worker (tests/support/wheel.py).
+pytestmark = pytest.mark.xdist_group("installed")
+
+
+def arena(installed: Installed, *args: str, cwd, cache=None) -> subprocess.CompletedProcess:
     """The installed `arena`, in a folder with no bot files, its build cache in `cache`."""
     env = os.environ | ({"XDG_CACHE_HOME": str(cache)} if cache else {})
-    return subprocess.run([bin_dir / "arena", *args], capture_output=True, text=True, cwd=cwd,
+    return subprocess.run([*installed.arena, *args], capture_output=True, text=True, cwd=cwd,
                           env=env, timeout=300)
 
 
-def test_installed_bots_lists_every_sample_of_the_checkout(installed_arena, tmp_path) -> None:
-    done = arena(installed_arena, "bots", "--json", cwd=tmp_path)
+def test_installed_bots_lists_every_sample_of_the_checkout(installed, tmp_path) -> None:
+    done = arena(installed, "bots", "--json", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     shown = json.loads(done.stdout)
     keys = ("game", "name", "file", "runtime", "persistent", "summary")
     here = [{k: row[k] for k in keys} for row in listing(list(GAMES.values()))]
     assert [{k: row[k] for k in keys} for row in shown] == here
     assert all("site-packages" in row["path"] for row in shown)
-    table = arena(installed_arena, "bots", "--game", "cave", cwd=tmp_path)
+    table = arena(installed, "bots", "--game", "cave", cwd=tmp_path)
     assert table.returncode == 0 and "forager" in table.stdout and "wanderer" in table.stdout
 
 
 @NEEDS_CC
 @NEEDS_NODE
-def test_installed_cave_demo_plays_all_five_samples(installed_arena, tmp_path) -> None:
+def test_installed_cave_demo_plays_all_five_samples(installed, tmp_path) -> None:
     cache = tmp_path / "cache"
-    done = arena(installed_arena, "run", "--game", "cave", "--max-turns", "5", "--seed", "2",
+    done = arena(installed, "run", "--game", "cave", "--max-turns", "5", "--seed", "2",
                  "--json", cwd=tmp_path, cache=cache)
     assert done.returncode == 0, done.stderr
     players = json.loads(done.stdout)["players"]
@@ -56,29 +61,29 @@ def test_installed_cave_demo_plays_all_five_samples(installed_arena, tmp_path) -
 
 
 @NEEDS_NODE
-def test_installed_arena_plays_samples_by_name(installed_arena, tmp_path) -> None:
-    done = arena(installed_arena, "run", "--game", "cave", "forager", "scout", "--max-turns",
+def test_installed_plays_samples_by_name(installed, tmp_path) -> None:
+    done = arena(installed, "run", "--game", "cave", "forager", "scout", "--max-turns",
                  "5", "--json", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     players = json.loads(done.stdout)["players"]
     assert sorted(p["name"] for p in players) == ["forager", "scout"]
-    bad = arena(installed_arena, "run", "--game", "cave", "forager", "nosuch", cwd=tmp_path)
+    bad = arena(installed, "run", "--game", "cave", "forager", "nosuch", cwd=tmp_path)
     assert bad.returncode == 2
     (line,) = bad.stderr.strip().splitlines()
     assert line.startswith("error: nosuch: ") and "forager, miner, scout" in line
 
 
 @NEEDS_RUBY
-def test_installed_arena_runs_and_checks_a_ruby_robot_game_bot(installed_arena,
+def test_installed_runs_and_checks_a_ruby_robot_game_bot(installed,
                                                                tmp_path) -> None:
     mine = tmp_path / "mine.rb"                      # a user's own file, outside the install
     shutil.copy(ROOT / "bots" / "robotgame" / "example.rb", mine)
-    played = arena(installed_arena, "run", "--game", "robotgame", str(mine), "survivor.rb",
+    played = arena(installed, "run", "--game", "robotgame", str(mine), "survivor.rb",
                    "--max-turns", "10", "--json", cwd=tmp_path)
     assert played.returncode == 0, played.stderr
     players = json.loads(played.stdout)["players"]
     assert [p["status"] for p in players] == ["ok", "ok"], players
-    checked = arena(installed_arena, "check", "--game", "robotgame", str(mine), "--turns", "10",
+    checked = arena(installed, "check", "--game", "robotgame", str(mine), "--turns", "10",
                     "--json", cwd=tmp_path)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert json.loads(checked.stdout)["ok"] is True

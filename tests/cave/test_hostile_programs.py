@@ -21,7 +21,7 @@ from orchestrator.match import MatchSpec, run_match, scratch_files
 from sandbox.botlib._attempts import TASKS_REFUSED
 from sandbox.inprocess import _botlib
 from sandbox.limits import Limits
-from tests.conftest import ESCAPES
+from tests.conftest import ESCAPES, HOST_WIDE
 from tests.sandbox.test_hostile import (  # noqa: F401 (listeners: a fixture)
     TIERS,
     _knocked,
@@ -29,9 +29,11 @@ from tests.sandbox.test_hostile import (  # noqa: F401 (listeners: a fixture)
     assert_host_load_back,
     host_load,
     listeners,
+    survivors,
     tier_layers,
 )
 
+pytestmark = HOST_WIDE
 HERE = Path(__file__).parent
 HOSTILE = HERE / "hostile"
 SAMPLES = HERE.parent.parent / "bots" / "cave"
@@ -144,7 +146,7 @@ def test_hostile_program(case: Case, tier: str, listeners, no_stray_processes,  
     assert result["turns"] == turns or result["end"] != "turn_limit"
     assert not _knocked(listeners), "a program reached the host over the network"
     assert not [p for p in OUTSIDE if p.exists()], "a program wrote outside its scratch"
-    assert _sandbox_pids() <= before, "a sandboxed process survived the match"
+    assert not survivors(before), "a sandboxed process survived the match"
     assert_host_load_back(load_before)
 
 

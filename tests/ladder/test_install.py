@@ -13,23 +13,21 @@ import pytest
 from tests.conftest import ROOT
 from tests.ladder.server import Server
 from tests.maps.editing import editing
+from tests.support.wheel import Installed
+
+# Every test here runs the session's one installed arena (tests/support.py): they share
+# its xdist group so that one worker builds it and the other goes on with the suite.
+pytestmark = pytest.mark.xdist_group("installed")
 
 
-@pytest.fixture
-def installed(installed_arena):
-    """The bin/ folder of a fresh venv with the wheel and its server extra installed (one
-    per test session, shared: tests/support/wheel.py)."""
-    return installed_arena
-
-
-def arena(bin_dir, *args: str, cwd) -> subprocess.CompletedProcess:
-    return subprocess.run([bin_dir / "arena", *args], capture_output=True, text=True, cwd=cwd,
+def arena(installed: Installed, *args: str, cwd) -> subprocess.CompletedProcess:
+    return subprocess.run([*installed.arena, *args], capture_output=True, text=True, cwd=cwd,
                           timeout=300)
 
 
 def test_the_installed_arena_plays_lists_maps_and_checks_with_bundled_files(
         installed, tmp_path) -> None:
-    python = installed / "python"
+    python = installed.python
     found = subprocess.run([python, "-c", "import orchestrator; print(orchestrator.__file__)"],
                            capture_output=True, text=True, cwd=tmp_path)
     assert "site-packages" in found.stdout and str(ROOT) not in found.stdout
@@ -53,7 +51,7 @@ def test_the_installed_arena_plays_lists_maps_and_checks_with_bundled_files(
 
 def test_the_installed_arena_serves(installed, tmp_path) -> None:
     server = Server(tmp_path / "ladder.sqlite", "--games", "robotgame", "--workers", "1",
-                    arena=[str(installed / "arena")], cwd=tmp_path)
+                    arena=installed.arena, cwd=tmp_path)
     try:
         assert server.client.get("/api/health").json()["ok"] is True
         page = server.client.get("/upload")
@@ -70,7 +68,7 @@ def test_the_installed_arena_accepts_a_ruby_upload(installed, tmp_path) -> None:
     """The ladder checks an upload by playing it: a Ruby bot needs the driver the first
     wheel did not carry."""
     server = Server(tmp_path / "ladder.sqlite", "--games", "robotgame", "--workers", "1",
-                    arena=[str(installed / "arena")], cwd=tmp_path)
+                    arena=installed.arena, cwd=tmp_path)
     try:
         answer = server.upload("robotgame", "survivor-rb",
                                ROOT / "bots" / "robotgame" / "survivor.rb")
@@ -82,7 +80,7 @@ def test_the_installed_arena_accepts_a_ruby_upload(installed, tmp_path) -> None:
 def test_the_installed_arena_edits_maps(installed, tmp_path) -> None:
     path = tmp_path / "mine.py"
     with editing(tmp_path / "editor.log", str(path), "--game", "robotgame", "--from",
-                 "default", arena=[str(installed / "arena")], cwd=tmp_path) as url:
+                 "default", arena=installed.arena, cwd=tmp_path) as url:
         for asset in ("/", "/static/editor.js", "/static/editor.css", "/favicon.svg"):
             assert httpx.get(url + asset).status_code == 200, asset
         rows = httpx.get(f"{url}/api/map").json()["rows"]

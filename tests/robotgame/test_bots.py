@@ -82,9 +82,12 @@ def test_two_turns_of_timeouts_only_forfeit_the_match() -> None:
 ])
 def test_a_dead_bot_forfeits_and_the_other_wins(bot, status, reason, no_stray_processes) -> None:
     # Filling 256 MiB can take longer than FAST's 0.1 s act limit on a busy machine; then
-    # the robot would only time out and guard.
+    # the robot would only time out and guard. On a busy machine (every core running a
+    # test) a spinning bot also gets less than a core: the wall limit must not come first.
     limits = dataclasses.replace(FAST, act_soft_s=2.0, first_act_soft_s=2.0,
-                                 cpu_per_call_s=4.0) if bot == "hog.py" else FAST
+                                 cpu_per_call_s=4.0, wall_per_call_s=12.0) \
+        if bot == "hog.py" else dataclasses.replace(FAST, wall_per_call_s=6.0) \
+        if bot == "stubborn.py" else FAST
     result = play(HERE / bot, SAMPLES / "example.py", turns=20, limits=limits)
     me, other = player(result, HERE / bot), player(result, SAMPLES / "example.py")
     assert me["status"] == status and reason in me["reason"], me["reason"]

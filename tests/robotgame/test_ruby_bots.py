@@ -20,12 +20,13 @@ from orchestrator.match import MatchSpec, run_match
 from sandbox.inprocess import _botlib
 from sandbox.limits import Limits
 from sandbox.paths import BOTLIB
-from tests.conftest import ESCAPES
+from tests.conftest import ESCAPES, HOST_WIDE
 from tests.sandbox.test_hostile import (  # noqa: F401 (listeners: a fixture)
     TIERS,
     _knocked,
     _sandbox_pids,
     listeners,
+    survivors,
     tier_layers,
 )
 
@@ -157,6 +158,7 @@ CASES = [
 ]
 
 
+@HOST_WIDE
 @pytest.mark.parametrize("tier", TIERS)
 @pytest.mark.parametrize("case", CASES, ids=str)
 def test_hostile_ruby_bot(case: Case, tier: str, listeners, no_stray_processes) -> None:  # noqa: F811
@@ -185,7 +187,7 @@ def test_hostile_ruby_bot(case: Case, tier: str, listeners, no_stray_processes) 
     assert "LEAK" not in json.dumps(result), me["output"]
     assert not _knocked(listeners), "a Ruby bot reached the host over the network"
     assert not [p for p in ESCAPES if p.exists()]
-    assert _sandbox_pids() <= before, "a sandboxed process survived the match"
+    assert not survivors(before), "a sandboxed process survived the match"
 
 
 def test_ruby_against_python_is_symmetric_over_100_seeds() -> None:

@@ -13,7 +13,7 @@ import re
 import pytest
 
 from sandbox.botlib._harden import LAYERS, USER_NS
-from tests.conftest import ARENA_CMD, BOTS, HOSTILE
+from tests.conftest import ARENA_CMD, BOTS, CONTROLLER, HOST_WIDE, HOSTILE
 from tests.sandbox.test_check import EXPECTED
 from tests.sandbox.test_hostile import CASES
 
@@ -25,10 +25,15 @@ SUITES = ["tests/sandbox/test_hostile.py", "tests/sandbox/test_check.py",
           "tests/cave/test_hostile_programs.py"]
 
 
+@HOST_WIDE        # it runs the hostile suites, whose port and files it shares
 def test_the_hostile_suite_check_and_matches_pass_as_an_ordinary_user(ordinary_user) -> None:
+    # -n 0: this worker's own process, not two more beside the session's workers; and
+    # the session's other processes are not the hostile suite's leftovers.
+    session = [f"{CONTROLLER}={os.environ[CONTROLLER]}"] if CONTROLLER in os.environ else []
     done = ordinary_user.run(
-        [*ARENA_CMD[:1], "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs",
-         "--basetemp", str(ordinary_user.home / "pytest"), *SUITES], timeout=900)
+        ["env", *session, *ARENA_CMD[:1], "-m", "pytest", "-q", "-n", "0", "-p",
+         "no:cacheprovider", "-rs", "--basetemp", str(ordinary_user.home / "pytest"),
+         *SUITES], timeout=900)
     summary = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     passed = int(re.search(r"(\d+) passed", summary).group(1))

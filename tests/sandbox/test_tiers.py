@@ -11,7 +11,7 @@ import pytest
 from sandbox.botlib._harden import NAMESPACES, USER_NS
 from sandbox.isolation import Isolation, SandboxUnavailable, warning_once
 from tests.arena.test_matches import play
-from tests.conftest import ARENA_CMD, BOTS, HOSTILE
+from tests.conftest import ARENA_CMD, BOTS, HOST_WIDE, HOSTILE
 from tests.sandbox.test_hostile import tier_layers
 
 
@@ -43,6 +43,7 @@ def test_unknown_layers_are_refused() -> None:
         Isolation(skip=("nope",))
 
 
+@HOST_WIDE
 @pytest.mark.parametrize("alone", ["landlock", "fs_view"])
 @pytest.mark.parametrize("bot", ["read_passwd.py", "write_outside.py", "read_project.py"])
 def test_each_file_layer_alone_keeps_files_safe(alone, bot, no_stray_processes) -> None:

@@ -1,8 +1,9 @@
 """The project's wheel, and a venv with it installed outside the checkout, each built once
 per test session and shared by every test (and every pytest-xdist worker) that needs them.
 
-Use the session fixtures of tests/conftest.py (`wheel`, `installed_arena`), or call
-`wheel_path(tmp_path_factory)` / `installed_venv(tmp_path_factory)` directly.
+Use the session fixtures of tests/conftest.py (`wheel`, `installed`), or call
+`wheel_path(tmp_path_factory)` / `installed_venv(tmp_path_factory)` directly. Tests that
+use them carry the xdist group "installed", so one worker builds while the other goes on.
 """
 from __future__ import annotations
 
@@ -11,9 +12,12 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 import venv
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import pytest
@@ -68,9 +72,39 @@ def wheel_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return wheel
 
 
-def installed_venv(tmp_path_factory: pytest.TempPathFactory, extras: str = "server") -> Path:
-    """The bin/ folder of a fresh venv outside the checkout with the wheel and `extras`
-    installed, once per session. Tests only run its programs; none may install into it."""
+@dataclass(frozen=True)
+class Installed:
+    """A venv's bin/ folder holding the installed `arena`."""
+
+    bin: Path
+    seconds: float          # what building the wheel and installing it took
+
+    @property
+    def arena(self) -> list[str]:
+        return [str(self.bin / "arena")]
+
+    @property
+    def python(self) -> Path:
+        return self.bin / "python"
+
+    @cached_property
+    def bundled(self) -> Path:
+        """The installed package's bundled files (`maps/`, `bots/`), as it finds them."""
+        found = subprocess.run(
+            [self.python, "-c", "from orchestrator.assets import bundled; "
+                                "print(bundled('bots').parent)"],
+            capture_output=True, text=True, cwd=self.bin, timeout=60)
+        assert found.returncode == 0, found.stderr
+        path = Path(found.stdout.strip())
+        assert "site-packages" in str(path) and ROOT not in path.parents, path
+        return path
+
+
+def installed_venv(tmp_path_factory: pytest.TempPathFactory,
+                   extras: str = "server") -> Installed:
+    """A fresh venv outside the checkout with the wheel and `extras` installed, once per
+    session. Tests only run its programs; none may install into it."""
+    started = time.monotonic()
     wheel = wheel_path(tmp_path_factory)
     where = session_dir(tmp_path_factory) / f"venv-{extras or 'plain'}"
     bin_dir = where / "venv" / "bin"
@@ -80,5 +114,5 @@ def installed_venv(tmp_path_factory: pytest.TempPathFactory, extras: str = "serv
             venv.create(where / "venv", with_pip=True)
             target = f"{wheel}[{extras}]" if extras else str(wheel)
             _run([bin_dir / "pip", "install", "--quiet", target], cwd=where)
-            (where / "ready").touch()
-    return bin_dir
+            (where / "ready").write_text(f"{time.monotonic() - started:.1f}")
+    return Installed(bin_dir, float((where / "ready").read_text()))

@@ -1,0 +1,390 @@
+"""The conformance matrix: every game of `orchestrator.games.GAMES` x every command a user
+runs, every bundled sample, every driver-loaded bot, played through the `arena` command
+line as a user would, from the checkout or from an installed wheel (a `Where`).
+
+Nothing here names a game: the rows come from the registry (each Game's demo and check
+line-ups, scenario support, map suffix, drivers), the bundled files on disk and the
+scenario files in tests/<game>/scenarios/. A new entry anywhere gets its rows."""
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from orchestrator.bots import declared_name, sample_bots
+from orchestrator.games import GAMES, Game
+from orchestrator.maps_cmd import GENERATED
+from sandbox.programs import PYTHONS, describe, with_driver
+from tests.conftest import ARENA_CMD, ROOT
+from tests.ladder.conftest import wait_for
+from tests.ladder.server import Server
+
+TESTS = ROOT / "tests"
+SEED = "1"
+TURNS = "5"
+# What a piped `arena` must never print: a traceback, rich markup, a terminal escape.
+LEAKS = re.compile(r"Traceback \(most recent call last\)|\[/?(?:bold|dim|red|green|yellow)"
+                   r"\b[^\]]*\]|\[/\]|\x1b\[")
+
+
+@dataclass(frozen=True)
+class Where:
+    """An `arena` to run: the checkout's (python -m orchestrator), or an installed one."""
+
+    name: str
+    arena: tuple[str, ...]
+    bundled: Path                    # the folder holding maps/ and bots/
+
+    def bot(self, game: str, sample: str) -> Path:
+        return self.bundled / "bots" / game / sample
+
+    def map(self, game: Game, name: str) -> Path:
+        return self.bundled / "maps" / game.name / f"{name}{game.map_suffix}"
+
+
+CHECKOUT = Where("checkout", tuple(ARENA_CMD), ROOT)
+
+
+def arena(where: Where, cwd: Path, *args: str, code: int | None = 0,
+          timeout: float = 300) -> subprocess.CompletedProcess:
+    """`arena ARGS` in `cwd`, piped. Fails the row with the command's stderr unless it
+    exits with `code` (None: any) and prints no traceback, markup or escape."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "FORCE_COLOR")}
+    done = subprocess.run([*where.arena, *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout, env=env | {"COLUMNS": "200", "NO_COLOR": "1"},
+                          stdin=subprocess.DEVNULL)
+    shown = f"`arena {' '.join(args)}` ({where.name}) exited {done.returncode}:\n" \
+            f"{done.stderr[-3000:]}\n{done.stdout[-1500:]}"
+    assert code is None or done.returncode == code, shown
+    leak = LEAKS.search(done.stdout + done.stderr)
+    assert leak is None, f"{leak.group()!r} in the output of {shown}"
+    return done
+
+
+def as_json(done: subprocess.CompletedProcess) -> dict:
+    return json.loads(done.stdout)
+
+
+# --- what the registry and the disk say ---------------------------------------------------
+
+def demo(game: Game) -> list[str]:
+    """The sample files `arena run --game G` plays with no bots given: the entry's demo,
+    else every Python sample (Game.demo_lineup), whether or not a compiled one is built."""
+    return list(game.demo) or [path.name for path in sample_bots(game.name)]
+
+
+def lineup(game: Game) -> list[str]:
+    """Two samples for the line-up commands: the first two of the demo."""
+    return demo(game)[:2]
+
+
+def samples(game: str) -> list[str]:
+    """The bundled sample files of a game, as a user sees them on disk: a compiled
+    program built beside its source is the source's, not a sample of its own."""
+    folder = ROOT / "bots" / game
+    if not folder.is_dir():
+        return []                   # a new game with no samples: its run rows say so
+    return sorted(path.name for path in folder.iterdir()
+                  if path.is_file() and not path.name.startswith(("_", "."))
+                  and path.read_bytes()[:4] != b"\x7fELF")
+
+
+def bot_name(game: str, sample: str) -> str:
+    """The name a sample plays under (its `name = ...`, else its stem)."""
+    path = ROOT / "bots" / game / sample
+    return declared_name(path.read_bytes(), path.stem) if path.is_file() else Path(sample).stem
+
+
+def how_it_runs(game: Game, sample: str) -> dict:
+    """sandbox.programs' reading of a sample (its runtime), or {} for a Python module bot."""
+    path = ROOT / "bots" / game.name / sample
+    driver = dict(game.drivers).get(path.suffix.lower())
+    if driver is not None:
+        return with_driver(path.name, path.read_bytes(), driver)
+    return describe(path.name, path.read_bytes()) if game.programs else {}
+
+
+def missing_runtime(game: Game, sample: str) -> str | None:
+    """Why a sample cannot run on this machine (its runtime's binary is missing), if so."""
+    info = how_it_runs(game, sample)
+    runtime = info.get("runtime")
+    if info and runtime is None:                 # a source to build: the C sample
+        return None if shutil.which("cc") else f"{sample} needs a C compiler (cc)"
+    if runtime in (None, "native") or PYTHONS.fullmatch(runtime):
+        return None
+    return None if shutil.which(runtime) else f"runtime {runtime!r} is not installed"
+
+
+def scenario_files(game: str) -> list[Path]:
+    return sorted((TESTS / game / "scenarios").glob("*.json"))
+
+
+# --- the rows -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Row:
+    command: str
+    game: str
+    sample: str = ""
+
+    def __str__(self) -> str:
+        return "-".join(part for part in (self.game, self.command, self.sample) if part)
+
+    def play(self, where: Where, tmp: Path) -> None:
+        work = tmp / "work"                 # a folder with no bot or map in it
+        work.mkdir(exist_ok=True)
+        PLAYS[self.command](where, GAMES[self.game], work, self.sample)
+
+
+def _expect_players(players: list[dict], game: Game, files: list[str]) -> None:
+    """The result's players are exactly these sample files, and all played to the end."""
+    assert sorted(Path(p["bot"]).stem for p in players) == sorted(Path(f).stem for f in files)
+    bad = [(p["name"], p["status"], p["reason"]) for p in players if p["status"] != "ok"]
+    assert not bad, bad
+
+
+def run_table(where: Where, game: Game, work: Path, _: str) -> None:
+    done = arena(where, work, "run", "--game", game.name, "--seed", SEED, "--max-turns", TURNS)
+    for sample in demo(game):
+        assert bot_name(game.name, sample) in done.stdout, (sample, done.stdout)
+    assert "Winner:" in done.stdout and f"seed {SEED}" in done.stdout
+
+
+def run_json(where: Where, game: Game, work: Path, _: str) -> None:
+    result = as_json(arena(where, work, "run", "--game", game.name, "--seed", SEED,
+                           "--max-turns", TURNS, "--json"))
+    assert result["game"] == game.name and result["seed"] == int(SEED)
+    assert 1 <= result["turns"] <= int(TURNS)
+    _expect_players(result["players"], game, demo(game))
+
+
+def run_by_name(where: Where, game: Game, work: Path, _: str) -> None:
+    """A bundled sample named by its name alone, where no such file exists (issue 23)."""
+    names = [Path(sample).stem for sample in lineup(game)]
+    result = as_json(arena(where, work, "run", "--game", game.name, *names, "--seed", SEED,
+                           "--max-turns", TURNS, "--json"))
+    _expect_players(result["players"], game, names)
+
+
+def bots_list(where: Where, game: Game, work: Path, _: str) -> None:
+    """`arena bots --game G` lists every bundled sample, as a table and as JSON."""
+    table = arena(where, work, "bots", "--game", game.name).stdout
+    listed = json.dumps(as_json(arena(where, work, "bots", "--game", game.name, "--json")))
+    for sample in samples(game.name):
+        assert Path(sample).stem in table and Path(sample).stem in listed, sample
+
+
+def check(where: Where, game: Game, work: Path, sample: str) -> None:
+    info = how_it_runs(game, sample)
+    # A source the arena builds (the C sample) is named by its name; the rest by path.
+    bot = Path(sample).stem if info and info["runtime"] is None else str(
+        where.bot(game.name, sample))
+    found = as_json(arena(where, work, "check", "--game", game.name, bot, "--turns", TURNS,
+                          "--json"))
+    assert found["ok"] is True and found["turns"] >= 1, found
+
+
+def batch(where: Where, game: Game, work: Path, _: str) -> None:
+    """A few seeds into a results file, then `arena results` reads it back."""
+    bots = [str(where.bot(game.name, sample)) for sample in lineup(game)]
+    db = str(work / "batch.sqlite")
+    report = as_json(arena(where, work, "batch", "--game", game.name, *bots, "--seeds", "2",
+                           "--max-turns", TURNS, "--workers", "1", "--db", db, "--json"))
+    assert report["game"] == game.name and report["matches"] == 2 and report["skipped"] == 0
+    _expect_summary(report["players"], lineup(game), 2)
+    runs = as_json(arena(where, work, "results", db, "--json"))["runs"]
+    assert [(r["kind"], r["game"], r["finished"]) for r in runs] == [("batch", game.name, 2)]
+
+
+def _expect_summary(players: list[dict], files: list[str], matches: int) -> None:
+    assert sorted(Path(p["bot"]).stem for p in players) == sorted(Path(f).stem for f in files)
+    for p in players:
+        assert p["matches"] == matches and p["erased"] == p["forfeits"] == p["load_errors"] == 0, p
+
+
+def tournament(where: Where, game: Game, work: Path, _: str) -> None:
+    bots = [str(where.bot(game.name, sample)) for sample in lineup(game)]
+    report = as_json(arena(where, work, "tournament", "--game", game.name, *bots, "--games",
+                           "1", "--max-turns", TURNS, "--workers", "1", "--db",
+                           str(work / "tour.sqlite"), "--json"))
+    assert report["game"] == game.name and report["matches"] >= 1
+    _expect_summary(report["players"], lineup(game), report["matches"])
+
+
+def scenario(where: Where, game: Game, work: Path, _: str) -> None:
+    """One bundled scenario file played (table and JSON); a game without scenarios says
+    so in one error line."""
+    if game.scenario is None:
+        empty = work / "scenario.json"
+        empty.write_text("{}")
+        done = arena(where, work, "scenario", "--game", game.name, str(empty), code=2)
+        assert done.stderr.startswith("error: ") and done.stderr.count("\n") == 1, done.stderr
+        return
+    files = scenario_files(game.name)
+    assert files, f"{game.name} runs scenarios but tests/{game.name}/scenarios/ has none"
+    state = as_json(arena(where, work, "scenario", "--game", game.name, str(files[0]), "--json"))
+    pieces = [v for v in state.values() if isinstance(v, list) and v and isinstance(v[0], dict)]
+    assert pieces, state
+    shown = arena(where, work, "scenario", "--game", game.name, str(files[0])).stdout
+    ids = [str(piece["id"]) for group in pieces for piece in group if "id" in piece]
+    assert ids and all(i in shown for i in ids), shown
+
+
+def replay(where: Where, game: Game, work: Path, _: str) -> None:
+    """A match saved with --replay, then watched as a web page and in a (piped) terminal."""
+    saved = work / "match.json.gz"
+    result = as_json(arena(where, work, "run", "--game", game.name, "--seed", SEED,
+                           "--max-turns", TURNS, "--replay", str(saved), "--json"))
+    data = json.loads(gzip.decompress(saved.read_bytes()))
+    assert data["game"] == game.name and data["seed"] == int(SEED)
+    names = [p["name"] for p in result["players"]]
+    page = work / "match.html"
+    arena(where, work, "replay", str(saved), "--html", str(page))
+    html = page.read_text()
+    assert html.lower().startswith("<!doctype html") and all(n in html for n in names)
+    shown = arena(where, work, "replay", str(saved), "--turn", "2").stdout
+    assert all(n in shown for n in names), shown
+
+
+def maps(where: Where, game: Game, work: Path, _: str) -> None:
+    """`arena maps --game G` lists every bundled map, and every one of them validates."""
+    bundled = sorted((where.bundled / "maps" / game.name).glob(f"*{game.map_suffix}"))
+    assert where.map(game, game.default_map) in bundled, bundled
+    listed = arena(where, work, "maps", "--game", game.name).stdout
+    assert all(path.stem in listed for path in bundled), listed
+    done = arena(where, work, "maps", "validate", "--game", game.name, *map(str, bundled))
+    assert done.stdout.count("ok: ") == len(bundled), done.stdout
+
+
+def maps_generate(where: Where, game: Game, work: Path, _: str) -> None:
+    """A game that generates maps: one is drawn, validates and is played on. Any other
+    game: one error line, no file."""
+    drawn = work / f"drawn{game.map_suffix}"
+    args = ("maps", "generate", "--game", game.name, "--seed", SEED, "--out", str(drawn))
+    if game.name not in GENERATED:
+        done = arena(where, work, *args, code=2)
+        assert done.stderr.startswith("error: ") and game.name in done.stderr
+        assert not drawn.exists()
+        return
+    arena(where, work, *args)
+    assert arena(where, work, "maps", "validate", "--game", game.name,
+                 str(drawn)).stdout.startswith("ok: ")
+    result = as_json(arena(where, work, "run", "--game", game.name, "--map", str(drawn),
+                           "--seed", SEED, "--max-turns", TURNS, "--json"))
+    assert result["map"] == drawn.stem
+
+
+def ladder(where: Where, game: Game, work: Path, _: str) -> None:
+    """`arena serve`: two samples uploaded, checked, and played in a rated match."""
+    upload_and_play(where, game, work, [where.bot(game.name, s) for s in lineup(game)])
+
+
+def upload_and_play(where: Where, game: Game, work: Path, files: list[Path]) -> dict:
+    """Upload `files` to a ladder of `game` alone; each passes its check; they play.
+    Returns the match's result."""
+    server = Server(work / "ladder.sqlite", "--games", game.name, "--workers", "1",
+                    "--lineup", f"{game.name}={len(files)}", arena=list(where.arena), cwd=work)
+    try:
+        for file in files:
+            answer = server.upload(game.name, file.stem, file)
+            assert answer.status_code == 201, (answer.text, server.logged())
+            assert answer.json()["check"]["ok"], answer.json()
+        match = wait_for(lambda: server.matches(game=game.name), 180, f"a {game.name} match")[0]
+        result = server.client.get(f"/api/matches/{match['id']}").json()
+        assert result["game"] == game.name
+        assert sorted(p["name"] for p in result["players"]) == sorted(f.stem for f in files)
+        bad = [p for p in result["players"] if p["status"] != "ok"]
+        assert not bad, bad
+        replayed = server.client.get(f"/api/matches/{match['id']}/replay")
+        assert json.loads(gzip.decompress(replayed.content))["game"] == game.name
+        board = server.client.get(f"/api/ladders/{game.name}").json()
+        assert sorted(b["name"] for b in board["bots"]) == sorted(f.stem for f in files)
+        return result
+    finally:
+        server.stop()
+
+
+# --- bots that our driver program loads (Ruby Robot Game bots) ------------------------------
+
+def _mine(game: Game, sample: str, work: Path) -> Path:
+    """The sample as a user's own file, outside the package."""
+    mine = work / f"mine{Path(sample).suffix}"
+    shutil.copy(ROOT / "bots" / game.name / sample, mine)
+    return mine
+
+
+def _python_partner(where: Where, game: Game) -> Path:
+    return where.bot(game.name, next(s for s in demo(game) if s.endswith(".py")))
+
+
+def driver_run(where: Where, game: Game, work: Path, sample: str) -> None:
+    mine = _mine(game, sample, work)
+    result = as_json(arena(where, work, "run", "--game", game.name, str(mine),
+                           str(_python_partner(where, game)), "--seed", SEED,
+                           "--max-turns", TURNS, "--json"))
+    played = next(p for p in result["players"] if p["bot"] == str(mine))
+    assert played["status"] == "ok" and played["overheats"] == 0, played
+
+
+def driver_check(where: Where, game: Game, work: Path, sample: str) -> None:
+    mine = _mine(game, sample, work)
+    found = as_json(arena(where, work, "check", "--game", game.name, str(mine), "--turns",
+                          TURNS, "--json"))
+    assert found["ok"] is True, found
+
+
+def driver_ladder(where: Where, game: Game, work: Path, sample: str) -> None:
+    upload_and_play(where, game, work, [_mine(game, sample, work),
+                                        _python_partner(where, game)])
+
+
+PLAYS: dict[str, Callable[[Where, Game, Path, str], None]] = {
+    "run": run_table, "run-json": run_json, "run-by-name": run_by_name, "bots": bots_list,
+    "batch": batch, "tournament": tournament, "scenario": scenario, "replay": replay,
+    "maps": maps, "maps-generate": maps_generate, "ladder": ladder,
+    "check": check, "driver-run": driver_run, "driver-check": driver_check,
+    "driver-ladder": driver_ladder,
+}
+PER_GAME = ("run", "run-json", "run-by-name", "bots", "batch", "tournament", "scenario",
+            "replay", "maps", "maps-generate", "ladder")
+PER_SAMPLE = ("check",)
+PER_DRIVEN_SAMPLE = ("driver-run", "driver-check", "driver-ladder")
+# Each `arena` command and the rows that run it: a command with no entry fails
+# test_generation, so a new command cannot go unplayed.
+COVERS = {"run": ("run", "run-json", "run-by-name"), "check": ("check", "driver-check"),
+          "batch": ("batch",), "results": ("batch",), "tournament": ("tournament",),
+          "scenario": ("scenario",), "replay": ("replay",), "maps": ("maps", "maps-generate"),
+          "serve": ("ladder", "driver-ladder"), "bots": ("bots",)}
+
+
+def driven(game: Game) -> list[str]:
+    """For each of a game's `drivers` (Ruby Robot Game bots), the first sample it loads."""
+    return [found[0] for suffix, _ in game.drivers
+            if (found := [s for s in samples(game.name) if Path(s).suffix.lower() == suffix])]
+
+
+def rows() -> list[Row]:
+    """Every row of the matrix, from the registry and the disk."""
+    found = []
+    for name, game in GAMES.items():
+        found += [Row(command, name) for command in PER_GAME]
+        found += [Row(command, name, s) for s in samples(name) for command in PER_SAMPLE]
+        found += [Row(command, name, s) for s in driven(game) for command in PER_DRIVEN_SAMPLE]
+    return found
+
+
+def skip_reason(row: Row) -> str | None:
+    """Why a row cannot run on this machine: the runtime of its sample, or of one of the
+    game's demo samples, is not installed."""
+    game = GAMES[row.game]
+    for sample in [row.sample] if row.sample else demo(game):
+        if (ROOT / "bots" / game.name / sample).is_file() and (
+                reason := missing_runtime(game, sample)):
+            return reason
+    return None
