@@ -20,7 +20,8 @@ from typing import Callable
 from orchestrator.bots import declared_name, sample_bots
 from orchestrator.games import GAMES, Game
 from orchestrator.maps_cmd import GENERATED
-from sandbox.programs import PYTHONS, describe, with_driver
+from orchestrator.samples import named_samples
+from sandbox.programs import BY_NAME, describe, with_driver
 from tests.conftest import ARENA_CMD, ROOT
 from tests.ladder.conftest import wait_for
 from tests.ladder.server import Server
@@ -116,9 +117,9 @@ def missing_runtime(game: Game, sample: str) -> str | None:
     runtime = info.get("runtime")
     if info and runtime is None:                 # a source to build: the C sample
         return None if shutil.which("cc") else f"{sample} needs a C compiler (cc)"
-    if runtime in (None, "native") or PYTHONS.fullmatch(runtime):
+    if runtime in (None, "native"):
         return None
-    return None if shutil.which(runtime) else f"runtime {runtime!r} is not installed"
+    return None if BY_NAME[runtime].binary() else f"runtime {runtime!r} is not installed"
 
 
 def scenario_files(game: str) -> list[Path]:
@@ -166,7 +167,9 @@ def run_json(where: Where, game: Game, work: Path, _: str) -> None:
 
 def run_by_name(where: Where, game: Game, work: Path, _: str) -> None:
     """A bundled sample named by its name alone, where no such file exists (issue 23)."""
-    names = [Path(sample).stem for sample in lineup(game)]
+    named = named_samples(game.name)           # as `arena bots` names them
+    by_file = {path.stem: name for name, path in named} | {path.name: name for name, path in named}
+    names = [by_file[Path(sample).name] for sample in lineup(game)]
     result = as_json(arena(where, work, "run", "--game", game.name, *names, "--seed", SEED,
                            "--max-turns", TURNS, "--json"))
     _expect_players(result["players"], game, names)
