@@ -9,7 +9,7 @@ from typing import Annotated, Callable, Hashable, List, Optional
 
 import typer
 from defusedcsv import csv
-from rich.console import Console, Group
+from rich.console import Group
 from rich.live import Live
 from rich.progress import (
     BarColumn,
@@ -48,10 +48,10 @@ from orchestrator.schedule import Planned, Setup, plan_batch, plan_tournament
 from orchestrator.series import Series
 from orchestrator.store import Store, digest
 from orchestrator.summary import Tally, by_file, by_seat, summarize
-from orchestrator.text import shown, shown_text
+from orchestrator.text import console, shown, shown_text
 
-err = Console(stderr=True)
-out = Console()
+err = console(stderr=True)
+out = console()
 RUNS_DIR = Path("runs")
 
 WorkersOption = Annotated[Optional[int], typer.Option(

@@ -7,16 +7,16 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from orchestrator.games import GAMES, Game, get_game
 from orchestrator.options import JsonOption
 from orchestrator.samples import COMPILED, named_samples, summary
+from orchestrator.text import console
 from sandbox.programs import describe
 
-out = Console()
+out = console()
 
 
 def runtime_of(game: Game, path: Path) -> dict:

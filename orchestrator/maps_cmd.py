@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from engine import InputError
@@ -16,11 +15,12 @@ from engine.arena.generate import generate
 from engine.cave.generate import generate as generate_cavern
 from orchestrator.games import get_game
 from orchestrator.options import missing_server_extra
+from orchestrator.text import console
 
 app = typer.Typer(help="List the bundled maps, validate map files, generate arenas and "
                        "caverns, and draw maps in the editor.",
                   invoke_without_command=True, no_args_is_help=False)
-out = Console()
+out = console()
 
 
 @app.callback()
@@ -83,7 +83,7 @@ def generate_cmd(
         out_file.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise InputError(f"{out_file}: cannot write the map ({exc.strerror})") from None
-    Console(stderr=True).print(f"wrote {out_file}: {summary}")
+    console(stderr=True).print(f"wrote {out_file}: {summary}")
 
 
 @app.command()
@@ -121,7 +121,7 @@ def edit(
     sock = loopback_socket(port)
     url = f"http://127.0.0.1:{sock.getsockname()[1]}/"
     state = "a new map" if sheet.new else "the map"
-    err = Console(stderr=True, soft_wrap=True)      # a path stays whole in a log
+    err = console(stderr=True, soft_wrap=True)      # a path stays whole in a log
     err.print(f"editing {state} {file} ({found.name}) at [bold]{url}[/bold]; Ctrl-C stops",
               highlight=False)
     if open_browser or (open_browser is None and _has_display()):

@@ -19,17 +19,17 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console, Group
+from rich.console import Group
 from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
 from engine import InputError
 from orchestrator import replay
-from orchestrator.text import shown_text
+from orchestrator.text import console, shown_text
 
-out = Console()
-err = Console(stderr=True)
+out = console()
+err = console(stderr=True)
 COLORS = ["red", "bright_cyan", "yellow", "green", "dark_orange", "magenta", "cyan",
           "bright_magenta", "chartreuse1", "pink1"]
 _ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028",
