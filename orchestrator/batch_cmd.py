@@ -113,7 +113,7 @@ def batch(
         raise InputError(f"--seeds {seeds}: must be at least 1")
     setup = _setup(game, map, rules, robots, max_turns, random_spawn, sandbox, cpu_limit,
                    memory_mb)
-    lineup = [read_bot(p, setup.game.name) for p in bots]
+    lineup = [read_bot(p, setup.game.name) for p in setup.game.mirrored(list(bots))]
     planned = plan_batch(setup, lineup, list(range(first_seed, first_seed + seeds)))
     args = {"bots": [b.path for b in lineup], "seeds": seeds, "first_seed": first_seed,
             "map": setup.map_path.name, "rules": setup.rules.as_dict(), "sandbox": sandbox}

@@ -177,7 +177,7 @@ def _build_spec(bots, found: Game, map_ref, seed, rules, overrides: dict, sandbo
                 ) -> MatchSpec:
     check_choice(sandbox, SANDBOX_MODES, "--sandbox mode")
     rules_obj = found.rules(rules or found.presets[0], **overrides)
-    paths = list(bots) if bots else found.demo_lineup(on_skip=_skipped_sample)
+    paths = found.mirrored(list(bots)) if bots else found.demo_lineup(on_skip=_skipped_sample)
     bot_files = [read_bot(p, found.name) for p in paths]
     if not bot_files:
         raise InputError(f"no bots given and no sample bots found for {found.name}")

@@ -41,6 +41,7 @@ class Game:
     programs: bool = False             # bots are programs in any language, not Python modules
     tournament: tuple[str, int, int | None] = ("round-robin", 2, None)   # format, games, size
     ranked_by: str = "elo"             # a tournament's standings: "elo", or "points" (wins)
+    players: int | None = None         # a match's exact number of players, if fixed
     drivers: tuple[tuple[str, str], ...] = ()   # (suffix, driver): bots in other languages,
                                                # loaded by our driver program (Ruby)
 
@@ -107,6 +108,11 @@ class Game:
                 on_skip(str(exc))
         return lineup
 
+    def mirrored(self, bots: list) -> list:
+        """A lone bot of a two-player game plays itself (seed 001: "run a bot against
+        itself"); any other line-up as it is."""
+        return bots * 2 if self.players == 2 and len(bots) == 1 else bots
+
     @property
     def maps_dir(self) -> Path:
         return bundled("maps") / self.name
@@ -137,7 +143,7 @@ GAMES: dict[str, Game] = {game.name: game for game in (
     Game("robotgame", "rgkit's Robot Game",
          robotgame.RULEBOOK, "_robotgame", default_map="default",
          map_suffix=".py", check_map="default", check_opponents=("example.py",),
-         failure="forfeit",
+         failure="forfeit", players=2,
          # rgkit's server: 300 ms per act (1.5 s for the first); past that the robot guards.
          # Two turns of nothing but timeouts, or a 20 s bank, forfeit (docs/robotgame.md).
          limits=Limits(cpu_per_call_s=2.0, act_soft_s=0.3, first_act_soft_s=1.5,
