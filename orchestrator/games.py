@@ -40,7 +40,8 @@ class Game:
     columns: tuple[tuple[str, Callable[[dict], str]], ...] = ()   # result table columns
     programs: bool = False             # bots are programs in any language, not Python modules
     tournament: tuple[str, int, int | None] = ("round-robin", 2, None)   # format, games, size
-    ranked_by: str = "elo"             # a tournament's standings: "elo", or "points" (wins)
+    ranked_by: str = "elo"             # a tournament's standings: "elo", "points" (wins) or
+                                       # "score" (mean score)
     players: int | None = None         # a match's exact number of players, if fixed
     drivers: tuple[tuple[str, str], ...] = ()   # (suffix, driver): bots in other languages,
                                                # loaded by our driver program (Ruby)
@@ -162,7 +163,8 @@ GAMES: dict[str, Game] = {game.name: game for game in (
          columns=(("score", lambda s: str(s.get("score", "-"))),
                   ("gold", lambda s: str(s.get("gold", "-"))),
                   ("lasted", lambda s: str(s.get("turns", "-"))),
-                  ("invalid", lambda s: str(s.get("invalid", "-")))), programs=True),
+                  ("invalid", lambda s: str(s.get("invalid", "-")))), programs=True,
+         ranked_by="score"),        # the seed's leaderboard: mean score
     Game("race", "Race some Robots, RoboRally cards",
          race.RULEBOOK, "_race", default_map="seed", map_suffix=".json",
          check_map="seed", check_opponents=("random_bot.py", "planner.py"),
