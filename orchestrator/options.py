@@ -3,11 +3,15 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import sys
+from importlib.metadata import version
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
 from engine import InputError
+from orchestrator.assets import CHECKOUT
 from orchestrator.games import GAMES, Game, games_help
 from sandbox.limits import Limits
 
@@ -17,10 +21,16 @@ class Interrupted(Exception):
 
 
 def missing_server_extra(command: str, exc: ImportError) -> InputError:
-    """The error for a command whose web stack is not installed (`arena serve`, `maps edit`)."""
-    return InputError(f"{command} needs the server extra ({exc.name} is missing); in a "
-                      f"checkout: .venv/bin/pip install -e '.[server]', or beside a wheel: "
-                      f"pip install 'robot_arena-VERSION-py3-none-any.whl[server]'")
+    """The error for a command whose web stack is not installed (`arena serve`, `maps
+    edit`), with the install line that works here: the package is not on PyPI, so in a
+    checkout it is the checkout's own extra, elsewhere the wheel's."""
+    if (CHECKOUT / "pyproject.toml").is_file():
+        pip = Path(sys.prefix) / "bin" / "pip"
+        how = f"{pip} install -e '{CHECKOUT}[server]'"
+    else:
+        how = (f"pip install 'robot_arena-{version('robot-arena')}-py3-none-any.whl[server]' "
+               f"(the wheel this came from, with its server extra)")
+    return InputError(f"{command} needs the server extra ({exc.name} is missing): {how}")
 
 
 GAME_HELP = f"Which game: {games_help()}."

@@ -1,4 +1,4 @@
-"""`arena serve`: the ladder server (needs the server extra: pip install 'robot-arena[server]')."""
+"""`arena serve`: the ladder server (needs the server extra: options.missing_server_extra)."""
 from __future__ import annotations
 
 from pathlib import Path
