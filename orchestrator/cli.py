@@ -15,7 +15,7 @@ from engine import InputError
 from orchestrator import batch_cmd, bots_cmd, maps_cmd, replay, replay_view, serve_cmd
 from orchestrator.bots import read_bot
 from orchestrator.check_cmd import PROGRAM_FAULTS, check_bot
-from orchestrator.games import Game, get_game
+from orchestrator.games import GAMES, Game, get_game
 from orchestrator.match import SANDBOX_MODES, MatchSpec, run_match
 from orchestrator.options import (
     CpuOption,
@@ -262,8 +262,9 @@ def _placed(result: dict, place: int) -> str:
 @app.command()
 def scenario(
     file: Path = typer.Argument(..., help="A scenario JSON file."),
-    game: str = typer.Option("arena", help="arena, cave or race (their formats: "
-                             "docs/scenarios.md, docs/cave.md and docs/race.md)."),
+    game: str = typer.Option("arena", help=f"Which game: "
+                             f"{', '.join(g.name for g in GAMES.values() if g.scenario)} "
+                             f"(their formats: docs/scenarios.md)."),
     as_json: JsonOption = False,
 ) -> None:
     """Play scripted moves on a hand-made position, print the final state.

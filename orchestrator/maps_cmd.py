@@ -13,7 +13,7 @@ from rich.table import Table
 from engine import InputError
 from engine.arena.generate import generate
 from engine.cave.generate import generate as generate_cavern
-from orchestrator.games import get_game
+from orchestrator.games import games_help, get_game
 from orchestrator.options import missing_server_extra
 from orchestrator.text import console
 
@@ -25,7 +25,7 @@ out = console()
 
 @app.callback()
 def maps(ctx: typer.Context,
-         game: str = typer.Option("arena", help="Which game's maps.")) -> None:
+         game: str = typer.Option("arena", help=f"Which game's maps: {games_help()}.")) -> None:
     """List the bundled maps (or run a subcommand: validate, generate, edit)."""
     if ctx.invoked_subcommand is not None:
         return
@@ -41,7 +41,8 @@ def maps(ctx: typer.Context,
 
 @app.command()
 def validate(files: List[Path] = typer.Argument(..., help="Map files to check."),
-             game: str = typer.Option("arena", help="Which game's map format.")) -> None:
+             game: str = typer.Option("arena", help=f"Which game's map format: "
+                                      f"{games_help()}.")) -> None:
     """Check map files; a bad one gives `error: FILE:LINE:COLUMN: problem` and exit 2."""
     found = get_game(game)
     for path in files:
