@@ -11,12 +11,13 @@ RACE_ARGS = ("round", "order", "position", "score", "cards", "bots", "factory")
 
 
 def likely_game(filename: str, source: bytes) -> str | None:
-    """arena, robotgame, race or cave, or None when nothing tells."""
+    """arena, robotgame, race or cave, or None when nothing tells. (A `.c` file is a Cave
+    sample's source, compiled on first use.)"""
     suffix = PurePath(filename).suffix.lower()
     text = source.decode("utf-8", "replace")
     if suffix == ".rb":
         return "robotgame" if "class Robot" in text and "def act" in text else "cave"
-    if source.startswith(ELF) or (suffix in EXTENSIONS and suffix != ".py"):
+    if source.startswith(ELF) or suffix == ".c" or (suffix in EXTENSIONS and suffix != ".py"):
         return "cave"
     if source.startswith(b"#!") and b"python" not in source.split(b"\n", 1)[0]:
         return "cave"
