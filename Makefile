@@ -29,9 +29,9 @@ run: $(RUN_STAMP) run-deps
 SECCOMP_CHECK := $(PYTHON) -c 'import ctypes; ctypes.CDLL("libseccomp.so.2")'
 TEST_CHECK := command -v bwrap && command -v chromium && command -v node && command -v cc \
 	&& command -v ruby && command -v perl && command -v gawk && command -v java \
-	&& command -v javac && $(SECCOMP_CHECK)
+	&& command -v javac && command -v tmux && $(SECCOMP_CHECK)
 RUN_NOTE := libseccomp2 is missing and this is not root: the seccomp layer is off
-TEST_NOTE := bubblewrap, chromium, nodejs, gcc, ruby, perl, gawk, a JDK or libseccomp2 is \
+TEST_NOTE := bubblewrap, chromium, nodejs, gcc, ruby, perl, gawk, a JDK, tmux or libseccomp2 is \
 	missing and this is not root: the tests that need them will be skipped
 
 # $(call debian,CHECK,PACKAGES,NOTE): unless CHECK succeeds, install the Debian PACKAGES
@@ -57,11 +57,12 @@ run-deps:
 # browser: Playwright downloads none), gcc (Cave's C sample is compiled on first use, into
 # ~/.cache/robot-arena/), and every runtime of Cave's table (sandbox/programs.py RUNTIMES),
 # so that each row is tested: nodejs, perl, ruby (also Robot Game's Ruby bots), gawk, and a
-# JDK (javac's compiler module runs a single-file `java Bot.java`). Installed as root when missing; otherwise
+# JDK (javac's compiler module runs a single-file `java Bot.java`); and tmux, in which the
+# terminal replay viewer's test presses keys. Installed as root when missing; otherwise
 # the tests that need them are skipped, with the reason printed.
 system-deps:
 	$(call debian,$(TEST_CHECK),bubblewrap libseccomp2 chromium nodejs gcc libc6-dev ruby \
-	  perl gawk default-jdk-headless,$(TEST_NOTE))
+	  perl gawk default-jdk-headless tmux,$(TEST_NOTE))
 
 test: $(TEST_STAMP) system-deps
 	$(PY) -m pytest -q

@@ -9,7 +9,7 @@ from typing import Annotated, Callable, Hashable, List, Optional
 
 import typer
 from defusedcsv import csv
-from rich.console import Console, Group
+from rich.console import Group
 from rich.live import Live
 from rich.progress import (
     BarColumn,
@@ -48,10 +48,10 @@ from orchestrator.schedule import Planned, Setup, plan_batch, plan_tournament
 from orchestrator.series import Series
 from orchestrator.store import Store, digest
 from orchestrator.summary import Tally, by_file, by_seat, summarize
-from orchestrator.text import shown, shown_text
+from orchestrator.text import console, shown, shown_text
 
-err = Console(stderr=True)
-out = Console()
+err = console(stderr=True)
+out = console()
 RUNS_DIR = Path("runs")
 
 WorkersOption = Annotated[Optional[int], typer.Option(
@@ -113,7 +113,7 @@ def batch(
         raise InputError(f"--seeds {seeds}: must be at least 1")
     setup = _setup(game, map, rules, robots, max_turns, random_spawn, sandbox, cpu_limit,
                    memory_mb)
-    lineup = [read_bot(p, setup.game.name) for p in bots]
+    lineup = [read_bot(p, setup.game.name) for p in setup.game.mirrored(list(bots))]
     planned = plan_batch(setup, lineup, list(range(first_seed, first_seed + seeds)))
     args = {"bots": [b.path for b in lineup], "seeds": seeds, "first_seed": first_seed,
             "map": setup.map_path.name, "rules": setup.rules.as_dict(), "sandbox": sandbox}
@@ -197,19 +197,25 @@ def tournament(
     table = Table(title=shown_text(f"tournament ({format}): {report['matches']} matches of "
                                    f"{setup.game.name} ({skipped} already in {store.path})"))
     points = report["ranked_by"] == "points"
-    for column in ("#", "AI", "matches", "points" if points else "wins", "win rate",
+    scored = any(row.get("mean_score") is not None for row in report["players"])
+    for column in ("#", "AI", "matches", "points" if points else "wins",
+                   *(("mean score",) if scored else ()), "win rate",
                    "mean rank", "Elo", "openskill", "ordinal", "failures"):
         table.add_column(column, justify="left" if column in ("AI", "failures") else "right",
                          overflow="fold" if column == "AI" else "ellipsis")
     for i, row in enumerate(report["players"], start=1):
         failures = row["erased"] + row["forfeits"] + row["load_errors"]
+        score = (f"{row['mean_score']:.2f}",) if scored else ()
         table.add_row(str(i), shown_text(row["name"]), str(row["matches"]), str(row["wins"]),
-                      f"{row['win_rate']:.3f}", f"{row['mean_rank']:.2f}", f"{row['elo']:.0f}",
+                      *score, f"{row['win_rate']:.3f}", f"{row['mean_rank']:.2f}",
+                      f"{row['elo']:.0f}",
                       f"{row['mu']:.1f} ± {row['sigma']:.1f}", f"{row['ordinal']:.1f}",
                       str(failures or ""))
     out.print(table)
-    out.print(f"[dim]{'points: 1 per game won (the seed ranks by them); ' if points else ''}"
-              f"Elo: start {ELO_INITIAL:.0f}, K {ELO_K:.0f}; openskill: Plackett-Luce "
+    ranked = {"points": "points: 1 per game won (the seed ranks by them); ",
+              "score": "mean score: per game (cave: gold + turns lasted; the seed ranks by "
+                       "it); "}.get(report["ranked_by"], "")
+    out.print(f"[dim]{ranked}Elo: start {ELO_INITIAL:.0f}, K {ELO_K:.0f}; openskill: Plackett-Luce "
               f"mu ± sigma, ordinal = mu - 3 sigma[/dim]")
 
 
@@ -222,6 +228,8 @@ def tournament_report(matches: list[dict], game: Game, fmt: str, skipped: int,
                for row in summary["players"]]
     if game.ranked_by == "points":
         players.sort(key=lambda r: (-r["points"], -r["elo"], r["name"]))
+    elif game.ranked_by == "score":
+        players.sort(key=lambda r: (-(r["mean_score"] or 0), -r["elo"], r["name"]))
     else:
         players.sort(key=lambda r: (-r["elo"], r["name"]))
     return {"game": game.name, "format": fmt, "ranked_by": game.ranked_by,
@@ -307,23 +315,28 @@ def _standings(tally: Tally) -> Table:
 
 
 def _print_summary(report: dict, title: str) -> None:
-    table = Table(title=shown_text(title),
-                  caption="score: mean score (cave: gold + turns lasted); win and top-2 in %; "
-                          "95% CI: Wilson interval of the win rate; rank: mean rank; failed: "
-                          "erased, forfeit or not loaded (reasons below)")
     scored = any(row.get("mean_score") is not None for row in report["players"])
-    for column in ("AI", *(("score",) if scored else ()), "games", "wins", "draws", "win",
-                   "95% CI", "top-2", "rank", "failed"):
+    top2 = report.get("most_players", 3) > 2        # in a 2-player game, always 100 %
+    notes = {"score": "mean score (cave: gold + turns lasted)",
+             "win": "wins in %" + (", top-2: first or second, in %" if top2 else ""),
+             "95% CI": "Wilson interval of the win rate", "rank": "mean rank",
+             "failed": "erased, forfeit or not loaded (reasons below)"}
+    columns = ("AI", *(("score",) if scored else ()), "games", "wins", "draws", "win",
+               "95% CI", *(("top-2",) if top2 else ()), "rank", "failed")
+    table = Table(title=shown_text(title), caption="; ".join(
+        f"{column}: {note}" for column, note in notes.items() if column in columns))
+    for column in columns:
         table.add_column(column, justify="left" if column == "AI" else "right",
                          overflow="fold" if column == "AI" else "ellipsis",
                          min_width=8 if column == "AI" else None)
     for row in report["players"]:
         low, high = row["win_ci"]
-        score = (f"{row['mean_score']:.1f}",) if scored else ()
+        score = (f"{row['mean_score']:.2f}",) if scored else ()
+        top = (f"{100 * row['top2_rate']:.0f}",) if top2 else ()
         table.add_row(shown_text(row["name"]), *score, str(row["matches"]), str(row["wins"]),
                       str(row["draws"]),
                       f"{100 * row['win_rate']:.1f}", f"{100 * low:.0f}-{100 * high:.0f}",
-                      f"{100 * row['top2_rate']:.0f}", f"{row['mean_rank']:.2f}",
+                      *top, f"{row['mean_rank']:.2f}",
                       str(row["erased"] + row["forfeits"] + row["load_errors"]))
     out.print(table)
     for row in report["players"]:

@@ -7,16 +7,16 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from orchestrator.games import GAMES, Game, get_game
+from orchestrator.games import GAMES, Game, games_help, get_game
 from orchestrator.options import JsonOption
 from orchestrator.samples import COMPILED, named_samples, summary
+from orchestrator.text import console
 from sandbox.programs import describe
 
-out = Console()
+out = console()
 
 
 def runtime_of(game: Game, path: Path) -> dict:
@@ -43,8 +43,9 @@ def listing(games: list[Game]) -> list[dict]:
             for game in games for name, path in named_samples(game.name)]
 
 
-def bots(game: Optional[str] = typer.Option(None, help="Only this game's samples "
-                                            "\\[default: every game's]."),
+def bots(game: Optional[str] = typer.Option(None, help=f"Only this game's samples: "
+                                            f"{games_help()} \\[default: every game's].",
+                                            show_default=False),
          as_json: JsonOption = False) -> None:
     """List the bundled sample bots: their game, runtime and what each does.
 

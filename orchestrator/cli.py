@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
@@ -15,8 +14,8 @@ from rich.text import Text
 from engine import InputError
 from orchestrator import batch_cmd, bots_cmd, maps_cmd, replay, replay_view, serve_cmd
 from orchestrator.bots import read_bot
-from orchestrator.check_cmd import check_bot
-from orchestrator.games import Game, get_game
+from orchestrator.check_cmd import PROGRAM_FAULTS, check_bot
+from orchestrator.games import GAMES, Game, get_game
 from orchestrator.match import SANDBOX_MODES, MatchSpec, run_match
 from orchestrator.options import (
     CpuOption,
@@ -37,7 +36,7 @@ from orchestrator.options import (
 )
 from orchestrator.replay_view import html_path
 from orchestrator.scenario_cmd import run_scenario_file
-from orchestrator.text import shown, shown_text
+from orchestrator.text import console, plural, shown, shown_text
 from sandbox.isolation import SandboxUnavailable, warning_once
 
 app = typer.Typer(
@@ -55,8 +54,8 @@ app.command()(batch_cmd.results)
 app.command("replay")(replay_view.replay_command)
 app.command()(serve_cmd.serve)
 app.command()(bots_cmd.bots)
-err = Console(stderr=True)
-out = Console()
+err = console(stderr=True)
+out = console()
 
 
 @app.command()
@@ -164,7 +163,7 @@ def check(
     if as_json:
         print(json.dumps(found))
     elif found["ok"]:
-        said = (f"{found['name']} played {found['turns']} turns: {found['overheats']} "
+        said = (f"{found['name']} played {plural(found['turns'], 'turn')}: {found['overheats']} "
                 f"overheats in {found['decisions']} decisions, {found['cpu_s']:.2f} CPU s, "
                 f"{found['peak_rss_mb']:.0f} MB peak; sandbox: "
                 f"{', '.join(found['sandbox']) or 'no isolation layers'}")
@@ -178,7 +177,7 @@ def _build_spec(bots, found: Game, map_ref, seed, rules, overrides: dict, sandbo
                 ) -> MatchSpec:
     check_choice(sandbox, SANDBOX_MODES, "--sandbox mode")
     rules_obj = found.rules(rules or found.presets[0], **overrides)
-    paths = list(bots) if bots else found.demo_lineup(on_skip=_skipped_sample)
+    paths = found.mirrored(list(bots)) if bots else found.demo_lineup(on_skip=_skipped_sample)
     bot_files = [read_bot(p, found.name) for p in paths]
     if not bot_files:
         raise InputError(f"no bots given and no sample bots found for {found.name}")
@@ -208,7 +207,7 @@ def print_result(result: dict) -> None:
     """The human summary: a ranking table, then winner and runner-up."""
     game = get_game(result["game"])
     table = Table(title=shown_text(f"{result['game']} on {result['map']}, seed "
-                                   f"{result['seed']}: {result['turns']} turns, ended by "
+                                   f"{result['seed']}: {plural(result['turns'], 'turn')}, ended by "
                                    f"{result['end']}"))
     headers = ("rank", "AI", "status", *(name for name, _ in game.columns), "heat", "CPU s",
                "MB", "note")
@@ -217,7 +216,7 @@ def print_result(result: dict) -> None:
                          else "right", overflow="fold" if column in ("AI", "note") else "ellipsis")
     for p in result["players"]:
         stats = p["stats"]
-        note = p["reason"] or "; ".join(p["warnings"][:1])
+        note = p["reason"] or "; ".join(p["warnings"][:1]) or faults_note(p)
         if p["turn"]:
             note = f"{note} (turn {p['turn']})"
         style = {"erased": "red", "load_error": "red", "forfeit": "red"}.get(p["status"])
@@ -236,6 +235,20 @@ def print_result(result: dict) -> None:
                   f"after erasing an AI.")
 
 
+def faults_note(player: dict) -> str:
+    """What went wrong for an AI that still finished: a program's failed turns (by kind),
+    its invalid answers and what the sandbox refused it, else ""."""
+    stats = player.get("stats") or {}
+    turns = stats.get("decisions") or 0
+    said = [f"{kind}: {PROGRAM_FAULTS.get(kind, 'failed')} in {count} of {turns} turns"
+            for kind, count in (stats.get("faults") or {}).items() if count]
+    if stats.get("invalid") and not said:
+        said.append(f"{plural(stats['invalid'], 'invalid answer')}")
+    if player.get("violations"):
+        said.append("refused: " + ", ".join(player["violations"][:3]))
+    return "; ".join(said)
+
+
 def _placed(result: dict, place: int) -> str:
     """The name(s) at the best (0) or next (1) rank among AIs that finished."""
     ranks = sorted({p["rank"] for p in result["players"] if p["status"] == "ok"})
@@ -249,8 +262,9 @@ def _placed(result: dict, place: int) -> str:
 @app.command()
 def scenario(
     file: Path = typer.Argument(..., help="A scenario JSON file."),
-    game: str = typer.Option("arena", help="arena, cave or race (their formats: "
-                             "docs/scenarios.md, docs/cave.md and docs/race.md)."),
+    game: str = typer.Option("arena", help=f"Which game: "
+                             f"{', '.join(g.name for g in GAMES.values() if g.scenario)} "
+                             f"(their formats: docs/scenarios.md)."),
     as_json: JsonOption = False,
 ) -> None:
     """Play scripted moves on a hand-made position, print the final state.

@@ -26,6 +26,7 @@ class Game:
     """How to load a game's maps and rules, start a match of it, and run its bots."""
 
     name: str
+    title: str                         # what --help calls it
     rulebook: Rulebook                 # the engine's side: maps, rules, matches
     bot_side: str                      # the child's module, in sandbox/botlib/
     default_map: str
@@ -39,7 +40,9 @@ class Game:
     columns: tuple[tuple[str, Callable[[dict], str]], ...] = ()   # result table columns
     programs: bool = False             # bots are programs in any language, not Python modules
     tournament: tuple[str, int, int | None] = ("round-robin", 2, None)   # format, games, size
-    ranked_by: str = "elo"             # a tournament's standings: "elo", or "points" (wins)
+    ranked_by: str = "elo"             # a tournament's standings: "elo", "points" (wins) or
+                                       # "score" (mean score)
+    players: int | None = None         # a match's exact number of players, if fixed
     drivers: tuple[tuple[str, str], ...] = ()   # (suffix, driver): bots in other languages,
                                                # loaded by our driver program (Ruby)
 
@@ -106,6 +109,11 @@ class Game:
                 on_skip(str(exc))
         return lineup
 
+    def mirrored(self, bots: list) -> list:
+        """A lone bot of a two-player game plays itself (seed 001: "run a bot against
+        itself"); any other line-up as it is."""
+        return bots * 2 if self.players == 2 and len(bots) == 1 else bots
+
     @property
     def maps_dir(self) -> Path:
         return bundled("maps") / self.name
@@ -128,13 +136,15 @@ class Game:
 
 
 GAMES: dict[str, Game] = {game.name: game for game in (
-    Game("arena", arena.RULEBOOK, "_arena", default_map="quad", map_suffix=".txt",
+    Game("arena", "Robot Arena",
+         arena.RULEBOOK, "_arena", default_map="quad", map_suffix=".txt",
          check_map="skirmish", check_opponents=("hunter.py", "beeline.py"),
          columns=(("flags", lambda s: f"{s.get('max_flags', 0)}/{s.get('total_flags', 0)}"),
                   ("alive", lambda s: str(s.get("alive", "-"))))),
-    Game("robotgame", robotgame.RULEBOOK, "_robotgame", default_map="default",
+    Game("robotgame", "rgkit's Robot Game",
+         robotgame.RULEBOOK, "_robotgame", default_map="default",
          map_suffix=".py", check_map="default", check_opponents=("example.py",),
-         failure="forfeit",
+         failure="forfeit", players=2,
          # rgkit's server: 300 ms per act (1.5 s for the first); past that the robot guards.
          # Two turns of nothing but timeouts, or a 20 s bank, forfeit (docs/robotgame.md).
          limits=Limits(cpu_per_call_s=2.0, act_soft_s=0.3, first_act_soft_s=1.5,
@@ -143,7 +153,8 @@ GAMES: dict[str, Game] = {game.name: game for game in (
          drivers=((".rb", str(BOTLIB / "ruby" / "driver.rb")),),
          columns=(("robots", lambda s: str(s.get("robots", "-"))),
                   ("timeouts", lambda s: str(s.get("timeouts", "-"))))),
-    Game("cave", cave.RULEBOOK, "_keeper", default_map="generated", map_suffix=".txt",
+    Game("cave", "Cave Rangers, bots in any language",
+         cave.RULEBOOK, "_keeper", default_map="generated", map_suffix=".txt",
          check_map="generated", check_opponents=("forager.py", "miner.sh"),
          # The seed's controller: 1 s a turn. A persistent program's first turn gets 5 s.
          limits=Limits(cpu_per_call_s=1.0, wall_per_call_s=1.0, watchdog_grace_s=5.0,
@@ -152,8 +163,10 @@ GAMES: dict[str, Game] = {game.name: game for game in (
          columns=(("score", lambda s: str(s.get("score", "-"))),
                   ("gold", lambda s: str(s.get("gold", "-"))),
                   ("lasted", lambda s: str(s.get("turns", "-"))),
-                  ("invalid", lambda s: str(s.get("invalid", "-")))), programs=True),
-    Game("race", race.RULEBOOK, "_race", default_map="seed", map_suffix=".json",
+                  ("invalid", lambda s: str(s.get("invalid", "-")))), programs=True,
+         ranked_by="score"),        # the seed's leaderboard: mean score
+    Game("race", "Race some Robots, RoboRally cards",
+         race.RULEBOOK, "_race", default_map="seed", map_suffix=".json",
          check_map="seed", check_opponents=("random_bot.py", "planner.py"),
          # The seed gives no time; a round's choice gets 1 s, then random cards fill in.
          limits=Limits(cpu_per_call_s=2.0, act_soft_s=1.0, first_act_soft_s=1.0),
@@ -165,6 +178,12 @@ GAMES: dict[str, Game] = {game.name: game for game in (
                                            + s.get("timeouts", 0)))),
          tournament=("combinations", 3, 6), ranked_by="points"),
 )}
+
+
+def games_help() -> str:
+    """Every game of the registry, for --game's help: `arena (Robot Arena), ...`."""
+    named = [f"{game.name} ({game.title})" for game in GAMES.values()]
+    return ", ".join(named[:-1]) + " or " + named[-1]
 
 
 def get_game(name: str) -> Game:

@@ -8,25 +8,25 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from engine import InputError
 from engine.arena.generate import generate
 from engine.cave.generate import generate as generate_cavern
-from orchestrator.games import get_game
+from orchestrator.games import games_help, get_game
 from orchestrator.options import missing_server_extra
+from orchestrator.text import console
 
 app = typer.Typer(help="List the bundled maps, validate map files, generate arenas and "
                        "caverns, and draw maps in the editor.",
                   invoke_without_command=True, no_args_is_help=False)
-out = Console()
+out = console()
 GENERATED = ("arena", "cave")      # the games whose maps `arena maps generate` draws
 
 
 @app.callback()
 def maps(ctx: typer.Context,
-         game: str = typer.Option("arena", help="Which game's maps.")) -> None:
+         game: str = typer.Option("arena", help=f"Which game's maps: {games_help()}.")) -> None:
     """List the bundled maps (or run a subcommand: validate, generate, edit)."""
     if ctx.invoked_subcommand is not None:
         return
@@ -42,7 +42,8 @@ def maps(ctx: typer.Context,
 
 @app.command()
 def validate(files: List[Path] = typer.Argument(..., help="Map files to check."),
-             game: str = typer.Option("arena", help="Which game's map format.")) -> None:
+             game: str = typer.Option("arena", help=f"Which game's map format: "
+                                      f"{games_help()}.")) -> None:
     """Check map files; a bad one gives `error: FILE:LINE:COLUMN: problem` and exit 2."""
     found = get_game(game)
     for path in files:
@@ -88,7 +89,7 @@ def generate_cmd(
         out_file.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise InputError(f"{out_file}: cannot write the map ({exc.strerror})") from None
-    Console(stderr=True).print(f"wrote {out_file}: {summary}")
+    console(stderr=True).print(f"wrote {out_file}: {summary}")
 
 
 @app.command()
@@ -126,7 +127,7 @@ def edit(
     sock = loopback_socket(port)
     url = f"http://127.0.0.1:{sock.getsockname()[1]}/"
     state = "a new map" if sheet.new else "the map"
-    err = Console(stderr=True, soft_wrap=True)      # a path stays whole in a log
+    err = console(stderr=True, soft_wrap=True)      # a path stays whole in a log
     err.print(f"editing {state} {file} ({found.name}) at [bold]{url}[/bold]; Ctrl-C stops",
               highlight=False)
     if open_browser or (open_browser is None and _has_display()):

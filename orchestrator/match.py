@@ -16,6 +16,7 @@ from engine import ENGINE_VERSION
 from orchestrator import replay
 from orchestrator.bots import BotFile, unique_names
 from orchestrator.games import get_game
+from orchestrator.kinds import wrong_game_hint
 from sandbox import host, inprocess
 from sandbox.isolation import Isolation
 from sandbox.limits import Limits
@@ -166,7 +167,7 @@ def _attempt(spec, game, arena_map, playing: dict[int, Seat], on_turn, timing, t
         for i, reason in players.load_failed.items():
             # A forfeit game keeps the seat, and the match ends before it starts.
             seat = playing[i] if forfeits else playing.pop(i)
-            seat.status, seat.reason = "load_error", reason
+            seat.status, seat.reason = "load_error", _hinted(reason, seat.bot, spec.game)
         lineup = sorted(playing)                       # match-local index -> seat index
         local_names = [playing[i].name for i in lineup]
         match = game.new_match(arena_map, local_names, spec.seed, spec.rules)
@@ -198,9 +199,17 @@ def _attempt(spec, game, arena_map, playing: dict[int, Seat], on_turn, timing, t
             for i, reason in failed.items():
                 seat = playing[i]
                 seat.status = "forfeit" if forfeits else "erased"
+                if reason.startswith(LATE_LOAD_ERROR):
+                    # A program that loads the bot itself (Ruby's driver) fails to load on
+                    # its first turn: a load error like Python's (its first line), not a crash.
+                    seat.status = "load_error"
+                    reason = _hinted(reason.removeprefix(LATE_LOAD_ERROR).splitlines()[0],
+                                     seat.bot, spec.game)
                 # The number of the turn being played, as the game counts (arena from 1,
                 # Robot Game from 0).
                 seat.reason, seat.turn = reason, match.turn + getattr(match, "first_turn", 1)
+                if seat.status == "load_error":
+                    seat.turn = None
             if failed and forfeits:
                 forfeited = True           # the match ends here; the failed AI loses
                 break
@@ -224,6 +233,14 @@ def _attempt(spec, game, arena_map, playing: dict[int, Seat], on_turn, timing, t
     finally:
         players.close()
         _account(players, playing)
+
+
+LATE_LOAD_ERROR = "load_error: "
+
+
+def _hinted(reason: str, bot: BotFile, game: str) -> str:
+    """A load error's reason, with the game the bot looks written for if not this one."""
+    return reason + wrong_game_hint(bot.path, bot.source, game)
 
 
 def _note_reply(seat: Seat, reply: dict, limits: Limits) -> None:

@@ -3,12 +3,16 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import sys
+from importlib.metadata import version
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
 from engine import InputError
-from orchestrator.games import Game
+from orchestrator.assets import CHECKOUT
+from orchestrator.games import GAMES, Game, games_help
 from sandbox.limits import Limits
 
 
@@ -17,11 +21,23 @@ class Interrupted(Exception):
 
 
 def missing_server_extra(command: str, exc: ImportError) -> InputError:
-    """The error for a command whose web stack is not installed (`arena serve`, `maps edit`)."""
-    return InputError(f"{command} needs the server extra ({exc.name} is missing): "
-                      f"pip install 'robot-arena[server]'")
+    """The error for a command whose web stack is not installed (`arena serve`, `maps
+    edit`), with the install line that works here: the package is not on PyPI, so in a
+    checkout it is the checkout's own extra, elsewhere the wheel's."""
+    if (CHECKOUT / "pyproject.toml").is_file():
+        pip = Path(sys.prefix) / "bin" / "pip"
+        how = f"{pip} install -e '{CHECKOUT}[server]'"
+    else:
+        how = (f"pip install 'robot_arena-{version('robot-arena')}-py3-none-any.whl[server]' "
+               f"(the wheel this came from, with its server extra)")
+    return InputError(f"{command} needs the server extra ({exc.name} is missing): {how}")
 
-GAME_HELP = "Which game: arena, or robotgame (rgkit's Robot Game)."
+
+GAME_HELP = f"Which game: {games_help()}."
+RULES_HELP = ("Rules preset, the first being the default: "
+              + "; ".join(f"{game.name}: {', '.join(game.presets)}" for game in GAMES.values())
+              + ". arena's seed follows the seed document, v1.1 the original game's later "
+                "release.")
 CPU_HELP = ("CPU seconds per move()/act() call. arena: past it the AI is erased \\[default: 1]. "
             "robotgame: past it the robot guards, as a timeout \\[default: 0.3, and 1.5 for "
             "the first act].")
@@ -79,12 +95,10 @@ def check_choice(value: str, allowed, what: str) -> str:
 GameOption = Annotated[str, typer.Option(help=GAME_HELP)]
 MapOption = Annotated[Optional[str], typer.Option("--map", help="A map file or a bundled map "
                                                   "name (see `arena maps`).")]
-RulesOption = Annotated[Optional[str], typer.Option(
-    help="Rules preset. arena: seed (default, the seed document) or v1.1 (the original "
-         "game's later release). robotgame: rgkit.")]
+RulesOption = Annotated[Optional[str], typer.Option(help=RULES_HELP, show_default=False)]
 RobotsOption = Annotated[Optional[int], typer.Option(
-    help="Robots per AI (robotgame: spawned per player each time). Default: the preset's.")]
-MaxTurnsOption = Annotated[Optional[int], typer.Option(help="Turn limit (default: the "
+    min=1, help="Robots per AI (robotgame: spawned per player each time). Default: the preset's.")]
+MaxTurnsOption = Annotated[Optional[int], typer.Option(min=1, help="Turn limit (default: the "
                                                             "preset's).")]
 RandomSpawnOption = Annotated[bool, typer.Option("--random-spawn", help="robotgame: draw each "
                                                  "player's spawn squares without the mirror.")]

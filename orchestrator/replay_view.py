@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import select
 import sys
 import termios
@@ -16,20 +17,20 @@ import time
 import tty
 from importlib import resources
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 import typer
-from rich.console import Console, Group
+from rich.console import Group
 from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
 from engine import InputError
 from orchestrator import replay
-from orchestrator.text import shown_text
+from orchestrator.text import console, shown_text
 
-out = Console()
-err = Console(stderr=True)
+out = console()
+err = console(stderr=True)
 COLORS = ["red", "bright_cyan", "yellow", "green", "dark_orange", "magenta", "cyan",
           "bright_magenta", "chartreuse1", "pink1"]
 _ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028",
@@ -77,8 +78,9 @@ def board_text(data: dict, state: dict) -> Text:
         for index, row in state.get("blocks", {}).items():
             _, r, c, kind, facing = blocks[index]
             if row[1] > 0:
+                # A mounted laser on grey: an arrow without it is a robot.
                 grid[r][c] = ("#" if kind == "wall" else "^>v<"[facing],
-                              "grey62" if kind == "wall" else "bold red")
+                              "grey62" if kind == "wall" else "bold bright_white on grey35")
         owners = dict(map(tuple, data["map"]["owners"]))
         for rid, row in state["robots"].items():
             _, r, c, facing, life, _, _, status = row
@@ -189,50 +191,162 @@ def scores(data: dict, state: dict) -> Table:
     return table
 
 
-def screen(data: dict, frames: list, turn: int, playing: bool) -> Group:
-    header = shown_text(f"{data['game']} on {data['map']['name']}, seed {data['seed']}   "
-                        f"turn {turn}/{len(frames) - 1}   "
-                        + ("playing" if playing else "paused"), "bold")
-    keys = Text("space play/pause   ← → or , . step   home/end   q quit", style="dim")
-    return Group(header, board_text(data, frames[turn][1]), scores(data, frames[turn][1]), keys)
+LEGENDS = {
+    "arena": [("^>v<", "bold red"), " robot (its AI's colour, facing)  ",
+              ("^", "bold bright_white on grey35"), " mounted laser  ", ("#", "grey62"),
+              " wall  ", ("&", "grey42"), " pit  ", ("{}", "grey42"), " spinner  ",
+              ("1-9", "dim green"), " flag  ", ("x", "grey50"), " wreck"],
+    "robotgame": [("0-9", "bold red"), " robot (its player's colour; hp ÷ 10)  ",
+                  ("█", "grey23"), " obstacle  ", ("·", "green"), " spawn"],
+    "cave": [("0-9", "bold reverse red"), " bot (its seat)  ", ("G", CAVE_STYLES["G"]),
+             " gold  ", ("F", CAVE_STYLES["F"]), " food  ", ("W", CAVE_STYLES["W"]),
+             " water  ", ("R", CAVE_STYLES["R"]), " revealer  ", ("K", CAVE_STYLES["K"]),
+             " knife  ", ("}", CAVE_STYLES["}"]), " boulder  ", ("P", CAVE_STYLES["P"]),
+             " pit  ", ("L", CAVE_STYLES["L"]), " lion  ", ("C", CAVE_STYLES["C"]),
+             " centipede  ", ("B", CAVE_STYLES["B"]), " bats  ", ("N", CAVE_STYLES["N"]),
+             " Nurse Nina  ", ("·", CAVE_STYLES["-"]), " ground"],
+    "race": [("0-9", "bold reverse red"), " bot (its seat)  ", ("→", "grey50"), " belt  ",
+             ("→", "blue"), " double belt  ", ("c C", "bold green"), " checkpoints  ",
+             ("A", "bold yellow"), " antenna  ", ("*", "magenta"), " reboot"],
+}
+KEYS = "space play/pause   ← → or , . step   home/end first/last   q quit"
 
 
-def _read_key(timeout: float) -> Optional[str]:
+def legend(game: str) -> Text:
+    """What each symbol of the game's board means."""
+    return Text.assemble(*LEGENDS.get(game, ()))
+
+
+def screen(data: dict, frames: list, turn: int, playing: bool,
+           size: tuple[int, int] | None = None, keys: bool = True) -> Group:
+    """One frame: the header, the board, the scores, the legend and (`keys`) the keys.
+    With a terminal `size` (columns, rows), the board is cropped to what is left once
+    the rest is shown, around the action."""
+    state = frames[turn][1]
+    board = board_text(data, state)
+    table = scores(data, state)
+    shown_legend = legend(data["game"])
+    keys_text = Text(KEYS, style="dim")
+    where = ""
+    if size is not None:
+        columns, rows = size
+        board, where = _cropped(board, data, state, columns, rows, lambda where: (
+            _lines(_header(data, turn, len(frames), playing, where), columns)
+            + 1 + len(data["players"]) + _lines(shown_legend, columns)
+            + (_lines(keys_text, columns) if keys else 0)))
+    parts = [_header(data, turn, len(frames), playing, where), board, table, shown_legend]
+    if keys:
+        parts.append(keys_text)
+    return Group(*parts)
+
+
+def _header(data: dict, turn: int, frames: int, playing: bool, where: str) -> Text:
+    return shown_text(f"{data['game']} on {data['map']['name']}, seed {data['seed']}   "
+                      f"turn {turn}/{frames - 1}   " + ("playing" if playing else "paused")
+                      + where, "bold")
+
+
+def _lines(text: Text, width: int) -> int:
+    return max(1, -(-text.cell_len // max(1, width)))
+
+
+def _cropped(board: Text, data: dict, state: dict, columns: int, rows: int,
+             others: Callable[[str], int]) -> tuple[Text, str]:
+    """The board cut to fit `columns` × `rows` less the lines `others(note)` takes, around
+    the pieces' middle, and a note saying which part shows ("" when all of it does)."""
+    lines = board.split("\n", allow_blank=False)
+    height = len(lines)
+    width = max((line.cell_len for line in lines), default=0)
+    if height <= rows - others("") and width <= columns:
+        return board, ""
+    note = f"   rows {height:>3}-{height:>3}/{height}"      # the widest the note can be
+    fit = max(3, rows - others(note))
+    middle_row, middle_col = _action(data, state, height, width)
+    top = max(0, min(height - fit, middle_row - fit // 2))
+    left = max(0, min(width - columns, middle_col - columns // 2))
+    text = Text()
+    for line in lines[top:top + fit]:
+        text.append_text(line[left:left + columns])
+        text.append("\n")
+    text.rstrip()
+    note = f"   rows {top}-{top + min(fit, height) - 1}/{height}"
+    if width > columns:
+        note += f", columns {left}-{left + columns - 1}/{width}"
+    return text, note
+
+
+def _action(data: dict, state: dict, height: int, width: int) -> tuple[int, int]:
+    """(row, column) around which the pieces still playing gather; the board's middle."""
+    places = []
+    game = data["game"]
+    if game == "arena":
+        places = [(row[1], row[2]) for row in state["robots"].values() if row[7] == 0]
+    elif game == "robotgame":
+        places = [(y, x) for _, _, x, y, _ in state["robots"].values()]
+    elif game == "cave":
+        places = [(r, c) for _, r, c, _h, _g, alive, *_ in state["bots"].values() if alive]
+    elif game == "race":
+        places = [(y, x) for _, x, y, *_ in state["bots"].values()]
+    if not places:
+        return height // 2, width // 2
+    return (sum(r for r, _ in places) // len(places), sum(c for _, c in places) // len(places))
+
+
+# What terminals send for each key: xterm's normal and application cursor modes, and
+# Home/End as xterm, the VT220 and tmux or screen (`\e[1~`, `\e[4~`), and rxvt send them.
+KEY_CODES = {"\x1b[C": "right", "\x1bOC": "right", "\x1b[D": "left", "\x1bOD": "left",
+             "\x1b[H": "home", "\x1bOH": "home", "\x1b[1~": "home", "\x1b[7~": "home",
+             "\x1b[F": "end", "\x1bOF": "end", "\x1b[4~": "end", "\x1b[8~": "end",
+             ".": "right", ",": "left", " ": "space", "q": "quit", "\x1b": "quit"}
+_SEQUENCE = re.compile(r"\x1b\[[0-9;]*[~A-Za-z]|\x1bO[A-Za-z]|\x1b|.", re.DOTALL)
+
+
+def parse_keys(chunk: str) -> list[str]:
+    """Every key in what one read returned (a burst of presses arrives together); escape
+    sequences we do not use are skipped."""
+    return [KEY_CODES[code] for code in _SEQUENCE.findall(chunk) if code in KEY_CODES]
+
+
+def _read_keys(timeout: float) -> list[str]:
     ready, _, _ = select.select([sys.stdin], [], [], timeout)
     if not ready:
-        return None
-    key = os.read(sys.stdin.fileno(), 8).decode(errors="ignore")
-    return {"\x1b[C": "right", "\x1b[D": "left", "\x1b[H": "home", "\x1b[F": "end",
-            ".": "right", ",": "left", " ": "space", "q": "quit", "\x1b": "quit"}.get(key)
+        return []
+    return parse_keys(os.read(sys.stdin.fileno(), 256).decode(errors="ignore"))
 
 
 def watch(data: dict, speed: float) -> None:
     """Play the replay in the terminal, with keys, until q."""
     frames = list(replay.frames(data))
+    last_turn = len(frames) - 1
     turn, playing, last = 0, True, time.monotonic()
     saved = termios.tcgetattr(sys.stdin)
+
+    def frame() -> Group:
+        return screen(data, frames, turn, playing, (out.size.width, out.size.height))
+
     try:
         tty.setcbreak(sys.stdin.fileno())
-        with Live(screen(data, frames, turn, playing), console=out, auto_refresh=False,
-                  screen=True) as live:
+        with Live(frame(), console=out, auto_refresh=False, screen=True) as live:
             while True:
-                key = _read_key(0.02)
-                if key == "quit":
+                keys = _read_keys(0.02)
+                if "quit" in keys:
                     break
-                if key == "space":
-                    playing = not playing
-                elif key in ("right", "left"):
-                    playing = False
-                    turn = max(0, min(len(frames) - 1, turn + (1 if key == "right" else -1)))
-                elif key in ("home", "end"):
-                    turn = 0 if key == "home" else len(frames) - 1
+                for key in keys:
+                    if key == "space":
+                        playing = not playing
+                    elif key in ("right", "left"):
+                        playing = False
+                        turn = max(0, min(last_turn, turn + (1 if key == "right" else -1)))
+                    elif key in ("home", "end"):
+                        playing = False
+                        turn = 0 if key == "home" else last_turn
                 if playing and time.monotonic() - last >= 1 / speed:
                     last = time.monotonic()
-                    if turn < len(frames) - 1:
+                    if turn < last_turn:
                         turn += 1
                     else:
                         playing = False
-                live.update(screen(data, frames, turn, playing), refresh=True)
+                live.update(frame(), refresh=True)
     finally:
         termios.tcsetattr(sys.stdin, termios.TCSADRAIN, saved)
 
@@ -266,4 +380,4 @@ def replay_command(
     at = len(frames) - 1 if turn is None else turn
     if not 0 <= at < len(frames):
         raise InputError(f"--turn {turn}: the replay has turns 0 to {len(frames) - 1}")
-    out.print(screen(data, frames, at, False))
+    out.print(screen(data, frames, at, False, keys=False))

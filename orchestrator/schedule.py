@@ -101,8 +101,17 @@ def plan_tournament(setup: Setup, bots: list[BotFile], fmt: str, games: int, fir
         raise InputError(f"unknown --format {fmt!r} (choose from: {', '.join(FORMATS)})")
     if games < 1:
         raise InputError(f"--games {games}: must be at least 1")
-    if len({bot.sha256 for bot in bots}) != len(bots):
-        raise InputError("a tournament needs different bots (the same file was given twice)")
+    seen: dict[str, BotFile] = {}
+    for bot in bots:
+        if bot.sha256 not in seen:
+            seen[bot.sha256] = bot
+            continue
+        first = seen[bot.sha256]
+        if first.path == bot.path:
+            raise InputError(f"{bot.path}: given twice; a tournament needs different bots")
+        # Results are keyed by content, so two copies would be one entrant under two names.
+        raise InputError(f"{first.path} and {bot.path} have the same content; a tournament "
+                         f"rates each bot once: give one of them")
     if len(bots) < 2:
         raise InputError("a tournament needs at least 2 bots")
     bots = entrants(bots)

@@ -1,18 +1,18 @@
-"""`arena serve`: the ladder server (needs the server extra: pip install 'robot-arena[server]')."""
+"""`arena serve`: the ladder server (needs the server extra: options.missing_server_extra)."""
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.console import Console
 
 from engine import InputError
 from orchestrator.execute import BACKENDS, default_workers
 from orchestrator.games import GAMES
 from orchestrator.options import check_choice, missing_server_extra
+from orchestrator.text import console
 
-err = Console(stderr=True)
+err = console(stderr=True)
 
 
 def _lineups(given: list[str]) -> dict[str, int]:

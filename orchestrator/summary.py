@@ -27,9 +27,11 @@ class Tally:
         self.table: dict[Hashable, dict] = {}
         self.turns: Counter[int] = Counter()
         self.matches = 0
+        self.most_players = 0           # the largest match: top-2 says nothing at 2
 
     def add(self, match: dict) -> None:
         self.matches += 1
+        self.most_players = max(self.most_players, len(match["players"]))
         self.turns[match["turns"]] += 1
         firsts = sum(1 for p in match["players"] if p["rank"] == 1)
         for p in match["players"]:
@@ -69,7 +71,8 @@ class Tally:
             })
         players.sort(key=lambda r: (-(r["mean_score"] or 0), -r["win_rate"], r["mean_rank"],
                                     r["name"]))
-        return {"players": players, "lengths": lengths(self.turns)}
+        return {"players": players, "lengths": lengths(self.turns),
+                "most_players": self.most_players}
 
 
 def summarize(matches, key: Callable[[dict], Hashable] = by_seat) -> dict:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from rich.console import Console
 from rich.text import Text
 
 # Unicode's control characters (C0, DEL and C1: ESC, BEL, CSI 0x9b, OSC 0x9d...), its
@@ -35,3 +36,23 @@ def shown(value: object, lines: bool = False) -> str:
 def shown_text(value: object, style: str | None = None, lines: bool = False) -> Text:
     """`shown(value)` as a rich Text: a table cell or a line that rich prints as it is."""
     return Text(shown(value, lines), style=style or "")
+
+
+def plural(count: int, noun: str) -> str:
+    """`1 turn`, `2 turns`."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+# Piped output (a CI log, a file) is read later, in any width: rich's default of 80
+# columns cuts names and headers there (`coord…`). Off a terminal, tables take their own
+# width, up to this.
+PIPED_WIDTH = 200
+
+
+def console(stderr: bool = False, **options) -> Console:
+    """A rich console for a command's output: the terminal's width on a terminal, else
+    wide enough that no table cuts a name (COLUMNS, when wider, still counts)."""
+    found = Console(stderr=stderr, **options)
+    if not found.is_terminal:
+        found = Console(stderr=stderr, width=max(PIPED_WIDTH, found.width), **options)
+    return found

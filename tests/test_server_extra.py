@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -29,5 +30,7 @@ def test_a_command_that_serves_names_the_missing_extra(command, tmp_path) -> Non
                           capture_output=True, text=True, timeout=60)
     name = "arena " + " ".join(command[:2 if command[0] == "maps" else 1])
     assert done.returncode == 2
+    # A checkout's own line, which works as printed (the package is not on PyPI).
+    pip = Path(sys.prefix) / "bin" / "pip"
     assert done.stderr == f"error: {name} needs the server extra (uvicorn is missing): " \
-                          f"pip install 'robot-arena[server]'\n"
+                          f"{pip} install -e '{ROOT}[server]'\n"

@@ -45,27 +45,59 @@ def _inline_hashes() -> str:
             f"frame-ancestors 'self'; base-uri 'none'; form-action 'none'")
 
 
+API_DESCRIPTION = ("Upload a bot (multipart `game`, `name`, `file`); the answer's `token` is "
+                   "shown once. Send it as `Authorization: Bearer TOKEN` to upload a new "
+                   "version, retire the bot or challenge with it.")
+METHODS = ("get", "post", "delete")
+
+
+def api_pages(schema: dict) -> list[dict]:
+    """The OpenAPI schema's operations, in path order, for the /docs page."""
+    found = []
+    for path, operations in schema.get("paths", {}).items():
+        for method in METHODS:
+            if method in operations:
+                operation = operations[method]
+                found.append({"method": method.upper(), "path": path,
+                              "summary": operation.get("summary", ""),
+                              "description": operation.get("description", ""),
+                              "parameters": [p["name"] for p in operation.get("parameters", [])],
+                              "responses": sorted(operation.get("responses", {}))})
+    return found
+
+
 def bearer(request: Request) -> str | None:
     scheme, _, token = request.headers.get("authorization", "").partition(" ")
     return token.strip() if scheme.lower() == "bearer" else None
 
 
-def chart(series: dict[str, list], width: int = 640, height: int = 200) -> dict:
-    """Rating lines as SVG polyline points, one per name, on shared axes."""
+def chart(series: dict[str, list], width: int = 640, height: int = 220) -> dict:
+    """Rating lines as SVG polyline points, one per name, on shared axes, with the axes'
+    ticks: Elo up the left, the ladder's match count along the bottom."""
+    left, right, top, bottom = 48, 10, 8, 34       # room for the ticks and axis titles
     points = [p for line in series.values() for p in line]
     if not points:
         return {"width": width, "height": height, "lines": [], "low": 0, "high": 0}
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     x0, x1 = min(xs), max(max(xs), min(xs) + 1)
     y0, y1 = min(ys) - 10, max(ys) + 10
+    plot_w, plot_h = width - left - right, height - top - bottom
+
+    def at(x: float, y: float) -> tuple[float, float]:
+        return (left + (x - x0) / (x1 - x0) * plot_w, top + plot_h - (y - y0) / (y1 - y0) * plot_h)
+
     lines = []
     for i, (name, line) in enumerate(series.items()):
-        text = " ".join(f"{(x - x0) / (x1 - x0) * (width - 10) + 5:.1f},"
-                        f"{height - 5 - (y - y0) / (y1 - y0) * (height - 10):.1f}"
-                        for x, y in line)
+        text = " ".join("{:.1f},{:.1f}".format(*at(x, y)) for x, y in line)
         lines.append({"name": name, "points": text, "color": i % 10})
+    y_ticks = [{"label": str(round(v)), "y": round(at(x0, v)[1], 1)}
+               for v in sorted({round(y0 + 10), round((y0 + y1) / 2), round(y1 - 10)})]
+    x_ticks = [{"label": str(v), "x": round(at(v, y0)[0], 1)}
+               for v in sorted({round(x0), round(x1)})]
     return {"width": width, "height": height, "lines": lines, "low": round(y0 + 10),
-            "high": round(y1 - 10)}
+            "high": round(y1 - 10), "plot": {"left": left, "top": top, "width": plot_w,
+                                            "height": plot_h, "bottom": top + plot_h},
+            "y_ticks": y_ticks, "x_ticks": x_ticks}
 
 
 def create_app(ladder: Ladder, run: bool = True,
@@ -86,8 +118,11 @@ def create_app(ladder: Ladder, run: bool = True,
                     announce(f"stopped; {left} unfinished matches will be played at the next "
                              f"start")
 
+    # The API's description is served as /openapi.json; /docs is our own page of it,
+    # since FastAPI's loads Swagger UI from a CDN, which the pages' policy (and a machine
+    # without a network) refuses.
     app = FastAPI(title="robot-arena ladder", lifespan=lifespan, docs_url=None, redoc_url=None,
-                  openapi_url=None)
+                  openapi_url="/openapi.json", description=API_DESCRIPTION)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True)
     viewer_policy = _inline_hashes()
@@ -139,48 +174,69 @@ def create_app(ladder: Ladder, run: bool = True,
         return ladder.add_bot(game, name, bot, verdict)
 
     # -- the API -------------------------------------------------------------------------
-    @app.post("/api/bots", status_code=201)
+    @app.post("/api/bots", status_code=201, summary="Upload a new bot",
+              description=(
+                  "Multipart form: `game`, `name`, `file`. The bot passes `arena check` first; the "
+                  "answer (201) carries its `id` and a `token`, shown once. 422: refused (a bad or "
+                  "taken name, a failed check); 413: the file is over 64 KiB."))
     async def upload(game: str = Form(...), name: str = Form(...), file: UploadFile = File(...)):
         return JSONResponse(await new_bot(game, name, file), status_code=201)
 
-    @app.post("/api/bots/{bot_id}/versions", status_code=201)
+    @app.post("/api/bots/{bot_id}/versions", status_code=201, summary="Upload a new version",
+              description=(
+                  "Multipart `file`, with the bot's token as `Authorization: Bearer TOKEN` "
+                  "(401 without it). It replaces the old version in matchmaking once it "
+                  "passes the check."))
     async def new_version(bot_id: int, request: Request, file: UploadFile = File(...)):
         known = ladder.authorize(bot_id, bearer(request))
         bot, verdict = await checked(known.game, known.name, file)
         return JSONResponse(ladder.add_version(bot_id, bot, verdict), status_code=201)
 
-    @app.delete("/api/bots/{bot_id}", status_code=204)
+    @app.delete("/api/bots/{bot_id}", status_code=204, summary="Retire a bot",
+              description=(
+                  "With its token as `Authorization: Bearer TOKEN`. 204; 401 without the token."))
     def retire(bot_id: int, request: Request):
         ladder.authorize(bot_id, bearer(request))
         ladder.retire(bot_id)
         return Response(status_code=204)
 
-    @app.get("/api/ladders/{game}")
+    @app.get("/api/ladders/{game}", summary="A leaderboard",
+              description=(
+                  "The game's bots, best first: rank, Elo, openskill, games, wins, win rate "
+                  "and its interval, status."))
     async def leaderboard(game: str):
         ladder.game_of(game)
         return Response(ladder.leaderboard_json(game), media_type="application/json")
 
-    @app.get("/api/bots/{bot_id}")
+    @app.get("/api/bots/{bot_id}", summary="One bot",
+          description="Its versions, ratings, status and recent matches.")
     def bot(bot_id: int):
         return ladder.bot_info(bot_id)
 
-    @app.get("/api/matches")
+    @app.get("/api/matches", summary="Finished matches",
+          description="Newest first; filter by `game` or `bot`, at most `limit` (1-500).")
     def matches(game: str | None = None, bot: int | None = None,
                 limit: int = Query(50, ge=1, le=500)):
         if game:
             ladder.game_of(game)
         return {"matches": ladder.matches_list(game, bot, limit)}
 
-    @app.get("/api/matches/{match_id}")
+    @app.get("/api/matches/{match_id}", summary="One match",
+          description="The result, as `arena run --json` prints it, plus `id`.")
     def match(match_id: int):
         return ladder.match(match_id)
 
-    @app.get("/api/matches/{match_id}/replay")
+    @app.get("/api/matches/{match_id}/replay", summary="A match's replay",
+          description="The gzip JSON replay (docs/replay.md), for `arena replay`.")
     def match_replay(match_id: int):
         return FileResponse(ladder.replay_file(match_id), media_type="application/gzip",
                             filename=f"match-{match_id}.json.gz")
 
-    @app.post("/api/challenges", status_code=202)
+    @app.post("/api/challenges", status_code=202, summary="Challenge",
+              description=(
+                  "JSON `{\"bots\": [id, ...]}`: an unrated match between these bots, ahead of the "
+                  "queue, with the token of one of them as `Authorization: Bearer TOKEN`. 202 "
+                  "`{\"match\": id}`."))
     async def challenge(request: Request):
         try:
             body = await request.json()
@@ -189,7 +245,8 @@ def create_app(ladder: Ladder, run: bool = True,
         bots = body.get("bots") if isinstance(body, dict) else None
         return JSONResponse({"match": ladder.challenge(bots, bearer(request))}, status_code=202)
 
-    @app.get("/api/health")
+    @app.get("/api/health", summary="Health",
+          description="Liveness: `{\"ok\": true, \"queue\": n, \"running\": n}`.")
     def health():
         return ladder.health()
 
@@ -226,6 +283,11 @@ def create_app(ladder: Ladder, run: bool = True,
         data = replay.load(ladder.replay_file(match_id))
         return HTMLResponse(replay_view.page(data),
                             headers={"Content-Security-Policy": viewer_policy})
+
+    @app.get("/docs", response_class=HTMLResponse, include_in_schema=False)
+    def api_docs(request: Request):
+        return html("docs.html", api=api_pages(app.openapi()),
+                    base=str(request.base_url).rstrip("/"))
 
     @app.get("/upload", response_class=HTMLResponse)
     def upload_form():

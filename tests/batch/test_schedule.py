@@ -1,6 +1,8 @@
 """Tournament formats and match ids, worked out by hand."""
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from engine import InputError
@@ -62,8 +64,11 @@ def test_match_ids_depend_on_everything_a_match_is_a_function_of() -> None:
 def test_bad_tournaments_are_input_errors() -> None:
     with pytest.raises(InputError, match="unknown --format"):
         plan_tournament(setup(), ARENA, "swiss", 1, 1)
-    with pytest.raises(InputError, match="the same file was given twice"):
+    with pytest.raises(InputError, match="given twice"):
         plan_tournament(setup(), [ARENA[0], ARENA[0]], "ffa", 1, 1)
+    copy = dataclasses.replace(ARENA[0], path="elsewhere/copy.py")
+    with pytest.raises(InputError, match="elsewhere/copy.py have the same content"):
+        plan_tournament(setup(), [ARENA[0], copy], "ffa", 1, 1)
     rg = [read_bot(ROOT / "bots" / "robotgame" / n) for n in ("example.py", "rusher.py",
                                                                 "survivor.py")]
     with pytest.raises(InputError, match="2 players, not 3"):

@@ -47,6 +47,26 @@ def test_the_ladder_page_draws_the_rating_chart(played) -> None:
     page = client.get("/ladder/robotgame").text
     assert "<svg" in page and page.count("<polyline") >= 2
     assert "page example" in page and "page rusher" in page
+    assert ">Elo</text>" in page and ">matches played on the ladder</text>" in page
+    assert page.count('class="tick"') >= 4              # both axes have their values
+
+
+def test_the_api_is_described_on_a_page_of_our_own_and_as_openapi(served) -> None:
+    client, _ = served
+    schema = client.get("/openapi.json").json()
+    operations = {(method.upper(), path) for path, ops in schema["paths"].items()
+                  for method in ops}
+    api_routes = {(method, route.path) for route in client.app.routes
+                  if route.path.startswith("/api/") for method in route.methods}
+    assert api_routes and api_routes <= operations
+    page = client.get("/docs")
+    assert page.status_code == 200
+    for method, path in api_routes:
+        assert f"<code>{method}</code></td><td><code>{path}</code>" in page.text, path
+    assert "Authorization: Bearer" in page.text and "/api/bots/7/versions" in page.text
+    policy = page.headers["content-security-policy"]
+    assert "default-src 'none'" in policy and "<script" not in page.text
+    assert not re.search(r"""(src|href)=["']?(https?:)?//""", page.text)
 
 
 def test_the_viewer_page_allows_only_its_own_inline_script_and_style(played) -> None:

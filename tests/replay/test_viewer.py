@@ -161,6 +161,9 @@ def test_a_cave_replay_renders_the_cavern_and_its_bots(open_page) -> None:
         for (let i = 0; i < d.length; i += 4)
           if (d[i] === 0xe8 && d[i + 1] === 0xc5 && d[i + 2] === 0x47) return true;
         return false; })()""")
+    legend = page.inner_text("#legend")          # what each colour means
+    for meaning in ("gold", "lion", "centipede", "Nurse Nina", "boulder"):
+        assert meaning in legend
     assert page.errors == []
 
 

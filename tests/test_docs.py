@@ -1,0 +1,158 @@
+"""The docs, read from a clean clone: every repository path they name exists, and the
+README's commands run as written (those that need no server, browser or terminal)."""
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+TOP = {path.name for path in ROOT.iterdir() if not path.name.startswith(".")}
+# What a doc names that the user makes or the commands write, not the repository's.
+MADE = re.compile(r"^(runs|more|my_|a\.py|b\.py|c\.py|\*)|GAME|NAME|FILE|XDG|~")
+TOKEN = re.compile(r"`([^`\s]+)`|\]\(([^)\s#]+)(?:#[^)]*)?\)")
+
+
+def named_paths(doc: Path) -> list[str]:
+    """Backticked words and link targets that look like repository paths: a folder of the
+    repository first, or a Markdown file."""
+    found = []
+    for match in TOKEN.finditer(doc.read_text()):
+        word = (match.group(1) or match.group(2)).rstrip(".,:;")
+        if "://" in word or MADE.search(word) or "{" in word:
+            continue
+        first = word.split("/")[0]
+        if ("/" in word and first in TOP) or word.endswith(".md"):
+            found.append(word)
+    return found
+
+
+def exists(word: str, doc: Path) -> bool:
+    """A path from the repository's root, the doc's own folder (links) or docs/; a glob
+    matches at least one file."""
+    for base in (ROOT, doc.parent, ROOT / "docs"):      # README names docs/ files bare
+        if any(ch in word for ch in "*?["):
+            if list(base.glob(word)):
+                return True
+        elif (base / word).exists():
+            return True
+    return False
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda doc: str(doc.relative_to(ROOT)))
+def test_every_path_a_doc_names_exists(doc) -> None:
+    named = named_paths(doc)
+    missing = [word for word in named if not exists(word, doc)]
+    assert missing == [], f"{doc.relative_to(ROOT)} names what the repository lacks"
+
+
+def test_the_path_check_sees_what_it_should() -> None:
+    readme = named_paths(ROOT / "README.md")
+    assert "docs/security.md" in readme and "sandbox/botlib/roborally/api.py" in readme
+    assert not exists("spec/lost.md", ROOT / "README.md")      # the kind of slip it catches
+    assert not exists("orchestrator/nowhere.py", ROOT / "README.md")
+
+
+# -- the README's commands ----------------------------------------------------------------
+# Commands that need what a test cannot give here: a server, a browser (the editor), a Dask
+# cluster, a terminal, or a folder of the user's bots (more/*.py, *.py). (--open only
+# writes the page and says where: it runs.)
+NEEDS_MORE = re.compile(r"arena (serve|maps edit)|--backend dask|"
+                        r"arena replay match\.json\.gz\s*$|more/|tournament \*\.py")
+# The user's own files the README names, played by samples of the command's game.
+USERS = {"arena": {"my_bot.py": "hunter.py", "a.py": "hunter.py", "b.py": "beeline.py",
+                   "c.py": "turtle.py"},
+         "robotgame": {"my_rgkit_bot.py": "survivor.py", "a.py": "example.py",
+                       "my_map.py": "../../maps/robotgame/default.py", "b.py": "rusher.py",
+                       "c.py": "survivor.py", "my_bot.py": "example.py"},
+         "cave": {"my_bot.js": "scout.js", "my_bot": "miner.sh", "my_bot.py": "forager.py"},
+         "race": {"my_bot.py": "planner.py"}}
+# Flags that make a sample run fast, appended to commands that play many matches.
+FAST = {"batch": ["--seeds", "2", "--max-turns", "10", "--workers", "1"],
+        "tournament": ["--games", "1", "--max-turns", "10", "--workers", "1"],
+        "check": ["--turns", "5"]}
+
+
+def readme_commands() -> list[str]:
+    """Every `.venv/bin/arena ...` line of the README's code blocks, comments cut."""
+    blocks = re.findall(r"```[a-z]*\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
+    lines = []
+    for block in blocks:
+        for line in block.splitlines():
+            command = line.split("  #")[0].strip()
+            if command.startswith(".venv/bin/arena "):
+                lines.append(command)
+    return lines
+
+
+def test_the_readme_has_commands_to_run() -> None:
+    assert len(readme_commands()) > 25
+
+
+@pytest.fixture(scope="module")
+def clone(tmp_path_factory) -> Path:
+    """A clean clone's files (what git tracks, as a newcomer gets them), with the
+    project's own arena as .venv/bin/arena (the user's bot files: USERS)."""
+    where = tmp_path_factory.mktemp("clone")
+    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
+                             check=True).stdout.decode().split("\0")
+    for name in filter(None, tracked):
+        if (ROOT / name).is_file():
+            (where / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, where / name)
+    (where / ".venv" / "bin").mkdir(parents=True)
+    arena = where / ".venv" / "bin" / "arena"
+    arena.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -m orchestrator \"$@\"\n")
+    arena.chmod(0o755)
+    return where
+
+
+def adapted(command: str, clone: Path) -> list[str] | None:
+    """The README line as argv, made fast; None for a line that needs more (NEEDS_MORE)."""
+    if NEEDS_MORE.search(command):
+        return None
+    argv = []
+    for word in shlex.split(command):                   # as the shell expands a glob
+        argv += sorted(str(p.relative_to(clone)) for p in clone.glob(word)) \
+            if "*" in word else [word]
+    sub = argv[1]
+    if sub == "run" and "--max-turns" not in argv:
+        argv += ["--max-turns", "10"]
+    argv += FAST.get(sub, [])
+    game = argv[argv.index("--game") + 1] if "--game" in argv else "arena"
+    for mine, sample in USERS[game].items():
+        shutil.copy2(ROOT / "bots" / game / sample, clone / mine)
+    return argv
+
+
+@pytest.mark.parametrize("command", readme_commands())
+def test_a_readme_command_runs_as_written(command, clone) -> None:
+    argv = adapted(command, clone)
+    if argv is None:
+        pytest.skip("needs a server, a browser, a terminal, or the user's own files")
+    env = {**os.environ, "COLUMNS": "80"}
+    if argv[1] == "maps" and "validate" in argv and "my_arena.txt" in argv:
+        subprocess.run(["./.venv/bin/arena", "maps", "generate", "--ais", "8", "--seed", "3",
+                        "--out", "my_arena.txt"], cwd=clone, check=True, capture_output=True)
+    if argv[1] == "replay":
+        subprocess.run(["./.venv/bin/arena", "run", "--max-turns", "5", "--seed", "1",
+                        "--replay", "match.json.gz"], cwd=clone, check=True,
+                       capture_output=True)
+    if argv[1] == "results":
+        subprocess.run(["./.venv/bin/arena", "batch", "hunter", "beeline", "--seeds", "1",
+                        "--max-turns", "5", "--workers", "1"], cwd=clone, check=True,
+                       capture_output=True)
+    if argv[1] == "maps" and "validate" in argv and "my_factory.json" in argv:
+        shutil.copy2(ROOT / "maps" / "race" / "seed.json", clone / "my_factory.json")
+    done = subprocess.run(["./" + argv[0], *argv[1:]], cwd=clone, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, f"{command}\n{done.stdout[-1500:]}\n{done.stderr[-1500:]}"
+    assert "Traceback" not in done.stdout + done.stderr
