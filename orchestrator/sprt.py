@@ -35,7 +35,7 @@ def logistic(elo):
 
 def elo_of(score):
     """The logistic Elo difference of an expected score in (0, 1)."""
-    score = np.clip(np.asarray(score, dtype=float), 1e-12, 1 - 1e-12)
+    score = np.clip(np.asarray(score, dtype=float), 1e-3, 1 - 1e-3)     # within ±1200
     return -400 * np.log10(1 / score - 1)
 
 
