@@ -9,7 +9,8 @@
 2. Real (Robot Game, one pair of bots): survivor against its 30 %-noisy copy
    (tests/compare/bots), `arena compare --model logistic --elo1 300` from 5 starting
    seeds, against the games a fixed batch needs for the Wilson intervals of the two win
-   rates to separate with probability 0.95 (the SPRT's power).
+   rates to separate with probability 0.95 (the SPRT's power), at the win rate of a
+   fixed batch of 100 games (50 seeds, seats swapped).
 """
 from __future__ import annotations
 
@@ -62,7 +63,7 @@ def wilson_games(p_new: float, power: float = 1 - BETA) -> int:
 def real(table: Table) -> None:
     new = str(ROOT / "bots" / "robotgame" / "survivor.py")
     old = str(ROOT / "tests" / "compare" / "bots" / "noisy_survivor.py")
-    games, scores = [], []
+    games = []
     with tempfile.TemporaryDirectory() as tmp:
         for start in (1, 1001, 2001, 3001, 4001):
             done = subprocess.run(
@@ -72,8 +73,16 @@ def real(table: Table) -> None:
                 cwd=ROOT, capture_output=True, text=True, check=True)
             report = json.loads(done.stdout)
             games.append(report["games"])
-            scores.append(sprt.estimate(report["counts"])["score"])
-    rate = float(np.mean(scores))
+        wins = {"survivor": 0, "Noisy Survivor": 0}
+        for lineup in ((new, old), (old, new)):          # the win rate, from a fixed batch
+            done = subprocess.run(
+                [sys.executable, "-m", "orchestrator", "batch", *lineup, "--game",
+                 "robotgame", "--seeds", "50", "--sandbox", "off", "--db",
+                 f"{tmp}/b.sqlite", "--json"], cwd=ROOT, capture_output=True, text=True,
+                check=True)
+            for player in json.loads(done.stdout)["players"]:
+                wins[player["name"]] += player["wins"]
+    rate = wins["survivor"] / sum(wins.values())
     fixed = wilson_games(rate)
     table.add_row("robotgame survivor vs noisy", f"win rate {rate:.2f}", "H1 x5",
                   f"{np.mean(games):.1f}", str(fixed), f"{np.mean(games) / fixed:.2f}")
