@@ -81,6 +81,7 @@ bench: $(TEST_STAMP)
 	$(PY) bench/race_bench.py
 	$(PY) bench/ladder_bench.py
 	$(PY) bench/batch_memory_bench.py
+	$(PY) bench/compare_bench.py
 	$(PY) -m pytest -q -m slow
 
 lint: $(TEST_STAMP)

@@ -12,7 +12,15 @@ from rich.table import Table
 from rich.text import Text
 
 from engine import InputError
-from orchestrator import batch_cmd, bots_cmd, maps_cmd, replay, replay_view, serve_cmd
+from orchestrator import (
+    batch_cmd,
+    bots_cmd,
+    compare_cmd,
+    maps_cmd,
+    replay,
+    replay_view,
+    serve_cmd,
+)
 from orchestrator.bots import read_bot
 from orchestrator.check_cmd import PROGRAM_FAULTS, check_bot
 from orchestrator.games import GAMES, Game, get_game
@@ -51,6 +59,7 @@ app.add_typer(maps_cmd.app, name="maps")
 app.command()(batch_cmd.batch)
 app.command()(batch_cmd.tournament)
 app.command()(batch_cmd.results)
+app.command()(compare_cmd.compare)
 app.command("replay")(replay_view.replay_command)
 app.command()(serve_cmd.serve)
 app.command()(bots_cmd.bots)

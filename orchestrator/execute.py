@@ -279,11 +279,12 @@ def open_pool(backend: str, workers: int, address: str | None = None, pin: bool 
 
 
 def run(series: Series, backend: str, workers: int, address: str | None = None,
-        pin: bool = True) -> Iterator[tuple[Planned, dict]]:
+        pin: bool = True, capacity: int | None = None) -> Iterator[tuple[Planned, dict]]:
     """Play the series' matches on a backend, yielding (planned, outcome) as each finishes.
 
     Matches start in the order `series` allows. Workers play matches and return plain
-    results; only the caller writes the store.
+    results; only the caller writes the store. `capacity` bounds a Dask cluster's matches
+    in flight (None: all at once), for a caller that may stop handing out matches.
     """
     if backend == "local" and len(series.waiting) <= 1:
         while (item := series.take()) is not None:
@@ -293,7 +294,7 @@ def run(series: Series, backend: str, workers: int, address: str | None = None,
         return
     if backend == "local":
         workers = min(workers, len(series.waiting))
-    pool = open_pool(backend, workers, address, pin)
+    pool = open_pool(backend, workers, address, pin, capacity=capacity)
     try:
         while series.waiting or series.running:
             while pool.free() and (item := series.take()) is not None:

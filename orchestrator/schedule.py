@@ -168,3 +168,26 @@ def _check_lineup(game: Game, size: int) -> None:
         raise InputError(f"Robot Game is for 2 players, not {size}")
     if size < 1:
         raise InputError("no bots given")
+
+
+def plan_compare(setup: Setup, new: BotFile, old: BotFile, against: list[BotFile], pairs: int,
+                 first_seed: int) -> list[Planned]:
+    """`arena compare`'s games, two per pair, pair k on seed first_seed + k.
+
+    Without opponents: NEW against OLD, then OLD against NEW (seats swapped). With them:
+    NEW in one seat among the opponents, then OLD in that seat; the seat turns with k.
+    Entrants: 0 is NEW, 1 is OLD, 2... the opponents.
+    """
+    bots = entrants([new, old, *against])
+    _check_lineup(setup.game, 1 + len(against) if against else 2)
+    lineups: list[tuple[list[BotFile], int, list[int]]] = []
+    others = list(range(2, len(bots)))
+    for k in range(pairs):
+        seed = first_seed + k
+        if not others:
+            seatings = [[0, 1], [1, 0]]
+        else:
+            seat = k % (len(others) + 1)
+            seatings = [others[:seat] + [who] + others[seat:] for who in (0, 1)]
+        lineups += [([bots[e] for e in group], seed, group) for group in seatings]
+    return _plan_series(setup, lineups)

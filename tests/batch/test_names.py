@@ -77,6 +77,8 @@ def invocations(tmp: Path) -> dict[str, list[tuple[Callable[[], list[str]], int]
         "results": [(lambda: [db, "--export", "csv"], 0), (lambda: [db], 0),
                     *[(lambda i=i: [db, "--run", run_ids(db)[i][:8]], 0) for i in (0, 1)]],
         "replay": [(lambda: [replay, "--turn", "3"], 0)],
+        "compare": [(lambda: [lineup[0], lineup[1], "--against", f"{lineup[5]},{lineup[2]}",
+                              *QUICK, "--max-games", "4", "--db", db], 0)],
     }
 
 

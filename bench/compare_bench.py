@@ -1,0 +1,101 @@
+"""`arena compare`: the average games to a verdict, against a fixed batch of the same power.
+
+1. Simulated (orchestrator/sprt.py, every observation evaluated, as the command does): the
+   default test (normalized Elo 0 vs 10, alpha = beta = 0.05) on pairs of games
+   (pentanomial; two-player games) and on pairs' outcomes (trinomial; games of more
+   players), at a true difference of elo0 and of elo1. The fixed batch of the same power
+   is the one-sided test at level alpha with power 1 - beta: ((z_a + z_b) / (t1 - t0))^2
+   observations. Both are given in games (a pair is two).
+2. Real (Robot Game, one pair of bots): survivor against its 30 %-noisy copy
+   (tests/compare/bots), `arena compare --model logistic --elo1 300` from 5 starting
+   seeds, against the games a fixed batch needs for the Wilson intervals of the two win
+   rates to separate with probability 0.95 (the SPRT's power), at the win rate of a
+   fixed batch of 100 games (50 seeds, seats swapped).
+"""
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+import tempfile
+from math import comb
+from pathlib import Path
+
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from orchestrator import sprt  # noqa: E402
+from orchestrator.stats import wilson  # noqa: E402
+
+ALPHA = BETA = 0.05
+RUNS = 400
+
+
+def simulated(table: Table) -> None:
+    for label, base in (("pairs (pentanomial)", [0.05, 0.2, 0.5, 0.2, 0.05]),
+                        ("pair won (trinomial)", [0.35, 0.3, 0.35])):
+        games_per = 2
+        t0, t1 = (sprt.t_value(base, e, "normalized") for e in (0.0, 10.0))
+        fixed = sprt.fixed_length(t0, t1, ALPHA, BETA) * games_per
+        for true in (0.0, 10.0):
+            pdf = sprt.shifted(base, true, "normalized")
+            h1, length = sprt.simulate(pdf, 0.0, 10.0, ALPHA, BETA, "normalized", RUNS,
+                                       np.random.default_rng(7))
+            table.add_row(f"simulated {label}", f"nElo {true:g}", f"{h1.mean():.3f}",
+                          f"{length.mean() * games_per:.0f}", f"{fixed:.0f}",
+                          f"{length.mean() * games_per / fixed:.2f}")
+
+
+def wilson_games(p_new: float, power: float = 1 - BETA) -> int:
+    for n in range(2, 4000, 2):
+        chance = sum(comb(n, w) * p_new ** w * (1 - p_new) ** (n - w) for w in range(n + 1)
+                     if wilson(w, n)[0] > wilson(n - w, n)[1])
+        if chance >= power:
+            return n
+    return math.inf
+
+
+def real(table: Table) -> None:
+    new = str(ROOT / "bots" / "robotgame" / "survivor.py")
+    old = str(ROOT / "tests" / "compare" / "bots" / "noisy_survivor.py")
+    games = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for start in (1, 1001, 2001, 3001, 4001):
+            done = subprocess.run(
+                [sys.executable, "-m", "orchestrator", "compare", new, old, "--game",
+                 "robotgame", "--model", "logistic", "--elo1", "300", "--sandbox", "off",
+                 "--seed", str(start), "--db", f"{tmp}/c.sqlite", "--json"],
+                cwd=ROOT, capture_output=True, text=True, check=True)
+            report = json.loads(done.stdout)
+            games.append(report["games"])
+        wins = {"survivor": 0, "Noisy Survivor": 0}
+        for lineup in ((new, old), (old, new)):          # the win rate, from a fixed batch
+            done = subprocess.run(
+                [sys.executable, "-m", "orchestrator", "batch", *lineup, "--game",
+                 "robotgame", "--seeds", "50", "--sandbox", "off", "--db",
+                 f"{tmp}/b.sqlite", "--json"], cwd=ROOT, capture_output=True, text=True,
+                check=True)
+            for player in json.loads(done.stdout)["players"]:
+                wins[player["name"]] += player["wins"]
+    rate = wins["survivor"] / sum(wins.values())
+    fixed = wilson_games(rate)
+    table.add_row("robotgame survivor vs noisy", f"win rate {rate:.2f}", "H1 x5",
+                  f"{np.mean(games):.1f}", str(fixed), f"{np.mean(games) / fixed:.2f}")
+
+
+def main() -> None:
+    table = Table(title="arena compare: games to a verdict vs a fixed batch of the same power")
+    for column in ("test", "true", "H1 rate", "mean games", "fixed games", "ratio"):
+        table.add_column(column)
+    simulated(table)
+    real(table)
+    Console().print(table)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,117 @@
+"""`arena compare` on real games: Robot Game (a sample against a weakened copy and an
+identical copy), an arena of 4 AIs, determinism, and Ctrl-C then resume."""
+from __future__ import annotations
+
+import json
+import signal
+import sqlite3
+import subprocess
+import time
+from math import comb
+from pathlib import Path
+
+from orchestrator.stats import wilson
+from tests.conftest import ARENA_CMD, ROOT, default_sigint
+
+HERE = Path(__file__).parent / "bots"
+SURVIVOR = str(ROOT / "bots" / "robotgame" / "survivor.py")
+NOISY = str(HERE / "noisy_survivor.py")          # survivor, 30 % random legal actions
+COPY = str(HERE / "survivor_copy.py")            # survivor, byte for byte
+RG = ["--game", "robotgame", "--workers", "2"]
+ARENA_QUICK = ["--game", "arena", "--map", "tiny", "--robots", "3", "--max-turns", "30"]
+
+
+def arena(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(ARENA_CMD + list(args), cwd=ROOT, capture_output=True, text=True,
+                          timeout=600)
+
+
+def compare(*args: str) -> dict:
+    done = arena("compare", *args, "--json")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def wilson_games(p_new: float, power: float) -> int:
+    """Games (even: seats swapped) a fixed batch needs for the two Wilson intervals of the
+    win rates to separate with probability `power`, NEW winning each game with p_new and
+    OLD the rest."""
+    for n in range(2, 2000, 2):
+        chance = sum(comb(n, w) * p_new ** w * (1 - p_new) ** (n - w) for w in range(n + 1)
+                     if wilson(w, n)[0] > wilson(n - w, n)[1])
+        if chance >= power:
+            return n
+    raise AssertionError("no batch size up to 2000")
+
+
+def test_the_original_beats_its_noisy_copy_sooner_than_a_fixed_batch(tmp_path) -> None:
+    db = str(tmp_path / "c.sqlite")
+    # The gap is wide (about 380 Elo, a 0.9 win rate): elo1 300 logistic Elo suits it.
+    args = [SURVIVOR, NOISY, *RG, "--model", "logistic", "--elo1", "300", "--sandbox", "off",
+            "--db", db]
+    first = compare(*args)
+    assert first["verdict"] == "H1" and first["elo"] > 0 and first["games"] == 2 * first["pairs"]
+    assert sum(first["counts"]) == first["pairs"] and len(first["counts"]) == 5
+    again = compare(*args[:-1], str(tmp_path / "other.sqlite"))      # a fresh store
+    for key in ("verdict", "games", "pairs", "counts", "llr", "elo"):
+        assert again[key] == first[key], key
+    # A fixed batch, seats swapped, measures the win rate; the games it needs (with the
+    # SPRT's power, 1 - beta) for the intervals to separate:
+    batch = json.loads(arena("batch", SURVIVOR, NOISY, "--seeds", "30", *RG, "--sandbox",
+                             "off", "--db", db, "--json").stdout)["players"]
+    swapped = json.loads(arena("batch", NOISY, SURVIVOR, "--seeds", "30", *RG, "--sandbox",
+                               "off", "--db", db, "--json").stdout)["players"]
+    wins = {p["name"]: p["wins"] for p in batch}
+    for p in swapped:
+        wins[p["name"]] += p["wins"]
+    rate = wins["survivor"] / (wins["survivor"] + wins["Noisy Survivor"])
+    fixed = wilson_games(rate, 0.95)
+    print(f"\nSPRT: {first['games']} games; fixed batch: {fixed} (win rate {rate:.2f}; "
+          f"{wilson_games(rate, 0.5)} for even odds of separating)")
+    assert first["games"] < fixed
+
+
+def test_an_identical_copy_is_not_better_in_the_sandbox(tmp_path) -> None:
+    report = compare(COPY, SURVIVOR, *RG, "--elo1", "100", "--db", str(tmp_path / "c.sqlite"))
+    assert report["verdict"] == "H0" and report["elo"] == 0
+    assert report["counts"][2] == report["pairs"]          # every pair split 1-1
+
+
+def test_an_arena_of_four_reaches_a_verdict(tmp_path) -> None:
+    report = compare("hunter", "randy", "--against", "beeline,turtle", "--against", "hunter",
+                     *ARENA_QUICK, "--workers", "2", "--sandbox", "off", "--elo1", "150",
+                     "--max-games", "400", "--db", str(tmp_path / "a.sqlite"))
+    assert report["verdict"] in ("H0", "H1") and len(report["counts"]) == 3
+    assert len(report["against"]) == 3 and report["games"] == 2 * report["pairs"]
+
+
+def test_ctrl_c_then_the_same_command_decides_as_an_unbroken_run(tmp_path) -> None:
+    common = [SURVIVOR, NOISY, *RG, "--elo1", "100", "--sandbox", "off", "--json"]
+    whole = compare(*common, "--db", str(tmp_path / "whole.sqlite"))
+    db = tmp_path / "broken.sqlite"
+    proc = subprocess.Popen(ARENA_CMD + ["compare", *common, "--db", str(db)], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=default_sigint)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and _games(db) < 4:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    assert "run the same command again" in stderr
+    saved = _games(db)
+    assert 0 < saved < whole["games"]
+    resumed = compare(*common[:-1], "--db", str(db))
+    assert resumed["skipped"] == saved
+    for key in ("verdict", "games", "pairs", "counts", "llr", "elo", "elo_ci"):
+        assert resumed[key] == whole[key], key
+
+
+def _games(db: Path) -> int:
+    if not db.exists():
+        return 0
+    try:
+        with sqlite3.connect(db) as conn:
+            return conn.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
+    except sqlite3.OperationalError:
+        return 0
