@@ -147,13 +147,9 @@ def compare(
 ) -> None:
     """Is NEW better than OLD? Play pairs of games until a sequential test decides.
 
-    The verdict is H1 (NEW is better by elo1 or more), H0 (NEW is not better than elo0),
-    or undecided at --max-games. Wrong verdicts are rare: at most alpha and beta of the
-    time. Each pair plays the same seed twice (the seats swapped, or NEW then OLD in one
-    seat), so the luck of the seed cancels and fewer games decide. Games already running
-    when the test decides are finished and recorded but not counted; the same command
-    after Ctrl-C plays on from the results file and reaches the same verdict. See
-    docs/compare.md.
+    The verdict is H1 (NEW is better by elo1 or more), H0 (NEW is not better than elo0), or undecided at --max-games. Wrong verdicts are rare: at most alpha and beta of the time.
+
+    Each pair plays the same seed twice (the seats swapped, or NEW then OLD in one seat), so the luck of the seed cancels and fewer games decide. Games already running when the test decides are finished and recorded but not counted; the same command after Ctrl-C plays on from the results file and reaches the same verdict. See docs/compare.md.
 
     Examples:
 

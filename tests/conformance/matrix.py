@@ -205,6 +205,18 @@ def batch(where: Where, game: Game, work: Path, _: str) -> None:
     assert [(r["kind"], r["game"], r["finished"]) for r in runs] == [("batch", game.name, 2)]
 
 
+def compare(where: Where, game: Game, work: Path, _: str) -> None:
+    """`arena compare NEW OLD` (the game's default opponents where it seats more): pairs of
+    games until the sequential test decides, here cut at two pairs."""
+    new, old = (str(where.bot(game.name, sample)) for sample in lineup(game))
+    report = as_json(arena(where, work, "compare", new, old, "--game", game.name,
+                           "--max-games", "4", "--max-turns", TURNS, "--workers", "1",
+                           "--db", str(work / "compare.sqlite"), "--json"))
+    assert report["game"] == game.name and report["verdict"] in ("H0", "H1", "undecided")
+    assert report["games"] == 2 * report["pairs"] <= 4 and report["skipped"] == 0, report
+    assert sum(report["counts"]) == report["pairs"] and len(report["elo_ci"]) == 2, report
+
+
 def _expect_summary(players: list[dict], files: list[str], matches: int) -> None:
     assert sorted(Path(p["bot"]).stem for p in players) == sorted(Path(f).stem for f in files)
     for p in players:
@@ -349,19 +361,20 @@ def driver_ladder(where: Where, game: Game, work: Path, sample: str) -> None:
 
 PLAYS: dict[str, Callable[[Where, Game, Path, str], None]] = {
     "run": run_table, "run-json": run_json, "run-by-name": run_by_name, "bots": bots_list,
-    "batch": batch, "tournament": tournament, "scenario": scenario, "replay": replay,
-    "maps": maps, "maps-generate": maps_generate, "ladder": ladder,
+    "batch": batch, "tournament": tournament, "compare": compare, "scenario": scenario,
+    "replay": replay, "maps": maps, "maps-generate": maps_generate, "ladder": ladder,
     "check": check, "driver-run": driver_run, "driver-check": driver_check,
     "driver-ladder": driver_ladder,
 }
-PER_GAME = ("run", "run-json", "run-by-name", "bots", "batch", "tournament", "scenario",
-            "replay", "maps", "maps-generate", "ladder")
+PER_GAME = ("run", "run-json", "run-by-name", "bots", "batch", "tournament", "compare",
+            "scenario", "replay", "maps", "maps-generate", "ladder")
 PER_SAMPLE = ("check",)
 PER_DRIVEN_SAMPLE = ("driver-run", "driver-check", "driver-ladder")
 # Each `arena` command and the rows that run it: a command with no entry fails
 # test_generation, so a new command cannot go unplayed.
 COVERS = {"run": ("run", "run-json", "run-by-name"), "check": ("check", "driver-check"),
           "batch": ("batch",), "results": ("batch",), "tournament": ("tournament",),
+          "compare": ("compare",),
           "scenario": ("scenario",), "replay": ("replay",), "maps": ("maps", "maps-generate"),
           "serve": ("ladder", "driver-ladder"), "bots": ("bots",)}
 
