@@ -11,6 +11,10 @@
    seeds, against the games a fixed batch needs for the Wilson intervals of the two win
    rates to separate with probability 0.95 (the SPRT's power), at the win rate of a
    fixed batch of 100 games (50 seeds, seats swapped).
+3. Real, one pair per game (PAIRS: a stronger sample against a weaker one, in-process),
+   `arena compare --model logistic --elo1 ELO1` from 3 starting seeds, against the fixed
+   batch of the same power at the outcome distribution those runs observed (all their
+   pairs pooled): the one-sided test of ((z_a + z_b) / (t1 - t0))^2 pairs.
 """
 from __future__ import annotations
 
@@ -88,12 +92,45 @@ def real(table: Table) -> None:
                   f"{np.mean(games):.1f}", str(fixed), f"{np.mean(games) / fixed:.2f}")
 
 
+# One pair per game: NEW (the stronger sample), OLD, the test's elo1 (logistic), and the
+# options that keep a game short.
+PAIRS = {"arena": ("hunter", "randy", 200, ["--map", "tiny", "--max-turns", "60"]),
+         "robotgame": ("coordinator", "example.py", 200, []),
+         "cave": ("forager", "wanderer", 200, []),
+         "race": ("planner", "random_bot", 200, [])}
+
+
+def per_game(table: Table) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        for game, (new, old, elo1, extra) in PAIRS.items():
+            games, pooled, verdicts = [], None, []
+            for start in (1, 1001, 2001):
+                done = subprocess.run(
+                    [sys.executable, "-m", "orchestrator", "compare", new, old, "--game", game,
+                     "--model", "logistic", "--elo1", str(elo1), "--sandbox", "off",
+                     "--max-games", "600", "--seed", str(start), "--db",
+                     f"{tmp}/{game}.sqlite", "--json", *extra],
+                    cwd=ROOT, capture_output=True, text=True, check=True)
+                report = json.loads(done.stdout)
+                games.append(report["games"])
+                verdicts.append(report["verdict"])
+                counts = np.asarray(report["counts"], dtype=float)
+                pooled = counts if pooled is None else pooled + counts
+            pdf = pooled / pooled.sum()
+            t0, t1 = (sprt.t_value(pdf, e, "logistic") for e in (0.0, float(elo1)))
+            fixed = sprt.fixed_length(t0, t1, ALPHA, BETA) * 2        # pairs, in games
+            table.add_row(f"{game} {new} vs {old}", f"{report['outcomes']}",
+                          ",".join(verdicts), f"{np.mean(games):.1f}", f"{fixed:.0f}",
+                          f"{np.mean(games) / fixed:.2f}")
+
+
 def main() -> None:
     table = Table(title="arena compare: games to a verdict vs a fixed batch of the same power")
     for column in ("test", "true", "H1 rate", "mean games", "fixed games", "ratio"):
         table.add_column(column)
     simulated(table)
     real(table)
+    per_game(table)
     Console().print(table)
 
 
