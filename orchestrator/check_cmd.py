@@ -108,10 +108,12 @@ def check_submission(bot: BotFile, game: str = "arena", turns: int | None = None
                      rules, limits or found.limits, sandbox)
     watch = HangWatch()
     result = run_match(spec, stop=watch)
-    found = verdict(result, bot, max_overheat_share, spec.limits.output_bytes, spec.limits)
+    judged = verdict(result, bot, max_overheat_share, spec.limits.output_bytes, spec.limits)
     if watch.reason is not None:
-        found.update(ok=False, failure=watch.failure, reason=watch.reason, turns=watch.turn)
-    return found
+        hint = slow_start_hint(game, bot, spec.limits) if watch.failure in ("hang", "cpu") else ""
+        judged.update(ok=False, failure=watch.failure, reason=watch.reason + hint,
+                      turns=watch.turn)
+    return judged
 
 
 def slow_start_hint(game: str, bot: BotFile, limits: Limits | None) -> str:
