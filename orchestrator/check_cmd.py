@@ -36,6 +36,51 @@ def failure_kind(status: str, reason: str) -> str:
 
 
 CHECK_TURNS = {"arena": 50, "race": 20}
+# A submission whose every call of a turn ran out of time on this many turns in a row fails
+# at once: the check stops there rather than wait out the other turns' time limits.
+HUNG_TURNS = 3
+# The out-of-time counts a game's stats keep: a Python bot's timed-out calls (Race, Robot
+# Game) and a program's turns without an answer in time (Cave), in the failure they give.
+OUT_OF_TIME = (("timeouts", "timeout"), ("hang", "hang"), ("cpu", "cpu"))
+OUT_OF_TIME_SAYS = {"timeout": "every call went past its time limit",
+                    "hang": "no answer in time", "cpu": "went past its CPU limit"}
+
+
+class HangWatch:
+    """`run_match`'s stop predicate for a check: stops the match once the checked seat's
+    calls have all run out of time on `HUNG_TURNS` turns in a row, and keeps the verdict."""
+
+    def __init__(self, seat: int = 0) -> None:
+        self.seat = seat
+        self.seen: dict[str, int] = {}
+        self.streak = 0
+        self.failure: str | None = None
+        self.reason: str | None = None
+        self.turn: int | None = None
+
+    def __call__(self, turn: int, stats: dict[int, dict]) -> bool:
+        mine = stats.get(self.seat)
+        if mine is None:                       # erased or never loaded: its verdict says
+            return False
+        counts = {"decisions": mine.get("decisions", 0), **(mine.get("faults") or {}),
+                  "timeouts": mine.get("timeouts", 0)}
+        grew = {key: counts.get(key, 0) - self.seen.get(key, 0) for key in counts}
+        self.seen = counts
+        asked = grew.get("decisions", 0)
+        if asked <= 0:                         # not asked this turn: the streak stands
+            return False
+        late = [(grew.get(key, 0), kind) for key, kind in OUT_OF_TIME if grew.get(key, 0)]
+        if sum(n for n, _ in late) < asked:
+            self.streak = 0
+            return False
+        self.streak += 1
+        if self.streak < HUNG_TURNS:
+            return False
+        self.failure = max(late)[1]
+        self.turn = turn
+        self.reason = (f"{self.failure}: {OUT_OF_TIME_SAYS[self.failure]} on {HUNG_TURNS} "
+                       f"turns in a row (turn {turn}); stopped early")
+        return True
 
 
 def check_bot(path, game: str = "arena", turns: int | None = None, seed: int = 1,
@@ -61,8 +106,14 @@ def check_submission(bot: BotFile, game: str = "arena", turns: int | None = None
     rules = found.rules(found.presets[0], max_turns=turns)
     spec = MatchSpec(found.name, found.find_map(found.check_map), [bot, *opponents], seed,
                      rules, limits or found.limits, sandbox)
-    result = run_match(spec)
-    return verdict(result, bot, max_overheat_share, spec.limits.output_bytes, spec.limits)
+    watch = HangWatch()
+    result = run_match(spec, stop=watch)
+    judged = verdict(result, bot, max_overheat_share, spec.limits.output_bytes, spec.limits)
+    if watch.reason is not None:
+        hint = slow_start_hint(game, bot, spec.limits) if watch.failure in ("hang", "cpu") else ""
+        judged.update(ok=False, failure=watch.failure, reason=watch.reason + hint,
+                      turns=watch.turn)
+    return judged
 
 
 def slow_start_hint(game: str, bot: BotFile, limits: Limits | None) -> str:

@@ -106,14 +106,21 @@ class _Players:
             proc.kill()
 
 
+# `stop(turn, stats)` after each turn: the turn just played (as the game counts) and
+# each playing seat's stats so far; True ends the match there.
+StopWhen = Callable[[int, dict[int, dict]], bool]
+
+
 def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None,
               timing: Timing | None = None, trace: Callable[[Any], None] | None = None,
-              replays: list[dict] | None = None) -> dict:
+              replays: list[dict] | None = None, stop: StopWhen | None = None) -> dict:
     """Play the match, replaying it from turn 0 after each erase. Returns the result.
 
     With a `replays` list, the match's replay is appended to it.
     `on_turn(turn, max_turns)` reports progress; `trace(match)` sees the state after every
     turn of the attempt that counts (and of erased attempts too, before their erase).
+    `stop` (only `arena check` passes one) may end the match early, once its outcome no
+    longer matters to the caller: the result's `end` is then "stopped".
     """
     game = get_game(spec.game)
     if spec.limits is None:
@@ -132,7 +139,7 @@ def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None
         for i, seat in playing.items():          # an erase replays from the same start
             seat.scratch = start_scratch[i]
         outcome = _attempt(spec, game, arena_map, playing, on_turn, timing, trace, isolation,
-                           recorders)
+                           recorders, stop)
         for seat in seats:
             if seat.status in ("erased", "forfeit") and not any(
                     m["player"] == seat.name for m in marks):
@@ -141,8 +148,10 @@ def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None
         if outcome is not None:
             break
         restarts += 1
-    match, lineup = outcome
+    match, lineup, stopped = outcome
     result = _result(spec, game, arena_map, seats, match, lineup, restarts)
+    if stopped:
+        result["end"] = "stopped"
     if any(seat.status == "forfeit" or seat.status == "load_error" and game.failure ==
            "forfeit" for seat in seats):
         result["end"] = "forfeit"
@@ -154,8 +163,9 @@ def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None
 
 
 def _attempt(spec, game, arena_map, playing: dict[int, Seat], on_turn, timing, trace,
-             isolation: dict, recorders: list | None):
-    """One try at the whole match. Returns (match, lineup), or None after an erase.
+             isolation: dict, recorders: list | None, stop: StopWhen | None = None):
+    """One try at the whole match. Returns (match, lineup, stopped early), or None after
+    an erase.
 
     Fills `isolation` with the sandbox layers the children got, the first time.
     """
@@ -180,6 +190,8 @@ def _attempt(spec, game, arena_map, playing: dict[int, Seat], on_turn, timing, t
                 playing[i].output = players.procs[i].startup_output
                 _note_violations(playing[i], players.procs[i].startup_violations)
         forfeited = bool(players.load_failed) and forfeits
+        played = 0                     # exchanges of this attempt (Race's round 0 adds none
+                                       # to match.turn)
         while match.end is None and lineup and not forfeited:
             started = time.perf_counter()
             views = match.views()
@@ -216,6 +228,7 @@ def _attempt(spec, game, arena_map, playing: dict[int, Seat], on_turn, timing, t
             if failed:
                 return None
             log = match.play_turn(moves)
+            played += 1
             if recorders is not None:
                 recorders[-1].turn(match, log)
             if timing is not None:
@@ -229,7 +242,11 @@ def _attempt(spec, game, arena_map, playing: dict[int, Seat], on_turn, timing, t
                 on_turn(match.turn, spec.rules.max_turns)
             if trace is not None:
                 trace(match)
-        return match, lineup
+            if stop is not None and match.end is None and stop(
+                    played - 1 + getattr(match, "first_turn", 1),
+                    {i: match.stats(local) for local, i in enumerate(lineup)}):
+                return match, lineup, True
+        return match, lineup, False
     finally:
         players.close()
         _account(players, playing)

@@ -109,14 +109,17 @@ def test_a_java_and_a_perl_bot_play_a_whole_game_as_an_ordinary_user(ordinary_us
 
 
 @needs("java")
-def test_check_tells_a_per_turn_java_bot_to_go_persistent(tmp_path) -> None:
-    """A turn's time far below any JVM's start: the failure line says why, and the fix."""
+@pytest.mark.parametrize("turns", [2, 4], ids=["played-out", "stopped-early"])
+def test_check_tells_a_per_turn_java_bot_to_go_persistent(tmp_path, turns: int) -> None:
+    """A turn's time far below any JVM's start: the failure line says why, and the fix,
+    whether the check played every turn or stopped after 3 turns in a row out of time."""
     bot = tmp_path / "Bot.java"
     bot.write_text(re.sub(r"// cave-protocol: persistent\n", "", JAVA_BOT.read_text()))
     limits = Limits(cpu_per_call_s=1.0, wall_per_call_s=0.1, watchdog_grace_s=5.0,
                     first_wall_s=5.0, output_bytes=16 << 10)
-    found = check_bot(bot, "cave", turns=2, limits=limits)
+    found = check_bot(bot, "cave", turns=turns, limits=limits)
     assert found["failure"] in ("hang", "cpu"), found["reason"]
+    assert ("stopped early" in found["reason"]) is (turns > 3), found["reason"]
     assert ("java starts afresh every turn and cannot start within the 0.1 s a turn "
             "allows: add `cave-protocol: persistent` in a comment in its first 5 lines"
             ) in found["reason"]

@@ -1,0 +1,9 @@
+"""An arena bot whose move() never returns."""
+from roborally.api import *  # noqa: F403
+
+name = 'Hang'
+
+
+def move():
+    while True:
+        pass

@@ -1,0 +1,3 @@
+#!/bin/sh
+# A Cave program that never answers.
+while :; do :; done

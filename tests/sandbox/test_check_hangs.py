@@ -1,0 +1,76 @@
+"""`arena check` of a bot that hangs, in every game: it stops within a few turns.
+
+`hangs/` holds, for each game of the registry, a Python bot that never answers (`<game>.py`),
+and for games of programs more languages (`<game>.sh`). A spinning bot fails with `hang` or
+`timeout`, or `cpu` where a game's CPU limit per call is below its wall limit. No wall times
+are asserted: the turn the check stopped on shows that it did not wait out the other turns'
+time limits.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from orchestrator.check_cmd import HUNG_TURNS, HangWatch
+from orchestrator.games import GAMES
+from tests.conftest import ARENA_CMD, ROOT
+
+OUT_OF_TIME = ("hang", "timeout", "cpu")
+HANGS = Path(__file__).parent / "hangs"
+CASES = sorted(HANGS.glob("*.*"))
+
+
+def test_every_game_has_a_hanging_python_bot() -> None:
+    assert {p.stem for p in HANGS.glob("*.py")} == set(GAMES)
+
+
+@pytest.mark.parametrize("bot", CASES, ids=lambda p: p.name)
+def test_check_of_a_hanging_bot_stops_within_a_few_turns(bot: Path, no_stray_processes) -> None:
+    started = time.monotonic()
+    done = subprocess.run([*ARENA_CMD, "check", "--game", bot.stem, str(bot), "--json"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    print(f"{bot.name}: {time.monotonic() - started:.1f} s")
+    assert done.returncode == 1, done.stderr
+    verdict = json.loads(done.stdout)
+    # Out of time, never a crash: a spinning arena bot meets its CPU limit before the wall.
+    assert not verdict["ok"] and verdict["failure"] in OUT_OF_TIME, verdict["reason"]
+    assert verdict["turns"] is not None and verdict["turns"] <= HUNG_TURNS, verdict["reason"]
+    assert verdict["reason"].startswith(verdict["failure"]), verdict["reason"]
+
+
+def turns(watch: HangWatch, rows: list[tuple[int, int]], key: str = "timeouts") -> list[bool]:
+    """Feed the watch one turn per (calls asked, calls out of time) row; what it said."""
+    asked = late = 0
+    said = []
+    for turn, (calls, out) in enumerate(rows, 1):
+        asked, late = asked + calls, late + out
+        stats = ({"decisions": asked, "timeouts": late} if key == "timeouts" else
+                 {"decisions": asked, "faults": {key: late}})
+        said.append(watch(turn, {0: stats}))
+    return said
+
+
+def test_the_watch_stops_on_the_third_turn_in_a_row_only() -> None:
+    stops = turns(HangWatch(), [(2, 2), (2, 2), (1, 0), (2, 2), (2, 2), (0, 0), (3, 3)])
+    assert stops == [False, False, False, False, False, False, True]
+
+
+def test_a_turn_with_one_call_in_time_breaks_the_streak() -> None:
+    assert not any(turns(HangWatch(), [(3, 2)] * 10))
+
+
+def test_the_watch_names_the_failure_and_the_turn() -> None:
+    watch = HangWatch()
+    assert turns(watch, [(1, 1)] * HUNG_TURNS, key="hang")[-1]
+    assert watch.failure == "hang" and watch.turn == HUNG_TURNS
+    assert watch.reason == (f"hang: no answer in time on {HUNG_TURNS} turns in a row "
+                            f"(turn {HUNG_TURNS}); stopped early")
+
+
+def test_the_watch_ignores_other_seats_and_an_erased_one() -> None:
+    watch = HangWatch()
+    assert not any(watch(t, {1: {"decisions": t, "timeouts": t}}) for t in range(1, 9))
