@@ -14,7 +14,8 @@
 3. Real, one pair per game (PAIRS: a stronger sample against a weaker one, in-process),
    `arena compare --model logistic --elo1 ELO1` from 3 starting seeds, against the fixed
    batch of the same power at the outcome distribution those runs observed (all their
-   pairs pooled): the one-sided test of ((z_a + z_b) / (t1 - t0))^2 pairs.
+   pairs pooled, plus half a pair in every outcome, so that a pair that always wins
+   still has a variance): the one-sided test of ((z_a + z_b) / (t1 - t0))^2 pairs.
 """
 from __future__ import annotations
 
@@ -27,7 +28,6 @@ from math import comb
 from pathlib import Path
 
 import numpy as np
-from rich.console import Console
 from rich.table import Table
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,6 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from orchestrator import sprt  # noqa: E402
 from orchestrator.stats import wilson  # noqa: E402
+from orchestrator.text import console  # noqa: E402
 
 ALPHA = BETA = 0.05
 RUNS = 400
@@ -116,6 +117,7 @@ def per_game(table: Table) -> None:
                 verdicts.append(report["verdict"])
                 counts = np.asarray(report["counts"], dtype=float)
                 pooled = counts if pooled is None else pooled + counts
+            pooled = pooled + 0.5
             pdf = pooled / pooled.sum()
             t0, t1 = (sprt.t_value(pdf, e, "logistic") for e in (0.0, float(elo1)))
             fixed = sprt.fixed_length(t0, t1, ALPHA, BETA) * 2        # pairs, in games
@@ -131,7 +133,7 @@ def main() -> None:
     simulated(table)
     real(table)
     per_game(table)
-    Console().print(table)
+    console().print(table)
 
 
 if __name__ == "__main__":
