@@ -7,18 +7,22 @@ TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: run test bench lint install clean run-deps system-deps
 
+# pip at -qq says only what failed: a machine's pip configuration may name package
+# indexes that lack a package, and -q would print a WARNING line for each of them.
+PIP := $(PY) -m pip install -qq
+
 $(PY):
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
+	$(PIP) --upgrade pip
 
 # The demo needs the package alone; the tests, benches and lint need the test extra
 # (which includes the server extra, Playwright, Dask, Hypothesis and rgkit).
 $(RUN_STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e .
+	$(PIP) -e .
 	touch $(RUN_STAMP)
 
 $(TEST_STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PIP) -e '.[test]'
 	touch $(TEST_STAMP) $(RUN_STAMP)
 
 install: $(TEST_STAMP)
