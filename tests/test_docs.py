@@ -69,16 +69,18 @@ NEEDS_MORE = re.compile(r"arena (serve|maps edit)|--backend dask|"
                         r"arena replay match\.json\.gz\s*$|more/|tournament \*\.py")
 # The user's own files the README names, played by samples of the command's game.
 USERS = {"arena": {"my_bot.py": "hunter.py", "a.py": "hunter.py", "b.py": "beeline.py",
-                   "c.py": "turtle.py"},
+                   "c.py": "turtle.py", "v2.py": "hunter.py", "v1.py": "randy.py"},
          "robotgame": {"my_rgkit_bot.py": "survivor.py", "a.py": "example.py",
                        "my_map.py": "../../maps/robotgame/default.py", "b.py": "rusher.py",
-                       "c.py": "survivor.py", "my_bot.py": "example.py"},
+                       "c.py": "survivor.py", "my_bot.py": "example.py",
+                       "my_bot_v2.py": "survivor.py", "my_bot_v1.py": "example.py"},
          "cave": {"my_bot.js": "scout.js", "my_bot": "miner.sh", "my_bot.py": "forager.py"},
          "race": {"my_bot.py": "planner.py"}}
 # Flags that make a sample run fast, appended to commands that play many matches.
 FAST = {"batch": ["--seeds", "2", "--max-turns", "10", "--workers", "1"],
         "tournament": ["--games", "1", "--max-turns", "10", "--workers", "1"],
-        "check": ["--turns", "5"]}
+        "check": ["--turns", "5"],
+        "compare": ["--max-games", "4", "--max-turns", "10", "--workers", "1"]}
 
 
 def readme_commands() -> list[str]:

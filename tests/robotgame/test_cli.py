@@ -37,9 +37,9 @@ def test_bad_input_is_one_error_line() -> None:
     done = arena("run", "--random-spawn")
     assert done.returncode == 2 and done.stderr.strip() == \
         "error: --random-spawn is a robotgame option"
-    done = arena("run", "--game", "robotgame", str(BOTS / "example.py"))
+    done = arena("run", "--game", "robotgame", *[str(BOTS / "example.py")] * 3)
     assert done.returncode == 2 and done.stderr.strip() == \
-        "error: Robot Game is for 2 players, not 1"
+        "error: Robot Game is for 2 players, not 3"
 
 
 def test_check_exit_codes() -> None:

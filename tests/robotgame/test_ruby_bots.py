@@ -136,7 +136,7 @@ def test_ruby_robots_act_as_their_python_originals_on_recorded_states(robot, rec
 @dataclass(frozen=True)
 class Case:
     bot: str
-    status: str = "ok"            # ok, or forfeit
+    status: str = "ok"            # ok, forfeit, or load_error (as a Python bot's)
     reason: str = ""              # in the forfeit's reason
     error: str = ""               # in the robots' errors (they guard)
     violation: str = ""           # a refused attempt the record must hold
@@ -153,8 +153,8 @@ CASES = [
     Case("knocker.rb", violation="socket: socket"),
     Case("snoop.rb"),
     Case("raiser.rb", error="ArgumentError: boom"),
-    Case("no_robot.rb", status="forfeit", reason="load_error: the bot has no Robot class"),
-    Case("broken.rb", status="forfeit", reason="load_error: SyntaxError"),
+    Case("no_robot.rb", status="load_error", reason="the bot has no Robot class"),
+    Case("broken.rb", status="load_error", reason="SyntaxError: /bot/broken.rb:3: syntax error"),
 ]
 
 
