@@ -22,7 +22,8 @@ pytestmark = pytest.mark.skipif(
 
 SUITES = ["tests/sandbox/test_hostile.py", "tests/sandbox/test_check.py",
           "tests/sandbox/test_tiers.py", "tests/arena/test_matches.py",
-          "tests/cave/test_hostile_programs.py"]
+          "tests/cave/test_hostile_programs.py", "tests/sandbox/test_check_hangs.py",
+          "tests/robotgame/test_hangs.py"]
 
 
 @HOST_WIDE        # it runs the hostile suites, whose port and files it shares
