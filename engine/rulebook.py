@@ -1,6 +1,6 @@
 """What the engine offers of one game, the same for every game: its maps, its rules and
 presets, a new match, a scenario runner. Each game package exports one as `RULEBOOK`;
-the orchestrator's registry (`orchestrator/games.py`) adds how to run it."""
+the orchestrator's registry (`orchestrator/games/`) adds how to run it."""
 from __future__ import annotations
 
 from dataclasses import dataclass

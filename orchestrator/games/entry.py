@@ -1,8 +1,9 @@
-"""The games the orchestrator can run: one entry each, all driven the same way.
+"""One game's entry in the registry: how the orchestrator runs it.
 
 An entry joins the engine's `RULEBOOK` of the game (`engine/<game>/__init__.py`) with
 the module its bots run beside in the sandbox (`sandbox/botlib/<bot_side>.py`) and how
 the commands run it: limits, maps, the bots `check` and the demo play against, columns.
+Each game's entry is `GAME` in its own folder, `orchestrator/games/<game>/`.
 """
 from __future__ import annotations
 
@@ -10,14 +11,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from engine import InputError, arena, cave, race, robotgame
+from engine import InputError
 from engine.rulebook import Rulebook
 from orchestrator.assets import bundled
 from orchestrator.bots import BotFile, sample_bots
 from orchestrator.samples import Unbuildable, runnable
 from sandbox.host import BotSpec
 from sandbox.limits import Limits
-from sandbox.paths import BOTLIB
 from sandbox.programs import describe, with_driver
 
 
@@ -134,59 +134,3 @@ class Game:
         raise InputError(f"{ref}: map not found (not a file, nor a bundled {self.name} map: "
                          f"{names})")
 
-
-GAMES: dict[str, Game] = {game.name: game for game in (
-    Game("arena", "Robot Arena",
-         arena.RULEBOOK, "_arena", default_map="quad", map_suffix=".txt",
-         check_map="skirmish", check_opponents=("hunter.py", "beeline.py"),
-         columns=(("flags", lambda s: f"{s.get('max_flags', 0)}/{s.get('total_flags', 0)}"),
-                  ("alive", lambda s: str(s.get("alive", "-"))))),
-    Game("robotgame", "rgkit's Robot Game",
-         robotgame.RULEBOOK, "_robotgame", default_map="default",
-         map_suffix=".py", check_map="default", check_opponents=("example.py",),
-         failure="forfeit", players=2,
-         # rgkit's server: 300 ms per act (1.5 s for the first); past that the robot guards.
-         # Two turns of nothing but timeouts, or a 20 s bank, forfeit (docs/robotgame.md).
-         limits=Limits(cpu_per_call_s=2.0, act_soft_s=0.3, first_act_soft_s=1.5,
-                       cpu_bank_s=20.0),
-         demo=("coordinator.py", "example.py"),
-         drivers=((".rb", str(BOTLIB / "ruby" / "driver.rb")),),
-         columns=(("robots", lambda s: str(s.get("robots", "-"))),
-                  ("timeouts", lambda s: str(s.get("timeouts", "-"))))),
-    Game("cave", "Cave Rangers, bots in any language",
-         cave.RULEBOOK, "_keeper", default_map="generated", map_suffix=".txt",
-         check_map="generated", check_opponents=("forager.py", "miner.sh"),
-         # The seed's controller: 1 s a turn. A persistent program's first turn gets 5 s.
-         limits=Limits(cpu_per_call_s=1.0, wall_per_call_s=1.0, watchdog_grace_s=5.0,
-                       cpu_bank_s=60.0, output_bytes=16 << 10),
-         demo=("forager.py", "wanderer.py", "miner.sh", "scout.js", "digger.c"),
-         columns=(("score", lambda s: str(s.get("score", "-"))),
-                  ("gold", lambda s: str(s.get("gold", "-"))),
-                  ("lasted", lambda s: str(s.get("turns", "-"))),
-                  ("invalid", lambda s: str(s.get("invalid", "-")))), programs=True,
-         ranked_by="score"),        # the seed's leaderboard: mean score
-    Game("race", "Race some Robots, RoboRally cards",
-         race.RULEBOOK, "_race", default_map="seed", map_suffix=".json",
-         check_map="seed", check_opponents=("random_bot.py", "planner.py"),
-         # The seed gives no time; a round's choice gets 1 s, then random cards fill in.
-         limits=Limits(cpu_per_call_s=2.0, act_soft_s=1.0, first_act_soft_s=1.0),
-         demo=("planner.py", "random_bot.py", "cautious.py", "sprinter.py"),
-         columns=(("C1", lambda s: "yes" if s.get("checkpoint") else "-"),
-                  ("to go", lambda s: str(s.get("distance", "-"))),
-                  ("reboots", lambda s: str(s.get("reboots", "-"))),
-                  ("filled", lambda s: str(s.get("invalid", 0) + s.get("overheats", 0)
-                                           + s.get("timeouts", 0)))),
-         tournament=("combinations", 3, 6), ranked_by="points"),
-)}
-
-
-def games_help() -> str:
-    """Every game of the registry, for --game's help: `arena (Robot Arena), ...`."""
-    named = [f"{game.name} ({game.title})" for game in GAMES.values()]
-    return ", ".join(named[:-1]) + " or " + named[-1]
-
-
-def get_game(name: str) -> Game:
-    if name not in GAMES:
-        raise InputError(f"unknown game {name!r} (available: {', '.join(GAMES)})")
-    return GAMES[name]

@@ -1,0 +1,68 @@
+"""The registry: the games the orchestrator can run, one entry each, all driven the same way.
+
+Each built-in game keeps its entry (`GAME`) in its own folder here. A game kept anywhere
+else (a test's toy game, a game master's own) is added by naming its folder, or a file
+that defines `GAME`, in the `ARENA_GAMES` environment variable (several are separated as
+in PATH); child processes and servers started from here inherit it.
+"""
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from pathlib import Path
+
+from engine import InputError
+from orchestrator.games.arena import GAME as _ARENA
+from orchestrator.games.cave import GAME as _CAVE
+from orchestrator.games.entry import Game
+from orchestrator.games.race import GAME as _RACE
+from orchestrator.games.robotgame import GAME as _ROBOTGAME
+
+PLUGINS_VARIABLE = "ARENA_GAMES"
+BUILT_IN = (_ARENA, _ROBOTGAME, _CAVE, _RACE)
+
+
+def _load_plugin(ref: str) -> Game:
+    """The `GAME` of a game's folder (its `__init__.py`) or of a Python file."""
+    path = Path(ref).expanduser().resolve()
+    folder = path.is_dir()
+    init = path / "__init__.py" if folder else path
+    if not init.is_file():
+        raise InputError(f"{ref} (in ${PLUGINS_VARIABLE}): no such game folder or file")
+    name = f"arena_game_{path.stem if not folder else path.name}"
+    spec = importlib.util.spec_from_file_location(
+        name, init, submodule_search_locations=[str(path)] if folder else None)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    game = getattr(module, "GAME", None)
+    if not isinstance(game, Game):
+        raise InputError(f"{ref} (in ${PLUGINS_VARIABLE}): defines no GAME entry")
+    return game
+
+
+def _registry() -> dict[str, Game]:
+    games = {game.name: game for game in BUILT_IN}
+    for ref in filter(None, os.environ.get(PLUGINS_VARIABLE, "").split(os.pathsep)):
+        game = _load_plugin(ref)
+        games[game.name] = game
+    return games
+
+
+GAMES: dict[str, Game] = _registry()
+
+
+def games_help() -> str:
+    """Every game of the registry, for --game's help: `arena (Robot Arena), ...`."""
+    named = [f"{game.name} ({game.title})" for game in GAMES.values()]
+    return ", ".join(named[:-1]) + " or " + named[-1]
+
+
+def get_game(name: str) -> Game:
+    if name not in GAMES:
+        raise InputError(f"unknown game {name!r} (available: {', '.join(GAMES)})")
+    return GAMES[name]
+
+
+__all__ = ["GAMES", "Game", "games_help", "get_game", "PLUGINS_VARIABLE"]
