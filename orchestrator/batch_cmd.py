@@ -23,7 +23,6 @@ from rich.table import Table
 
 from engine import InputError
 from orchestrator import execute
-from orchestrator.bots import read_bot
 from orchestrator.games import Game, get_game
 from orchestrator.match import SANDBOX_MODES
 from orchestrator.options import (
@@ -44,7 +43,7 @@ from orchestrator.options import (
 )
 from orchestrator.ratings import ELO_INITIAL, ELO_K
 from orchestrator.ratings import table as ratings_table
-from orchestrator.schedule import Planned, Setup, plan_batch, plan_tournament
+from orchestrator.schedule import Planned, Setup
 from orchestrator.series import Series
 from orchestrator.store import Store, digest
 from orchestrator.summary import Tally, by_file, by_seat, summarize
@@ -109,27 +108,17 @@ def batch(
 
       arena batch a.py b.py --game robotgame --seeds 500 --json
     """
-    if seeds < 1:
-        raise InputError(f"--seeds {seeds}: must be at least 1")
-    setup = _setup(game, map, rules, robots, max_turns, random_spawn, sandbox, cpu_limit,
-                   memory_mb)
-    lineup = [read_bot(p, setup.game.name) for p in setup.game.mirrored(list(bots))]
-    planned = plan_batch(setup, lineup, list(range(first_seed, first_seed + seeds)))
-    args = {"bots": [b.path for b in lineup], "seeds": seeds, "first_seed": first_seed,
-            "map": setup.map_path.name, "rules": setup.rules.as_dict(), "sandbox": sandbox}
-    store, run_id, skipped = _play_all(
-        "batch", setup, planned, args, db, workers, backend, address, as_json,
-        key=by_seat, replays=replays)
-    summary = summarize(store.iter_run_results(run_id), by_seat)    # one match at a time
-    count = store.run_count(run_id)
-    report = {"game": setup.game.name, "matches": count, "skipped": skipped,
-              "db": str(store.path), **summary}
-    store.close()
+    from orchestrator import api
+
+    found = api.batch(bots, seeds=seeds, first_seed=first_seed, game=game, map=map,
+                      rules=rules, robots=robots, max_turns=max_turns,
+                      random_spawn=random_spawn, sandbox=sandbox, cpu_limit=cpu_limit,
+                      memory_mb=memory_mb, workers=workers, db=db, backend=backend,
+                      address=address, replays=replays, progress=not as_json)
     if as_json:
-        print(json.dumps(report))
+        print(json.dumps(found.to_json()))
     else:
-        _print_summary(report, f"batch: {count} matches of {setup.game.name} on "
-                               f"{setup.map_path.stem} ({skipped} already in {store.path})")
+        _print_summary(found.to_json(), found.title)
 
 
 def tournament(
@@ -174,28 +163,18 @@ def tournament(
 
       arena tournament *.py --format combinations --size 6 --games 3 --map official
     """
-    setup = _setup(game, map, rules, robots, max_turns, False, sandbox, cpu_limit, memory_mb)
-    lineup = [read_bot(p, setup.game.name) for p in bots]
-    own_format, own_games, own_size = setup.game.tournament
-    format = format or own_format
-    games = games or own_games
-    if size is None and own_size is not None and format == own_format:
-        size = min(own_size, len(lineup))
-    planned = plan_tournament(setup, lineup, format, games, first_seed, size)
-    args = {"bots": [b.path for b in lineup], "format": format, "games": games, "size": size,
-            "first_seed": first_seed, "map": setup.map_path.name,
-            "rules": setup.rules.as_dict(), "sandbox": sandbox}
-    store, run_id, skipped = _play_all(
-        "tournament", setup, planned, args, db, workers, backend, address, as_json,
-        key=by_file, replays=replays)
-    report = tournament_report(store.run_results(run_id), setup.game, format, skipped,
-                               store.path)
-    store.close()
+    from orchestrator import api
+
+    found = api.tournament(bots, format=format, games=games, size=size, first_seed=first_seed,
+                           game=game, map=map, rules=rules, robots=robots,
+                           max_turns=max_turns, sandbox=sandbox, cpu_limit=cpu_limit,
+                           memory_mb=memory_mb, workers=workers, db=db, backend=backend,
+                           address=address, replays=replays, progress=not as_json)
+    report = found.to_json()
     if as_json:
         print(json.dumps(report))
         return
-    table = Table(title=shown_text(f"tournament ({format}): {report['matches']} matches of "
-                                   f"{setup.game.name} ({skipped} already in {store.path})"))
+    table = Table(title=shown_text(found.title))
     points = report["ranked_by"] == "points"
     scored = any(row.get("mean_score") is not None for row in report["players"])
     for column in ("#", "AI", "matches", "points" if points else "wins",
@@ -375,12 +354,7 @@ def results(
     store = Store(db)
     try:
         runs = store.runs()
-        chosen = None
-        if run:
-            matching = [r for r in runs if r["id"].startswith(run)]
-            if len(matching) != 1:
-                raise InputError(f"--run {run}: {len(matching)} runs match in {db}")
-            chosen = matching[0]
+        chosen = chosen_run(store, run) if run else None
         if export is not None:
             check_choice(export, ("csv",), "--export format")
             columns, rows = store.export_rows(chosen["id"] if chosen else None)
@@ -412,7 +386,16 @@ def results(
         store.close()
 
 
-def _show_run(store: Store, run: dict, as_json: bool) -> None:
+def chosen_run(store: Store, run: str) -> dict:
+    """The one run of the store whose id starts with `run`."""
+    matching = [r for r in store.runs() if r["id"].startswith(run)]
+    if len(matching) != 1:
+        raise InputError(f"--run {run}: {len(matching)} runs match in {store.path}")
+    return matching[0]
+
+
+def run_report(store: Store, run: dict) -> dict:
+    """One stored run's table: a tournament's standings, or a batch's summary."""
     matches = store.run_results(run["id"])
     if run["kind"] == "tournament":
         report = tournament_report(matches, get_game(run["game"]), run["args"].get("format", ""), 0,
@@ -421,8 +404,13 @@ def _show_run(store: Store, run: dict, as_json: bool) -> None:
         report = {"game": run["game"], "matches": len(matches), "skipped": 0,
                   "db": str(store.path), **summarize(matches, by_seat)}
     report["run"] = run
+    return report
+
+
+def _show_run(store: Store, run: dict, as_json: bool) -> None:
+    report = run_report(store, run)
     if as_json:
         print(json.dumps(report))
     else:
-        _print_summary(report, f"{run['kind']} {run['id'][:10]}: {len(matches)} of "
+        _print_summary(report, f"{run['kind']} {run['id'][:10]}: {report['matches']} of "
                                f"{run['planned']} matches")

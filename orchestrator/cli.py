@@ -17,7 +17,6 @@ from orchestrator import (
     bots_cmd,
     compare_cmd,
     maps_cmd,
-    replay,
     replay_view,
     serve_cmd,
 )
@@ -39,7 +38,6 @@ from orchestrator.options import (
     SandboxOption,
     check_choice,
     game_limits,
-    rule_overrides,
     seed_or_draw,
 )
 from orchestrator.replay_view import html_path
@@ -100,22 +98,20 @@ def run(
 
       arena run --game robotgame my_rgkit_bot.py bots/robotgame/example.py
     """
-    found = get_game(game)
-    overrides = rule_overrides(found, robots, max_turns, random_spawn)
-    spec = _build_spec(bots, found, map, seed, rules, overrides, sandbox,
-                       game_limits(found, cpu_limit, memory_mb))
-    if not as_json:
-        err.print(shown_text(f"{spec.game}: {len(spec.bots)} AIs on {spec.map_path.name}, "
-                             f"seed {spec.seed}, sandbox {spec.sandbox}", "dim"))
-    replays: list[dict] = [] if replay_file or open_viewer else None
-    result = _play(spec, show_progress=not as_json, replays=replays)
-    if replays:
-        target = replay_file or Path("runs") / "replays" / f"{spec.game}-{spec.seed}.json.gz"
-        result["replay"] = str(replay.save(replays[0], target))
+    from orchestrator import api
+
+    played = api.play(bots, game=game, map=map, seed=seed, rules=rules, robots=robots,
+                      max_turns=max_turns, random_spawn=random_spawn, sandbox=sandbox,
+                      cpu_limit=cpu_limit, memory_mb=memory_mb, progress=not as_json,
+                      record=bool(replay_file or open_viewer))
+    if replay_file or open_viewer:
+        target = replay_file or Path("runs") / "replays" / f"{played.game}-{played.seed}.json.gz"
+        played.save_replay(target)
         if open_viewer:
-            page = replay_view.write_html(replays[0], html_path(target))
+            page = replay_view.write_html(played.replay.data, html_path(target))
             err.print(Text.assemble("replay viewer: ", shown_text(page, "bold"),
                                     " (open it in a browser)"))
+    result = played.to_json()
     _warn_sandbox(result)
     if as_json:
         print(json.dumps(result))

@@ -25,18 +25,15 @@ from rich.table import Table
 from engine import InputError
 from orchestrator import execute, sprt
 from orchestrator.batch_cmd import (
-    RUNS_DIR,
     AddressOption,
     BackendOption,
     DbOption,
     WorkersOption,
-    _setup,
 )
 from orchestrator.bots import BotFile, read_bot
 from orchestrator.options import (
     CpuOption,
     GameOption,
-    Interrupted,
     JsonOption,
     MapOption,
     MaxTurnsOption,
@@ -44,11 +41,10 @@ from orchestrator.options import (
     RobotsOption,
     RulesOption,
     SandboxOption,
-    check_choice,
 )
-from orchestrator.schedule import Planned, plan_compare
+from orchestrator.schedule import Planned
 from orchestrator.series import Series
-from orchestrator.store import Store, digest
+from orchestrator.store import Store
 from orchestrator.text import shown_text
 
 err = Console(stderr=True)
@@ -159,62 +155,18 @@ def compare(
 
       arena compare v2.py v1.py --game robotgame --model logistic --elo0 -5 --elo1 5 --json
     """
-    check_choice(model, sprt.MODELS, "--model")
-    for name, value in (("--alpha", alpha), ("--beta", beta)):
-        if not 0 < value < 0.5:
-            raise InputError(f"{name} {value}: must be between 0 and 0.5")
-    if not elo1 > elo0:
-        raise InputError(f"--elo1 {elo1}: must be greater than --elo0 {elo0}")
-    if model == "normalized" and max(abs(elo0), abs(elo1)) > MAX_NELO:
-        raise InputError(f"--elo0/--elo1: at most {MAX_NELO} normalized Elo (a gap that "
-                         f"wide is clear in a few games; use --model logistic for it)")
-    if max_games < 2:
-        raise InputError(f"--max-games {max_games}: must be at least 2 (one pair)")
-    setup = _setup(game, map, rules, robots, max_turns, False, sandbox, cpu_limit, memory_mb)
-    name = setup.game.name
-    new_bot, old_bot = read_bot(new, name), read_bot(old, name)
-    opponents = _opponents(name, against)
-    pairs = max_games // 2
-    planned = plan_compare(setup, new_bot, old_bot, opponents, pairs, seed)
-    seats = [None if not opponents else k % (len(opponents) + 1) for k in range(pairs)]
-    test = Test(elo0, elo1, alpha, beta, model, 3 if opponents else 5)
-    args = {"bots": [b.path for b in (new_bot, old_bot, *opponents)], "max_games": max_games,
-            "first_seed": seed, "map": setup.map_path.name, "rules": setup.rules.as_dict(),
-            "sandbox": sandbox, "test": [elo0, elo1, alpha, beta, model]}
-    check_choice(backend, execute.BACKENDS, "--backend")
-    workers = workers or execute.default_workers()
-    if workers < 1:
-        raise InputError(f"--workers {workers}: must be at least 1")
-    store = Store(db or RUNS_DIR / f"{name}.sqlite")
-    ids = [p.match_id for p in planned]
-    run_id = digest({"kind": "compare", "matches": ids})
-    store.add_run(run_id, "compare", name, args, ids)
-    results = {m["id"]: m for m in store.iter_run_results(run_id)}
-    skipped = len(results)
-    _advance(test, planned, seats, results)
-    if not as_json:
-        err.print(shown_text(f"compare {new_bot.name} (new) with {old_bot.name} (old) on "
-                             f"{name}" + (f", against {', '.join(b.name for b in opponents)}"
-                                          if opponents else "")))
-    if not test.verdict and test.pairs < pairs:
-        series = Series(planned, store.scratch(results))
-        try:
-            _play(series, test, planned, seats, results, store, backend, workers, address,
-                  as_json)
-        except KeyboardInterrupt:
-            saved = store.run_count(run_id)
-            store.close()
-            raise Interrupted(f"interrupted after {2 * test.pairs} counted games; {saved} "
-                              f"games are saved in {store.path}; run the same command again "
-                              f"to go on") from None
-    report = _report(test, planned, results, skipped, store.path)
-    report |= {"game": name, "new": new_bot.path, "old": old_bot.path,
-               "against": [b.path for b in opponents]}
-    store.close()
+    from orchestrator import api
+
+    found = api.compare(new, old, game=game, against=against, elo0=elo0, elo1=elo1,
+                        alpha=alpha, beta=beta, model=model, max_games=max_games, seed=seed,
+                        map=map, rules=rules, robots=robots, max_turns=max_turns,
+                        sandbox=sandbox, cpu_limit=cpu_limit, memory_mb=memory_mb,
+                        workers=workers, db=db, backend=backend, address=address,
+                        progress=not as_json)
     if as_json:
-        print(json.dumps(report))
+        print(json.dumps(found.to_json()))
     else:
-        _print_report(report, new_bot, old_bot)
+        _print_report(found.to_json(), found.new_name, found.old_name)
 
 
 def _opponents(game: str, against: Optional[List[str]]) -> list[BotFile]:
@@ -293,12 +245,12 @@ def _report(test: Test, planned: list[Planned], results: dict[str, dict], skippe
     }
 
 
-def _print_report(report: dict, new: BotFile, old: BotFile) -> None:
+def _print_report(report: dict, new: str, old: str) -> None:
     verdict = report["verdict"]
     unit = "nElo" if report["model"] == "normalized" else "Elo"
-    said = {"H1": f"{new.name} is better than {old.name} by at least {report['elo1']:g} "
+    said = {"H1": f"{new} is better than {old} by at least {report['elo1']:g} "
                   f"{unit} (H1 accepted)",
-            "H0": f"{new.name} is not better than {old.name} by more than "
+            "H0": f"{new} is not better than {old} by more than "
                   f"{report['elo0']:g} {unit} (H0 accepted)",
             "undecided": f"undecided after {report['games']} games (--max-games)"}[verdict]
     out.print(shown_text(said, style="bold"))

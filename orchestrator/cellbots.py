@@ -1,0 +1,100 @@
+"""Bots given as Python code (a notebook cell's function or class), written to files.
+
+The sandbox runs files: a bot defined in the caller is written, as its source text, to a
+file named by its content, and then runs like any other bot file, in its own limited
+process. Nothing of the caller's process goes with it but that text (and the helpers the
+caller names), so a bot that loops forever or crashes is stopped as a file bot would be.
+"""
+from __future__ import annotations
+
+import hashlib
+import inspect
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from engine import InputError
+from orchestrator.games import Game
+from orchestrator.samples import cache_dir
+
+
+@dataclass(frozen=True)
+class BotSide:
+    """What a Python game's bot file must define, and what it imports first."""
+
+    entry: str                 # the name the game calls: move, Robot or bot
+    kind: str                  # "function" or "class"
+    prelude: str               # the imports every bot of the game starts with
+
+
+# By the game's child module (Game.bot_side), as sandbox/botlib/<side>.py checks bots.
+BOT_SIDES: dict[str, BotSide] = {
+    "_arena": BotSide("move", "function", "from roborally.api import *\n"),
+    "_robotgame": BotSide("Robot", "class", "import rg\n"),
+    "_race": BotSide("bot", "function", ""),
+}
+
+
+def bot_side(game: Game) -> BotSide:
+    side = BOT_SIDES.get(game.bot_side)
+    if side is None or game.programs:
+        raise InputError(f"{game.name}: its bots are programs, not Python functions or "
+                         f"classes; give a bot file (or a sample's name)")
+    return side
+
+
+def is_code(bot: Any) -> bool:
+    """Whether a line-up entry is code (a function or class), not a path or a name."""
+    return inspect.isfunction(bot) or inspect.isclass(bot)
+
+
+def source_of(obj: Callable | type) -> str:
+    """The dedented source text of a function or class, or an InputError saying why not."""
+    label = getattr(obj, "__qualname__", repr(obj))
+    if getattr(obj, "__name__", "") == "<lambda>":
+        raise InputError("a lambda cannot be a bot: its source is not a definition; "
+                         "write it as `def move(): ...`")
+    try:
+        text = inspect.getsource(obj)
+    except (OSError, TypeError):
+        raise InputError(f"{label}: its source cannot be found (define it in a file or a "
+                         f"notebook cell, not with exec or at an interactive prompt)") from None
+    free = getattr(getattr(obj, "__code__", None), "co_freevars", ())
+    if free:
+        raise InputError(f"{label}: it uses {', '.join(free)} from the function around it; "
+                         f"a bot runs alone in its sandbox: define it at the top level")
+    return textwrap.dedent(text)
+
+
+def write_bot(obj: Callable | type, game: Game, helpers: Iterable[Any] = (),
+              name: str | None = None, folder: Path | None = None) -> Path:
+    """Write a function or class (and its `helpers`: functions, classes, in the order
+    given) as a bot file of `game`, and return its path. The file is named after the bot
+    (`name`, else the function's or class's name) inside a folder named by its content,
+    so the same code is always the same file, and a batch of it resumes."""
+    side = bot_side(game)
+    if (side.kind == "class") != inspect.isclass(obj):
+        raise InputError(f"{game.name} bots are a {side.kind} ({side.entry}), not a "
+                         f"{'class' if inspect.isclass(obj) else 'function'}: "
+                         f"{getattr(obj, '__qualname__', obj)}")
+    own = obj.__name__
+    name = name or own
+    parts = [side.prelude, f"name = {name!r}\n"]
+    parts += [source_of(helper) for helper in helpers]
+    parts.append(source_of(obj))
+    if own != side.entry:
+        parts.append(f"{side.entry} = {own}\n")
+    text = "\n\n".join(part.rstrip("\n") + "\n" for part in parts if part)
+    key = hashlib.sha256(text.encode()).hexdigest()[:16]
+    target = (folder or cache_dir() / "cells") / key / f"{_stem(name)}.py"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if not target.is_file() or target.read_text(encoding="utf-8") != text:
+        target.write_text(text, encoding="utf-8")
+    return target
+
+
+def _stem(name: str) -> str:
+    """A file name from a bot's name: its letters, digits, - and _."""
+    kept = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in name)[:40]
+    return kept or "bot"
