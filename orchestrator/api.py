@@ -15,6 +15,7 @@ call resumes from the results file.
 """
 from __future__ import annotations
 
+import importlib.util
 import sys
 from pathlib import Path
 from typing import Any, Callable, Sequence, Union
@@ -50,10 +51,13 @@ _err = console(stderr=True)
 
 
 def _shows_progress(progress: bool | None) -> bool:
-    """None: a bar where someone watches (Jupyter, or a terminal on stderr)."""
+    """None: a bar where someone watches: a terminal on stderr, or Jupyter where rich can
+    draw there (its live display needs ipywidgets: `pip install 'robot-arena[notebook]'`)."""
     if progress is not None:
         return progress
-    return _err.is_jupyter or sys.stderr.isatty()
+    if _err.is_jupyter:
+        return importlib.util.find_spec("ipywidgets") is not None
+    return sys.stderr.isatty()
 
 
 def bot_file(bot: Bot, game: str = "arena", *, helpers: Sequence[Any] = (),
