@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -166,14 +167,18 @@ def test_results_show_as_html_with_every_bot_string_escaped(tmp_path) -> None:
     assert hostile not in table and "&lt;script&gt;" in table and "<table>" in table
 
 
-def test_to_pandas_gives_a_frame_or_says_how_to_get_pandas() -> None:
+def test_to_pandas_gives_frames_and_says_how_to_get_pandas(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     got = api.play(["hunter", "beeline"], seed=1, max_turns=3, progress=False, record=False)
     assert got.replay is None
-    try:
-        import pandas  # noqa: F401
-    except ImportError:
-        with pytest.raises(ImportError, match="pip install pandas"):
-            got.to_pandas()
-    else:
-        frame = got.to_pandas()
-        assert list(frame["name"]) == [p.name for p in got.players]
+    frame = got.to_pandas()                      # pandas is in the test extra
+    assert list(frame["name"]) == [p.name for p in got.players]
+    assert len(frame) == 2 and "cpu_s" in frame.columns
+    run = api.batch(["hunter", "beeline"], seeds=2, max_turns=3, db=tmp_path / "p.sqlite",
+                    progress=False)
+    standings = run.to_pandas()
+    assert sorted(standings["name"].str.lower()) == ["beeline", "hunter"]
+    assert standings["matches"].tolist() == [2, 2]
+    monkeypatch.setitem(sys.modules, "pandas", None)      # as on a machine without it
+    with pytest.raises(ImportError, match="pip install pandas"):
+        got.to_pandas()
