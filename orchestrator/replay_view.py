@@ -1,7 +1,10 @@
 """`arena replay`: watch a saved match in the terminal, or write it as a web page.
 
 The page is one self-contained HTML file (viewer/viewer.html): no network, no build
-step. The replay goes in as JSON inside a <script type="application/json"> block, with
+step. It inlines the renderer of the replay's game (the game's own `viewer.js`, else the
+plain grid-and-log view of viewer/generic.js); the terminal draws with the game's own
+`terminal.py`, else the plain view of orchestrator/plain_view.py. This file knows no game.
+The replay goes in as JSON inside a <script type="application/json"> block, with
 every `<`, `>` and `&` escaped, because bot names and output are untrusted: a bot named
 `</script><script>alert(1)` stays text.
 """
@@ -27,6 +30,7 @@ from rich.text import Text
 
 from engine import InputError
 from orchestrator import replay
+from orchestrator.games import GAMES
 from orchestrator.text import console, shown_text
 
 out = console()
@@ -43,9 +47,26 @@ def embed(data: dict) -> str:
     return "".join(_ESCAPES.get(ch, ch) for ch in text)
 
 
+def renderer(game: object) -> str:
+    """The script that draws `game`'s replays in the page: the game's own renderer, or the
+    plain view for a game without one (or a name the registry does not know)."""
+    found = GAMES.get(game) if isinstance(game, str) else None
+    path = found.viewer if found else None
+    if path is None:
+        return resources.files("orchestrator").joinpath("viewer/generic.js").read_text()
+    text = path.read_text(encoding="utf-8")
+    if re.search(r"</script|<!--", text, re.IGNORECASE):
+        raise InputError(f"{path}: a renderer may not hold '</script' or '<!--' (it is "
+                         f"inlined in a <script> element)")
+    return text
+
+
 def page(data: dict) -> str:
+    """The self-contained viewer page of one replay."""
     template = resources.files("orchestrator").joinpath("viewer/viewer.html").read_text()
-    return template.replace("__REPLAY_JSON__", embed(data))
+    # The renderer first: the replay's JSON may hold the renderer's marker as text.
+    return (template.replace("/*__RENDERER__*/", renderer(data.get("game")))
+            .replace("__REPLAY_JSON__", embed(data)))
 
 
 def html_path(replay_file: Path) -> Path:
