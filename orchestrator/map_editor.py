@@ -1,8 +1,11 @@
 """`arena maps edit`: the kit's map editor, a page served on this machine's loopback.
 
-The page paints a square grid of symbols. This side turns the grid into the game's map
-file, runs the parser that `arena maps validate` runs on it, and writes the file only when
-it parses, so a saved map is one that `arena run --map` loads.
+The page paints a square grid of symbols. A game the editor makes maps of has an
+`editor.py` beside its entry: its sheet (the grid, the file, the brushes) and its palette
+(what the page draws each symbol as); this module and editor/editor.js know no game. This
+side turns the grid into the game's map file, runs the parser that `arena maps validate`
+runs on it, and writes the file only when it parses, so a saved map is one that
+`arena run --map` loads.
 
 The server writes one file, so it answers only this machine: it binds 127.0.0.1, accepts
 only a loopback Host (no DNS rebinding), and changes nothing on a request from another
@@ -14,7 +17,7 @@ import os
 import re
 import socket
 import tempfile
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
 from importlib import resources
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -28,9 +31,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from engine import InputError
-from engine.arena.mapfile import map_lines
-from engine.robotgame.mapfile import RobotGameMap
-from orchestrator.games import Game
+from orchestrator.games import GAMES, Game
 from orchestrator.web import Guard, validation_reason
 
 HERE = Path(str(resources.files("orchestrator") / "editor"))
@@ -49,10 +50,28 @@ class Tool:
     key: str
 
 
+@dataclass(frozen=True)
+class Palette:
+    """How the page draws a game's symbols: each one's kind (its look, a CSS class) and
+    label, what a mirror or a half turn makes of it, which are unique on a map (painting
+    one again moves it), what a brush's title adds, and how a square is named (`{x}`,
+    `{y}` from 0, `{line}`, `{column}` from 1)."""
+
+    kinds: dict[str, str]
+    labels: dict[str, str] = field(default_factory=dict)
+    mirror_x: dict[str, str] = field(default_factory=dict)
+    mirror_y: dict[str, str] = field(default_factory=dict)
+    rotate: dict[str, str] = field(default_factory=dict)
+    unique: tuple[str, ...] = ()
+    notes: dict[str, str] = field(default_factory=dict)
+    where: str = "line {line}, column {column}"
+
+
 class Sheet:
     """One map file as the editor's grid (rows of symbols): read, judged, written."""
 
     tools: tuple[Tool, ...] = ()
+    palette = Palette(kinds={})
     resizable = False
 
     def __init__(self, game: Game, path: Path, rows: list[str], new: bool) -> None:
@@ -109,87 +128,20 @@ class Sheet:
         """What the sheet remembers of the file it wrote."""
 
     def describe(self) -> dict:
+        # The commands' default game (the registry's first) needs no --game.
+        named = "" if self.game.name == next(iter(GAMES)) else f" --game {self.game.name}"
         return {"game": self.game.name, "file": str(self.path), "rows": self.rows,
                 "new": self.new, "resizable": self.resizable, "max_side": MAX_SIDE,
-                "tools": [tool.__dict__ for tool in self.tools]}
-
-
-class ArenaSheet(Sheet):
-    """An arena's grid is its file: the seed's symbols, one character a tile."""
-
-    tools = (Tool(" ", "floor", "s"), Tool("#", "wall", "#"), Tool("&", "pit", "&"),
-             Tool("^", "laser north", "^"), Tool(">", "laser east", ">"),
-             Tool("v", "laser south", "v"), Tool("<", "laser west", "<"),
-             Tool("{", "left spinner", "{"), Tool("}", "right spinner", "}"),
-             *(Tool(str(n), f"flag {n}", str(n)) for n in range(1, 10)))
-    resizable = True
-
-    @classmethod
-    def rows_of(cls, text: str, blank_side: int) -> list[str]:
-        """The file's lines as a square grid, padded with floor. Symbols the parser would
-        refuse are kept, so the page shows where they are. No lines: a blank grid."""
-        lines = map_lines(text)
-        if not lines:
-            return cls.blank(blank_side)
-        side = min(MAX_SIDE, max(len(lines), max(len(line) for line in lines)))
-        lines = (lines + [""] * side)[:side]
-        return [line[:side].ljust(side) for line in lines]
-
-    @staticmethod
-    def blank(side: int) -> list[str]:
-        return [" " * side] * side
-
-    def text(self, rows: list[str]) -> str:
-        # Full-width lines: the map's size is its longest line, so it stays what was drawn.
-        return "\n".join(rows) + "\n"
-
-
-class RobotGameSheet(Sheet):
-    """A Robot Game grid: ' ' walkable, '#' obstacle, 's' spawn square; row y, column x.
-    Spawn squares keep the loaded file's order, because a match's spawn draws follow it;
-    new ones follow in (x, y) order."""
-
-    tools = (Tool(" ", "walkable", "s"), Tool("#", "obstacle", "a"),
-             Tool("s", "spawn square", "g"))
-    SIDE = 19
-
-    def __init__(self, game: Game, path: Path, board: RobotGameMap | None, new: bool
-                 ) -> None:
-        side = self.SIDE
-        grid = [[" "] * side for _ in range(side)]
-        self.order: tuple[tuple[int, int], ...] = ()
-        if board is not None:
-            for x, y in board.obstacles:
-                grid[y][x] = "#"
-            for x, y in board.spawn:
-                grid[y][x] = "s"
-            self.order = board.spawn
-        super().__init__(game, path, ["".join(row) for row in grid], new)
-
-    def check_rows(self, rows: list[str]) -> None:
-        if len(rows) != self.SIDE or any(len(row) != self.SIDE or set(row) - set(" #s")
-                                         for row in rows):
-            raise InputError(f"the grid must be {self.SIDE} rows of {self.SIDE} of ' #s'")
-
-    def _spawn(self, rows: list[str]) -> list[tuple[int, int]]:
-        marked = {(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "s"}
-        kept = [loc for loc in self.order if loc in marked]
-        return kept + sorted(marked - set(kept))
-
-    def text(self, rows: list[str]) -> str:
-        obstacles = frozenset((x, y) for y, row in enumerate(rows)
-                              for x, ch in enumerate(row) if ch == "#")
-        return RobotGameMap(self.path.stem, tuple(self._spawn(rows)), obstacles,
-                            self.SIDE).to_text()
-
-    def saved(self, rows: list[str]) -> None:
-        self.order = tuple(self._spawn(rows))
+                "tools": [tool.__dict__ for tool in self.tools],
+                "palette": asdict(self.palette), "run": f"arena run{named} --map {self.path}"}
 
 
 def open_sheet(game: Game, path: Path, start: Path | None = None, side: int = 20) -> Sheet:
     """The sheet for `path`: its map if it exists, else `start`'s map, else a blank one."""
-    if game.name not in ("arena", "robotgame"):
-        raise InputError(f"the map editor makes arena and robotgame maps, not {game.name} ones")
+    own = game.own("editor")
+    if own is None:
+        makes = " and ".join(name for name, found in GAMES.items() if found.own("editor"))
+        raise InputError(f"the map editor makes {makes} maps, not {game.name} ones")
     if path.is_dir():
         raise InputError(f"{path}: is a folder; give the map file to edit or create")
     if not path.parent.is_dir():
@@ -198,18 +150,7 @@ def open_sheet(game: Game, path: Path, start: Path | None = None, side: int = 20
         raise InputError(f"{path}: cannot be written here (permission denied)")
     # An empty file (made with `touch` to be drawn) is a new map, like a missing one.
     source = path if path.exists() and path.stat().st_size else start
-    if game.name == "robotgame":
-        return RobotGameSheet(game, path, game.load_map(source) if source else None,
-                              new=source != path)
-    if not 1 <= side <= MAX_SIDE:
-        raise InputError(f"--size must be 1 to {MAX_SIDE}, got {side}")
-    if source is None:
-        return ArenaSheet(game, path, ArenaSheet.blank(side), new=True)
-    try:
-        text = source.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{source}: cannot read the map ({exc})") from None
-    return ArenaSheet(game, path, ArenaSheet.rows_of(text, side), new=source != path)
+    return own.sheet(game, path, source, side)
 
 
 def loopback_socket(port: int) -> socket.socket:

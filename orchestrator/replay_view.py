@@ -1,12 +1,16 @@
 """`arena replay`: watch a saved match in the terminal, or write it as a web page.
 
 The page is one self-contained HTML file (viewer/viewer.html): no network, no build
-step. The replay goes in as JSON inside a <script type="application/json"> block, with
+step. It inlines the renderer of the replay's game (the game's own `viewer.js`, else the
+plain grid-and-log view of viewer/generic.js); the terminal draws with the game's own
+`terminal.py`, else the plain view of orchestrator/plain_view.py. This file knows no game.
+The replay goes in as JSON inside a <script type="application/json"> block, with
 every `<`, `>` and `&` escaped, because bot names and output are untrusted: a bot named
 `</script><script>alert(1)` stays text.
 """
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -17,16 +21,18 @@ import time
 import tty
 from importlib import resources
 from pathlib import Path
+from types import ModuleType
 from typing import Callable, Optional
 
 import typer
-from rich.console import Group
+from rich.console import Console, Group, RenderableType
 from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
 from engine import InputError
 from orchestrator import replay
+from orchestrator.games import GAMES
 from orchestrator.text import console, shown_text
 
 out = console()
@@ -43,9 +49,26 @@ def embed(data: dict) -> str:
     return "".join(_ESCAPES.get(ch, ch) for ch in text)
 
 
+def renderer(game: object) -> str:
+    """The script that draws `game`'s replays in the page: the game's own renderer, or the
+    plain view for a game without one (or a name the registry does not know)."""
+    found = GAMES.get(game) if isinstance(game, str) else None
+    path = found.viewer if found else None
+    if path is None:
+        return resources.files("orchestrator").joinpath("viewer/generic.js").read_text()
+    text = path.read_text(encoding="utf-8")
+    if re.search(r"</script|<!--", text, re.IGNORECASE):
+        raise InputError(f"{path}: a renderer may not hold '</script' or '<!--' (it is "
+                         f"inlined in a <script> element)")
+    return text
+
+
 def page(data: dict) -> str:
+    """The self-contained viewer page of one replay."""
     template = resources.files("orchestrator").joinpath("viewer/viewer.html").read_text()
-    return template.replace("__REPLAY_JSON__", embed(data))
+    # The renderer first: the replay's JSON may hold the renderer's marker as text.
+    return (template.replace("/*__RENDERER__*/", renderer(data.get("game")))
+            .replace("__REPLAY_JSON__", embed(data)))
 
 
 def html_path(replay_file: Path) -> Path:
@@ -65,156 +88,58 @@ def write_html(data: dict, target: Path) -> Path:
 
 
 # -- the terminal viewer --------------------------------------------------------------------
+# A game draws itself in its own `terminal.py` (beside its entry), else the plain view
+# (orchestrator/plain_view.py) draws it. Either is a module with:
+#   board(data, state) -> Grid            the board at one turn: rows of (character, style)
+#   panel(data, state, turn) -> [renderable]   what goes under it (the scores)
+#   places(data, state) -> [(row, column)]     the pieces still playing (the crop follows them)
+#   LEGEND                                what each symbol means (Text.assemble's parts)
+Grid = list[list[tuple[str, str]]]
+
+
+def blank(width: int, height: int) -> Grid:
+    """A board of empty squares."""
+    return [[(" ", "") for _ in range(width)] for _ in range(height)]
+
+
+def seat_table(data: dict, columns: tuple[str, ...], rows: list[tuple[int, list[str]]]
+               ) -> Table:
+    """A score table: a row per seat, its AI's name in its colour, then `columns`."""
+    table = Table(box=None, show_header=True, pad_edge=False)
+    names = [p["name"] for p in data["players"]]
+    for column in ("AI", *columns):
+        table.add_column(column)
+    for seat, cells in rows:
+        table.add_row(shown_text(names[seat], f"bold {COLORS[seat % len(COLORS)]}"), *cells)
+    return table
+
+
+def drawing(data: dict) -> ModuleType:
+    """The module that draws the replay's game in the terminal."""
+    found = GAMES.get(data.get("game")) if isinstance(data.get("game"), str) else None
+    own = found.own("terminal") if found else None
+    if own is not None:
+        return own
+    from orchestrator import plain_view
+    return plain_view
+
+
 def board_text(data: dict, state: dict) -> Text:
     """The board at one turn, one character per square."""
-    size = data["map"]["size"]
-    grid = [[(" ", "") for _ in range(size)] for _ in range(data["map"].get("height", size))]
-    if data["game"] == "arena":
-        for r, line in enumerate(data["map"]["rows"]):
-            for c, ch in enumerate(line[:size]):
-                if ch in "&{}123456789":
-                    grid[r][c] = (ch, "dim green" if ch.isdigit() else "grey42")
-        blocks = {row[0]: row for row in data["map"]["blocks"]}
-        for index, row in state.get("blocks", {}).items():
-            _, r, c, kind, facing = blocks[index]
-            if row[1] > 0:
-                # A mounted laser on grey: an arrow without it is a robot.
-                grid[r][c] = ("#" if kind == "wall" else "^>v<"[facing],
-                              "grey62" if kind == "wall" else "bold bright_white on grey35")
-        owners = dict(map(tuple, data["map"]["owners"]))
-        for rid, row in state["robots"].items():
-            _, r, c, facing, life, _, _, status = row
-            if status == 1:
-                grid[r][c] = ("x", "grey50")
-            elif status == 0:
-                player = owners[rid]
-                grid[r][c] = ("^>v<"[facing], f"bold {COLORS[player % len(COLORS)]}")
-    elif data["game"] == "cave":
-        _cave_board(grid, state)
-    elif data["game"] == "race":
-        _race_board(grid, data["map"]["cells"], state)
-    else:
-        obstacles = {tuple(x) for x in data["map"]["obstacle"]}
-        spawn = {tuple(x) for x in data["map"]["spawn"]}
-        for x in range(size):
-            for y in range(size):
-                if (x, y) in obstacles:
-                    grid[y][x] = ("█", "grey23")
-                elif (x, y) in spawn:
-                    grid[y][x] = ("·", "green")
-        for _, player, x, y, hp in state["robots"].values():
-            grid[y][x] = (str(min(9, hp // 10)), f"bold {COLORS[player % len(COLORS)]}")
     text = Text()
-    for row in grid:
+    for row in drawing(data).board(data, state):
         for ch, style in row:
             text.append(ch, style=style or None)
         text.append("\n")
     return text
 
 
-CAVE_STYLES = {"G": "bold yellow", "F": "green", "W": "blue", "R": "magenta", "K": "cyan",
-               "}": "grey50", "P": "grey30", "L": "bold red", "C": "red", "B": "grey70",
-               "N": "bold white", "-": "grey19"}
-
-
-def _cave_board(grid: list, state: dict) -> None:
-    """Squares, then creatures and Nina, then the living bots (their seat number)."""
-    for r, line in state["squares"].values():
-        for c, ch in enumerate(line):
-            grid[r][c] = ("·" if ch == "-" else ch, CAVE_STYLES.get(ch, ""))
-    for _, r, c in state.get("nurse", {}).values():
-        grid[r][c] = ("N", CAVE_STYLES["N"])
-    for _, kind, r, c in state["creatures"].values():
-        grid[r][c] = (kind, CAVE_STYLES[kind])
-    for seat, r, c, _health, _gold, alive, *_ in state["bots"].values():
-        if alive:
-            grid[r][c] = (str(seat % 10), f"bold reverse {COLORS[seat % len(COLORS)]}")
-
-
-RACE_ARROWS = {"^": "↑", ">": "→", "v": "↓", "<": "←"}
-
-
-def _race_board(grid: list, cells: list, state: dict) -> None:
-    """Belts as arrows (blue: double), checkpoints, the antenna, the reboot square, then
-    the bots (their seat number)."""
-    for y, line in enumerate(cells):
-        for x, text in enumerate(line):
-            t = text.strip()
-            if t in ("C1", "C2"):
-                grid[y][x] = ("c" if t == "C1" else "C", "bold green")
-            elif t == "PA":
-                grid[y][x] = ("A", "bold yellow")
-            elif t[:1] == "*":
-                grid[y][x] = ("*", "magenta")
-            elif t:
-                double = t[0] == "R" or t[0] == t[-1]
-                grid[y][x] = (RACE_ARROWS.get(t[-1], "?"), "blue" if double else "grey50")
-            else:
-                grid[y][x] = ("·", "grey23")
-    for seat, x, y, _d, *_ in state["bots"].values():
-        grid[y][x] = (str(seat % 10), f"bold reverse {COLORS[seat % len(COLORS)]}")
-
-
-def scores(data: dict, state: dict) -> Table:
-    table = Table(box=None, show_header=True, pad_edge=False)
-    names = [p["name"] for p in data["players"]]
-    if data["game"] == "race":
-        for column in ("AI", "C1", "spam", "reboots"):
-            table.add_column(column)
-        for seat, _x, _y, _d, checkpoint, spam, reboots in state["bots"].values():
-            table.add_row(shown_text(names[seat], f"bold {COLORS[seat % len(COLORS)]}"),
-                          "yes" if checkpoint else "-", str(spam), str(reboots))
-        return table
-    if data["game"] == "cave":
-        for column in ("AI", "gold", "health"):
-            table.add_column(column)
-        for seat, _r, _c, health, gold, alive, *_ in state["bots"].values():
-            table.add_row(shown_text(names[seat], f"bold {COLORS[seat % len(COLORS)]}"),
-                          str(gold), str(health) if alive else "dead")
-        return table
-    for column in ("AI", "robots", "flags" if data["game"] == "arena" else "hp"):
-        table.add_column(column)
-    counts = [[0, 0] for _ in names]
-    if data["game"] == "arena":
-        owners = dict(map(tuple, data["map"]["owners"]))
-        for rid, row in state["robots"].items():
-            if row[7] == 0:
-                counts[owners[rid]][0] += 1
-            counts[owners[rid]][1] += row[6]
-    else:
-        for _, player, _, _, hp in state["robots"].values():
-            counts[player][0] += 1
-            counts[player][1] += hp
-    for p, name in enumerate(names):
-        table.add_row(shown_text(name, f"bold {COLORS[p % len(COLORS)]}"), str(counts[p][0]),
-                      str(counts[p][1]))
-    return table
-
-
-LEGENDS = {
-    "arena": [("^>v<", "bold red"), " robot (its AI's colour, facing)  ",
-              ("^", "bold bright_white on grey35"), " mounted laser  ", ("#", "grey62"),
-              " wall  ", ("&", "grey42"), " pit  ", ("{}", "grey42"), " spinner  ",
-              ("1-9", "dim green"), " flag  ", ("x", "grey50"), " wreck"],
-    "robotgame": [("0-9", "bold red"), " robot (its player's colour; hp ÷ 10)  ",
-                  ("█", "grey23"), " obstacle  ", ("·", "green"), " spawn"],
-    "cave": [("0-9", "bold reverse red"), " bot (its seat)  ", ("G", CAVE_STYLES["G"]),
-             " gold  ", ("F", CAVE_STYLES["F"]), " food  ", ("W", CAVE_STYLES["W"]),
-             " water  ", ("R", CAVE_STYLES["R"]), " revealer  ", ("K", CAVE_STYLES["K"]),
-             " knife  ", ("}", CAVE_STYLES["}"]), " boulder  ", ("P", CAVE_STYLES["P"]),
-             " pit  ", ("L", CAVE_STYLES["L"]), " lion  ", ("C", CAVE_STYLES["C"]),
-             " centipede  ", ("B", CAVE_STYLES["B"]), " bats  ", ("N", CAVE_STYLES["N"]),
-             " Nurse Nina  ", ("·", CAVE_STYLES["-"]), " ground"],
-    "race": [("0-9", "bold reverse red"), " bot (its seat)  ", ("→", "grey50"), " belt  ",
-             ("→", "blue"), " double belt  ", ("c C", "bold green"), " checkpoints  ",
-             ("A", "bold yellow"), " antenna  ", ("*", "magenta"), " reboot"],
-}
 KEYS = "space play/pause   ← → or , . step   home/end first/last   q quit"
 
 
-def legend(game: str) -> Text:
+def legend(data: dict) -> Text:
     """What each symbol of the game's board means."""
-    return Text.assemble(*LEGENDS.get(game, ()))
+    return Text.assemble(*drawing(data).LEGEND)
 
 
 def screen(data: dict, frames: list, turn: int, playing: bool,
@@ -224,17 +149,18 @@ def screen(data: dict, frames: list, turn: int, playing: bool,
     the rest is shown, around the action."""
     state = frames[turn][1]
     board = board_text(data, state)
-    table = scores(data, state)
-    shown_legend = legend(data["game"])
+    below = drawing(data).panel(data, state, turn)
+    shown_legend = legend(data)
     keys_text = Text(KEYS, style="dim")
     where = ""
     if size is not None:
         columns, rows = size
+        panel_lines = sum(_height(part, columns) for part in below)
         board, where = _cropped(board, data, state, columns, rows, lambda where: (
             _lines(_header(data, turn, len(frames), playing, where), columns)
-            + 1 + len(data["players"]) + _lines(shown_legend, columns)
+            + panel_lines + _lines(shown_legend, columns)
             + (_lines(keys_text, columns) if keys else 0)))
-    parts = [_header(data, turn, len(frames), playing, where), board, table, shown_legend]
+    parts = [_header(data, turn, len(frames), playing, where), board, *below, shown_legend]
     if keys:
         parts.append(keys_text)
     return Group(*parts)
@@ -244,6 +170,12 @@ def _header(data: dict, turn: int, frames: int, playing: bool, where: str) -> Te
     return shown_text(f"{data['game']} on {data['map']['name']}, seed {data['seed']}   "
                       f"turn {turn}/{frames - 1}   " + ("playing" if playing else "paused")
                       + where, "bold")
+
+
+def _height(part: RenderableType, width: int) -> int:
+    """The lines `part` takes in a terminal `width` columns wide."""
+    measure = Console(width=max(1, width), file=io.StringIO())
+    return len(measure.render_lines(part, measure.options, pad=False))
 
 
 def _lines(text: Text, width: int) -> int:
@@ -277,16 +209,7 @@ def _cropped(board: Text, data: dict, state: dict, columns: int, rows: int,
 
 def _action(data: dict, state: dict, height: int, width: int) -> tuple[int, int]:
     """(row, column) around which the pieces still playing gather; the board's middle."""
-    places = []
-    game = data["game"]
-    if game == "arena":
-        places = [(row[1], row[2]) for row in state["robots"].values() if row[7] == 0]
-    elif game == "robotgame":
-        places = [(y, x) for _, _, x, y, _ in state["robots"].values()]
-    elif game == "cave":
-        places = [(r, c) for _, r, c, _h, _g, alive, *_ in state["bots"].values() if alive]
-    elif game == "race":
-        places = [(y, x) for _, x, y, *_ in state["bots"].values()]
+    places = drawing(data).places(data, state)
     if not places:
         return height // 2, width // 2
     return (sum(r for r, _ in places) // len(places), sum(c for _, c in places) // len(places))

@@ -3,20 +3,13 @@
 // into the map file, judges it with `arena maps validate`'s parser, and writes it.
 // `window.editor` is the state, for a person's console and for the browser test.
 
-const KINDS = {
-  arena: { " ": "floor", "#": "wall", "&": "pit", "^": "laser", ">": "laser", "v": "laser",
-           "<": "laser", "{": "spinner", "}": "spinner" },
-  robotgame: { " ": "floor", "#": "obstacle", "s": "spawn" },
-};
-const LABELS = { "^": "▲", ">": "▶", "v": "▼", "<": "◀", "{": "↺", "}": "↻" };
-// How a symbol looks in a mirror: lasers turn, spinners change hands (a rotation keeps them).
-const MIRROR_X = { "<": ">", ">": "<", "{": "}", "}": "{" };
-const MIRROR_Y = { "^": "v", "v": "^", "{": "}", "}": "{" };
-const ROTATE = { "^": "v", "v": "^", "<": ">", ">": "<" };
-const isFlag = (symbol) => /^[1-9]$/.test(symbol);
+// The game's palette comes with the map (`/api/map`): each symbol's kind (its look) and
+// label, what mirrors and a half turn make of it, which symbols are unique on a map, what a
+// brush's title adds, and how a square is named. This page knows no game.
+const isUnique = (symbol) => editor.palette.unique.includes(symbol);
 
 const editor = {
-  game: "", file: "", rows: [], tools: [], tool: "#", symmetry: "none",
+  game: "", file: "", rows: [], tools: [], tool: "#", symmetry: "none", palette: null,
   history: [], version: 0, checkedVersion: -1, verdict: null, dirty: false, painting: false,
   cells: [],
 };
@@ -25,14 +18,12 @@ window.editor = editor;
 const $ = (id) => document.getElementById(id);
 
 function kindOf(symbol) {
-  if (editor.game === "arena" && isFlag(symbol)) return "flag";
-  return KINDS[editor.game][symbol] || "unknown";
+  return editor.palette.kinds[symbol] || "unknown";
 }
 
 function label(symbol) {
-  if (isFlag(symbol)) return symbol;
   if (kindOf(symbol) === "unknown") return symbol;
-  return LABELS[symbol] || "";
+  return editor.palette.labels[symbol] || "";
 }
 
 async function call(path, body) {
@@ -76,18 +67,18 @@ function drawBoard() {
 }
 
 function where(r, c) {
-  // Robot Game bots see locations as (x, y); an arena map's errors name line and column.
-  return editor.game === "robotgame" ? `location (${c}, ${r})`
-                                     : `line ${r + 1}, column ${c + 1}`;
+  return editor.palette.where.replace(/\{(x|y|line|column)\}/g, (_, name) =>
+    String({ x: c, y: r, line: r + 1, column: c + 1 }[name]));
 }
 
 function images(r, c) {
   const n = editor.rows.length;
   const mode = editor.symmetry;
   const found = [];
-  if (mode === "rotate" || mode === "four") found.push([n - 1 - r, n - 1 - c, ROTATE]);
-  if (mode === "mirror-x" || mode === "four") found.push([r, n - 1 - c, MIRROR_X]);
-  if (mode === "mirror-y" || mode === "four") found.push([n - 1 - r, c, MIRROR_Y]);
+  const { rotate, mirror_x: mirrorX, mirror_y: mirrorY } = editor.palette;
+  if (mode === "rotate" || mode === "four") found.push([n - 1 - r, n - 1 - c, rotate]);
+  if (mode === "mirror-x" || mode === "four") found.push([r, n - 1 - c, mirrorX]);
+  if (mode === "mirror-y" || mode === "four") found.push([n - 1 - r, c, mirrorY]);
   return found;
 }
 
@@ -99,8 +90,8 @@ function put(r, c, symbol) {
 
 function paint(r, c) {
   const symbol = editor.tool;
-  if (isFlag(symbol)) {
-    // A flag is unique: painting it again moves it. Mirrors do not copy flags.
+  if (isUnique(symbol)) {
+    // A unique symbol (a flag): painting it again moves it. Mirrors do not copy it.
     editor.rows.forEach((row, rr) => row.forEach((s, cc) => {
       if (s === symbol && (rr !== r || cc !== c)) put(rr, cc, " ");
     }));
@@ -192,9 +183,7 @@ function buildTools() {
     const key = document.createElement("kbd");
     key.textContent = tool.key;
     button.append(swatch, name, key);
-    const turns = { "{": ": turns robots counter-clockwise", "}": ": turns robots clockwise" };
-    button.title = `${tool.name}${editor.game === "arena" ? turns[tool.symbol] || "" : ""} ` +
-                   `(key ${tool.key})`;
+    button.title = `${tool.name}${editor.palette.notes[tool.symbol] || ""} (key ${tool.key})`;
     button.addEventListener("click", () => chooseTool(tool.symbol));
     box.appendChild(button);
   }
@@ -251,8 +240,8 @@ function listen() {
 }
 
 function fill() {
-  if (isFlag(editor.tool)) {
-    setStatus("a flag is one square: paint it instead", editor.dirty);
+  if (isUnique(editor.tool)) {
+    setStatus(`a ${kindOf(editor.tool)} is one square: paint it instead`, editor.dirty);
     return;
   }
   remember();
@@ -288,13 +277,12 @@ function resize(n) {
 async function start() {
   const { data } = await call("/api/map");
   Object.assign(editor, { game: data.game, file: data.file, tools: data.tools,
-                          rows: data.rows.map((row) => Array.from(row)) });
+                          palette: data.palette, rows: data.rows.map((row) => Array.from(row)) });
   document.title = `${data.file} · map editor`;
   $("file").textContent = `${data.file} (${data.game})`;
   $("size-box").hidden = !data.resizable;
   $("size").max = data.max_side;
-  const game = data.game === "arena" ? "" : ` --game ${data.game}`;
-  $("run-hint").textContent = `arena run${game} --map ${data.file}`;
+  $("run-hint").textContent = data.run;
   setStatus(data.new ? "new file: not saved yet" : "no changes", data.new);
   editor.dirty = data.new;
   buildTools();

@@ -7,8 +7,11 @@ Each game's entry is `GAME` in its own folder, `orchestrator/games/<game>/`.
 """
 from __future__ import annotations
 
+import importlib
+import sys
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Callable
 
 from engine import InputError
@@ -45,6 +48,30 @@ class Game:
     players: int | None = None         # a match's exact number of players, if fixed
     drivers: tuple[tuple[str, str], ...] = ()   # (suffix, driver): bots in other languages,
                                                # loaded by our driver program (Ruby)
+    package: str | None = None         # the entry's module (its `__name__`): the game's own
+                                       # viewer.js, terminal.py and editor.py sit beside it
+
+    @property
+    def home(self) -> Path | None:
+        """The game's own folder (where its entry is), if the entry named its module."""
+        module = sys.modules.get(self.package) if self.package else None
+        file = getattr(module, "__file__", None)
+        return Path(file).parent if file else None
+
+    @property
+    def viewer(self) -> Path | None:
+        """The HTML replay viewer's renderer of this game (`viewer.js`), if it has one;
+        without one, its replays get the plain grid-and-log view."""
+        home = self.home
+        return home / "viewer.js" if home and (home / "viewer.js").is_file() else None
+
+    def own(self, part: str) -> ModuleType | None:
+        """The game's own module `part` beside its entry (`terminal`: its terminal replay
+        drawing; `editor`: its map editor sheet), or None when it has none."""
+        home = self.home
+        if home is None or not (home / f"{part}.py").is_file():
+            return None
+        return importlib.import_module(f"{self.package}.{part}")
 
     @property
     def load_map(self) -> Callable[[Path], Any]:

@@ -33,11 +33,11 @@ FORM_SLACK = 16 * 1024          # a multipart body's fields and boundaries besid
 PAGE_TTL_S = 1.0                # the busiest pages are rendered at most once a second
 
 
-def _inline_hashes() -> str:
-    """The viewer page's CSP: its one inline script and one inline style, by hash."""
-    template = replay_view.page({})
+def _inline_hashes(page: str) -> str:
+    """A viewer page's CSP: its one inline script (which inlines the renderer of the
+    replay's game) and one inline style, by hash."""
     found = {kind: [base64.b64encode(hashlib.sha256(body.encode()).digest()).decode()
-                    for body in re.findall(rf"<{kind}>(.*?)</{kind}>", template, re.S)]
+                    for body in re.findall(rf"<{kind}>(.*?)</{kind}>", page, re.S)]
              for kind in ("script", "style")}
     scripts = " ".join(f"'sha256-{h}'" for h in found["script"])
     styles = " ".join(f"'sha256-{h}'" for h in found["style"])
@@ -125,7 +125,6 @@ def create_app(ladder: Ladder, run: bool = True,
                   openapi_url="/openapi.json", description=API_DESCRIPTION)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True)
-    viewer_policy = _inline_hashes()
 
     def html(template: str, status: int = 200, **context) -> HTMLResponse:
         context.setdefault("games", ladder.games)
@@ -281,8 +280,8 @@ def create_app(ladder: Ladder, run: bool = True,
     @app.get("/matches/{match_id}/viewer", response_class=HTMLResponse)
     def viewer(match_id: int):
         data = replay.load(ladder.replay_file(match_id))
-        return HTMLResponse(replay_view.page(data),
-                            headers={"Content-Security-Policy": viewer_policy})
+        body = replay_view.page(data)
+        return HTMLResponse(body, headers={"Content-Security-Policy": _inline_hashes(body)})
 
     @app.get("/docs", response_class=HTMLResponse, include_in_schema=False)
     def api_docs(request: Request):

@@ -15,4 +15,5 @@ GAME = Game(
              ("gold", lambda s: str(s.get("gold", "-"))),
              ("lasted", lambda s: str(s.get("turns", "-"))),
              ("invalid", lambda s: str(s.get("invalid", "-")))), programs=True,
-    ranked_by="score")        # the seed's leaderboard: mean score
+    ranked_by="score",        # the seed's leaderboard: mean score
+    package=__name__)

@@ -15,4 +15,5 @@ GAME = Game(
              ("reboots", lambda s: str(s.get("reboots", "-"))),
              ("filled", lambda s: str(s.get("invalid", 0) + s.get("overheats", 0)
                                       + s.get("timeouts", 0)))),
-    tournament=("combinations", 3, 6), ranked_by="points")
+    tournament=("combinations", 3, 6), ranked_by="points",
+    package=__name__)

@@ -16,4 +16,5 @@ GAME = Game(
     demo=("coordinator.py", "example.py"),
     drivers=((".rb", str(BOTLIB / "ruby" / "driver.rb")),),
     columns=(("robots", lambda s: str(s.get("robots", "-"))),
-             ("timeouts", lambda s: str(s.get("timeouts", "-")))))
+             ("timeouts", lambda s: str(s.get("timeouts", "-")))),
+    package=__name__)
