@@ -15,6 +15,7 @@ from engine import InputError
 from engine.rulebook import Rulebook
 from orchestrator.assets import bundled
 from orchestrator.bots import BotFile, sample_bots
+from orchestrator.ladder.matchmaking import LadderRules
 from orchestrator.samples import Unbuildable, runnable
 from sandbox.host import BotSpec
 from sandbox.limits import Limits
@@ -28,7 +29,8 @@ class Game:
     name: str
     title: str                         # what --help calls it
     rulebook: Rulebook                 # the engine's side: maps, rules, matches
-    bot_side: str                      # the child's module, in sandbox/botlib/
+    bot_side: str                      # the child's module: a name in sandbox/botlib/, or
+                                       # the path of a .py file (a game kept elsewhere)
     default_map: str
     map_suffix: str
     check_map: str                     # where `arena check` plays a submission
@@ -45,6 +47,21 @@ class Game:
     players: int | None = None         # a match's exact number of players, if fixed
     drivers: tuple[tuple[str, str], ...] = ()   # (suffix, driver): bots in other languages,
                                                # loaded by our driver program (Ruby)
+    called: str = ""                   # its short name in messages (default: title)
+    home: Path | None = None           # a game kept elsewhere: its folder, with bots/ and
+                                       # maps/ (None: the bundled bots/<name>/, maps/<name>/)
+    legend: str = ""                   # `arena run`'s table: what its columns mean
+    check_turns: int | None = None     # `arena check` plays this many (default: the rules')
+    ladder: LadderRules | None = None  # `arena serve`: match size, fewest bots, maps
+                                       # (default: `players`, else 2, on the default map)
+    head_to_head: bool = False         # `arena compare` without --against: NEW against OLD
+    robots_rule: str = "robots_per_type"   # the rule --robots sets
+    random_spawn: bool = False         # --random-spawn: the rules' symmetric_spawn off
+    generate: Callable[..., tuple[str, str]] | None = None   # `arena maps generate`:
+                                       # (ais, robots, flags, bots, seed) -> (text, summary)
+    generate_help: str = ""            # what its generator draws, for --help
+    looks_like: Callable[[Any], int] | None = None   # how sure (0: not) a bot file
+                                       # (orchestrator.kinds.BotText) is written for it
 
     @property
     def load_map(self) -> Callable[[Path], Any]:
@@ -90,8 +107,18 @@ class Game:
             return BotSpec(filename=name, source=bot.source)
         return BotSpec(name, bot.source, describe(name, bot.source), scratch or {})
 
+    @property
+    def bots_dir(self) -> Path:
+        """The game's sample bots."""
+        return (self.home / "bots") if self.home else bundled("bots") / self.name
+
+    @property
+    def ladder_rules(self) -> LadderRules:
+        size = self.players or 2
+        return self.ladder or LadderRules(size, size, (self.default_map,))
+
     def check_lineup(self) -> list[Path]:
-        return [runnable(bundled("bots") / self.name / bot) for bot in self.check_opponents]
+        return [runnable(self.bots_dir / bot) for bot in self.check_opponents]
 
     def demo_lineup(self, on_skip: Callable[[str], None] | None = None) -> list[Path]:
         """The files `arena run` plays with no bots given: the game's `demo` samples
@@ -102,7 +129,7 @@ class Game:
         lineup = []
         for bot in self.demo:
             try:
-                lineup.append(runnable(bundled("bots") / self.name / bot))
+                lineup.append(runnable(self.bots_dir / bot))
             except Unbuildable as exc:
                 if on_skip is None:
                     raise
@@ -116,7 +143,7 @@ class Game:
 
     @property
     def maps_dir(self) -> Path:
-        return bundled("maps") / self.name
+        return (self.home / "maps") if self.home else bundled("maps") / self.name
 
     def bundled_maps(self) -> list[Path]:
         return sorted(self.maps_dir.glob(f"*{self.map_suffix}"))

@@ -1,6 +1,7 @@
 """The zygote: a small pre-started interpreter that forks sandbox children on request.
 
-`python -I -S _zygote.py CONTROL_FD [SITE_DIR ...]`. It imports the child side once, then
+`python -I -S _zygote.py CONTROL_FD [SITE_DIR ...]`. It imports the child side once (and
+each game's bot side the first time a child of that game is asked for), then
 waits on its control socket. Each request carries the child's two pipe ends (SCM_RIGHTS);
 it answers with the new child's pid. It never sees a map, a bot or a match, so a child
 forked from it inherits nothing secret.
@@ -24,8 +25,8 @@ import _runtime  # noqa: E402
 import msgpack  # noqa: E402
 
 # What bots commonly import, loaded once here so that no child pays for it.
-PRELOAD = ("_arena", "_race", "_robotgame", "rg", "inspect", "roborally.api", "collections",
-           "itertools", "functools", "heapq", "math", "random", "re", "json", "copy", "bisect",
+PRELOAD = ("inspect", "collections", "itertools", "functools", "heapq", "math", "random",
+           "re", "json", "copy", "bisect",
            "dataclasses", "typing", "enum", "string", "statistics", "operator", "array",
            "struct", "time")
 CLONE_PARENT = 0x00008000
@@ -79,6 +80,16 @@ def spawn(in_fd, out_fd, control, wanted, main="_child"):
     return pid
 
 
+def _preload_side(side):
+    """Import a game's bot side (a module of this folder) here, once, so that the children
+    forked from now on find it loaded. One that fails is left to the child to report."""
+    if isinstance(side, str) and side and side not in sys.modules:
+        try:
+            __import__(side)
+        except Exception:
+            pass
+
+
 def main():
     _harden.set_parent_death_signal()
     for name in PRELOAD:
@@ -104,6 +115,7 @@ def main():
             continue
         try:
             request = msgpack.unpackb(message)
+            _preload_side(request.get("side"))
             answer = {"pid": spawn(fds[0], fds[1], control, request["namespaces"],
                                    request.get("main", "_child"))}
         except (OSError, ValueError, KeyError, TypeError) as exc:  # KeyError: unknown main
