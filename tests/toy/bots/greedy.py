@@ -1,4 +1,4 @@
-"""Heads for the nearest coin, a step at a time."""
+"""Greedy: heads for the nearest coin, a step at a time."""
 name = "greedy"
 
 

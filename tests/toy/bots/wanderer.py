@@ -1,4 +1,4 @@
-"""Steps at random onto a free square."""
+"""Wanderer: steps at random onto a free square."""
 import random
 
 name = "wanderer"
