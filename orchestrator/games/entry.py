@@ -2,8 +2,16 @@
 
 An entry joins the engine's `RULEBOOK` of the game (`engine/<game>/__init__.py`) with
 the module its bots run beside in the sandbox (`sandbox/botlib/<bot_side>.py`) and how
-the commands run it: limits, maps, the bots `check` and the demo play against, columns.
+the commands run it: limits, maps, the bots `check` and the demo play against, columns,
+and every other per-game part the shared commands ask for (check turns, ladder rules,
+legend, map generator, the wrong-game hint): shared code never names a game.
 Each game's entry is `GAME` in its own folder, `orchestrator/games/<game>/`.
+
+A game kept elsewhere (registered through `ARENA_GAMES`) sets `home`, its folder with
+`bots/` and `maps/`, and names its bot side by the path of a `.py` file: the host sends
+that file's source in each child's load frame and the child runs it as a module
+(`_runtime.bot_side`), the same under every sandbox tier and from an installed wheel.
+It may import only what a child has: `_runtime` and the standard library.
 """
 from __future__ import annotations
 
