@@ -32,7 +32,7 @@ from orchestrator.api_types import (
     Standing,
 )
 from orchestrator.bots import read_bot
-from orchestrator.games import GAMES, get_game
+from orchestrator.games import DEFAULT_GAME, GAMES, get_game
 from orchestrator.options import Interrupted, check_choice, game_limits, rule_overrides
 from orchestrator.schedule import plan_batch, plan_compare, plan_tournament
 from orchestrator.series import Series
@@ -60,7 +60,7 @@ def _shows_progress(progress: bool | None) -> bool:
     return sys.stderr.isatty()
 
 
-def bot_file(bot: Bot, game: str = "arena", *, helpers: Sequence[Any] = (),
+def bot_file(bot: Bot, game: str = DEFAULT_GAME, *, helpers: Sequence[Any] = (),
              name: str | None = None) -> Path:
     """The file of a bot: a path or a sample's name as it is; a function or class (with
     the `helpers` it calls: functions, classes) written to a file named by its content.
@@ -79,7 +79,7 @@ def _files(bots: Sequence[Bot] | None, game: str) -> list[Path]:
     return [bot_file(bot, game) for bot in bots or ()]
 
 
-def play(bots: Sequence[Bot] | None = None, *, game: str = "arena", map: str | None = None,
+def play(bots: Sequence[Bot] | None = None, *, game: str = DEFAULT_GAME, map: str | None = None,
          seed: int | None = None, rules: str | None = None, robots: int | None = None,
          max_turns: int | None = None, random_spawn: bool = False,
          sandbox: str = "standard", cpu_limit: float | None = None,
@@ -111,7 +111,7 @@ def play(bots: Sequence[Bot] | None = None, *, game: str = "arena", map: str | N
 
 
 def batch(bots: Sequence[Bot], *, seeds: int = 100, first_seed: int = 1,
-          game: str = "arena", map: str | None = None, rules: str | None = None,
+          game: str = DEFAULT_GAME, map: str | None = None, rules: str | None = None,
           robots: int | None = None, max_turns: int | None = None,
           random_spawn: bool = False, sandbox: str = "standard",
           cpu_limit: float | None = None, memory_mb: int | None = None,
@@ -146,7 +146,7 @@ def batch(bots: Sequence[Bot], *, seeds: int = 100, first_seed: int = 1,
 
 
 def tournament(bots: Sequence[Bot], *, format: str | None = None, games: int | None = None,
-               size: int | None = None, first_seed: int = 1, game: str = "arena",
+               size: int | None = None, first_seed: int = 1, game: str = DEFAULT_GAME,
                map: str | None = None, rules: str | None = None, robots: int | None = None,
                max_turns: int | None = None, sandbox: str = "standard",
                cpu_limit: float | None = None, memory_mb: int | None = None,
@@ -181,7 +181,7 @@ def tournament(bots: Sequence[Bot], *, format: str | None = None, games: int | N
                                          f"in {store.path})")
 
 
-def compare(new: Bot, old: Bot, *, game: str = "arena", against: Sequence[Bot] | None = None,
+def compare(new: Bot, old: Bot, *, game: str = DEFAULT_GAME, against: Sequence[Bot] | None = None,
             elo0: float = 0.0, elo1: float = 10.0, alpha: float = 0.05, beta: float = 0.05,
             model: str = "normalized", max_games: int = 20000, seed: int = 1,
             map: str | None = None, rules: str | None = None, robots: int | None = None,

@@ -23,7 +23,7 @@ from rich.table import Table
 
 from engine import InputError
 from orchestrator import execute
-from orchestrator.games import Game, get_game
+from orchestrator.games import DEFAULT_GAME, Game, get_game
 from orchestrator.match import SANDBOX_MODES
 from orchestrator.options import (
     CpuOption,
@@ -81,7 +81,7 @@ def batch(
                                       "bots`), in seat order.", show_default=False),
     seeds: int = typer.Option(100, "--seeds", help="How many matches: one per seed."),
     first_seed: int = typer.Option(1, help="The first seed; then first+1, first+2, ..."),
-    game: GameOption = "arena",
+    game: GameOption = DEFAULT_GAME,
     map: MapOption = None,
     rules: RulesOption = None,
     robots: RobotsOption = None,
@@ -134,7 +134,7 @@ def tournament(
     size: Optional[int] = typer.Option(None, help="combinations: bots per match (at most "
                                        "the number of bots)."),
     first_seed: int = typer.Option(1, help="The first seed."),
-    game: GameOption = "arena",
+    game: GameOption = DEFAULT_GAME,
     map: MapOption = None,
     rules: RulesOption = None,
     robots: RobotsOption = None,

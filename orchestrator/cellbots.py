@@ -10,36 +10,21 @@ from __future__ import annotations
 import hashlib
 import inspect
 import textwrap
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from engine import InputError
 from orchestrator.games import Game
+from orchestrator.games.entry import CodeBot
 from orchestrator.samples import cache_dir
 
 
-@dataclass(frozen=True)
-class BotSide:
-    """What a Python game's bot file must define, and what it imports first."""
-
-    entry: str                 # the name the game calls: move, Robot or bot
-    kind: str                  # "function" or "class"
-    prelude: str               # the imports every bot of the game starts with
-
-
-# By the game's child module (Game.bot_side), as sandbox/botlib/<side>.py checks bots.
-BOT_SIDES: dict[str, BotSide] = {
-    "_arena": BotSide("move", "function", "from roborally.api import *\n"),
-    "_robotgame": BotSide("Robot", "class", "import rg\n"),
-    "_race": BotSide("bot", "function", ""),
-}
-
-
-def bot_side(game: Game) -> BotSide:
-    side = BOT_SIDES.get(game.bot_side)
-    if side is None or game.programs:
-        raise InputError(f"{game.name}: its bots are programs, not Python functions or "
+def bot_side(game: Game) -> CodeBot:
+    """What a bot of `game` given as code must define (its entry's `code_bot`)."""
+    side = game.code_bot
+    if side is None:
+        what = "programs" if game.programs else "files"
+        raise InputError(f"{game.name}: its bots are {what}, not Python functions or "
                          f"classes; give a bot file (or a sample's name)")
     return side
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine import InputError
 from orchestrator.bots import BotFile, read_bot
-from orchestrator.games import get_game
+from orchestrator.games import DEFAULT_GAME, get_game
 from orchestrator.match import MatchSpec, run_match
 from sandbox.botlib._attempts import FAILING
 from sandbox.limits import Limits
@@ -35,7 +35,6 @@ def failure_kind(status: str, reason: str) -> str:
     return "crash"
 
 
-CHECK_TURNS = {"arena": 50, "race": 20}
 # A submission whose every call of a turn ran out of time on this many turns in a row fails
 # at once: the check stops there rather than wait out the other turns' time limits.
 HUNG_TURNS = 3
@@ -83,7 +82,7 @@ class HangWatch:
         return True
 
 
-def check_bot(path, game: str = "arena", turns: int | None = None, seed: int = 1,
+def check_bot(path, game: str = DEFAULT_GAME, turns: int | None = None, seed: int = 1,
               max_overheat_share: float = 0.1, sandbox: str = "standard",
               limits: Limits | None = None) -> dict:
     """Play the bot file and return the verdict in the `arena check --json` shape."""
@@ -91,15 +90,15 @@ def check_bot(path, game: str = "arena", turns: int | None = None, seed: int = 1
     return check_submission(bot, game, turns, seed, max_overheat_share, sandbox, limits)
 
 
-def check_submission(bot: BotFile, game: str = "arena", turns: int | None = None, seed: int = 1,
-                     max_overheat_share: float = 0.1, sandbox: str = "standard",
+def check_submission(bot: BotFile, game: str = DEFAULT_GAME, turns: int | None = None,
+                     seed: int = 1, max_overheat_share: float = 0.1, sandbox: str = "standard",
                      limits: Limits | None = None) -> dict:
     """Play a bot (from a file or an upload) against the game's check lineup; its verdict."""
     if not 0.0 <= max_overheat_share <= 1.0:
         raise InputError(f"--max-overheats {max_overheat_share}: must be between 0 and 1")
     found = get_game(game)
     preset = found.rules(found.presets[0])
-    turns = turns if turns is not None else CHECK_TURNS.get(game, preset.max_turns)
+    turns = turns if turns is not None else found.check_turns or preset.max_turns
     if turns < 1:
         raise InputError(f"--turns {turns}: must be at least 1")
     opponents = [read_bot(p) for p in found.check_lineup()]

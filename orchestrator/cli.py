@@ -22,7 +22,7 @@ from orchestrator import (
 )
 from orchestrator.bots import read_bot
 from orchestrator.check_cmd import PROGRAM_FAULTS, check_bot
-from orchestrator.games import GAMES, Game, get_game
+from orchestrator.games import DEFAULT_GAME, GAMES, Game, get_game
 from orchestrator.match import SANDBOX_MODES, MatchSpec, run_match
 from orchestrator.options import (
     CpuOption,
@@ -69,7 +69,7 @@ out = console()
 def run(
     bots: List[Path] = typer.Argument(None, help="Bot files, or bundled samples' names (see `arena bots`). None: the game's sample bots.",
                                       show_default=False),
-    game: GameOption = "arena",
+    game: GameOption = DEFAULT_GAME,
     map: MapOption = None,
     seed: Optional[int] = typer.Option(None, help="Match seed. Omitted: one is drawn and "
                                        "printed, so the match can be replayed."),
@@ -128,7 +128,7 @@ def _warn_sandbox(result: dict) -> None:
 @app.command()
 def check(
     bot: Path = typer.Argument(..., help="The bot file to check, or a bundled sample's name.", show_default=False),
-    game: GameOption = "arena",
+    game: GameOption = DEFAULT_GAME,
     turns: Optional[int] = typer.Option(None, help="Turns to play \\[default: arena 50, "
                                         "robotgame 100, cave 50]."),
     seed: int = typer.Option(1, help="Match seed."),
@@ -230,9 +230,7 @@ def print_result(result: dict) -> None:
                       str(p["overheats"]), f"{p['cpu_s']:.2f}", f"{p['peak_rss_mb']:.0f}",
                       shown_text(note), style=style)
     out.print(table)
-    legend = {"arena": "flags: best robot / all robots; ",
-              "robotgame": "robots: alive at the end (the score); "}.get(game.name, "")
-    out.print(f"[dim]{legend}heat: overheats (exceptions and invalid moves)[/dim]")
+    out.print(f"[dim]{game.legend}heat: overheats (exceptions and invalid moves)[/dim]")
     out.print(Text.assemble("Winner: ", shown_text(_placed(result, 0), "bold green"),
                             "   Runner-up: ", shown_text(_placed(result, 1), "bold")))
     if result["restarts"]:
@@ -267,7 +265,7 @@ def _placed(result: dict, place: int) -> str:
 @app.command()
 def scenario(
     file: Path = typer.Argument(..., help="A scenario JSON file."),
-    game: str = typer.Option("arena", help=f"Which game: "
+    game: str = typer.Option(DEFAULT_GAME, help=f"Which game: "
                              f"{', '.join(g.name for g in GAMES.values() if g.scenario)} "
                              f"(their formats: docs/scenarios.md)."),
     as_json: JsonOption = False,

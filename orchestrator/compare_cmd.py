@@ -31,6 +31,7 @@ from orchestrator.batch_cmd import (
     WorkersOption,
 )
 from orchestrator.bots import BotFile, read_bot
+from orchestrator.games import DEFAULT_GAME, get_game
 from orchestrator.options import (
     CpuOption,
     GameOption,
@@ -49,7 +50,6 @@ from orchestrator.text import shown_text
 
 err = Console(stderr=True)
 out = Console()
-HEAD_TO_HEAD = ("robotgame", "cave")        # without --against: NEW against OLD
 OPPONENTS = 3                               # else: the game's first three samples
 MAX_NELO = 200          # past about this, the normalized MLE's fixed point does not settle
 
@@ -110,7 +110,7 @@ def compare(
                                show_default=False),
     old: Path = typer.Argument(..., help="The version to beat: a bot file, or a sample's name.",
                                show_default=False),
-    game: GameOption = "arena",
+    game: GameOption = DEFAULT_GAME,
     against: Optional[List[str]] = typer.Option(
         None, "--against", help="Opponents for games of more players, comma-separated or "
         "repeated: each pair seats NEW, then OLD, in one seat among them \\[default: none "
@@ -170,14 +170,15 @@ def compare(
 
 
 def _opponents(game: str, against: Optional[List[str]]) -> list[BotFile]:
+    found = get_game(game)
     names = [n.strip() for item in against or () for n in item.split(",") if n.strip()]
-    if game == "robotgame" and names:
-        raise InputError("--against: Robot Game is for 2 players (NEW against OLD)")
-    if not names and game in HEAD_TO_HEAD:
+    if found.players == 2 and names:
+        raise InputError(f"--against: {found.called or found.title} is for 2 players "
+                         f"(NEW against OLD)")
+    if not names and found.head_to_head:
         return []
     if not names:
-        from orchestrator.games import get_game
-        return [read_bot(p, game) for p in get_game(game).demo_lineup()[:OPPONENTS]]
+        return [read_bot(p, game) for p in found.demo_lineup()[:OPPONENTS]]
     return [read_bot(n, game) for n in names]
 
 

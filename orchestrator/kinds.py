@@ -1,46 +1,56 @@
 """Which game a bot file looks written for, read without running it: the hint for a bot
-given to the wrong game (an rgkit bot in the arena, a `.rb` file without `--game`)."""
+given to the wrong game (an rgkit bot in the arena, a `.rb` file without `--game`).
+
+Each game's entry says how sure it is (`Game.looks_like`, 0: not at all); the surest
+wins, the registry's order breaking ties."""
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass, field
 from pathlib import PurePath
 
 from sandbox.programs import ELF, EXTENSIONS
 
-RACE_ARGS = ("round", "order", "position", "score", "cards", "bots", "factory")
+
+@dataclass(frozen=True)
+class BotText:
+    """A bot file as the games' `looks_like` read it. `tree` is None unless it is Python."""
+
+    filename: str
+    source: bytes
+    suffix: str = ""
+    text: str = ""
+    tree: ast.Module | None = None
+    functions: dict[str, ast.FunctionDef] = field(default_factory=dict)
+
+
+def read(filename: str, source: bytes) -> BotText:
+    suffix = PurePath(filename).suffix.lower()
+    text = source.decode("utf-8", "replace")
+    tree = None
+    python = not (source.startswith(ELF) or suffix == ".c" or (
+        suffix in EXTENSIONS and suffix != ".py") or (
+        source.startswith(b"#!") and b"python" not in source.split(b"\n", 1)[0]))
+    if python:
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError):
+            tree = None
+    functions = {node.name: node for node in (tree.body if tree else ())
+                 if isinstance(node, ast.FunctionDef)}
+    return BotText(filename, source, suffix, text, tree, functions)
 
 
 def likely_game(filename: str, source: bytes) -> str | None:
-    """arena, robotgame, race or cave, or None when nothing tells. (A `.c` file is a Cave
-    sample's source, compiled on first use.)"""
-    suffix = PurePath(filename).suffix.lower()
-    text = source.decode("utf-8", "replace")
-    if suffix == ".rb":
-        return "robotgame" if "class Robot" in text and "def act" in text else "cave"
-    if source.startswith(ELF) or suffix == ".c" or (suffix in EXTENSIONS and suffix != ".py"):
-        return "cave"
-    if source.startswith(b"#!") and b"python" not in source.split(b"\n", 1)[0]:
-        return "cave"
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return None
-    functions = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
-    for node in tree.body:
-        if isinstance(node, ast.ClassDef) and node.name == "Robot" and any(
-                isinstance(item, ast.FunctionDef) and item.name == "act" for item in node.body):
-            return "robotgame"
-    if "move" in functions:
-        return "arena"
-    if "bot" in functions or any(_race_args(f) for f in functions.values()):
-        return "race"
-    if "stdin" in text or "input(" in text:
-        return "cave"
-    return None
-
-
-def _race_args(function: ast.FunctionDef) -> bool:
-    return tuple(a.arg for a in function.args.args) == RACE_ARGS
+    """The name of the game the file looks written for, or None when nothing tells."""
+    from orchestrator.games import GAMES  # noqa: PLC0415 (the registry imports this)
+    bot = read(filename, source)
+    best, name = 0, None
+    for game in GAMES.values():
+        sure = game.looks_like(bot) if game.looks_like else 0
+        if sure > best:
+            best, name = sure, game.name
+    return name
 
 
 def wrong_game_hint(filename: str, source: bytes, game: str) -> str:

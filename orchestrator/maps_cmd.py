@@ -11,9 +11,7 @@ import typer
 from rich.table import Table
 
 from engine import InputError
-from engine.arena.generate import generate
-from engine.cave.generate import generate as generate_cavern
-from orchestrator.games import games_help, get_game
+from orchestrator.games import DEFAULT_GAME, GAMES, games_help, get_game
 from orchestrator.options import missing_server_extra
 from orchestrator.text import console
 
@@ -21,12 +19,14 @@ app = typer.Typer(help="List the bundled maps, validate map files, generate aren
                        "caverns, and draw maps in the editor.",
                   invoke_without_command=True, no_args_is_help=False)
 out = console()
-GENERATED = ("arena", "cave")      # the games whose maps `arena maps generate` draws
+# the games whose maps `arena maps generate` draws
+GENERATED = tuple(name for name, game in GAMES.items() if game.generate)
 
 
 @app.callback()
 def maps(ctx: typer.Context,
-         game: str = typer.Option("arena", help=f"Which game's maps: {games_help()}.")) -> None:
+         game: str = typer.Option(DEFAULT_GAME, help=f"Which game's maps: {games_help()}.")
+         ) -> None:
     """List the bundled maps (or run a subcommand: validate, generate, edit)."""
     if ctx.invoked_subcommand is not None:
         return
@@ -42,7 +42,7 @@ def maps(ctx: typer.Context,
 
 @app.command()
 def validate(files: List[Path] = typer.Argument(..., help="Map files to check."),
-             game: str = typer.Option("arena", help=f"Which game's map format: "
+             game: str = typer.Option(DEFAULT_GAME, help=f"Which game's map format: "
                                       f"{games_help()}.")) -> None:
     """Check map files; a bad one gives `error: FILE:LINE:COLUMN: problem` and exit 2."""
     found = get_game(game)
@@ -52,7 +52,8 @@ def validate(files: List[Path] = typer.Argument(..., help="Map files to check.")
 
 @app.command("generate")
 def generate_cmd(
-    game: str = typer.Option("arena", help="arena, or cave (a cavern for --bots bots)."),
+    game: str = typer.Option(DEFAULT_GAME, help="; ".join(
+        f"{name}: {GAMES[name].generate_help}" for name in GENERATED) + "."),
     ais: int = typer.Option(8, help="How many AIs the arena is sized for."),
     robots: int = typer.Option(40, help="Robots per AI."),
     flags: int = typer.Option(8, help="Number of flags (1-9)."),
@@ -68,20 +69,7 @@ def generate_cmd(
     if found.name not in GENERATED:
         raise InputError(f"maps generate draws {' and '.join(GENERATED)} maps, not {found.name}: "
                          f"start from a bundled one (arena maps --game {found.name})")
-    if found.name == "cave":
-        if bots < 1:
-            raise InputError(f"--bots must be at least 1, got {bots}")
-        cavern = generate_cavern(bots, seed)
-        text = (f"# Cave Rangers cavern for {bots} bots, seed {seed}: "
-                f"{cavern.side}x{cavern.side}\n" + "\n".join(cavern.rows()) + "\n")
-        summary = f"{cavern.side}x{cavern.side} cavern for {bots} bots"
-    else:
-        if robots < 1:
-            raise InputError(f"--robots must be at least 1, got {robots}")
-        arena = generate(ais, seed, robots, flags)
-        text = arena.to_text()
-        summary = (f"{arena.size}x{arena.size}, {len(arena.flags)} flags, fits {ais} AIs x "
-                   f"{robots} robots")
+    text, summary = found.generate(ais=ais, robots=robots, flags=flags, bots=bots, seed=seed)
     if out_file is None:
         typer.echo(text, nl=False)
         return
@@ -98,7 +86,7 @@ def edit(
         None, help="The map file to edit; a new one if it does not exist \\[default: a new "
                    "new_map.txt, or new_map.py for robotgame, in this folder].",
         show_default=False),
-    game: str = typer.Option("arena", help="arena or robotgame."),
+    game: str = typer.Option(DEFAULT_GAME, help="arena or robotgame."),
     start: Optional[str] = typer.Option(None, "--from", help="A new file starts as this map "
                                         "(a file or a bundled map's name), not blank."),
     size: int = typer.Option(20, help="arena: a new blank map's side."),

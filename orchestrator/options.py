@@ -56,12 +56,13 @@ def rule_overrides(found: Game, robots: Optional[int], max_turns: Optional[int],
                random_spawn: bool = False) -> dict:
     rules: dict = {}
     if robots is not None:
-        rules["spawn_per_player" if found.name == "robotgame" else "robots_per_type"] = robots
+        rules[found.robots_rule] = robots
     if max_turns is not None:
         rules["max_turns"] = max_turns
     if random_spawn:
-        if found.name != "robotgame":
-            raise InputError("--random-spawn is a robotgame option")
+        if not found.random_spawn:
+            having = " or ".join(g.name for g in GAMES.values() if g.random_spawn)
+            raise InputError(f"--random-spawn is a {having} option")
         rules["symmetric_spawn"] = False
     return rules
 

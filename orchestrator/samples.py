@@ -30,7 +30,9 @@ class Unbuildable(InputError):
 
 def sample_files(game: str) -> list[Path]:
     """The sample bots' files of a game (sources, for a compiled sample), in name order."""
-    folder = bundled("bots") / game
+    from orchestrator.games import GAMES  # noqa: PLC0415 (the registry imports this)
+    home = GAMES[game].home if game in GAMES else None     # a game kept elsewhere
+    folder = home / "bots" if home else bundled("bots") / game
     if not folder.is_dir():
         return []
     return sorted(path for path in folder.iterdir()

@@ -5,10 +5,10 @@ import json
 from pathlib import Path
 
 from engine import InputError
-from orchestrator.games import get_game
+from orchestrator.games import DEFAULT_GAME, get_game
 
 
-def run_scenario_file(path: Path, game: str = "arena") -> dict:
+def run_scenario_file(path: Path, game: str = DEFAULT_GAME) -> dict:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:

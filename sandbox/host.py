@@ -6,6 +6,7 @@ that escapes into the match loop.
 from __future__ import annotations
 
 import fcntl
+import functools
 import os
 import select
 import selectors
@@ -14,6 +15,7 @@ import signal
 import subprocess
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import psutil
 
@@ -54,11 +56,33 @@ class BotSpec:
         return "_child" if self.program is None else "_keeper"
 
 
+def side_parts(bot_side: str) -> tuple[str, str | None]:
+    """A game's bot side as the child loads it (`_runtime.bot_side`): a module name of
+    `sandbox/botlib/`, or for a `.py` file kept elsewhere its stem and source."""
+    if not bot_side.endswith(".py"):
+        return bot_side, None
+    return _side_file(bot_side)
+
+
+def _botlib_side(bot_side: str) -> str:
+    """The module the zygote may import ahead (a botlib one), or "" for a file elsewhere."""
+    return "" if bot_side.endswith(".py") else bot_side
+
+
+@functools.lru_cache(maxsize=None)
+def _side_file(path: str) -> tuple[str, str]:
+    return Path(path).stem, Path(path).read_text(encoding="utf-8")
+
+
 def load_frame(bot_side: str, bot: BotSpec) -> dict:
-    """The frame after the sandbox config: the bot to load, and the module of
-    `sandbox/botlib/` that runs it (its game's bot side)."""
-    return {"bot_side": bot_side, "source": bot.source, "filename": bot.filename,
-            "scratch": bot.scratch or {}}
+    """The frame after the sandbox config: the bot to load, and its game's bot side (a
+    module of `sandbox/botlib/`, or the source of one kept elsewhere)."""
+    name, source = side_parts(bot_side)
+    frame = {"bot_side": name, "source": bot.source, "filename": bot.filename,
+             "scratch": bot.scratch or {}}
+    if source is not None:
+        frame["bot_side_source"] = source
+    return frame
 
 
 def start_frame(names: list[str], ai: int, seed: int, info: dict | None = None) -> dict:
@@ -116,7 +140,7 @@ class Child:
                 self.pid = _start_bwrap(isolation, down_r, up_w, bot, self.cgroups)
             else:
                 self.pid = zygote().spawn(down_r, up_w, isolation.namespaces(),
-                                          bot.child_main)
+                                          bot.child_main, _botlib_side(bot_side))
         except BaseException:
             for fd in (self.down_w, self.up_r):
                 os.close(fd)

@@ -7,14 +7,13 @@ An executable bot runs as a plain child process of the host, with the same turn 
 from __future__ import annotations
 
 import contextlib
-import importlib
 import os
 import shutil
 import sys
 import tempfile
 import time
 
-from sandbox.host import BotSpec, live_usage, start_frame
+from sandbox.host import BotSpec, live_usage, side_parts, start_frame
 from sandbox.limits import Limits
 from sandbox.paths import BOTLIB
 
@@ -36,7 +35,7 @@ class InProcessPlayer:
         self.peak_rss_mb = 0.0
         self.startup_output = ""
         self.startup_violations: list[str] = []
-        self.game = importlib.import_module(bot_side)
+        self.game = runtime.bot_side(*side_parts(bot_side))
         self.guard = runtime.NoGuard()
         with contextlib.redirect_stdout(sys.stderr):
             self.module = runtime.load_bot(bot.source, bot.filename, self.guard,
@@ -96,10 +95,9 @@ class ProgramPlayer:
         """A Cave program learns everything from its turns; a game whose players may be
         Python or programs (Robot Game) speaks to it through the keeper's adapter."""
         import _keeper  # noqa: PLC0415
-        if self.bot_side in _keeper.ADAPTERS:
-            module, name = _keeper.ADAPTERS[self.bot_side]
-            self.adapter = getattr(importlib.import_module(module), name)(
-                self.runner, start_frame(names, ai, seed, info), self.limits)
+        adapter = _keeper.program_adapter(*side_parts(self.bot_side))
+        if adapter is not None:
+            self.adapter = adapter(self.runner, start_frame(names, ai, seed, info), self.limits)
 
     def call(self, payload: dict) -> dict:
         started = time.perf_counter()

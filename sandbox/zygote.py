@@ -76,11 +76,12 @@ class Zygote:
             raise ZygoteError("the sandbox zygote did not start")
         self._ready = True
 
-    def spawn(self, in_fd: int, out_fd: int, namespaces: list[str], main: str = "_child"
-              ) -> int:
+    def spawn(self, in_fd: int, out_fd: int, namespaces: list[str], main: str = "_child",
+              side: str = "") -> int:
         """A new child in `namespaces`, reading `in_fd` and writing `out_fd`, that runs
-        `main` (`_child`: a Python bot; `_keeper`: an executable one). Returns its pid."""
-        request = msgpack.packb({"namespaces": namespaces, "main": main})
+        `main` (`_child`: a Python bot; `_keeper`: an executable one). `side`, a game's bot
+        side in botlib/, is imported by the zygote first, once. Returns its pid."""
+        request = msgpack.packb({"namespaces": namespaces, "main": main, "side": side})
         with self._lock:
             self._wait_ready()
             try:

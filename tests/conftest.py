@@ -9,10 +9,17 @@ from pathlib import Path
 import psutil
 import pytest
 
-from sandbox.zygote import zygote_pid
-from tests.support.wheel import Installed, installed_venv, wheel_path
-
 ROOT = Path(__file__).resolve().parent.parent
+# The toy game (tests/toy/): a fifth game kept outside the package, registered as a game
+# master's own would be. Set before the registry is first imported, and inherited by every
+# `arena` the tests start (from the checkout or an installed wheel, `arena serve` too).
+TOY = ROOT / "tests" / "toy"
+_named = [ref for ref in os.environ.get("ARENA_GAMES", "").split(os.pathsep) if ref]
+os.environ["ARENA_GAMES"] = os.pathsep.join(_named + [str(TOY)] * (str(TOY) not in _named))
+
+from sandbox.zygote import zygote_pid  # noqa: E402
+from tests.support.wheel import Installed, installed_venv, wheel_path  # noqa: E402
+
 BOTS = ROOT / "bots" / "arena"
 MAPS = ROOT / "maps" / "arena"
 HOSTILE = Path(__file__).resolve().parent / "hostile"

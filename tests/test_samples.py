@@ -34,8 +34,11 @@ def own_cache(tmp_path, monkeypatch):
 
 
 def test_every_file_in_bots_is_a_listed_sample() -> None:
-    on_disk = sorted(f"{p.parent.name}/{p.name}" for p in (ROOT / "bots").glob("*/*")
-                     if p.is_file() and p.suffix and p.name[0] not in "_.")
+    kept = {name: game.home / "bots" for name, game in GAMES.items() if game.home}
+    on_disk = sorted(f"{game}/{p.name}" for game, p in [
+        *((p.parent.name, p) for p in (ROOT / "bots").glob("*/*")),
+        *((name, p) for name, folder in kept.items() for p in folder.glob("*"))]
+        if p.is_file() and p.suffix and p.name[0] not in "_.")
     rows = listing(list(GAMES.values()))
     assert sorted(f"{row['game']}/{row['file']}" for row in rows) == on_disk
     for row in rows:

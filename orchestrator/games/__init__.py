@@ -21,6 +21,7 @@ from orchestrator.games.robotgame import GAME as _ROBOTGAME
 
 PLUGINS_VARIABLE = "ARENA_GAMES"
 BUILT_IN = (_ARENA, _ROBOTGAME, _CAVE, _RACE)
+DEFAULT_GAME = _ARENA.name          # what the commands play without --game
 
 
 def _load_plugin(ref: str) -> Game:
@@ -65,4 +66,4 @@ def get_game(name: str) -> Game:
     return GAMES[name]
 
 
-__all__ = ["GAMES", "Game", "games_help", "get_game", "PLUGINS_VARIABLE"]
+__all__ = ["DEFAULT_GAME", "GAMES", "Game", "games_help", "get_game", "PLUGINS_VARIABLE"]

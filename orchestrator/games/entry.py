@@ -2,8 +2,16 @@
 
 An entry joins the engine's `RULEBOOK` of the game (`engine/<game>/__init__.py`) with
 the module its bots run beside in the sandbox (`sandbox/botlib/<bot_side>.py`) and how
-the commands run it: limits, maps, the bots `check` and the demo play against, columns.
+the commands run it: limits, maps, the bots `check` and the demo play against, columns,
+and every other per-game part the shared commands ask for (check turns, ladder rules,
+legend, map generator, the wrong-game hint): shared code never names a game.
 Each game's entry is `GAME` in its own folder, `orchestrator/games/<game>/`.
+
+A game kept elsewhere (registered through `ARENA_GAMES`) sets `home`, its folder with
+`bots/` and `maps/`, and names its bot side by the path of a `.py` file: the host sends
+that file's source in each child's load frame and the child runs it as a module
+(`_runtime.bot_side`), the same under every sandbox tier and from an installed wheel.
+It may import only what a child has: `_runtime` and the standard library.
 """
 from __future__ import annotations
 
@@ -18,10 +26,21 @@ from engine import InputError
 from engine.rulebook import Rulebook
 from orchestrator.assets import bundled
 from orchestrator.bots import BotFile, sample_bots
+from orchestrator.ladder.matchmaking import LadderRules
 from orchestrator.samples import Unbuildable, runnable
 from sandbox.host import BotSpec
 from sandbox.limits import Limits
 from sandbox.programs import describe, with_driver
+
+
+@dataclass(frozen=True)
+class CodeBot:
+    """How a bot given as Python code (a notebook cell's function or class) is written
+    to a file for a game: the name the game calls, its kind, and the file's first lines."""
+
+    entry: str                 # the name the game calls: move, Robot or bot
+    kind: str                  # "function" or "class"
+    prelude: str = ""          # the imports every bot of the game starts with
 
 
 @dataclass(frozen=True)
@@ -31,7 +50,8 @@ class Game:
     name: str
     title: str                         # what --help calls it
     rulebook: Rulebook                 # the engine's side: maps, rules, matches
-    bot_side: str                      # the child's module, in sandbox/botlib/
+    bot_side: str                      # the child's module: a name in sandbox/botlib/, or
+                                       # the path of a .py file (a game kept elsewhere)
     default_map: str
     map_suffix: str
     check_map: str                     # where `arena check` plays a submission
@@ -48,28 +68,44 @@ class Game:
     players: int | None = None         # a match's exact number of players, if fixed
     drivers: tuple[tuple[str, str], ...] = ()   # (suffix, driver): bots in other languages,
                                                # loaded by our driver program (Ruby)
+    called: str = ""                   # its short name in messages (default: title)
+    home: Path | None = None           # a game kept elsewhere: its folder, with bots/ and
+                                       # maps/ (None: the bundled bots/<name>/, maps/<name>/)
+    legend: str = ""                   # `arena run`'s table: what its columns mean
+    check_turns: int | None = None     # `arena check` plays this many (default: the rules')
+    ladder: LadderRules | None = None  # `arena serve`: match size, fewest bots, maps
+                                       # (default: `players`, else 2, on the default map)
+    head_to_head: bool = False         # `arena compare` without --against: NEW against OLD
+    robots_rule: str = "robots_per_type"   # the rule --robots sets
+    random_spawn: bool = False         # --random-spawn: the rules' symmetric_spawn off
+    generate: Callable[..., tuple[str, str]] | None = None   # `arena maps generate`:
+                                       # (ais, robots, flags, bots, seed) -> (text, summary)
+    generate_help: str = ""            # what its generator draws, for --help
+    looks_like: Callable[[Any], int] | None = None   # how sure (0: not) a bot file
+                                       # (orchestrator.kinds.BotText) is written for it
+    code_bot: CodeBot | None = None    # the Python API's bots as code (None: files only)
     package: str | None = None         # the entry's module (its `__name__`): the game's own
                                        # viewer.js, terminal.py and editor.py sit beside it
 
     @property
-    def home(self) -> Path | None:
-        """The game's own folder (where its entry is), if the entry named its module."""
+    def folder(self) -> Path | None:
+        """The game's own folder (where its entry is): its `home`, else its module's."""
         module = sys.modules.get(self.package) if self.package else None
         file = getattr(module, "__file__", None)
-        return Path(file).parent if file else None
+        return Path(file).parent if file else self.home
 
     @property
     def viewer(self) -> Path | None:
         """The HTML replay viewer's renderer of this game (`viewer.js`), if it has one;
         without one, its replays get the plain grid-and-log view."""
-        home = self.home
+        home = self.folder
         return home / "viewer.js" if home and (home / "viewer.js").is_file() else None
 
     def own(self, part: str) -> ModuleType | None:
         """The game's own module `part` beside its entry (`terminal`: its terminal replay
         drawing; `editor`: its map editor sheet), or None when it has none."""
-        home = self.home
-        if home is None or not (home / f"{part}.py").is_file():
+        home = self.folder
+        if self.package is None or home is None or not (home / f"{part}.py").is_file():
             return None
         return importlib.import_module(f"{self.package}.{part}")
 
@@ -117,8 +153,18 @@ class Game:
             return BotSpec(filename=name, source=bot.source)
         return BotSpec(name, bot.source, describe(name, bot.source), scratch or {})
 
+    @property
+    def bots_dir(self) -> Path:
+        """The game's sample bots."""
+        return (self.home / "bots") if self.home else bundled("bots") / self.name
+
+    @property
+    def ladder_rules(self) -> LadderRules:
+        size = self.players or 2
+        return self.ladder or LadderRules(size, size, (self.default_map,))
+
     def check_lineup(self) -> list[Path]:
-        return [runnable(bundled("bots") / self.name / bot) for bot in self.check_opponents]
+        return [runnable(self.bots_dir / bot) for bot in self.check_opponents]
 
     def demo_lineup(self, on_skip: Callable[[str], None] | None = None) -> list[Path]:
         """The files `arena run` plays with no bots given: the game's `demo` samples
@@ -129,7 +175,7 @@ class Game:
         lineup = []
         for bot in self.demo:
             try:
-                lineup.append(runnable(bundled("bots") / self.name / bot))
+                lineup.append(runnable(self.bots_dir / bot))
             except Unbuildable as exc:
                 if on_skip is None:
                     raise
@@ -143,7 +189,7 @@ class Game:
 
     @property
     def maps_dir(self) -> Path:
-        return bundled("maps") / self.name
+        return (self.home / "maps") if self.home else bundled("maps") / self.name
 
     def bundled_maps(self) -> list[Path]:
         return sorted(self.maps_dir.glob(f"*{self.map_suffix}"))

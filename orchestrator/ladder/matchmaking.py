@@ -15,19 +15,12 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class LadderRules:
-    """A game's ladder: how many bots a match takes, the fewest it needs, and its maps."""
+    """A game's ladder: how many bots a match takes, the fewest it needs, and its maps.
+    Each game's entry has its own (`Game.ladder_rules`)."""
 
     size: int
     minimum: int
     maps: tuple[str, ...]
-
-
-LADDERS = {
-    "arena": LadderRules(4, 4, ("quad",)),          # free-for-alls of 4 on the 4-AI map
-    "robotgame": LadderRules(2, 2, ("default",)),
-    "race": LadderRules(6, 2, ("seed",)),           # 6, or every bot when fewer
-    "cave": LadderRules(2, 2, ("generated",)),
-}
 
 
 @dataclass(frozen=True)

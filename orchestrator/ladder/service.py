@@ -26,7 +26,7 @@ from pathlib import Path
 from orchestrator import execute
 from orchestrator.bots import BotFile
 from orchestrator.games import GAMES, get_game
-from orchestrator.ladder.matchmaking import LADDERS, LadderRules, Standing, pick
+from orchestrator.ladder.matchmaking import LadderRules, Standing, pick
 from orchestrator.ladder.store import LadderStore, Queued
 from orchestrator.ratings import Ratings
 from orchestrator.schedule import Setup
@@ -95,7 +95,7 @@ class Ladder:
             get_game(game)
         self.rules: dict[str, LadderRules] = {}
         for game in self.games:
-            rules = LADDERS[game]
+            rules = get_game(game).ladder_rules
             size = (lineups or {}).get(game, rules.size)
             self.rules[game] = LadderRules(size, min(rules.minimum, size), rules.maps)
         self.db_path = Path(db)

@@ -6,7 +6,6 @@ never held match data. Frames in: the sandbox config (trusted, from the host), t
 load, the match start, then one request per turn until the input closes. Fatal problems
 are reported as a frame and end the process.
 """
-import importlib
 import os
 import sys
 
@@ -66,7 +65,7 @@ def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter", outer_id
         del sys.modules[name]
     output = _runtime.CappedOutput(limits["output_bytes"])
     sys.stdout = sys.stderr = output
-    game = importlib.import_module(hello["bot_side"])      # its game's bot side
+    game = _runtime.bot_side(hello["bot_side"], hello.get("bot_side_source"))
     try:
         module = _runtime.load_bot(hello["source"], hello["filename"], guard)
         with guard:

@@ -13,9 +13,10 @@ Frames out per turn: {"moves": {"answer": line or None, "problem": kind or None}
 the program's stderr, "violations", "scratch" when it changed, "busy_s", "usage" (what
 its programs used, `_program.Runner.usage`)}.
 
-A game whose players may be Python modules or programs (Robot Game, with Ruby bots) has an
-adapter in ADAPTERS: its requests are the Python players' views, and the adapter turns
-each into the program's input and its answer into the Python players' reply.
+A game whose players may be Python modules or programs (Robot Game, with Ruby bots) names
+an adapter in its bot side's PROGRAM_ADAPTER (module, class): its requests are the Python
+players' views, and the adapter turns each into the program's input and its answer into
+the Python players' reply.
 """
 import os
 import sys
@@ -32,7 +33,15 @@ import _runtime  # noqa: E402
 import _wire  # noqa: E402
 
 BOT_DIR = "/bot"
-ADAPTERS = {"_robotgame": ("_rg_program", "RobotGameProgram")}   # game's bot side: adapter
+
+
+def program_adapter(side_name, side_source=None):
+    """The adapter class a game's bot side names (PROGRAM_ADAPTER), or None."""
+    named = getattr(_runtime.bot_side(side_name, side_source), "PROGRAM_ADAPTER", None)
+    if named is None:
+        return None
+    module, name = named
+    return getattr(importlib.import_module(module), name)
 
 
 def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter", outer_ids=None):
@@ -73,10 +82,9 @@ def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter", outer_id
         start = _wire.read_frame(in_fd, 1 << 20)["start"]
     except (EOFError, KeyError, TypeError):
         return
-    adapter = None
-    if hello.get("bot_side") in ADAPTERS:
-        module, name = ADAPTERS[hello["bot_side"]]
-        adapter = getattr(importlib.import_module(module), name)(runner, start, config["limits"])
+    adapter = program_adapter(hello["bot_side"], hello.get("bot_side_source"))
+    if adapter is not None:
+        adapter = adapter(runner, start, config["limits"])
     while True:
         try:
             request = _wire.read_frame(in_fd, 1 << 20)

@@ -21,6 +21,9 @@ from _runtime import (
     seed_random,
 )
 
+# A Ruby bot is a program: the keeper speaks to it through this adapter.
+PROGRAM_ADAPTER = ("_rg_program", "RobotGameProgram")
+
 if not hasattr(rg, "_configure"):
     # In-process (--sandbox off) next to rgkit, which names its own module `rg`: bots
     # must get this one.

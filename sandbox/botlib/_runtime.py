@@ -3,6 +3,7 @@
 The same code runs in a sandbox child and, with `--sandbox off`, in the host process, so
 that both modes play the same match for the same seed.
 """
+import importlib
 import os
 import random
 import resource
@@ -207,6 +208,23 @@ def describe_error(exc):
     if not isinstance(text, str):
         text = "<unprintable>"
     return f"{kind}: {text}"[:ERROR_TEXT_CAP] if text else kind
+
+
+def bot_side(name, source=None):
+    """A game's bot side: a module of this folder, imported by `name`, or, for a game kept
+    elsewhere, its `source` (sent by the host in the load frame) run as module `name`.
+    Source, not a path: it reaches every tier alike (a private root, bubblewrap, the host
+    itself with --sandbox off, an installed wheel) with nothing to mount."""
+    if source is None:
+        return importlib.import_module(name)
+    module = sys.modules.get(name)
+    if module is None or getattr(module, "__side_source__", None) != source:
+        module = types.ModuleType(name)
+        module.__file__ = f"<bot side {name}>"
+        module.__side_source__ = source
+        sys.modules[name] = module
+        exec(compile(source, module.__file__, "exec"), module.__dict__)
+    return module
 
 
 def load_bot(source, filename, guard, module_name="bot"):

@@ -1,6 +1,8 @@
 """The zygote: a small pre-started interpreter that forks sandbox children on request.
 
-`python -I -S _zygote.py CONTROL_FD [SITE_DIR ...]`. It imports the child side once, then
+`python -I -S _zygote.py CONTROL_FD [SITE_DIR ...]`. It imports the child side once, the
+games' bot sides of this folder with it (a game kept elsewhere sends its own in the load
+frame), then
 waits on its control socket. Each request carries the child's two pipe ends (SCM_RIGHTS);
 it answers with the new child's pid. It never sees a map, a bot or a match, so a child
 forked from it inherits nothing secret.
@@ -24,8 +26,8 @@ import _runtime  # noqa: E402
 import msgpack  # noqa: E402
 
 # What bots commonly import, loaded once here so that no child pays for it.
-PRELOAD = ("_arena", "_race", "_robotgame", "rg", "inspect", "roborally.api", "collections",
-           "itertools", "functools", "heapq", "math", "random", "re", "json", "copy", "bisect",
+PRELOAD = ("inspect", "collections", "itertools", "functools", "heapq", "math", "random",
+           "re", "json", "copy", "bisect",
            "dataclasses", "typing", "enum", "string", "statistics", "operator", "array",
            "struct", "time")
 CLONE_PARENT = 0x00008000
@@ -79,10 +81,36 @@ def spawn(in_fd, out_fd, control, wanted, main="_child"):
     return pid
 
 
+def bot_sides():
+    """This folder's games' bot sides, found by what makes one (a top-level `RUNTIME`), so
+    that no list here names a game."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    found = []
+    for entry in sorted(os.listdir(here)):
+        if entry.endswith(".py"):
+            with open(os.path.join(here, entry), encoding="utf-8") as source:
+                if any(line.startswith("RUNTIME = ") for line in source):
+                    found.append(entry[:-3])
+    return found
+
+
+def _preload_side(side):
+    """Import a game's bot side (a module of this folder) here, once, so that the children
+    forked from now on find it loaded (one added after the zygote started: on its first
+    child). One that fails is left to the child to report."""
+    if isinstance(side, str) and side and side not in sys.modules:
+        try:
+            __import__(side)
+        except Exception:
+            pass
+
+
 def main():
     _harden.set_parent_death_signal()
     for name in PRELOAD:
         __import__(name)
+    for name in bot_sides():
+        _preload_side(name)
     try:
         _harden.PREBUILT[1] = _harden.seccomp_program(1)
         _harden.PROGRAM_PREBUILT = _harden.program_seccomp()
@@ -104,6 +132,7 @@ def main():
             continue
         try:
             request = msgpack.unpackb(message)
+            _preload_side(request.get("side"))
             answer = {"pid": spawn(fds[0], fds[1], control, request["namespaces"],
                                    request.get("main", "_child"))}
         except (OSError, ValueError, KeyError, TypeError) as exc:  # KeyError: unknown main

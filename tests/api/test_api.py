@@ -18,7 +18,7 @@ from tests.api import bots
 from tests.conftest import ARENA_CMD, ROOT
 
 VOLATILE = {"cpu_s", "peak_rss_mb", "db"}          # the machine's, or where a store is
-PYTHON_GAMES = [game for game in GAMES.values() if not game.programs]
+PYTHON_GAMES = [game for game in GAMES.values() if game.code_bot]   # bots as code
 
 
 def cli(*args: str) -> dict:
@@ -38,7 +38,7 @@ def stable(data):
 
 
 def lineup(game) -> list[str]:
-    return [str(ROOT / "bots" / game.name / bot) for bot in game.check_opponents]
+    return [str(game.bots_dir / bot) for bot in game.check_opponents]
 
 
 @pytest.mark.parametrize("game", GAMES.values(), ids=lambda g: g.name)
@@ -126,8 +126,8 @@ def test_every_python_game_says_what_its_code_bots_define() -> None:
     for game in PYTHON_GAMES:
         assert cellbots.bot_side(game).entry
     for game in GAMES.values():
-        if game.programs:
-            with pytest.raises(api.InputError, match="programs"):
+        if game.code_bot is None:
+            with pytest.raises(api.InputError, match="programs|files"):
                 api.bot_file(bots.idle, game.name)
 
 

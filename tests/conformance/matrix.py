@@ -25,6 +25,7 @@ from sandbox.programs import BY_NAME, describe, with_driver
 from tests.conftest import ARENA_CMD, ROOT
 from tests.ladder.conftest import wait_for
 from tests.ladder.server import Server
+from tests.support.games import game_tests
 
 TESTS = ROOT / "tests"
 SEED = "1"
@@ -43,13 +44,20 @@ class Where:
     bundled: Path                    # the folder holding maps/ and bots/
 
     def bot(self, game: str, sample: str) -> Path:
-        return self.bundled / "bots" / game / sample
+        return folder(game, "bots", self.bundled) / sample
 
     def map(self, game: Game, name: str) -> Path:
-        return self.bundled / "maps" / game.name / f"{name}{game.map_suffix}"
+        return folder(game.name, "maps", self.bundled) / f"{name}{game.map_suffix}"
 
 
 CHECKOUT = Where("checkout", tuple(ARENA_CMD), ROOT)
+
+
+def folder(game: str, kind: str, bundled: Path = ROOT) -> Path:
+    """A game's `bots` or `maps` folder: its own, for a game kept outside the package (the
+    toy game of tests/), else the one bundled under `bundled`."""
+    home = GAMES[game].home
+    return home / kind if home else bundled / kind / game
 
 
 def arena(where: Where, cwd: Path, *args: str, code: int | None = 0,
@@ -88,23 +96,23 @@ def lineup(game: Game) -> list[str]:
 def samples(game: str) -> list[str]:
     """The bundled sample files of a game, as a user sees them on disk: a compiled
     program built beside its source is the source's, not a sample of its own."""
-    folder = ROOT / "bots" / game
-    if not folder.is_dir():
+    bots = folder(game, "bots")
+    if not bots.is_dir():
         return []                   # a new game with no samples: its run rows say so
-    return sorted(path.name for path in folder.iterdir()
+    return sorted(path.name for path in bots.iterdir()
                   if path.is_file() and not path.name.startswith(("_", "."))
                   and path.read_bytes()[:4] != b"\x7fELF")
 
 
 def bot_name(game: str, sample: str) -> str:
     """The name a sample plays under (its `name = ...`, else its stem)."""
-    path = ROOT / "bots" / game / sample
+    path = folder(game, "bots") / sample
     return declared_name(path.read_bytes(), path.stem) if path.is_file() else Path(sample).stem
 
 
 def how_it_runs(game: Game, sample: str) -> dict:
     """sandbox.programs' reading of a sample (its runtime), or {} for a Python module bot."""
-    path = ROOT / "bots" / game.name / sample
+    path = folder(game.name, "bots") / sample
     driver = dict(game.drivers).get(path.suffix.lower())
     if driver is not None:
         return with_driver(path.name, path.read_bytes(), driver)
@@ -123,7 +131,7 @@ def missing_runtime(game: Game, sample: str) -> str | None:
 
 
 def scenario_files(game: str) -> list[Path]:
-    return sorted((TESTS / game / "scenarios").glob("*.json"))
+    return sorted((game_tests(game) / "scenarios").glob("*.json"))
 
 
 # --- the rows -------------------------------------------------------------------------------
@@ -269,7 +277,7 @@ def replay(where: Where, game: Game, work: Path, _: str) -> None:
 
 def maps(where: Where, game: Game, work: Path, _: str) -> None:
     """`arena maps --game G` lists every bundled map, and every one of them validates."""
-    bundled = sorted((where.bundled / "maps" / game.name).glob(f"*{game.map_suffix}"))
+    bundled = sorted(folder(game.name, "maps", where.bundled).glob(f"*{game.map_suffix}"))
     assert where.map(game, game.default_map) in bundled, bundled
     listed = arena(where, work, "maps", "--game", game.name).stdout
     assert all(path.stem in listed for path in bundled), listed
@@ -330,7 +338,7 @@ def upload_and_play(where: Where, game: Game, work: Path, files: list[Path]) -> 
 def _mine(game: Game, sample: str, work: Path) -> Path:
     """The sample as a user's own file, outside the package."""
     mine = work / f"mine{Path(sample).suffix}"
-    shutil.copy(ROOT / "bots" / game.name / sample, mine)
+    shutil.copy(folder(game.name, "bots") / sample, mine)
     return mine
 
 
@@ -400,7 +408,7 @@ def skip_reason(row: Row) -> str | None:
     game's demo samples, is not installed."""
     game = GAMES[row.game]
     for sample in [row.sample] if row.sample else demo(game):
-        if (ROOT / "bots" / game.name / sample).is_file() and (
+        if (folder(game.name, "bots") / sample).is_file() and (
                 reason := missing_runtime(game, sample)):
             return reason
     return None

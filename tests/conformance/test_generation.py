@@ -13,8 +13,7 @@ import typer
 
 from orchestrator.cli import app
 from orchestrator.games import GAMES
-from orchestrator.ladder.matchmaking import LADDERS
-from tests.conformance.matrix import COVERS, PER_GAME, PLAYS, ROOT, scenario_files
+from tests.conformance.matrix import COVERS, PER_GAME, PLAYS, ROOT, folder, scenario_files
 from tests.conformance.tiny import TINY, runtime_names
 
 HERE = Path(__file__).parent
@@ -36,7 +35,8 @@ def test_every_arena_command_is_played_by_the_matrix() -> None:
 
 def test_every_game_has_a_ladder_and_its_scenarios() -> None:
     for name, game in GAMES.items():
-        assert name in LADDERS, f"{name}: no ladder rules in orchestrator/ladder/matchmaking"
+        maps = {path.stem for path in game.bundled_maps()}
+        assert set(game.ladder_rules.maps) <= maps, f"{name}: its ladder's maps are not its own"
         if game.scenario is not None:
             assert scenario_files(name), f"{name} runs scenarios: tests/{name}/scenarios/"
 
@@ -55,7 +55,7 @@ def test_the_collected_rows_follow_the_registry_the_samples_and_the_runtimes() -
     runtime its spellings per turn and persistent, and a series."""
     ids = _collected()
     by_test = Counter(re.sub(r"\[.*", "", line.split("::")[-1]) for line in ids)
-    samples = {name: [p for p in (ROOT / "bots" / name).iterdir() if p.is_file()
+    samples = {name: [p for p in folder(name, "bots").iterdir() if p.is_file()
                       and not p.name.startswith(("_", ".")) and p.read_bytes()[:4] != b"\x7fELF"]
                for name in GAMES}
     for test in ("test_from_the_checkout", "test_from_the_installed_wheel"):

@@ -5,7 +5,10 @@ import itertools
 import random
 from collections import Counter
 
-from orchestrator.ladder.matchmaking import LADDERS, LadderRules, Standing, pick
+from orchestrator.games import GAMES
+from orchestrator.ladder.matchmaking import LadderRules, Standing, pick
+
+LADDERS = {name: game.ladder_rules for name, game in GAMES.items()}
 
 DUEL = LadderRules(2, 2, ("default",))
 

@@ -51,7 +51,7 @@ def plain_game(monkeypatch) -> str:
 
 def test_every_built_in_game_has_its_own_drawings() -> None:
     for game in BUILT_IN:
-        assert game.viewer is not None and game.viewer.parent == game.home, game.name
+        assert game.viewer is not None and game.viewer.parent == game.folder, game.name
         assert game.own("terminal") is not None, game.name
         page = replay_view.page({"game": game.name})
         assert game.viewer.read_text() in page and page.count("</script>") == 2

@@ -1,7 +1,8 @@
 """`arena check` of a bot that hangs, in every game: it stops within a few turns.
 
-`hangs/` holds, for each game of the registry, a Python bot that never answers (`<game>.py`),
-and for games of programs more languages (`<game>.sh`). A spinning bot fails with `hang` or
+Each game's test folder (`tests.support.games.game_tests`: tests/<game>/, or a game's own)
+holds a Python bot that never answers (`hang.py`), and for games of programs more languages
+(`hang.sh`). A spinning bot fails with `hang` or
 `timeout`, or `cpu` where a game's CPU limit per call is below its wall limit. No wall times
 are asserted: the turn the check stopped on shows that it did not wait out the other turns'
 time limits.
@@ -18,20 +19,21 @@ import pytest
 from orchestrator.check_cmd import HUNG_TURNS, HangWatch
 from orchestrator.games import GAMES
 from tests.conftest import ARENA_CMD, ROOT
+from tests.support.games import game_tests
 
 OUT_OF_TIME = ("hang", "timeout", "cpu")
-HANGS = Path(__file__).parent / "hangs"
-CASES = sorted(HANGS.glob("*.*"))
+CASES = [(game, bot) for game in GAMES for bot in sorted(game_tests(game).glob("hang.*"))]
 
 
 def test_every_game_has_a_hanging_python_bot() -> None:
-    assert {p.stem for p in HANGS.glob("*.py")} == set(GAMES)
+    assert {game for game, bot in CASES if bot.suffix == ".py"} == set(GAMES)
 
 
-@pytest.mark.parametrize("bot", CASES, ids=lambda p: p.name)
-def test_check_of_a_hanging_bot_stops_within_a_few_turns(bot: Path, no_stray_processes) -> None:
+@pytest.mark.parametrize("game, bot", CASES, ids=lambda case: getattr(case, "name", case))
+def test_check_of_a_hanging_bot_stops_within_a_few_turns(game: str, bot: Path,
+                                                          no_stray_processes) -> None:
     started = time.monotonic()
-    done = subprocess.run([*ARENA_CMD, "check", "--game", bot.stem, str(bot), "--json"],
+    done = subprocess.run([*ARENA_CMD, "check", "--game", game, str(bot), "--json"],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     print(f"{bot.name}: {time.monotonic() - started:.1f} s")
     assert done.returncode == 1, done.stderr

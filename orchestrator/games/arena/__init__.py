@@ -1,6 +1,23 @@
 """Robot Arena's entry: flags, lasers, 40 robots per AI (engine/arena/)."""
-from engine import arena
-from orchestrator.games.entry import Game
+from engine import InputError, arena
+from engine.arena.generate import generate as _generate
+from orchestrator.games.entry import CodeBot, Game
+from orchestrator.ladder.matchmaking import LadderRules
+
+
+def _draw(ais: int, robots: int, flags: int, bots: int, seed: int) -> tuple[str, str]:
+    """`arena maps generate`: an arena at the seed's robot density."""
+    if robots < 1:
+        raise InputError(f"--robots must be at least 1, got {robots}")
+    drawn = _generate(ais, seed, robots, flags)
+    return drawn.to_text(), (f"{drawn.size}x{drawn.size}, {len(drawn.flags)} flags, fits "
+                             f"{ais} AIs x {robots} robots")
+
+
+def _looks_like(bot) -> int:
+    """A Python file with a top-level move()."""
+    return 2 if bot.tree is not None and "move" in bot.functions else 0
+
 
 GAME = Game(
     "arena", "Robot Arena",
@@ -8,4 +25,9 @@ GAME = Game(
     check_map="skirmish", check_opponents=("hunter.py", "beeline.py"),
     columns=(("flags", lambda s: f"{s.get('max_flags', 0)}/{s.get('total_flags', 0)}"),
              ("alive", lambda s: str(s.get("alive", "-")))),
+    legend="flags: best robot / all robots; ", check_turns=50,
+    ladder=LadderRules(4, 4, ("quad",)),          # free-for-alls of 4 on the 4-AI map
+    generate=_draw, generate_help="an arena (sized for --ais AIs of --robots robots)",
+    looks_like=_looks_like,
+    code_bot=CodeBot("move", "function", "from roborally.api import *\n"),
     package=__name__)

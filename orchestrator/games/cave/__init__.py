@@ -1,11 +1,37 @@
 """Cave Rangers' entry: stdin/stdout bots in any language (engine/cave/)."""
-from engine import cave
+from engine import InputError, cave
+from engine.cave.generate import generate as _generate
 from orchestrator.games.entry import Game
 from sandbox.limits import Limits
+from sandbox.programs import ELF, EXTENSIONS
+
+
+def _draw(ais: int, robots: int, flags: int, bots: int, seed: int) -> tuple[str, str]:
+    """`arena maps generate --game cave`: the cavern a match with that seed would draw."""
+    if bots < 1:
+        raise InputError(f"--bots must be at least 1, got {bots}")
+    cavern = _generate(bots, seed)
+    text = (f"# Cave Rangers cavern for {bots} bots, seed {seed}: "
+            f"{cavern.side}x{cavern.side}\n" + "\n".join(cavern.rows()) + "\n")
+    return text, f"{cavern.side}x{cavern.side} cavern for {bots} bots"
+
+
+def _looks_like(bot) -> int:
+    """A program in any language (a `.c` file is a sample's source, compiled on first use),
+    or a Python script that reads its stdin."""
+    if bot.source.startswith(ELF) or bot.suffix == ".c" or (
+            bot.suffix in EXTENSIONS and bot.suffix not in (".py", ".rb")):
+        return 4
+    if bot.source.startswith(b"#!") and b"python" not in bot.source.split(b"\n", 1)[0]:
+        return 4
+    if bot.suffix == ".rb":
+        return 1
+    return 1 if bot.tree is not None and ("stdin" in bot.text or "input(" in bot.text) else 0
+
 
 GAME = Game(
     "cave", "Cave Rangers, bots in any language",
-    cave.RULEBOOK, "_keeper", default_map="generated", map_suffix=".txt",
+    cave.RULEBOOK, "_cave", default_map="generated", map_suffix=".txt",
     check_map="generated", check_opponents=("forager.py", "miner.sh"),
     # The seed's controller: 1 s a turn. A persistent program's first turn gets 5 s.
     limits=Limits(cpu_per_call_s=1.0, wall_per_call_s=1.0, watchdog_grace_s=5.0,
@@ -16,4 +42,6 @@ GAME = Game(
              ("lasted", lambda s: str(s.get("turns", "-"))),
              ("invalid", lambda s: str(s.get("invalid", "-")))), programs=True,
     ranked_by="score",        # the seed's leaderboard: mean score
+    head_to_head=True, generate=_draw, generate_help="a cavern (for --bots bots)",
+    looks_like=_looks_like,
     package=__name__)

@@ -1,7 +1,22 @@
 """Race some Robots' entry: RoboRally cards (engine/race/)."""
+import ast
+
 from engine import race
-from orchestrator.games.entry import Game
+from orchestrator.games.entry import CodeBot, Game
+from orchestrator.ladder.matchmaking import LadderRules
 from sandbox.limits import Limits
+
+RACE_ARGS = ("round", "order", "position", "score", "cards", "bots", "factory")
+
+
+def _looks_like(bot) -> int:
+    """A Python file with bot(), or a function of the seed's arguments."""
+    if bot.tree is None:
+        return 0
+    return 2 if "bot" in bot.functions or any(
+        tuple(a.arg for a in f.args.args) == RACE_ARGS for f in bot.functions.values()
+        if isinstance(f, ast.FunctionDef)) else 0
+
 
 GAME = Game(
     "race", "Race some Robots, RoboRally cards",
@@ -15,5 +30,8 @@ GAME = Game(
              ("reboots", lambda s: str(s.get("reboots", "-"))),
              ("filled", lambda s: str(s.get("invalid", 0) + s.get("overheats", 0)
                                       + s.get("timeouts", 0)))),
-    tournament=("combinations", 3, 6), ranked_by="points",
+    tournament=("combinations", 3, 6), ranked_by="points", check_turns=20,
+    ladder=LadderRules(6, 2, ("seed",)),           # 6, or every bot when fewer
+    looks_like=_looks_like,
+    code_bot=CodeBot("bot", "function"),
     package=__name__)

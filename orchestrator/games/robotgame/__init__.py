@@ -1,8 +1,21 @@
 """Robot Game's entry: rgkit's rules, its bots unmodified, and bots in Ruby (seed 001)."""
+import ast
+
 from engine import robotgame
-from orchestrator.games.entry import Game
+from orchestrator.games.entry import CodeBot, Game
 from sandbox.limits import Limits
 from sandbox.paths import BOTLIB
+
+
+def _looks_like(bot) -> int:
+    """rgkit's shape: a Robot class with act() (in Python, or a Ruby bot)."""
+    if bot.suffix == ".rb":
+        return 3 if "class Robot" in bot.text and "def act" in bot.text else 0
+    return 3 if bot.tree is not None and any(
+        isinstance(node, ast.ClassDef) and node.name == "Robot" and any(
+            isinstance(item, ast.FunctionDef) and item.name == "act" for item in node.body)
+        for node in bot.tree.body) else 0
+
 
 GAME = Game(
     "robotgame", "rgkit's Robot Game",
@@ -17,4 +30,7 @@ GAME = Game(
     drivers=((".rb", str(BOTLIB / "ruby" / "driver.rb")),),
     columns=(("robots", lambda s: str(s.get("robots", "-"))),
              ("timeouts", lambda s: str(s.get("timeouts", "-")))),
+    called="Robot Game", legend="robots: alive at the end (the score); ", head_to_head=True,
+    robots_rule="spawn_per_player", random_spawn=True, looks_like=_looks_like,
+    code_bot=CodeBot("Robot", "class", "import rg\n"),
     package=__name__)
