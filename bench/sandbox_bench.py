@@ -27,8 +27,8 @@ from rich.table import Table
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from engine.arena.game import ArenaGame  # noqa: E402
 from engine.arena.mapfile import load_map  # noqa: E402
-from engine.arena.match import ArenaMatch  # noqa: E402
 from engine.arena.rules import rules_from  # noqa: E402
 from orchestrator.bots import read_bot, sample_bots  # noqa: E402
 from orchestrator.match import MatchSpec, run_match  # noqa: E402
@@ -138,7 +138,7 @@ def bench_spawn(rounds: int) -> None:
 
 def bench_round_trip(rounds: int) -> None:
     bots = [read_bot(p) for p in sample_bots("arena")] * 2
-    match = ArenaMatch(load_map(OFFICIAL), [b.name for b in bots], 1, rules_from("seed"))
+    match = ArenaGame(load_map(OFFICIAL), [b.name for b in bots], 1, rules_from("seed"))
     view, calls = match.views()[0], match.calls(0)
     table = Table(title=f"one turn, one AI with {calls} robots: request -> reply, "
                         f"median of {rounds}")

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from engine.robotgame.game import RobotGame
 from engine.robotgame.mapfile import load_map
-from engine.robotgame.match import RobotGameMatch
 from engine.robotgame.rules import rules_from
 from orchestrator.bots import read_bot
 from orchestrator.match import MatchSpec, run_match
@@ -80,7 +80,7 @@ def _recorded_states(seeds: range, every: int = 10) -> list[tuple]:
     states = []
     board = load_map(MAP)
     for seed in seeds:
-        match = RobotGameMatch(board, ["a", "b"], seed, rules_from())
+        match = RobotGame(board, ["a", "b"], seed, rules_from())
         players = {ai: _python_player("example.py", ai, seed, match.start_info(ai))
                    for ai in (0, 1)}
         while match.end is None:
