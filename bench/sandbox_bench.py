@@ -33,8 +33,7 @@ from engine.arena.rules import rules_from  # noqa: E402
 from orchestrator.bots import read_bot, sample_bots  # noqa: E402
 from orchestrator.match import MatchSpec, run_match  # noqa: E402
 from sandbox import host  # noqa: E402
-from sandbox.botlib._harden import LAYERS  # noqa: E402
-from sandbox.isolation import Isolation  # noqa: E402
+from sandbox.isolation import LAYERS, Isolation  # noqa: E402
 from sandbox.limits import Limits  # noqa: E402
 from sandbox.paths import BOTLIB, site_dirs  # noqa: E402
 from tests.sandbox import as_user  # noqa: E402  runs a command as an unprivileged uid

@@ -12,6 +12,9 @@ import pytest
 from sandbox.zygote import zygote_pid
 from tests.support.wheel import Installed, installed_venv, wheel_path
 
+# Fixtures the tests of several folders share (listeners, ordinary_user).
+pytest_plugins = ["tests.support.sandbox"]
+
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "bots" / "arena"
 MAPS = ROOT / "maps" / "arena"
