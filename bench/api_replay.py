@@ -32,15 +32,15 @@ def record(path: Path, turns: int = 60, every: int = 3, seed: int = 7,
            map_name: str = "official.txt") -> int:
     """Write the views of turns 1, 1+every, ... of one match to `path`; their count."""
     sys.path.insert(0, str(ROOT))
+    from engine.arena.game import ArenaGame  # noqa: PLC0415
     from engine.arena.mapfile import load_map  # noqa: PLC0415
-    from engine.arena.match import ArenaMatch  # noqa: PLC0415
     from engine.arena.rules import rules_from  # noqa: PLC0415
     from sandbox.inprocess import _botlib  # noqa: PLC0415
     runtime = _botlib()
     import _arena  # noqa: PLC0415
     sources = [ROOT / "bots" / "arena" / name for name in SAMPLES] * 2
     names = [f"{p.stem}{i}" for i, p in enumerate(sources)]
-    match = ArenaMatch(load_map(ROOT / "maps" / "arena" / map_name), names, seed,
+    match = ArenaGame(load_map(ROOT / "maps" / "arena" / map_name), names, seed,
                        rules_from("seed", max_turns=turns))
     players = {}
     for ai, source in enumerate(sources):

@@ -27,14 +27,13 @@ from rich.table import Table
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from engine.arena.game import ArenaGame  # noqa: E402
 from engine.arena.mapfile import load_map  # noqa: E402
-from engine.arena.match import ArenaMatch  # noqa: E402
 from engine.arena.rules import rules_from  # noqa: E402
 from orchestrator.bots import read_bot, sample_bots  # noqa: E402
 from orchestrator.match import MatchSpec, run_match  # noqa: E402
 from sandbox import host  # noqa: E402
-from sandbox.botlib._harden import LAYERS  # noqa: E402
-from sandbox.isolation import Isolation  # noqa: E402
+from sandbox.isolation import LAYERS, Isolation  # noqa: E402
 from sandbox.limits import Limits  # noqa: E402
 from sandbox.paths import BOTLIB, site_dirs  # noqa: E402
 from tests.sandbox import as_user  # noqa: E402  runs a command as an unprivileged uid
@@ -138,7 +137,7 @@ def bench_spawn(rounds: int) -> None:
 
 def bench_round_trip(rounds: int) -> None:
     bots = [read_bot(p) for p in sample_bots("arena")] * 2
-    match = ArenaMatch(load_map(OFFICIAL), [b.name for b in bots], 1, rules_from("seed"))
+    match = ArenaGame(load_map(OFFICIAL), [b.name for b in bots], 1, rules_from("seed"))
     view, calls = match.views()[0], match.calls(0)
     table = Table(title=f"one turn, one AI with {calls} robots: request -> reply, "
                         f"median of {rounds}")

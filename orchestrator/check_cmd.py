@@ -10,9 +10,11 @@ from engine import InputError
 from orchestrator.bots import BotFile, read_bot
 from orchestrator.games import DEFAULT_GAME, get_game
 from orchestrator.match import MatchSpec, run_match
-from sandbox.botlib._attempts import FAILING
+from sandbox.botlib import child_module
 from sandbox.limits import Limits
 from sandbox.programs import BY_NAME, PERSISTENT, PERSISTENT_LINES
+
+FAILING = child_module("_attempts").FAILING
 
 FAILURES = ("load_error", "hang", "timeout", "cpu", "memory", "crash", "protocol", "sandbox",
             "overheats", "output", "invalid")

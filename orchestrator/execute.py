@@ -18,7 +18,7 @@ from orchestrator.games import get_game
 from orchestrator.match import MatchSpec, run_match, scratch_files
 from orchestrator.schedule import Planned
 from orchestrator.series import Series
-from sandbox.botlib._harden import set_parent_death_signal
+from sandbox.botlib import child_module
 from sandbox.limits import Limits
 
 BACKENDS = ("local", "dask")
@@ -56,7 +56,7 @@ def _worker_init(cores: list[int] | None, nice: int = 0) -> None:
     worker (its sandbox children inherit it) is what lets throughput grow with workers.
     """
     try:
-        set_parent_death_signal()
+        child_module("_harden").set_parent_death_signal()
     except OSError:
         pass
     signal.signal(signal.SIGINT, signal.SIG_IGN)

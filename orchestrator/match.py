@@ -13,9 +13,11 @@ from pathlib import Path
 from typing import Any, Callable
 
 from engine import ENGINE_VERSION
+from engine.protocol import Match
 from orchestrator import replay
 from orchestrator.bots import BotFile, unique_names
 from orchestrator.games import get_game
+from orchestrator.games.entry import Game
 from orchestrator.kinds import wrong_game_hint
 from sandbox import host, inprocess
 from sandbox.isolation import Isolation
@@ -112,7 +114,7 @@ StopWhen = Callable[[int, dict[int, dict]], bool]
 
 
 def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None,
-              timing: Timing | None = None, trace: Callable[[Any], None] | None = None,
+              timing: Timing | None = None, trace: Callable[[Match], None] | None = None,
               replays: list[dict] | None = None, stop: StopWhen | None = None) -> dict:
     """Play the match, replaying it from turn 0 after each erase. Returns the result.
 
@@ -130,126 +132,154 @@ def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None
     names = unique_names([bot.name for bot in spec.bots])
     seats = [Seat(bot, name) for bot, name in zip(spec.bots, names, strict=True)]
     start_scratch = spec.scratch or [None] * len(seats)
+    attempt = _Attempt(spec, game, arena_map, record=replays is not None, on_turn=on_turn,
+                       timing=timing, trace=trace, stop=stop)
     restarts = 0
-    isolation: dict = {}
-    recorders: list = [] if replays is not None else None
+    sandbox: tuple[list[str], dict[str, str]] | None = None
     marks: list[dict] = []
     while True:
         playing = {i: s for i, s in enumerate(seats) if s.status == "ok"}
         for i, seat in playing.items():          # an erase replays from the same start
             seat.scratch = start_scratch[i]
-        outcome = _attempt(spec, game, arena_map, playing, on_turn, timing, trace, isolation,
-                           recorders, stop)
+        outcome = attempt.play(playing)
+        if sandbox is None:
+            sandbox = outcome.sandbox
         for seat in seats:
             if seat.status in ("erased", "forfeit") and not any(
                     m["player"] == seat.name for m in marks):
                 marks.append({"turn": seat.turn, "kind": seat.status, "player": seat.name,
                               "reason": seat.reason})
-        if outcome is not None:
+        if isinstance(outcome, Finished):
             break
         restarts += 1
-    match, lineup, stopped = outcome
-    result = _result(spec, game, arena_map, seats, match, lineup, restarts)
-    if stopped:
+    result = _result(spec, game, arena_map, seats, outcome.match, outcome.lineup, restarts)
+    if outcome.stopped:
         result["end"] = "stopped"
     if any(seat.status == "forfeit" or seat.status == "load_error" and game.failure ==
            "forfeit" for seat in seats):
         result["end"] = "forfeit"
-    if replays is not None and recorders:
-        replays.append(replay.build(result, recorders[-1], marks))
-    result["sandbox"] = isolation.get("layers", [])
-    result["sandbox_missing"] = isolation.get("missing", {})
+    if outcome.recorder is not None:
+        replays.append(replay.build(result, outcome.recorder, marks))
+    result["sandbox"], result["sandbox_missing"] = sandbox or ([], {})
     return result
 
 
-def _attempt(spec, game, arena_map, playing: dict[int, Seat], on_turn, timing, trace,
-             isolation: dict, recorders: list | None, stop: StopWhen | None = None):
-    """One try at the whole match. Returns (match, lineup, stopped early), or None after
-    an erase.
+@dataclass
+class Finished:
+    """An attempt that played the match to its end (or to `stop`)."""
 
-    Fills `isolation` with the sandbox layers the children got, the first time.
-    """
-    players = _Players(spec, playing)
-    forfeits = game.failure == "forfeit"
-    try:
-        if players.procs and not isolation:
-            isolation["layers"], isolation["missing"] = players.sandbox_layers()
-        for i, reason in players.load_failed.items():
-            # A forfeit game keeps the seat, and the match ends before it starts.
-            seat = playing[i] if forfeits else playing.pop(i)
-            seat.status, seat.reason = "load_error", _hinted(reason, seat.bot, spec.game)
-        lineup = sorted(playing)                       # match-local index -> seat index
-        local_names = [playing[i].name for i in lineup]
-        match = game.new_match(arena_map, local_names, spec.seed, spec.rules)
-        if recorders is not None:
-            recorders.append(replay.Recorder(match))
-        for local, i in enumerate(lineup):
-            if i in players.procs:
-                info = match.start_info(local) if hasattr(match, "start_info") else None
-                players.procs[i].start(local_names, local, spec.seed, info)
-                playing[i].output = players.procs[i].startup_output
-                _note_violations(playing[i], players.procs[i].startup_violations)
-        forfeited = bool(players.load_failed) and forfeits
-        played = 0                     # exchanges of this attempt (Race's round 0 adds none
+    match: Match
+    lineup: list[int]                  # match-local index -> seat index
+    stopped: bool                      # `stop` ended it early
+    recorder: replay.Recorder | None   # its replay, when one was asked for
+    sandbox: tuple[list[str], dict[str, str]] | None   # the children's isolation layers
+
+
+@dataclass
+class Erased:
+    """An attempt cut short by a failed AI (now marked erased): the match is replayed
+    without it."""
+
+    sandbox: tuple[list[str], dict[str, str]] | None
+
+
+class _Attempt:
+    """One try at the whole match, from turn 0, with the seats still playing."""
+
+    def __init__(self, spec: MatchSpec, game: Game, arena_map: Any, *, record: bool,
+                 on_turn: Callable[[int, int], None] | None, timing: Timing | None,
+                 trace: Callable[[Match], None] | None, stop: StopWhen | None) -> None:
+        self.spec, self.game, self.arena_map = spec, game, arena_map
+        self.record, self.on_turn, self.timing = record, on_turn, timing
+        self.trace, self.stop = trace, stop
+
+    def play(self, playing: dict[int, Seat]) -> Finished | Erased:
+        """Load the AIs of `playing` and play. A seat that fails to load leaves `playing`
+        (or, in a forfeit game, ends the match before it starts)."""
+        spec, on_turn, timing, trace, stop = (self.spec, self.on_turn, self.timing,
+                                              self.trace, self.stop)
+        players = _Players(spec, playing)
+        forfeits = self.game.failure == "forfeit"
+        try:
+            sandbox = players.sandbox_layers() if players.procs else None
+            for i, reason in players.load_failed.items():
+                # A forfeit game keeps the seat, and the match ends before it starts.
+                seat = playing[i] if forfeits else playing.pop(i)
+                seat.status, seat.reason = "load_error", _hinted(reason, seat.bot, spec.game)
+            lineup = sorted(playing)                       # match-local index -> seat index
+            local_names = [playing[i].name for i in lineup]
+            match = self.game.new_match(self.arena_map, local_names, spec.seed, spec.rules)
+            recorder = replay.Recorder(match) if self.record else None
+            for local, i in enumerate(lineup):
+                if i in players.procs:
+                    players.procs[i].start(local_names, local, spec.seed,
+                                           match.start_info(local))
+                    playing[i].output = players.procs[i].startup_output
+                    _note_violations(playing[i], players.procs[i].startup_violations)
+            forfeited = bool(players.load_failed) and forfeits
+            played = 0                 # exchanges of this attempt (Race's round 0 adds none
                                        # to match.turn)
-        while match.end is None and lineup and not forfeited:
-            started = time.perf_counter()
-            views = match.views()
-            payloads = {lineup[ai]: (view, match.calls(ai)) for ai, view in views.items()}
-            engine_s = time.perf_counter() - started
-            replies, failed = players.exchange(payloads)
-            exchanged = time.perf_counter()
-            moves: dict[int, int] = {}
-            for i, reply in replies.items():
-                local = lineup.index(i)
-                try:
-                    moves.update(match.decode_answer(local, reply.get("moves")))
-                except ValueError as exc:
-                    failed[i] = f"protocol: {exc}"
-                    continue
-                _note_reply(playing[i], reply, spec.limits)
-            for i, reason in failed.items():
-                seat = playing[i]
-                seat.status = "forfeit" if forfeits else "erased"
-                if reason.startswith(LATE_LOAD_ERROR):
-                    # A program that loads the bot itself (Ruby's driver) fails to load on
-                    # its first turn: a load error like Python's (its first line), not a crash.
-                    seat.status = "load_error"
-                    reason = _hinted(reason.removeprefix(LATE_LOAD_ERROR).splitlines()[0],
-                                     seat.bot, spec.game)
-                # The number of the turn being played, as the game counts (arena from 1,
-                # Robot Game from 0).
-                seat.reason, seat.turn = reason, match.turn + getattr(match, "first_turn", 1)
-                if seat.status == "load_error":
-                    seat.turn = None
-            if failed and forfeits:
-                forfeited = True           # the match ends here; the failed AI loses
-                break
-            if failed:
-                return None
-            log = match.play_turn(moves)
-            played += 1
-            if recorders is not None:
-                recorders[-1].turn(match, log)
-            if timing is not None:
-                timing.engine_s.append(engine_s + time.perf_counter() - exchanged)
-                timing.exchange_s.append(exchanged - started - engine_s)
-                timing.bot_s.append(sum(r.get("bot_s", 0.0) for r in replies.values()))
-                timing.child_busy_s.append(max((r.get("busy_s", 0.0) for r in replies.values()),
-                                               default=0.0))
-                timing.decisions += sum(match.calls(ai) for ai in views)
-            if on_turn is not None:
-                on_turn(match.turn, spec.rules.max_turns)
-            if trace is not None:
-                trace(match)
-            if stop is not None and match.end is None and stop(
-                    played - 1 + getattr(match, "first_turn", 1),
-                    {i: match.stats(local) for local, i in enumerate(lineup)}):
-                return match, lineup, True
-        return match, lineup, False
-    finally:
-        players.close()
-        _account(players, playing)
+            while match.end is None and lineup and not forfeited:
+                started = time.perf_counter()
+                views = match.views()
+                payloads = {lineup[ai]: (view, match.calls(ai)) for ai, view in views.items()}
+                engine_s = time.perf_counter() - started
+                replies, failed = players.exchange(payloads)
+                exchanged = time.perf_counter()
+                moves: dict = {}
+                for i, reply in replies.items():
+                    local = lineup.index(i)
+                    try:
+                        moves.update(match.decode_answer(local, reply.get("moves")))
+                    except ValueError as exc:
+                        failed[i] = f"protocol: {exc}"
+                        continue
+                    _note_reply(playing[i], reply, spec.limits)
+                for i, reason in failed.items():
+                    _fail(playing[i], reason, match, spec.game, forfeits)
+                if failed and forfeits:
+                    forfeited = True           # the match ends here; the failed AI loses
+                    break
+                if failed:
+                    return Erased(sandbox)
+                log = match.play_turn(moves)
+                played += 1
+                if recorder is not None:
+                    recorder.turn(match, log)
+                if timing is not None:
+                    timing.engine_s.append(engine_s + time.perf_counter() - exchanged)
+                    timing.exchange_s.append(exchanged - started - engine_s)
+                    timing.bot_s.append(sum(r.get("bot_s", 0.0) for r in replies.values()))
+                    timing.child_busy_s.append(max((r.get("busy_s", 0.0)
+                                                    for r in replies.values()), default=0.0))
+                    timing.decisions += sum(match.calls(ai) for ai in views)
+                if on_turn is not None:
+                    on_turn(match.turn, spec.rules.max_turns)
+                if trace is not None:
+                    trace(match)
+                if stop is not None and match.end is None and stop(
+                        played - 1 + match.first_turn,
+                        {i: match.stats(local) for local, i in enumerate(lineup)}):
+                    return Finished(match, lineup, True, recorder, sandbox)
+            return Finished(match, lineup, False, recorder, sandbox)
+        finally:
+            players.close()
+            _account(players, playing)
+
+
+def _fail(seat: Seat, reason: str, match: Match, game: str, forfeits: bool) -> None:
+    """Mark a seat whose AI failed this turn: forfeit or erased, or a load error."""
+    seat.status = "forfeit" if forfeits else "erased"
+    if reason.startswith(LATE_LOAD_ERROR):
+        # A program that loads the bot itself (Ruby's driver) fails to load on its first
+        # turn: a load error like Python's (its first line), not a crash.
+        seat.status = "load_error"
+        reason = _hinted(reason.removeprefix(LATE_LOAD_ERROR).splitlines()[0], seat.bot, game)
+    # The number of the turn being played, as the game counts (arena from 1, Robot Game
+    # from 0).
+    seat.reason, seat.turn = reason, match.turn + match.first_turn
+    if seat.status == "load_error":
+        seat.turn = None
 
 
 LATE_LOAD_ERROR = "load_error: "
@@ -307,7 +337,8 @@ def scratch_files(text: dict) -> dict[str, bytes]:
     return {name: base64.b64decode(data) for name, data in (text or {}).items()}
 
 
-def _result(spec, game, arena_map, seats, match, lineup, restarts) -> dict:
+def _result(spec: MatchSpec, game: Game, arena_map: Any, seats: list[Seat], match: Match,
+            lineup: list[int], restarts: int) -> dict:
     ranks = match.ranking() if lineup else []
     in_match = {i: ranks[local] for local, i in enumerate(lineup)}
     ok = [i for i in lineup if seats[i].status == "ok"]

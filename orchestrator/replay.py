@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import ENGINE_VERSION, InputError
+from engine.protocol import Match
 
 SCHEMA = 1
 FORMAT = "robot-arena-replay"
@@ -22,13 +23,13 @@ FORMAT = "robot-arena-replay"
 class Recorder:
     """Follows one attempt of a match, turn by turn."""
 
-    def __init__(self, match: Any) -> None:
+    def __init__(self, match: Match) -> None:
         self.static = match.replay_static()
         self.initial = match.replay_frame()
         self.previous = _index(self.initial)
         self.turns: list[dict] = []
 
-    def turn(self, match: Any, log: Any) -> None:
+    def turn(self, match: Match, log: Any) -> None:
         frame = _index(match.replay_frame())
         changed: dict[str, list] = {}
         gone: dict[str, list] = {}

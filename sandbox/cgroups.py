@@ -19,7 +19,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from sandbox.botlib._attempts import TASKS_REFUSED
+from sandbox.botlib import child_module
+
+TASKS_REFUSED = child_module("_attempts").TASKS_REFUSED
 
 CONTROLLERS = ("memory", "pids")
 # v1 and v2 names of the files used: limit, the counter of refusals or OOM kills.

@@ -19,8 +19,7 @@ from pathlib import Path
 
 import psutil
 
-from sandbox.botlib._harden import cpu_clock
-from sandbox.botlib._wire import FrameError, FrameReader, write_frame
+from sandbox.botlib import child_module
 from sandbox.cgroups import ChildCgroups, available
 from sandbox.isolation import (
     CGROUP_SLACK_MB,
@@ -33,6 +32,8 @@ from sandbox.isolation import (
 from sandbox.limits import Limits
 from sandbox.paths import BOTLIB, site_dirs
 from sandbox.zygote import zygote
+
+_harden, _wire = child_module("_harden"), child_module("_wire")
 
 POLL_S = 0.05
 F_SETPIPE_SZ = 1031
@@ -150,8 +151,8 @@ class Child:
         finally:
             os.close(down_r)
             os.close(up_w)
-        self.clock = cpu_clock(self.pid)
-        self.reader = FrameReader(self.up_r, self.limits.reply_bytes)
+        self.clock = _harden.cpu_clock(self.pid)
+        self.reader = _wire.FrameReader(self.up_r, self.limits.reply_bytes)
         os.set_blocking(self.up_r, False)
         self.cpu_used = 0.0
         self.cpu_seen = 0.0                  # the latest reading of its CPU clock
@@ -185,7 +186,7 @@ class Child:
         """Send a frame. A child that is gone cannot read it, and says why on its own pipe
         (end of file, then its exit status), where every caller already looks."""
         try:
-            write_frame(self.down_w, obj)
+            _wire.write_frame(self.down_w, obj)
         except BrokenPipeError:
             pass
 
@@ -212,7 +213,7 @@ class Child:
             inner = []
         if inner:
             self.inner_pid = inner[-1].pid
-            self.clock = cpu_clock(self.inner_pid)
+            self.clock = _harden.cpu_clock(self.inner_pid)
             try:
                 self.inner_fd = os.pidfd_open(self.inner_pid)
             except OSError:
@@ -229,7 +230,7 @@ class Child:
                 self.reader.feed()
             except EOFError:
                 return self.death_reason()
-            except FrameError:
+            except _wire.FrameError:
                 pass
             return "protocol: wrote to the host when not asked"
         self.idle_cpu += max(0.0, self.cpu_now() - self.cpu_used)
@@ -403,7 +404,7 @@ def live_usage(pid: int) -> tuple[float, float]:
     """CPU s (the process's clock: all its threads) and peak RSS MiB (VmHWM) of a live
     process; zeros for one that is gone."""
     try:
-        cpu = time.clock_gettime(cpu_clock(pid))
+        cpu = time.clock_gettime(_harden.cpu_clock(pid))
     except OSError:
         return 0.0, 0.0
     return cpu, _peak_rss_mb(pid)
@@ -609,7 +610,7 @@ def _collect(waiting: dict[int, Child], deadline: float, check):
                     frame = child.reader.feed()
                 except EOFError:
                     frame, problem = None, child.death_reason()
-                except FrameError as exc:
+                except _wire.FrameError as exc:
                     frame, problem = None, f"protocol: {exc}"
                 else:
                     if frame is None:

@@ -11,14 +11,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 
-from sandbox.botlib._harden import (
-    HOSTNAME,
-    LAYERS,
-    NAMESPACES,
-    SCRATCH_BYTES,
-    SCRATCH_PREFIX,
-    USER_NS,
-)
+from sandbox.botlib import child_module
 from sandbox.cgroups import available
 from sandbox.limits import Limits
 from sandbox.paths import (
@@ -30,6 +23,10 @@ from sandbox.paths import (
     readable_paths,
 )
 
+_harden = child_module("_harden")
+HOSTNAME, LAYERS, MECHANISMS, NAMESPACES, USER_NS = (
+    _harden.HOSTNAME, _harden.LAYERS, _harden.MECHANISMS, _harden.NAMESPACES, _harden.USER_NS)
+SCRATCH_BYTES, SCRATCH_PREFIX = _harden.SCRATCH_BYTES, _harden.SCRATCH_PREFIX
 TIERS = ("strict", "standard", "bwrap")
 NOBODY = 65534
 # What bubblewrap provides in the bwrap tier; the child applies the rest itself.

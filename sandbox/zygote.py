@@ -14,9 +14,11 @@ import threading
 
 import msgpack
 
-from sandbox.botlib._wire import FrameError, unpack
+from sandbox.botlib import child_module
 from sandbox.isolation import SandboxUnavailable
 from sandbox.paths import BOTLIB, CHILD_ENV, CHILD_PYTHON_FLAGS, site_dirs
+
+_wire = child_module("_wire")
 
 ZYGOTE_MAIN = BOTLIB / "_zygote.py"
 START_TIMEOUT_S = 30.0
@@ -67,8 +69,8 @@ class Zygote:
             return
         self._control.settimeout(START_TIMEOUT_S)
         try:
-            hello = unpack(self._control.recv(4096))
-        except (OSError, FrameError) as exc:
+            hello = _wire.unpack(self._control.recv(4096))
+        except (OSError, _wire.FrameError) as exc:
             self.close()            # so that the next zygote() starts a new one
             raise ZygoteError(f"the sandbox zygote did not start: {exc}") from None
         if not isinstance(hello, dict) or "ready" not in hello:
@@ -86,8 +88,8 @@ class Zygote:
             self._wait_ready()
             try:
                 socket.send_fds(self._control, [request], [in_fd, out_fd])
-                answer = unpack(self._control.recv(4096))
-            except (OSError, FrameError) as exc:
+                answer = _wire.unpack(self._control.recv(4096))
+            except (OSError, _wire.FrameError) as exc:
                 raise ZygoteError(f"the sandbox zygote stopped answering: {exc}") from None
         if not isinstance(answer, dict) or not isinstance(answer.get("pid"), int):
             raise ZygoteError(f"the sandbox zygote failed: {answer!r:.100}")

@@ -20,6 +20,9 @@ os.environ["ARENA_GAMES"] = os.pathsep.join(_named + [str(TOY)] * (str(TOY) not 
 from sandbox.zygote import zygote_pid  # noqa: E402
 from tests.support.wheel import Installed, installed_venv, wheel_path  # noqa: E402
 
+# Fixtures the tests of several folders share (listeners, ordinary_user).
+pytest_plugins = ["tests.support.sandbox"]
+
 BOTS = ROOT / "bots" / "arena"
 MAPS = ROOT / "maps" / "arena"
 HOSTILE = Path(__file__).resolve().parent / "hostile"

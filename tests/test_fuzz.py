@@ -12,7 +12,11 @@ from hypothesis import strategies as st
 
 from engine import InputError
 from orchestrator.games import GAMES
-from sandbox.botlib._wire import HEADER, FrameError, FrameReader, read_frame, unpack
+from sandbox.botlib import child_module
+
+_wire = child_module("_wire")
+HEADER, FrameError, FrameReader, read_frame, unpack = (
+    _wire.HEADER, _wire.FrameError, _wire.FrameReader, _wire.read_frame, _wire.unpack)
 
 FUZZ = settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", "150")), deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

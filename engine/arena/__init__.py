@@ -2,9 +2,9 @@
 from pathlib import Path
 
 from engine.arena import scenario
+from engine.arena.game import ArenaGame
 from engine.arena.generate import TARGET_DENSITY
 from engine.arena.mapfile import load_map, parse_map
-from engine.arena.match import ArenaMatch
 from engine.arena.rules import PRESETS, rules_from
 from engine.rulebook import Rulebook
 
@@ -21,5 +21,5 @@ def _summary(arena) -> dict[str, str]:
             "AIs x 40 at 5.5 %": f"{arena.size * arena.size * TARGET_DENSITY / 40:.1f}"}
 
 
-RULEBOOK = Rulebook(load_map, _parse, rules_from, tuple(PRESETS), ArenaMatch, _summary,
+RULEBOOK = Rulebook(load_map, _parse, rules_from, tuple(PRESETS), ArenaGame, _summary,
                     scenario.run)

@@ -4,9 +4,8 @@ These codes cross the process boundary, so `sandbox/botlib/roborally/api.py` mir
 them; a test checks the two agree.
 """
 
-# Compass directions, clockwise. Deltas are (drow, dcol).
+# Compass directions, clockwise.
 N, E, S, W = 0, 1, 2, 3
-DELTAS = ((-1, 0), (0, 1), (1, 0), (0, -1))
 COMPASS = "NESW"
 
 # Floors. Flags are FLAG_BASE + number. OUTSIDE is the padding around the arena: a pit

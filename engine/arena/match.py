@@ -1,4 +1,5 @@
-"""One Robot Arena match: placement, the nine-step turn, the end check and the ranking."""
+"""The rules of one Robot Arena match: placement, the nine-step turn, the end check and
+the ranking. `engine/arena/game.py` puts them behind the match protocol."""
 from __future__ import annotations
 
 import random
@@ -6,7 +7,6 @@ from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
 from engine import InputError
-from engine.arena import view
 from engine.arena.board import Board, Thing
 from engine.arena.constants import (
     ACTIVE,
@@ -15,7 +15,6 @@ from engine.arena.constants import (
     FORWARD_TWO,
     LASER,
     LEFT_SPINNER,
-    MOVE_NAMES,
     NO_MOVE,
     OVERHEAT,
     PRIORITY_MOVES,
@@ -24,21 +23,15 @@ from engine.arena.constants import (
     SIDESTEP_LEFT,
     SIDESTEP_RIGHT,
     TURN_MOVES,
-    WALL,
 )
 from engine.arena.mapfile import ArenaMap
 from engine.arena.rules import Rules
 
 # How each stepping move steps, in quarter turns clockwise from the robot's facing.
 STEP_TURNS = {FORWARD: 0, FORWARD_TWO: 0, REVERSE: 2, SIDESTEP_LEFT: 3, SIDESTEP_RIGHT: 1}
-VALID_CODES = frozenset(range(1, len(MOVE_NAMES) + 1)) | {NO_MOVE, OVERHEAT}
 
 END_FLAGS, END_SURVIVOR, END_EXTINCTION, END_TURN_LIMIT = (
     "flags", "survivor", "extinction", "turn_limit")
-
-
-class BadAnswer(ValueError):
-    """An AI's answer does not have the shape its view asked for."""
 
 
 @dataclass
@@ -73,9 +66,7 @@ class ArenaMatch:
         self.overheats = [0] * len(self.players)
         self.last_alive = [0] * len(self.players)
         self.last_flag_ai: int | None = None
-        self.decisions = [0] * len(self.players)
-        self._asked: dict[int, list[Thing]] = {}
-        self._view_cache: view.ViewCache | None = None
+        self.decisions = [0] * len(self.players)     # bot calls, counted by the views
         self._log = TurnLog(0)
         if place:
             self._place_robots()
@@ -91,33 +82,7 @@ class ArenaMatch:
         for i, (r, c) in enumerate(spots):
             self.board.add_robot(r, c, self.rng.randrange(4), i // self.rules.robots_per_type)
 
-    # -- the protocol the orchestrator drives -------------------------------------------
-    def views(self) -> dict[int, dict]:
-        """Per AI with robots left, one msgpack-ready payload covering all of its robots."""
-        by_ai: dict[int, list[Thing]] = {}
-        for robot in self.board.robots:
-            if robot.state == ACTIVE:
-                by_ai.setdefault(robot.owner, []).append(robot)
-        self._asked = by_ai
-        for ai, robots in by_ai.items():
-            self.decisions[ai] += len(robots)
-        if self._view_cache is None:
-            self._view_cache = view.ViewCache(self.board)
-        return view.build_views(self, self._view_cache, by_ai)
-
-    def calls(self, ai: int) -> int:
-        """How many bot calls the last view of `ai` asks for: one per robot."""
-        return len(self._asked.get(ai, ()))
-
-    def decode_answer(self, ai: int, codes: bytes) -> dict[int, int]:
-        """Check one AI's answer against what its view asked: one move code per robot."""
-        robots = self._asked.get(ai, [])
-        if not isinstance(codes, bytes) or len(codes) != len(robots):
-            raise BadAnswer(f"expected {len(robots)} move codes, got {codes!r:.80}")
-        if not VALID_CODES.issuperset(codes):
-            raise BadAnswer(f"unknown move code in {codes!r:.80}")
-        return {robot.id: code for robot, code in zip(robots, codes, strict=True)}
-
+    # -- a turn ---------------------------------------------------------------------------
     def play_turn(self, moves: Mapping[int, int]) -> TurnLog:
         """Advance one turn. `moves` maps robot id to a move code (missing: no move)."""
         board, rules, rng = self.board, self.rules, self.rng
@@ -264,38 +229,6 @@ class ArenaMatch:
             "overheats": self.overheats[ai],
             "decisions": self.decisions[ai],
         }
-
-    # -- replays -------------------------------------------------------------------------
-    STATES = (ACTIVE, "corpse", "fallen", "exploded")
-
-    def replay_static(self) -> dict:
-        """What never changes: the map as text rows, and who owns each robot."""
-        board = self.board
-        return {"size": self.arena.size, "rows": self.arena.to_text().split("\n")[:-1],
-                "flags": len(self.arena.flags), "sight": 11,
-                "owners": [[r.id, r.owner] for r in board.robots],
-                "blocks": [[i, *board.rc(b.pos), "wall" if b.kind == WALL else "laser",
-                            b.facing] for i, b in enumerate(board.blocks)]}
-
-    def replay_frame(self) -> dict:
-        """The state as keyed rows: robots [id, row, col, facing, life, charges, flags,
-        state], blocks (walls and mounted lasers) [index, life]."""
-        rc, states = self.board.rc, self.STATES
-        robots = [[r.id, *rc(r.pos), r.facing, r.life, r.charges, r.flags,
-                   states.index(r.state)] for r in self.board.robots]
-        blocks = [[i, b.life] for i, b in enumerate(self.board.blocks)]
-        return {"robots": robots, "blocks": blocks}
-
-    def replay_events(self, log: TurnLog) -> dict:
-        """One turn's events: moves by code, overheats, shots (from, to), what the beams hit
-        (ids; -1 for a wall or laser), pushes, falls, corpses that exploded, flags scored."""
-        rc = self.board.rc
-        return {"moves": sorted([rid, code] for rid, code in log.moves.items()),
-                "overheats": sorted(log.overheats),
-                "shots": [[*rc(a), *rc(b)] for a, b in log.shots],
-                "exploded": sorted(log.exploded), "scored": [list(x) for x in log.scored],
-                "hits": sorted(log.hits), "pushed": sorted(log.pushed),
-                "fell": sorted(log.fell)}
 
     def snapshot(self) -> tuple:
         """The whole state as plain data: equal snapshots mean equal matches."""

@@ -15,8 +15,8 @@ from engine.arena.constants import (
     RIGHT_SPINNER,
     ROBOT,
 )
+from engine.arena.game import ArenaGame
 from engine.arena.mapfile import parse_map
-from engine.arena.match import ArenaMatch
 from engine.arena.rules import rules_from
 
 
@@ -28,8 +28,9 @@ def _need(data: dict, key: str, kind: type, where: str) -> Any:
     return data[key]
 
 
-def build(data: Any, name: str = "<scenario>") -> tuple[ArenaMatch, dict[str, Any]]:
-    """The match of a scenario, and its robots by scenario id."""
+def build(data: Any, name: str = "<scenario>") -> tuple[ArenaGame, dict[str, Any]]:
+    """The match of a scenario (views and answers work on it too), and its robots by
+    scenario id."""
     if not isinstance(data, dict):
         raise InputError(f"{name}: a scenario is a JSON object")
     lines = _need(data, "map", list, name)
@@ -49,7 +50,7 @@ def build(data: Any, name: str = "<scenario>") -> tuple[ArenaMatch, dict[str, An
     for robot in robots:
         if isinstance(robot, dict) and robot.get("ai") not in ais:
             ais.append(robot.get("ai"))
-    match = ArenaMatch(arena, [str(a) for a in ais], seed, rules, place=False)
+    match = ArenaGame(arena, [str(a) for a in ais], seed, rules, place=False)
     by_id: dict[str, Any] = {}
     for n, robot in enumerate(robots):
         where = f"{name}: robot {n + 1}"
@@ -101,7 +102,7 @@ def run(data: Any, name: str = "<scenario>") -> dict:
     return state(match, by_id)
 
 
-def state(match: ArenaMatch, by_id: dict[str, Any]) -> dict:
+def state(match: ArenaGame, by_id: dict[str, Any]) -> dict:
     board = match.board
     robots = []
     for rid, robot in by_id.items():

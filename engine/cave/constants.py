@@ -10,7 +10,6 @@ LION, CENTIPEDE, BATS, NURSE = "L", "C", "B", "N"
 ME, OTHER_BOT = "Y", "@"
 CREATURES = (LION, CENTIPEDE, BATS)
 BITERS = (LION, CENTIPEDE)                 # they attack, and bots block them
-VIEW_ORDER = (ME, OTHER_BOT, LION, CENTIPEDE, BATS, NURSE)   # the first one present is shown
 # What the revealer's outer ring shows when it lies: any symbol but the bot's own.
 NOISE_SYMBOLS = (OTHER_BOT, GROUND, CENTIPEDE, BATS, LION, FOOD, WATER, REVEALER, KNIFE, GOLD,
                  NURSE, BOULDER, PIT)

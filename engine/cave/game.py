@@ -1,20 +1,19 @@
-"""Cave Rangers behind the protocol the orchestrator drives (views, answers, a turn,
-stats, ranking, replays), over `CaveMatch`, which holds the rules."""
+"""Cave Rangers behind the match protocol (engine/protocol.py): views, answers, a turn,
+stats, ranking, replays, over `CaveMatch`, which holds the rules."""
 from __future__ import annotations
 
 from engine.cave.generate import generate, place_bots
 from engine.cave.mapfile import CaveMap
 from engine.cave.match import CaveMatch
 from engine.cave.rules import Rules
+from engine.protocol import MatchBase
 
 # What can go wrong with a program in a turn (the sandbox's kinds), counted per bot.
 FAULTS = ("hang", "cpu", "memory", "crash", "output")
 
 
-class CaveGame:
+class CaveGame(MatchBase):
     """One game of Cave Rangers between the bots `names`, in that order."""
-
-    first_turn = 1
 
     def __init__(self, cave_map: CaveMap, names: list[str], seed: int, rules: Rules) -> None:
         cavern = generate(len(names), seed) if cave_map.rows is None else cave_map.cavern()
@@ -40,9 +39,6 @@ class CaveGame:
         for i in self._asked:
             self.asked[i] += 1
         return {i: {"input": self.match.view(i)} for i in self._asked}
-
-    def calls(self, ai: int) -> int:
-        return 1
 
     def decode_answer(self, ai: int, moves) -> dict[int, str | None]:
         """The sandbox's {"answer": line or None, "problem": kind or None}."""
@@ -87,9 +83,6 @@ class CaveGame:
             "nurse": [[0, *cavern.nurse]] if cavern.nurse is not None else [],
             "squares": [[r, "".join(row)] for r, row in enumerate(cavern.squares)],
         }
-
-    def replay_events(self, log: dict) -> dict:
-        return log
 
     def snapshot(self) -> tuple:
         bots = tuple((b.row, b.col, b.health, b.gold, b.alive) for b in self.match.bots)

@@ -1,10 +1,11 @@
-"""Race some Robots behind the protocol the orchestrator drives: a turn is a round (round
+"""Race some Robots behind the match protocol (engine/protocol.py): a turn is a round (round
 0: each bot chooses its facing), one request per bot per round, answers checked here
 against the hand dealt, then the five registers of `RaceMatch`."""
 from __future__ import annotations
 
 import random
 
+from engine.protocol import MatchBase
 from engine.race.factory import HEADINGS, Factory
 from engine.race.match import REGISTERS, RaceMatch
 from engine.race.rules import Rules
@@ -27,7 +28,7 @@ def check_picks(picks: object, hand: list[str]) -> list[str] | None:
     return list(picks)
 
 
-class RaceGame:
+class RaceGame(MatchBase):
     """One race between the bots `names`, in that order."""
 
     first_turn = 0
@@ -75,9 +76,6 @@ class RaceGame:
                          "cards": cards,
                          "bots": [[b.x, b.y, b.d] for j, b in enumerate(match.bots) if j != ai]}
         return views
-
-    def calls(self, ai: int) -> int:
-        return 1
 
     def decode_answer(self, ai: int, moves) -> dict[int, object]:
         """The bot side's {"answer": plain data} or {"problem": "error"|"timeout"}."""
@@ -140,9 +138,6 @@ class RaceGame:
         """bots [index, x, y, facing, checkpoint, spam, reboots]."""
         return {"bots": [[i, b.x, b.y, b.d, int(b.checkpoint), b.spam, b.reboots]
                          for i, b in enumerate(self.match.bots)]}
-
-    def replay_events(self, log: dict) -> dict:
-        return log
 
     def snapshot(self) -> tuple:
         return (self.match.round, self.match.end, self.match.winner,

@@ -1,6 +1,6 @@
 """Robot Game: rgkit's rules (spec robotgame.md) on this project's engine protocol."""
+from engine.robotgame.game import RobotGame
 from engine.robotgame.mapfile import load_map, parse_map
-from engine.robotgame.match import RobotGameMatch
 from engine.robotgame.rules import PRESETS, rules_from
 from engine.rulebook import Rulebook
 
@@ -12,4 +12,4 @@ def _summary(board) -> dict[str, str]:
             "spawn squares": str(len(board.spawn)), "obstacles": str(len(board.obstacles))}
 
 
-RULEBOOK = Rulebook(load_map, parse_map, rules_from, tuple(PRESETS), RobotGameMatch, _summary)
+RULEBOOK = Rulebook(load_map, parse_map, rules_from, tuple(PRESETS), RobotGame, _summary)

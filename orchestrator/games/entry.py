@@ -23,6 +23,7 @@ from types import ModuleType
 from typing import Any, Callable
 
 from engine import InputError
+from engine.protocol import Match
 from engine.rulebook import Rulebook
 from orchestrator.assets import bundled
 from orchestrator.bots import BotFile, sample_bots
@@ -126,7 +127,7 @@ class Game:
         return self.rulebook.presets
 
     @property
-    def new_match(self) -> Callable[..., Any]:
+    def new_match(self) -> Callable[[Any, list[str], int, Any], Match]:
         return self.rulebook.new_match
 
     @property

@@ -192,8 +192,7 @@ class Ladder:
 
     def _matchmake(self) -> Queued | None:
         """The next rated match of the first game (taken in turn) that can play one."""
-        number = self.store.db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM "
-                                       "ladder_queue").fetchone()[0]
+        number = self.store.next_match_number()
         for _ in self.games:
             game = next(self.turn)
             standings = [Standing(b.id, self.ratings[game].elo_of(b.id),
@@ -450,9 +449,7 @@ class Ladder:
         with self.lock:
             bot = self.bot(bot_id)
             versions = []
-            for version, sha, created, verdict in self.store.db.execute(
-                    "SELECT version, sha256, created, verdict FROM ladder_versions "
-                    "WHERE bot_id = ? ORDER BY version", (bot_id,)):
+            for version, sha, created, verdict in self.store.versions(bot_id):
                 check = json.loads(verdict)
                 versions.append({"version": version, "sha256": sha, "created": created,
                                  "check": {"ok": check["ok"], "reason": check["reason"]}})
@@ -469,41 +466,25 @@ class Ladder:
     def matches_list(self, game: str | None = None, bot: int | None = None,
                      limit: int = 50) -> list[dict]:
         """Finished matches, newest first."""
-        query = ("SELECT r.match, r.game, q.seed, q.map, r.finished, r.rated FROM ladder_results r"
-                 " JOIN ladder_queue q ON q.id = r.match WHERE r.error IS NULL")
-        params: list = []
-        if game:
-            query += " AND r.game = ?"
-            params.append(game)
-        if bot is not None:
-            query += " AND r.match IN (SELECT match FROM ladder_seats WHERE bot_id = ?)"
-            params.append(bot)
-        query += " ORDER BY r.seq DESC LIMIT ?"
-        params.append(limit)
         with self.lock:
-            rows = self.store.db.execute(query, params).fetchall()
+            rows = self.store.finished_matches(game, bot, limit)
             seats: dict[int, list] = {}
-            if rows:
-                ids = [row[0] for row in rows]
-                for match, bot_id, name, rank, status in self.store.db.execute(
-                        "SELECT s.match, s.bot_id, b.name, s.rank, s.status FROM ladder_seats s "
-                        "JOIN ladder_bots b ON b.id = s.bot_id WHERE s.match IN "
-                        f"({','.join('?' * len(ids))}) ORDER BY s.match, s.seat", ids):
-                    seats.setdefault(match, []).append(
-                        {"bot": bot_id, "name": name, "rank": rank, "status": status})
+            for match, bot_id, name, rank, status in self.store.seats_of(
+                    [row[0] for row in rows]):
+                seats.setdefault(match, []).append(
+                    {"bot": bot_id, "name": name, "rank": rank, "status": status})
         return [{"id": match, "game": g, "seed": seed, "map": map_name, "finished": finished,
                  "rated": bool(rated), "players": seats.get(match, [])}
                 for match, g, seed, map_name, finished, rated in rows]
 
     def match(self, match_id: int) -> dict:
         with self.lock:
-            row = self.store.db.execute("SELECT result FROM ladder_results WHERE match = ? AND "
-                                        "error IS NULL", (match_id,)).fetchone()
-        if row is None:
+            result = self.store.result(match_id)
+        if result is None:
             queued = match_id in self.running or any(q.id == match_id for q in self.pending)
             raise LadderError(404, "unknown match", f"match {match_id} is "
                               f"{'not finished yet' if queued else 'not a finished match'}")
-        return json.loads(row[0]) | {"id": match_id}
+        return json.loads(result) | {"id": match_id}
 
     def replay_file(self, match_id: int) -> Path:
         self.match(match_id)

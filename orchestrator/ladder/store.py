@@ -115,7 +115,16 @@ class LadderStore(Store):
         return self.db.execute("SELECT filename, source, sha256 FROM ladder_versions "
                                "WHERE bot_id = ? AND version = ?", (bot_id, version)).fetchone()
 
+    def versions(self, bot_id: int) -> list[tuple]:
+        """(version, sha256, created, verdict JSON) of each version of a bot, oldest first."""
+        return self.db.execute("SELECT version, sha256, created, verdict FROM ladder_versions "
+                               "WHERE bot_id = ? ORDER BY version", (bot_id,)).fetchall()
+
     # -- matches -----------------------------------------------------------------------
+    def next_match_number(self) -> int:
+        """The id the next queued match will get."""
+        return self.db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM ladder_queue").fetchone()[0]
+
     def enqueue(self, game: str, seed_base: int, map_name: str,
                 lineup: list[tuple[int, int]], rated: bool) -> Queued:
         """Queue a match; its seed is the server's seed plus its number."""
@@ -162,6 +171,39 @@ class LadderStore(Store):
             self.db.execute(
                 "INSERT INTO ladder_results (match, game, rated, finished, error) "
                 "VALUES (?, ?, 0, ?, ?)", (queued.id, queued.game, time.time(), error[:500]))
+
+    # -- reading results ----------------------------------------------------------------
+    def finished_matches(self, game: str | None = None, bot: int | None = None,
+                         limit: int = 50) -> list[tuple]:
+        """(match, game, seed, map, finished, rated) of the played matches, newest first,
+        of one game and with one bot if given."""
+        query = ("SELECT r.match, r.game, q.seed, q.map, r.finished, r.rated FROM ladder_results r"
+                 " JOIN ladder_queue q ON q.id = r.match WHERE r.error IS NULL")
+        params: list = []
+        if game:
+            query += " AND r.game = ?"
+            params.append(game)
+        if bot is not None:
+            query += " AND r.match IN (SELECT match FROM ladder_seats WHERE bot_id = ?)"
+            params.append(bot)
+        query += " ORDER BY r.seq DESC LIMIT ?"
+        params.append(limit)
+        return self.db.execute(query, params).fetchall()
+
+    def seats_of(self, matches: list[int]) -> list[tuple]:
+        """(match, bot id, bot name, rank, status) of every seat of `matches`, by seat."""
+        if not matches:
+            return []
+        return self.db.execute(
+            "SELECT s.match, s.bot_id, b.name, s.rank, s.status FROM ladder_seats s "
+            "JOIN ladder_bots b ON b.id = s.bot_id WHERE s.match IN "
+            f"({','.join('?' * len(matches))}) ORDER BY s.match, s.seat", matches).fetchall()
+
+    def result(self, match: int) -> str | None:
+        """A played match's result JSON, or None (not played, or it failed)."""
+        row = self.db.execute("SELECT result FROM ladder_results WHERE match = ? AND "
+                              "error IS NULL", (match,)).fetchone()
+        return None if row is None else row[0]
 
     def history(self) -> list[tuple]:
         """(seq, match, game, rated, seats) of every played match, in finishing order;

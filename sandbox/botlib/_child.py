@@ -18,6 +18,7 @@ import time  # noqa: E402
 import _attempts  # noqa: E402
 import _harden  # noqa: E402
 import _runtime  # noqa: E402
+import _seccomp  # noqa: E402
 import _wire  # noqa: E402
 
 BLOCKED = ("engine", "orchestrator", "sandbox")
@@ -51,7 +52,7 @@ def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter", outer_id
     # The limit handlers go in before seccomp, which then forbids replacing them.
     guard = _runtime.Guard(limits["cpu_per_call_s"], limits["wall_per_call_s"], fatal, limits)
     layers, missing, scratch = _harden.harden(config, in_fd, set(namespaces), ns_problem,
-                                              outer_ids)
+                                              outer_ids, seccomp=_seccomp.load_seccomp)
     # Reported before any bot code runs, so a bot cannot forge it.
     _wire.write_frame(out_fd, {"layers": layers, "missing": missing, "scratch": scratch})
     if config.get("strict") and missing:

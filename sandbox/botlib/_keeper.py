@@ -4,7 +4,7 @@ program, per turn or for the whole game, and talks frames to the host for it.
 `python -I -S _keeper.py IN_FD OUT_FD [SITE_DIR ...]` (the bwrap tier), or forked from the
 zygote. The keeper is our code; the bot's program is the keeper's own child, in the same
 namespaces, private root, uid, Landlock domain and rlimits, plus a seccomp filter of its
-own (`_harden._program_filter`): it may exec its runtime once and start no process. Its
+own (`_seccomp._program_filter`): it may exec its runtime once and start no process. Its
 refused calls come to the keeper, which records them and answers EPERM.
 
 Frames in: the config (with the program: how to run it), the bot (its file and the
@@ -30,6 +30,7 @@ import time  # noqa: E402
 import _harden  # noqa: E402
 import _program  # noqa: E402
 import _runtime  # noqa: E402
+import _seccomp  # noqa: E402
 import _wire  # noqa: E402
 
 BOT_DIR = "/bot"
@@ -54,8 +55,8 @@ def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter", outer_id
     prepared = {}
 
     def prepare_filter():        # compiled once by the zygote; a fresh interpreter compiles
-        prepared["bpf"], prepared["recorded"] = (_harden.PROGRAM_PREBUILT
-                                                 or _harden.program_seccomp())
+        prepared["bpf"], prepared["recorded"] = (_seccomp.PROGRAM_PREBUILT
+                                                 or _seccomp.program_seccomp())
 
     layers, missing, scratch = _harden.harden(config, in_fd, set(namespaces), ns_problem,
                                               outer_ids, files, seccomp=prepare_filter)

@@ -18,6 +18,7 @@ import struct
 import time
 
 import _harden
+import _seccomp
 
 BOT = _harden.BOT
 OUTPUT_CAP = 64 << 10            # stdout bytes per turn: past this, the program is stopped
@@ -145,7 +146,7 @@ def _become(argv, executable, cpu_s, workdir, bpf, env, pipes, sock):
         os.chdir(workdir)
         if bpf is None:
             os.execve(executable, argv, env)
-        listener = _harden.load_with_listener(_harden.patch_pid(bpf, os.getpid()))
+        listener = _seccomp.load_with_listener(_seccomp.patch_pid(bpf, os.getpid()))
         with socket.socket(fileno=keep - 1) as channel:
             socket.send_fds(channel, [b"L"], [listener])
         os.close(listener)

@@ -1,6 +1,6 @@
 """Length-prefixed msgpack frames: the only thing that crosses between host and child.
 
-Shared by both sides: the host imports it as `sandbox.botlib._wire`, the child as `_wire`.
+Shared by both sides, as `_wire` in both (the host through `sandbox.botlib.child_module`).
 """
 import os
 import struct

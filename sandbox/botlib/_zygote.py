@@ -23,6 +23,7 @@ import _child  # noqa: E402
 import _harden  # noqa: E402
 import _keeper  # noqa: E402
 import _runtime  # noqa: E402
+import _seccomp  # noqa: E402
 import msgpack  # noqa: E402
 
 # What bots commonly import, loaded once here so that no child pays for it.
@@ -112,8 +113,8 @@ def main():
     for name in bot_sides():
         _preload_side(name)
     try:
-        _harden.PREBUILT[1] = _harden.seccomp_program(1)
-        _harden.PROGRAM_PREBUILT = _harden.program_seccomp()
+        _seccomp.PREBUILT[1] = _seccomp.seccomp_program(1)
+        _seccomp.PROGRAM_PREBUILT = _seccomp.program_seccomp()
     except Exception:       # no libseccomp: children report the seccomp layer missing
         pass
     control = socket.socket(fileno=int(sys.argv[1]))

@@ -8,15 +8,15 @@ import pytest
 from engine import InputError
 from engine.arena import constants as C
 from engine.arena import scenario
+from engine.arena.game import ArenaGame
 from engine.arena.mapfile import parse_map
-from engine.arena.match import ArenaMatch
 from engine.arena.rules import rules_from
 from engine.arena.view import SENSE_AHEAD, SENSE_BEHIND, SENSE_LEFT
 
 OPEN = ["           "] * 11
 
 
-def one_view(data: dict, ai: int = 0) -> tuple[ArenaMatch, dict]:
+def one_view(data: dict, ai: int = 0) -> tuple[ArenaGame, dict]:
     match, _ = scenario.build(data)
     return match, match.views()[ai]
 
@@ -82,7 +82,7 @@ def test_flag_sense_4x_rule(flag, facing, bits) -> None:
     assert array("h", view["own"])[3] == bits
 
 
-def _ranked(data: dict, turns: int) -> tuple[ArenaMatch, list[int]]:
+def _ranked(data: dict, turns: int) -> tuple[ArenaGame, list[int]]:
     match, by_id = scenario.build(data)
     for _ in range(turns):
         if match.end:
@@ -141,13 +141,13 @@ def test_ranking_turn_limit_keys() -> None:
 def test_placement_is_seeded_and_checked() -> None:
     arena = parse_map("\n".join(["        "] * 8) + "\n1")
     rules = rules_from("seed", robots_per_type=5)
-    a = ArenaMatch(arena, ["X", "Y"], 3, rules)
-    b = ArenaMatch(arena, ["X", "Y"], 3, rules)
+    a = ArenaGame(arena, ["X", "Y"], 3, rules)
+    b = ArenaGame(arena, ["X", "Y"], 3, rules)
     assert [(r.pos, r.facing) for r in a.board.robots] == [(r.pos, r.facing)
                                                            for r in b.board.robots]
     assert len({r.pos for r in a.board.robots}) == 10
     with pytest.raises(InputError, match="need 400 free tiles, the map has 80"):
-        ArenaMatch(arena, ["X"] * 10, 3, rules_from("seed"))
+        ArenaGame(arena, ["X"] * 10, 3, rules_from("seed"))
 
 
 def test_answer_must_match_view() -> None:

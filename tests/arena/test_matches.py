@@ -4,26 +4,8 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from engine.arena.rules import rules_from
-from orchestrator.bots import read_bot
-from orchestrator.match import MatchSpec, run_match
-from sandbox.limits import Limits
-from tests.conftest import BOTS, HOSTILE, MAPS
-
-FAST = Limits(cpu_per_call_s=0.3, wall_per_call_s=1.0, watchdog_grace_s=3.0)
-
-
-def play(bot_paths, *, seed=1, robots=4, turns=25, mapname="tiny", sandbox="standard",
-         limits=FAST, trace=None, skip_layers=()) -> dict:
-    spec = MatchSpec("arena", MAPS / f"{mapname}.txt", [read_bot(p) for p in bot_paths], seed,
-                     rules_from("seed", robots_per_type=robots, max_turns=turns), limits,
-                     sandbox, tuple(skip_layers))
-    return run_match(spec, trace=trace)
-
-
-def by_name(result: dict) -> dict[str, dict]:
-    return {p["name"]: p for p in result["players"]}
-
+from tests.conftest import BOTS, HOSTILE
+from tests.support.sandbox import by_name, play
 
 SAMPLES = [BOTS / "beeline.py", BOTS / "hunter.py", BOTS / "turtle.py", BOTS / "randy.py"]
 

@@ -18,20 +18,21 @@ import pytest
 from orchestrator.bots import read_bot
 from orchestrator.games import get_game
 from orchestrator.match import MatchSpec, run_match, scratch_files
-from sandbox.botlib._attempts import TASKS_REFUSED
+from sandbox.botlib import child_module
 from sandbox.inprocess import _botlib
 from sandbox.limits import Limits
 from tests.conftest import ESCAPES, HOST_WIDE
-from tests.sandbox.test_hostile import (  # noqa: F401 (listeners: a fixture)
+from tests.support.sandbox import (
     TIERS,
-    _knocked,
-    _sandbox_pids,
     assert_host_load_back,
     host_load,
-    listeners,
+    knocked,
+    sandbox_pids,
     survivors,
     tier_layers,
 )
+
+TASKS_REFUSED = child_module("_attempts").TASKS_REFUSED
 
 pytestmark = HOST_WIDE
 HERE = Path(__file__).parent
@@ -104,12 +105,12 @@ def play(bots: list[Path], sandbox: str, turns: int = TURNS, seed: int = 5,
 
 @pytest.mark.parametrize("tier", TIERS)
 @pytest.mark.parametrize("case", CASES, ids=str)
-def test_hostile_program(case: Case, tier: str, listeners, no_stray_processes,  # noqa: F811
+def test_hostile_program(case: Case, tier: str, listeners, no_stray_processes,
                          request) -> None:
     active, _ = tier_layers(tier)                   # skips the bwrap tier without bwrap
     path = bot_path(case.bot, request.getfixturevalue("compiled")
                     if case.bot.endswith(".c") else None)
-    before = _sandbox_pids()
+    before = sandbox_pids()
     load_before = host_load()
     turns = 5 if case.persistent_hang or case.stopped_for else TURNS
     result = play([path, SAMPLES / "forager.py", SAMPLES / "miner.sh"], tier,
@@ -144,7 +145,7 @@ def test_hostile_program(case: Case, tier: str, listeners, no_stray_processes,  
     assert all(p["status"] == "ok" and p["stats"]["faults"] == {} and
                p["stats"]["invalid"] == 0 for p in others), others
     assert result["turns"] == turns or result["end"] != "turn_limit"
-    assert not _knocked(listeners), "a program reached the host over the network"
+    assert not knocked(listeners), "a program reached the host over the network"
     assert not [p for p in OUTSIDE if p.exists()], "a program wrote outside its scratch"
     assert not survivors(before), "a sandboxed process survived the match"
     assert_host_load_back(load_before)

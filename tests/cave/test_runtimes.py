@@ -24,7 +24,6 @@ from sandbox.programs import BOT, BY_NAME, PERSISTENT, RUNTIMES, describe
 from tests.cave.test_hostile_programs import GAME, SAMPLES
 from tests.conftest import ARENA_CMD
 from tests.sandbox import as_user
-from tests.sandbox.conftest import ordinary_user  # noqa: F401 (a fixture)
 
 BOTS = Path(__file__).parent / "bots"
 # The seed's "Here's some code for a random bot", saved verbatim: its #!/usr/bin/python
@@ -97,7 +96,7 @@ def test_a_persistent_java_bot_and_a_perl_bot_play_a_whole_game() -> None:
 @needs("java", "perl")
 @pytest.mark.skipif(os.geteuid() != 0,
                     reason="not root: the test above already plays as an ordinary user")
-def test_a_java_and_a_perl_bot_play_a_whole_game_as_an_ordinary_user(ordinary_user) -> None:  # noqa: F811
+def test_a_java_and_a_perl_bot_play_a_whole_game_as_an_ordinary_user(ordinary_user) -> None:
     done = ordinary_user.run([*ARENA_CMD, "run", "--game", "cave", "--seed", "3", "--json",
                               *[str(b) for b in LINEUP]], timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]

@@ -12,6 +12,6 @@ def move():
         pass
     if any(m.split('.')[0] in ('engine', 'orchestrator', 'sandbox') for m in sys.modules):
         raise RuntimeError('the engine is in sys.modules')
-    if any(type(o).__name__ in ('ArenaMatch', 'Board') for o in gc.get_objects()):
+    if any(type(o).__name__ in ('ArenaGame', 'ArenaMatch', 'Board') for o in gc.get_objects()):
         raise RuntimeError('found the engine through gc')
     return TURN_LEFT

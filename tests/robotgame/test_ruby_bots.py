@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from engine.robotgame.game import RobotGame
 from engine.robotgame.mapfile import load_map
-from engine.robotgame.match import RobotGameMatch
 from engine.robotgame.rules import rules_from
 from orchestrator.bots import read_bot
 from orchestrator.match import MatchSpec, run_match
@@ -21,11 +21,10 @@ from sandbox.inprocess import _botlib
 from sandbox.limits import Limits
 from sandbox.paths import BOTLIB
 from tests.conftest import ESCAPES, HOST_WIDE
-from tests.sandbox.test_hostile import (  # noqa: F401 (listeners: a fixture)
+from tests.support.sandbox import (
     TIERS,
-    _knocked,
-    _sandbox_pids,
-    listeners,
+    knocked,
+    sandbox_pids,
     survivors,
     tier_layers,
 )
@@ -80,7 +79,7 @@ def _recorded_states(seeds: range, every: int = 10) -> list[tuple]:
     states = []
     board = load_map(MAP)
     for seed in seeds:
-        match = RobotGameMatch(board, ["a", "b"], seed, rules_from())
+        match = RobotGame(board, ["a", "b"], seed, rules_from())
         players = {ai: _python_player("example.py", ai, seed, match.start_info(ai))
                    for ai in (0, 1)}
         while match.end is None:
@@ -161,9 +160,9 @@ CASES = [
 @HOST_WIDE
 @pytest.mark.parametrize("tier", TIERS)
 @pytest.mark.parametrize("case", CASES, ids=str)
-def test_hostile_ruby_bot(case: Case, tier: str, listeners, no_stray_processes) -> None:  # noqa: F811
+def test_hostile_ruby_bot(case: Case, tier: str, listeners, no_stray_processes) -> None:
     tier_layers(tier)                               # skips the bwrap tier without bwrap
-    before = _sandbox_pids()
+    before = sandbox_pids()
     result = play([HOSTILE / case.bot, BOTS / "example.py"], turns=3, sandbox=tier,
                   limits=FAST)
     me = next(p for p in result["players"] if p["bot"].endswith(case.bot))
@@ -185,7 +184,7 @@ def test_hostile_ruby_bot(case: Case, tier: str, listeners, no_stray_processes) 
         assert case.violation in me["violations"], me["violations"]
     assert other["status"] == "ok" and other["errors"] == []
     assert "LEAK" not in json.dumps(result), me["output"]
-    assert not _knocked(listeners), "a Ruby bot reached the host over the network"
+    assert not knocked(listeners), "a Ruby bot reached the host over the network"
     assert not [p for p in ESCAPES if p.exists()]
     assert not survivors(before), "a sandboxed process survived the match"
 

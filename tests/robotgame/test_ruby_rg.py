@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from engine.robotgame.game import RobotGame
 from engine.robotgame.mapfile import load_map
-from engine.robotgame.match import RobotGameMatch
 from engine.robotgame.rules import rules_from
 from sandbox.paths import BOTLIB
 
@@ -59,7 +59,7 @@ def python_table(info: dict) -> dict:
 @pytest.mark.skipif(shutil.which("ruby") is None,
                     reason="Ruby bots need Debian's ruby (make test installs it as root)")
 def test_ruby_rg_matches_python_rg_on_every_square() -> None:
-    match = RobotGameMatch(load_map(ROOT / "maps" / "robotgame" / "default.py"), ["a", "b"],
+    match = RobotGame(load_map(ROOT / "maps" / "robotgame" / "default.py"), ["a", "b"],
                            0, rules_from())
     info = json.loads(json.dumps(match.start_info(0)))
     expected = python_table(info)

@@ -6,8 +6,8 @@ import warnings
 import pytest
 
 from engine import InputError
+from engine.robotgame.game import CODE_ATTACK, CODE_GUARD, CODE_MOVE, RobotGame
 from engine.robotgame.mapfile import load_map, parse_map
-from engine.robotgame.match import CODE_ATTACK, CODE_GUARD, CODE_MOVE, RobotGameMatch
 from engine.robotgame.resolve import Robot, resolve
 from engine.robotgame.rules import rules_from
 from tests.conftest import ROOT
@@ -96,8 +96,8 @@ def test_no_friendly_fire_from_attacks() -> None:
     assert got[(6, 5)] == ((6, 5), 50)
 
 
-def new_match(seed: int = 1, **rules) -> RobotGameMatch:
-    return RobotGameMatch(load_map(DEFAULT_MAP), ["A", "B"], seed, rules_from(**rules))
+def new_match(seed: int = 1, **rules) -> RobotGame:
+    return RobotGame(load_map(DEFAULT_MAP), ["A", "B"], seed, rules_from(**rules))
 
 
 def test_the_default_map_is_rgkits() -> None:
@@ -190,7 +190,7 @@ def test_bad_maps_are_input_errors() -> None:
     with pytest.raises(InputError, match="also an obstacle"):
         parse_map("{'spawn': [(1, 1)], 'obstacle': [(1, 1)]}", "clash.py")
     with pytest.raises(InputError, match="2 players"):
-        RobotGameMatch(load_map(DEFAULT_MAP), ["A"], 1, rules_from())
+        RobotGame(load_map(DEFAULT_MAP), ["A"], 1, rules_from())
     # Python warns about "1if" as it compiles; the user gets our one error line only.
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -15,31 +15,37 @@ layer and the reason in the skip message (pytest prints it in the summary).
 """
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import os
-import shutil
-import socket
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import psutil
 import pytest
 
-from sandbox.botlib._attempts import TASKS_REFUSED
-from sandbox.botlib._harden import LAYERS, MECHANISMS, USER_NS
+from sandbox.botlib import child_module
+from sandbox.isolation import LAYERS, MECHANISMS, USER_NS
 from sandbox.limits import Limits
 from sandbox.paths import BOTLIB
-from sandbox.zygote import zygote_pid
-from tests.arena.test_matches import by_name, play
-from tests.conftest import BOTS, HOST_WIDE, HOSTILE, other_workers_pids
+from tests.conftest import BOTS, HOST_WIDE, HOSTILE
+from tests.support.sandbox import (
+    TIERS,
+    assert_host_load_back,
+    by_name,
+    host_load,
+    knocked,
+    play,
+    sandbox_pids,
+    survivors,
+    tier_layers,
+)
+
+TASKS_REFUSED = child_module("_attempts").TASKS_REFUSED
 
 LIMITS = Limits(cpu_per_call_s=0.5, wall_per_call_s=1.0, watchdog_grace_s=3.0, memory_mb=128)
 pytestmark = HOST_WIDE
 SPIN = Limits(cpu_per_call_s=0.5, wall_per_call_s=4.0, watchdog_grace_s=3.0, memory_mb=128)
-PORT = 48917                     # where tcp_socket.py and udp_socket.py knock
 API_FILE = BOTLIB / "roborally" / "api.py"
 OUTSIDE_FILES = [Path("/tmp/arena-hostile-escape"), Path("/tmp/arena-hostile-shell-out"),
                  API_FILE.parent / "injected.py"]
@@ -135,106 +141,10 @@ CASES = [
 ]
 
 
-TIERS = ["standard", "bwrap"]
-
-
-@functools.cache
-def tier_layers(tier: str) -> tuple[list[str], dict[str, str]]:
-    """The isolation layers a child of this tier gets on this machine."""
-    if tier == "bwrap" and shutil.which("bwrap") is None:
-        pytest.skip("the bwrap tier needs bubblewrap (make test installs it as root)")
-    result = play([BOTS / "randy.py"], robots=1, turns=1, sandbox=tier)
-    return result["sandbox"], result["sandbox_missing"]
-
-
 @pytest.fixture(scope="module")
 def layers() -> tuple[list[str], dict[str, str]]:
     return tier_layers("standard")
 
-
-@pytest.fixture
-def listeners():
-    """A TCP and a UDP socket on the port the network bots knock on."""
-    tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    tcp.bind(("127.0.0.1", PORT))
-    tcp.listen()
-    udp.bind(("127.0.0.1", PORT))
-    for sock in (tcp, udp):
-        sock.setblocking(False)
-    yield tcp, udp
-    tcp.close()
-    udp.close()
-
-
-def _sandbox_pids() -> set[int]:
-    """Processes of this checkout's sandbox (forks of its zygote, wherever they were
-    reparented, and bwrap's interpreters), less the zygote itself: whatever uid they run
-    as, which is nobody as root and the caller otherwise."""
-    ours = str(BOTLIB)
-    return {p.pid for p in psutil.process_iter(["cmdline"])
-            if any(ours in part for part in p.info["cmdline"] or ())} - {zygote_pid()} \
-        - other_workers_pids()
-
-
-def survivors(before: set[int]) -> set[int]:
-    """The sandboxed processes started since `before` that are still running: a leaked one
-    lives on, while another worker's finished `arena` may leave an orphan for a moment."""
-    found = []
-    for pid in _sandbox_pids() - before:
-        try:
-            found.append(psutil.Process(pid))
-        except psutil.NoSuchProcess:
-            pass
-    _, alive = psutil.wait_procs(found, timeout=5)
-    return {p.pid for p in alive if p.is_running() and p.status() != psutil.STATUS_ZOMBIE}
-
-
-SHMEM_SLACK_KB = 64 << 10       # other processes of the machine come and go
-TASKS_SLACK = 8                 # a zygote started meanwhile
-
-
-def host_load() -> tuple[int, int]:
-    """The host's shared memory (Shmem, KiB), and the tasks (threads) of this test's
-    processes and of this checkout's sandbox, wherever they were reparented (the whole
-    machine's count moves with the other work it runs)."""
-    meminfo = Path("/proc/meminfo").read_text()
-    shmem = int(next(line.split()[1] for line in meminfo.splitlines()
-                     if line.startswith("Shmem:")))
-    tasks = 0
-    for pid in {os.getpid(), *_sandbox_pids(),
-                *(p.pid for p in psutil.Process().children(recursive=True))}:
-        try:
-            tasks += psutil.Process(pid).num_threads()
-        except psutil.Error:
-            pass
-    return shmem, tasks
-
-
-def assert_host_load_back(before: tuple[int, int]) -> None:
-    """Shmem and the task count are back where they were (within what the machine's
-    other work moves them), after a moment for the kernel to free what died."""
-    deadline = time.monotonic() + 3.0
-    while True:
-        shmem, tasks = host_load()
-        back = (shmem - before[0] < SHMEM_SLACK_KB, tasks - before[1] < TASKS_SLACK)
-        if all(back) or time.monotonic() > deadline:
-            break
-        time.sleep(0.1)
-    assert back[0], f"the host's Shmem grew by {(shmem - before[0]) >> 10} MiB"
-    assert back[1], f"the host holds {tasks - before[1]} more tasks"
-
-
-def _knocked(listeners) -> bool:
-    tcp, udp = listeners
-    for attempt in (tcp.accept, lambda: udp.recvfrom(100)):
-        try:
-            attempt()
-            return True
-        except BlockingIOError:
-            pass
-    return False
 
 
 @pytest.mark.parametrize("tier", TIERS)
@@ -246,7 +156,7 @@ def test_hostile_bot(case: Case, tier: str, listeners, no_stray_processes) -> No
             reasons = "; ".join(f"{name}: {missing.get(name, 'not applied')}" for name in group)
             pytest.skip(f"{case.bot} needs one of {', '.join(group)} ({reasons})")
     api_digest = hashlib.sha256(API_FILE.read_bytes()).hexdigest()
-    sandboxed_before = _sandbox_pids()
+    sandboxed_before = sandbox_pids()
     host_rss = psutil.Process().memory_info().rss
     load_before = host_load()
 
@@ -279,7 +189,7 @@ def test_hostile_bot(case: Case, tier: str, listeners, no_stray_processes) -> No
     assert all(p["status"] == "ok" and p["overheats"] == 0 for p in others)
     assert result["end"] in ("turn_limit", "survivor", "flags", "extinction")
     assert result["turns"] == 8 or result["end"] != "turn_limit"
-    assert not _knocked(listeners), "a bot reached the host over the network"
+    assert not knocked(listeners), "a bot reached the host over the network"
     assert not [p for p in OUTSIDE_FILES if p.exists()], "a bot wrote outside its scratch"
     assert hashlib.sha256(API_FILE.read_bytes()).hexdigest() == api_digest
     assert not survivors(sandboxed_before), "a sandboxed process survived the match"
@@ -338,7 +248,7 @@ def test_without_the_layers_the_attacks_work(bot, listeners) -> None:
                   skip_layers=LAYERS)
     assert result["sandbox"] == [] and set(result["sandbox_missing"]) == set(LAYERS)
     assert "LEAK" in json.dumps(result)
-    assert bot != "udp_socket.py" or _knocked(listeners)
+    assert bot != "udp_socket.py" or knocked(listeners)
 
 
 def test_printer_output_is_captured_and_capped() -> None:

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from sandbox.botlib._harden import LAYERS, USER_NS
+from sandbox.isolation import LAYERS, USER_NS
 from tests.conftest import ARENA_CMD, BOTS, CONTROLLER, HOST_WIDE, HOSTILE
 from tests.sandbox.test_check import EXPECTED
 from tests.sandbox.test_hostile import CASES

@@ -8,11 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from sandbox.botlib._harden import NAMESPACES, USER_NS
-from sandbox.isolation import Isolation, SandboxUnavailable, warning_once
-from tests.arena.test_matches import play
+from sandbox.isolation import NAMESPACES, USER_NS, Isolation, SandboxUnavailable, warning_once
 from tests.conftest import ARENA_CMD, BOTS, HOST_WIDE, HOSTILE
-from tests.sandbox.test_hostile import tier_layers
+from tests.support.sandbox import play, tier_layers
 
 
 def test_strict_refuses_when_a_layer_is_missing(no_stray_processes) -> None:

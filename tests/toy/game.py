@@ -2,10 +2,12 @@
 per turn, its step decoded here, then a turn of `Match`."""
 from __future__ import annotations
 
+from engine.protocol import MatchBase
+
 from .match import STEPS, Board, Match, Rules
 
 
-class ToyGame:
+class ToyGame(MatchBase):
     """One match between the players `names`, in that order."""
 
     def __init__(self, board: Board, names: list[str], seed: int, rules: Rules) -> None:
@@ -31,9 +33,6 @@ class ToyGame:
                      "others": [list(b) for j, b in enumerate(match.at) if j != ai],
                      "coins": [list(c) for c in coins], "rows": list(match.board.rows)}
                 for ai, at in enumerate(match.at)}
-
-    def calls(self, ai: int) -> int:
-        return 1
 
     def decode_answer(self, ai: int, moves) -> dict[int, str]:
         """The bot side's {"step": str}; anything else is a protocol error."""

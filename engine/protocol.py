@@ -1,0 +1,109 @@
+"""The match protocol: what the orchestrator drives, the same for every game.
+
+`Rulebook.new_match(map, names, seed, rules)` returns a `Match`. Each game's class for it
+lives in `engine/<game>/game.py`; the rules it plays by live beside it (`match.py` and
+friends). A game's class subclasses `MatchBase`, which gives the optional parts their
+defaults, so the orchestrator calls every member without probing for it.
+
+One match, as `orchestrator/match.py` plays it:
+
+    match = rulebook.new_match(map, names, seed, rules)
+    start_info(ai) for each AI, once            -> sent with the match start
+    while match.end is None:
+        views()                                 -> {ai: view}, the AIs asked this turn
+        calls(ai)                               -> bot calls that view stands for
+        decode_answer(ai, reply)                -> moves (ValueError: a protocol fault)
+        play_turn(all the moves)                -> the turn's log
+    stats(ai), ranking()                        -> the result
+    replay_static(), replay_frame(), replay_events(log)   -> the replay (docs/replay.md)
+
+AIs are numbered 0..n-1 in the order of `names`. Everything a view or a start_info holds
+must be plain data (msgpack-ready): it crosses into a sandboxed process.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Protocol, runtime_checkable
+
+
+@runtime_checkable
+class Match(Protocol):
+    """One match of a game between AIs 0..n-1, advanced one turn at a time."""
+
+    @property
+    def first_turn(self) -> int:
+        """The number of the first turn as the game counts (1, or 0 for rgkit's turns):
+        results report a failure's turn as `turn + first_turn`."""
+        ...
+
+    @property
+    def turn(self) -> int:
+        """Turns played so far (0 before the first)."""
+        ...
+
+    @property
+    def end(self) -> str | None:
+        """Why the match ended ("flags", "turn_limit", ...), or None while it goes on."""
+        ...
+
+    def start_info(self, ai: int) -> dict | None:
+        """What AI `ai`'s bot side needs once, before its first view (None: nothing)."""
+        ...
+
+    def views(self) -> dict[int, Any]:
+        """This turn's view for each AI asked to play it."""
+        ...
+
+    def calls(self, ai: int) -> int:
+        """How many bot calls the last view of `ai` asks for (one per robot, say)."""
+        ...
+
+    def decode_answer(self, ai: int, answer: Any) -> dict:
+        """One AI's reply checked against its view, as moves for `play_turn`; a reply
+        that does not fit its view raises ValueError (the AI broke the protocol)."""
+        ...
+
+    def play_turn(self, moves: Mapping) -> Any:
+        """Play one turn with every AI's decoded moves; returns the turn's log."""
+        ...
+
+    def stats(self, ai: int) -> dict:
+        """AI `ai`'s numbers for results (plain data; "overheats" is shown if present)."""
+        ...
+
+    def ranking(self) -> list[int]:
+        """Competition ranks of the AIs (1 is best, ties share a rank), by index."""
+        ...
+
+    def replay_static(self) -> dict:
+        """What never changes in the match (the map), merged into the replay's map."""
+        ...
+
+    def replay_frame(self) -> dict[str, list[list]]:
+        """The state as keyed rows, {table: [[row id, ...], ...]}; a replay stores the
+        rows that changed each turn."""
+        ...
+
+    def replay_events(self, log: Any) -> dict:
+        """A turn's log (from `play_turn`) as plain data for the replay."""
+        ...
+
+    def snapshot(self) -> tuple:
+        """The whole state as plain data: equal snapshots mean equal matches (the
+        determinism tests compare them)."""
+        ...
+
+
+class MatchBase:
+    """The optional parts of `Match`, with their defaults: turns count from 1, the bot
+    side needs nothing at the start, one bot call per view, and the log is plain data."""
+
+    first_turn: int = 1
+
+    def start_info(self, ai: int) -> dict | None:
+        return None
+
+    def calls(self, ai: int) -> int:
+        return 1
+
+    def replay_events(self, log: Any) -> dict:
+        return log
