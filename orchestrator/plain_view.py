@@ -71,8 +71,16 @@ def board(data: dict, state: dict) -> Grid:
 
 
 def panel(data: dict, state: dict, turn: int) -> list[RenderableType]:
-    """Every table's rows, then the turn's events."""
-    shown_tables: list[RenderableType] = []
+    """Who plays (each player's number, as marked on the grid), every table's rows, then
+    the turn's events."""
+    who = Text()
+    for seat, player in enumerate(data.get("players", [])):
+        who.append(str(seat % 10), f"bold reverse {COLORS[seat % len(COLORS)]}")
+        who.append(" ")
+        who.append_text(shown_text(player.get("name", "?")))
+        who.append("  ")
+    who.rstrip()
+    shown_tables: list[RenderableType] = [who] if who else []
     for table, rows in state.items():
         names = _columns(data, table)
         found = Table(title=shown_text(table), title_justify="left", box=None, pad_edge=False,
