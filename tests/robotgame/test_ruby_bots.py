@@ -101,7 +101,9 @@ def _recorded_games(games: int) -> list[tuple]:
 
 
 # 200 games (about 40 s) are a soak for `make bench`; make test's 50 games still hold
-# over 500 states and thousands of robots' actions, with moves, attacks and guards.
+# over 500 states and thousands of robots' actions, with moves, attacks and guards. Both
+# robots on one pytest-xdist worker, so that the games are recorded once.
+@pytest.mark.xdist_group("ruby-recorded")
 @pytest.mark.parametrize("games", [pytest.param(200, marks=pytest.mark.slow), 50])
 @pytest.mark.parametrize("robot", ["example", "survivor"])
 def test_ruby_robots_act_as_their_python_originals_on_recorded_states(robot, games) -> None:
