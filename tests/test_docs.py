@@ -14,6 +14,10 @@ import pytest
 
 from tests.conftest import ROOT
 
+# One pytest-xdist worker for the module: its module-scoped fixtures (a ladder, a browser,
+# a recorded match) would be made again on each worker that drew one of its tests.
+pytestmark = pytest.mark.xdist_group("docs")
+
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 TOP = {path.name for path in ROOT.iterdir() if not path.name.startswith(".")}
 # What a doc names that the user makes or the commands write, not the repository's.

@@ -17,6 +17,10 @@ from orchestrator.games import GAMES
 from tests.conftest import ARENA_CMD, BOTS, MAPS, ROOT
 from tests.test_help import commands
 
+# One pytest-xdist worker for the module: its module-scoped fixtures (a ladder, a browser,
+# a recorded match) would be made again on each worker that drew one of its tests.
+pytestmark = pytest.mark.xdist_group("piped-output")
+
 CAVE = ROOT / "bots" / "cave"
 RG = ROOT / "bots" / "robotgame"
 # A sample run of each command (in a temporary folder: its runs/ and files stay there),

@@ -92,6 +92,11 @@ def arena(args: list[str]) -> subprocess.CompletedProcess:
 Done = tuple[list[str], int, subprocess.CompletedProcess]
 
 
+# The tests reading `outputs` share one pytest-xdist worker: the fixture runs every command
+# (about 15 CPU-s), and a module fixture runs again on each worker that needs it.
+ONE_WORKER = pytest.mark.xdist_group("names")
+
+
 @pytest.fixture(scope="module")
 def outputs(tmp_path_factory) -> dict[str, list[Done]]:
     tmp = tmp_path_factory.mktemp("names")
@@ -104,6 +109,7 @@ def outputs(tmp_path_factory) -> dict[str, list[Done]]:
     return done
 
 
+@ONE_WORKER
 @pytest.mark.parametrize("command", sorted(registered() - set(NO_BOT_TEXT)))
 def test_no_escape_markup_or_traceback_reaches_the_terminal(command, outputs) -> None:
     assert command in outputs, f"arena {command}: not exercised here nor in NO_BOT_TEXT"
@@ -119,6 +125,7 @@ def test_every_command_without_bot_text_exists() -> None:
     assert set(NO_BOT_TEXT) <= registered()
 
 
+@ONE_WORKER
 def test_names_show_as_text_and_stay_distinct(outputs) -> None:
     """Three Hunter rows (Hunter, Hunter #3 beside the given Hunter #2) in every table,
     and the hostile names as visible escapes."""
@@ -142,6 +149,7 @@ def test_names_show_as_text_and_stay_distinct(outputs) -> None:
     assert "first: ValueError: \\x1b]0;pwned\\x07" in check.stderr
 
 
+@ONE_WORKER
 def test_csv_cells_are_neither_formulas_nor_escapes(outputs) -> None:
     text = outputs["results"][0][2].stdout
     rows = list(csv.DictReader(io.StringIO(text)))

@@ -74,7 +74,8 @@ def test_the_original_beats_its_noisy_copy_sooner_than_a_fixed_batch(tmp_path) -
 
 
 def test_an_identical_copy_is_not_better_in_the_sandbox(tmp_path) -> None:
-    report = compare(COPY, SURVIVOR, *RG, "--elo1", "100", "--db", str(tmp_path / "c.sqlite"))
+    # elo1 200: six pairs, every one split, decide H0 (elo1 100 needed twenty such pairs).
+    report = compare(COPY, SURVIVOR, *RG, "--elo1", "200", "--db", str(tmp_path / "c.sqlite"))
     assert report["verdict"] == "H0" and report["elo"] == 0
     assert report["counts"][2] == report["pairs"]          # every pair split 1-1
 

@@ -13,6 +13,10 @@ from orchestrator.ratings import elo
 from tests.conftest import HOSTILE, ROOT
 from tests.ladder.conftest import SAMPLES, hanging_bot, upload, wait_for
 
+# One pytest-xdist worker for the module: its module-scoped fixtures (a ladder, a browser,
+# a recorded match) would be made again on each worker that drew one of its tests.
+pytestmark = pytest.mark.xdist_group("ladder-api")
+
 RG = SAMPLES / "robotgame"
 
 

@@ -8,6 +8,10 @@ import pytest
 
 from tests.ladder.conftest import SAMPLES, upload, wait_for
 
+# One pytest-xdist worker for the module: its module-scoped fixtures (a ladder, a browser,
+# a recorded match) would be made again on each worker that drew one of its tests.
+pytestmark = pytest.mark.xdist_group("ladder-pages")
+
 INJECTION = "<script>alert(1)</script>"
 
 

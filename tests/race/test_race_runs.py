@@ -96,16 +96,22 @@ def test_sandbox_off_plays_the_same_race() -> None:
     assert outcome(play(lineup, 20, sandbox="off")) == outcome(play(lineup, 20))
 
 
-def test_the_planner_beats_five_random_bots(tmp_path) -> None:
-    """200 seeded six-bot games: the planner wins more than 80 %, the whole 95 % interval
-    above 80 %. (About 12 s.)"""
-    done = subprocess.run([*ARENA_CMD, "batch", "--game", "race", "--seeds", "200", "--json",
+# 200 seeds (about 35 s) are a soak for `make bench`: there the whole 95 % interval must
+# lie above 80 %. The 40 seeds of `make test` cannot narrow it that far (about +-0.12), so
+# they ask what 40 can show: the whole interval above 1/2, three times the 1/6 a random
+# entrant wins, so a planner no better than chance fails.
+@pytest.mark.parametrize(("seeds", "floor"), [pytest.param(200, 0.8, marks=pytest.mark.slow),
+                                              (40, 0.5)])
+def test_the_planner_beats_five_random_bots(seeds: int, floor: float, tmp_path) -> None:
+    """Seeded six-bot games: the planner wins more than `floor`, the whole 95 % interval
+    above it."""
+    done = subprocess.run([*ARENA_CMD, "batch", "--game", "race", "--seeds", str(seeds), "--json",
                            "--db", str(tmp_path / "b.sqlite"),
                            str(SAMPLES / "planner.py"), *[str(SAMPLES / "random_bot.py")] * 5],
                           text=True, capture_output=True, timeout=600)
     assert done.returncode == 0, done.stderr
     planner = next(p for p in json.loads(done.stdout)["players"] if p["name"] == "planner")
-    assert planner["win_rate"] > 0.8 and planner["win_ci"][0] > 0.8, planner
+    assert planner["win_rate"] > floor and planner["win_ci"][0] > floor, planner
 
 
 def test_the_seeds_tournament_for_seven_entrants(tmp_path) -> None:

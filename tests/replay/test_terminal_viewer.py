@@ -17,6 +17,10 @@ from orchestrator.replay_view import KEYS, parse_keys
 from tests.conftest import ARENA_CMD, BOTS, MAPS, ROOT
 from tests.replay.test_replay import record
 
+# One pytest-xdist worker for the module: its module-scoped fixtures (a ladder, a browser,
+# a recorded match) would be made again on each worker that drew one of its tests.
+pytestmark = pytest.mark.xdist_group("terminal-viewer")
+
 TURNS = 30
 HEADER = re.compile(r"turn (\d+)/(\d+)")
 

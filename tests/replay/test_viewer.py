@@ -13,7 +13,10 @@ from tests.conftest import BOTS, MAPS, ROOT
 from tests.replay.test_replay import record
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the test extra")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON)
+# One pytest-xdist worker for the module: its module-scoped fixtures (a ladder, a browser,
+# a recorded match) would be made again on each worker that drew one of its tests.
+pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON),
+              pytest.mark.xdist_group("replay-viewer")]
 
 
 @pytest.fixture(scope="module")

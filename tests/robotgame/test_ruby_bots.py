@@ -2,6 +2,7 @@
 sandbox, and the seed's example robot in Ruby acts exactly as the Python one."""
 from __future__ import annotations
 
+import functools
 import json
 import shutil
 import subprocess
@@ -93,18 +94,24 @@ def _recorded_states(seeds: range, every: int = 10) -> list[tuple]:
     return states
 
 
-@pytest.fixture(scope="module")
-def recorded() -> list[tuple]:
-    return _recorded_states(range(200))
+@functools.cache
+def _recorded_games(games: int) -> list[tuple]:
+    return _recorded_states(range(games))
 
 
+# 200 games (about 40 s) are a soak for `make bench`; make test's 50 games still hold
+# over 500 states and thousands of robots' actions, with moves, attacks and guards. Both
+# robots on one pytest-xdist worker, so that the games are recorded once.
+@pytest.mark.xdist_group("ruby-recorded")
+@pytest.mark.parametrize("games", [pytest.param(200, marks=pytest.mark.slow), 50])
 @pytest.mark.parametrize("robot", ["example", "survivor"])
-def test_ruby_robots_act_as_their_python_originals_on_recorded_states(robot, recorded) -> None:
-    """200 games' worth of states, every 10th turn of each, both players: the Ruby robot's
-    actions, through the driver and the keeper's checks, are the Python robot's."""
+def test_ruby_robots_act_as_their_python_originals_on_recorded_states(robot, games) -> None:
+    """`games` games' worth of states, every 10th turn of each, both players: the Ruby
+    robot's actions, through the driver and the keeper's checks, are the Python robot's."""
     sys.path.insert(0, str(BOTLIB))
     import _rg_program  # noqa: PLC0415
-    assert len(recorded) > 2000
+    recorded = _recorded_games(games)
+    assert len(recorded) > 10 * games
     lines, expected = [], []
     for info, view, ai, seed in recorded:
         rows = array("h", view["robots"])
@@ -128,7 +135,7 @@ def test_ruby_robots_act_as_their_python_originals_on_recorded_states(robot, rec
         assert errors == [] and moves == python_moves, (answer, python_moves)
         acted += len(own)
         kinds |= set(moves[::3])
-    assert acted > 10_000
+    assert acted > 50 * games
     assert len(kinds) >= 3              # moves, attacks and guards at least
 
 
@@ -189,7 +196,10 @@ def test_hostile_ruby_bot(case: Case, tier: str, listeners, no_stray_processes) 
     assert not survivors(before), "a sandboxed process survived the match"
 
 
-def test_ruby_against_python_is_symmetric_over_100_seeds() -> None:
+# 100 seeds (about 40 s) are a soak for `make bench`; make test's 25 are the same check
+# (exact, seed by seed) on fewer games.
+@pytest.mark.parametrize("seeds", [pytest.param(100, marks=pytest.mark.slow), 25])
+def test_ruby_against_python_is_symmetric_over_many_seeds(seeds: int) -> None:
     """Each seed played twice, the Ruby example robot in either seat: every seat's score is
     the same whichever language holds it."""
     from orchestrator import execute  # noqa: PLC0415
@@ -202,16 +212,16 @@ def test_ruby_against_python_is_symmetric_over_100_seeds() -> None:
     scores: dict[tuple[str, int], list[int]] = {}
     for order in ("rb-py", "py-rb"):
         lineup = [ruby, python] if order == "rb-py" else [python, ruby]
-        for _, outcome in execute.run(Series(plan_batch(setup, lineup, list(range(100)))),
+        for _, outcome in execute.run(Series(plan_batch(setup, lineup, list(range(seeds)))),
                                       "local", 2):
             players = sorted(outcome["result"]["players"], key=lambda p: p["seat"])
             assert all(p["status"] == "ok" for p in players), players
             scores[(order, outcome["result"]["seed"])] = [p["stats"]["robots"] for p in players]
-    assert len(scores) == 200
-    for seed in range(100):
+    assert len(scores) == 2 * seeds
+    for seed in range(seeds):
         assert scores[("rb-py", seed)] == scores[("py-rb", seed)], seed
-    wins = sum(a > b for a, b in (scores[("rb-py", s)] for s in range(100)))
-    losses = sum(a < b for a, b in (scores[("rb-py", s)] for s in range(100)))
+    wins = sum(a > b for a, b in (scores[("rb-py", s)] for s in range(seeds)))
+    losses = sum(a < b for a, b in (scores[("rb-py", s)] for s in range(seeds)))
     assert wins + losses > 0          # the seeds decide games, in both directions or one
 
 
