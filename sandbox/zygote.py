@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import msgpack
 
@@ -29,7 +30,9 @@ class ZygoteError(SandboxUnavailable):
 class Zygote:
     """One running zygote and its control socket. Thread-safe."""
 
-    def __init__(self) -> None:
+    def __init__(self, script: Path = ZYGOTE_MAIN, args: tuple[str, ...] = ()) -> None:
+        """`script` and `args` (before the site dirs): another zygote of the same protocol
+        (the match jail's, `sandbox/_jailzygote.py`)."""
         self.owner = os.getpid()
         self._lock = threading.Lock()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
@@ -42,8 +45,8 @@ class Zygote:
         def keeper() -> None:
             try:
                 self.proc = subprocess.Popen(
-                    [sys.executable, *CHILD_PYTHON_FLAGS, str(ZYGOTE_MAIN),
-                     str(theirs.fileno()), *site_dirs()], pass_fds=(theirs.fileno(),),
+                    [sys.executable, *CHILD_PYTHON_FLAGS, str(script),
+                     str(theirs.fileno()), *args, *site_dirs()], pass_fds=(theirs.fileno(),),
                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL, env=dict(CHILD_ENV),
                     start_new_session=True)
@@ -76,15 +79,15 @@ class Zygote:
             raise ZygoteError("the sandbox zygote did not start")
         self._ready = True
 
-    def spawn(self, in_fd: int, out_fd: int, namespaces: list[str], main: str = "_child"
-              ) -> int:
+    def spawn(self, in_fd: int, out_fd: int, namespaces: list[str], main: str = "_child",
+              extra_fds: tuple[int, ...] = ()) -> int:
         """A new child in `namespaces`, reading `in_fd` and writing `out_fd`, that runs
         `main` (`_child`: a Python bot; `_keeper`: an executable one). Returns its pid."""
         request = msgpack.packb({"namespaces": namespaces, "main": main})
         with self._lock:
             self._wait_ready()
             try:
-                socket.send_fds(self._control, [request], [in_fd, out_fd])
+                socket.send_fds(self._control, [request], [in_fd, out_fd, *extra_fds])
                 answer = unpack(self._control.recv(4096))
             except (OSError, FrameError) as exc:
                 raise ZygoteError(f"the sandbox zygote stopped answering: {exc}") from None

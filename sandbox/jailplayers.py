@@ -1,0 +1,303 @@
+"""`--sandbox match`, inside the jail: every bot of the match in one process, with its rules.
+
+The jail (`sandbox/_jailzygote.py`) runs `run_match` with these players. Each keeps what a
+standard child keeps for its bot: the per-call CPU and wall limits (the guard, whose soft
+limit makes Robot Game's guard-on-timeout), the per-match CPU bank, the per-request CPU
+budget the host would apply, captured output, rule-1 warnings and the refused attempts.
+The process CPU clock around each call charges a bot its own time.
+
+Before any bot code runs, the jail writes which bot it is, and the how-many-th time that
+bot's code is entered, into a page the host shares (`Marker`): after a kill (a hang past
+the hard limit, memory, a crash) the host charges that bot. The host then starts a fresh
+jail with the charge (`JailState.charges`): when the bot's code is entered that many times
+again, it fails with the host's reason instead, so the match goes on exactly as in the
+standard mode. What leaves the jail dirty (threads left running, memory the bot holds past
+its cap) ends the jail in the same way (`Poisoned`), so a replay never shares a process
+with what the failed bot left behind.
+"""
+from __future__ import annotations
+
+import contextlib
+import importlib
+import resource
+import signal
+import struct
+import sys
+import time
+
+from sandbox.host import BotSpec, start_frame
+from sandbox.inprocess import ProgramPlayer, _botlib
+from sandbox.limits import Limits
+
+# The marker page: a sequence number (odd while being written), the seat, how many times
+# its code has been entered, the kind of entry, the calls of the request, the turn.
+MARKER = struct.Struct("<qiiiii")
+IDLE, LOADING, STARTING, CALLING = 0, 1, 2, 3
+KINDS = {LOADING: "load", STARTING: "start", CALLING: "call"}
+REFIRE_S = 0.05          # a bot that catches its limit's exception meets it again this soon
+
+
+class Poisoned(Exception):
+    """A bot left the jail unfit to go on: (seat, entry, reason). The jail ends and the host
+    starts a fresh one with this charge."""
+
+
+class Marker:
+    """Which bot's code is running, in a page the host reads even after the jail died."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.seq = 0
+
+    def write(self, seat: int, entry: int, kind: int, calls: int = 0, turn: int = 0) -> None:
+        self.seq += 2
+        self.page[:MARKER.size] = MARKER.pack(self.seq - 1, seat, entry, kind, calls, turn)
+        self.page[:8] = struct.pack("<q", self.seq)
+
+    def idle(self) -> None:
+        self.write(-1, 0, IDLE)
+
+
+def read_marker(page) -> tuple[int, int, int, int, int, int]:
+    """(seq, seat, entry, kind, calls, turn), read until it is not mid-write."""
+    while True:
+        fields = MARKER.unpack(page[:MARKER.size])
+        if fields[0] % 2 == 0:
+            return fields
+
+
+class JailState:
+    """What outlives the attempts of one jail: entries per seat, the charges, the record
+    of refused attempts."""
+
+    def __init__(self, marker: Marker, charges: dict[int, tuple[int, str]], attempts,
+                 turn_of=lambda: 0) -> None:
+        self.marker = marker
+        self.charges = charges
+        self.attempts = attempts
+        self.entries: dict[int, int] = {}
+        self.turn_of = turn_of
+
+    def enter(self, seat: int, kind: int, calls: int = 0) -> str | None:
+        """Mark `seat`'s code as running; the reason it must fail here instead, if charged."""
+        entry = self.entries[seat] = self.entries.get(seat, 0) + 1
+        self.marker.write(seat, entry, kind, calls, self.turn_of())
+        charged = self.charges.get(seat)
+        return charged[1] if charged and charged[0] == entry else None
+
+    def poison(self, seat: int, reason: str) -> Poisoned:
+        return Poisoned(seat, self.entries.get(seat, 0), reason)
+
+
+STATE: JailState | None = None          # set by the jail before run_match
+_running: list = [None]                  # the guard of the bot whose code runs
+
+
+def install_handlers() -> None:
+    """The CPU and wall timers' handlers, once, before seccomp (which then forbids
+    replacing them): they pass each expiry to the guard of the bot that is running."""
+    def cpu(*args):
+        if _running[0] is not None:
+            _running[0]._cpu_expired(*args)
+
+    def wall(*args):
+        if _running[0] is not None:
+            _running[0]._wall_expired(*args)
+    signal.signal(signal.SIGPROF, cpu)
+    signal.signal(signal.SIGALRM, wall)
+
+
+def _guard_class(runtime):
+    class JailGuard(runtime.Guard):
+        """A Guard that does not install its handlers (`install_handlers` did)."""
+
+        def __init__(self, cpu, wall, on_fatal, limits):
+            self.cpu, self.wall, self.on_fatal, self.limits = cpu, wall, on_fatal, limits
+            self.soft, self.fired, self._soft_armed = None, False, False
+            self._hard_left, self._in_call = cpu, False
+            self._bot_gc = True
+    return JailGuard
+
+
+def _memory_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+class GuardedPlayer:
+    """One Python bot in the jail, with a standard child's per-bot rules."""
+
+    def __init__(self, bot_side: str, bot: BotSpec, seat: int, limits: Limits) -> None:
+        self.runtime_mod = runtime = _botlib()
+        self.seat, self.limits = seat, limits
+        self.cpu_used = 0.0
+        self.peak_rss_mb = 0.0             # a share of one process: not measured per bot
+        self.memory_mb = 0.0               # the peak growth its calls caused
+        self.requests = 0
+        self.dead: str | None = None
+        self.fatal: str | None = None
+        self.game = importlib.import_module(bot_side)
+        self.guard = _guard_class(runtime)(limits.cpu_per_call_s, limits.wall_per_call_s,
+                                   self._on_fatal, limits.for_child())
+        self.output = runtime.CappedOutput(limits.output_bytes)
+        self.startup_violations: list[str] = []
+        STATE.attempts.take()
+        if charged := STATE.enter(seat, LOADING):
+            raise runtime.LoadError(f"{charged} at import")
+        with self._bot_running():
+            module = runtime.load_bot(bot.source, bot.filename, self.guard,
+                                      module_name=f"bot_{seat}")
+            try:
+                with self.guard:
+                    self.game.check_module(module)
+            finally:
+                self.guard.disarm()
+        self.module = module
+        self.startup_output = self.output.take()
+        self.startup_violations = [str(v)[:100] for v in STATE.attempts.take()][:20]
+        self.watch = runtime.ModuleWatch(module) if self.game.WATCH_MODULE_STATE else None
+
+    def _on_fatal(self, reason: str) -> None:
+        """A limit fired in the bot's code: raise, and again soon if the bot catches it."""
+        self.fatal = self.fatal or reason
+        signal.setitimer(signal.ITIMER_PROF, REFIRE_S)
+        signal.setitimer(signal.ITIMER_REAL, REFIRE_S)
+        raise self.runtime_mod.Fatal(self.fatal)
+
+    @contextlib.contextmanager
+    def _bot_running(self):
+        """The bot's output captured, its guard's handlers in place, and its code's
+        CPU time and memory growth charged to it; the marker idle after."""
+        _running[0] = self.guard
+        out, err = sys.stdout, sys.stderr
+        sys.stdout = sys.stderr = self.output
+        cpu, memory = time.process_time(), _memory_mb()
+        try:
+            yield
+        finally:
+            self.guard.disarm()
+            _running[0] = None
+            sys.stdout, sys.stderr = out, err
+            self.cpu_used += time.process_time() - cpu
+            self.memory_mb += _memory_mb() - memory
+            STATE.marker.idle()
+
+    def start(self, names: list[str], ai: int, seed: int, info: dict | None = None) -> None:
+        if charged := STATE.enter(self.seat, STARTING):
+            self.dead = charged
+            return
+        try:
+            with self._bot_running():
+                try:
+                    with self.guard:
+                        self.runtime = self.game.RUNTIME(
+                            self.module, start_frame(names, ai, seed, info), self.guard)
+                finally:
+                    self.guard.disarm()
+        except BaseException:     # not described: its __str__ would be the bot's code
+            self.dead = self.fatal or "crash: the bot's module raised as the match started"
+
+    def call(self, payload: dict, calls: int) -> dict:
+        runtime, limits = self.runtime_mod, self.limits
+        if self.dead:
+            raise runtime.Fatal(self.dead)
+        if charged := STATE.enter(self.seat, CALLING, calls):
+            raise runtime.Fatal(charged)
+        budget = limits.request_cpu_s(calls, first=self.requests == 0)
+        self.requests += 1
+        STATE.attempts.take()
+        started, cpu = time.perf_counter(), self.cpu_used
+        threads = _thread_count()
+        try:
+            with self._bot_running():
+                try:
+                    reply = self.runtime.handle(payload)
+                finally:
+                    self.guard.disarm()
+        except runtime.Fatal as exc:
+            reply, problem = None, self.fatal or str(exc)
+        except BaseException as exc:
+            reply, problem = None, self.fatal or f"crash: {runtime.describe_error(exc)}"
+        else:
+            problem = self.fatal
+        if _thread_count() > threads:
+            raise STATE.poison(self.seat, "threads kept running after move() returned")
+        if self.memory_mb > limits.memory_mb * limits.memory_alarm:
+            raise STATE.poison(self.seat, "memory limit")
+        if problem is None and self.cpu_used - cpu > budget:
+            problem = "cpu time limit"
+        if problem is None and self.cpu_used > limits.cpu_bank_s:
+            problem = "cpu bank exhausted"
+        if problem is not None:
+            self.dead = problem
+            raise runtime.Fatal(problem)
+        reply["warn"] = self.watch.changes() if self.watch else []
+        reply["out"] = self.output.take()
+        reply["out_dropped"] = self.output.dropped
+        reply["violations"] = STATE.attempts.take()
+        reply["busy_s"] = time.perf_counter() - started
+        return reply
+
+    def kill(self) -> None:
+        """Its module goes with the attempt."""
+        sys.modules.pop(f"bot_{self.seat}", None)
+
+    def usage(self) -> tuple[float, float]:
+        return self.cpu_used, self.peak_rss_mb
+
+
+def _thread_count() -> int:
+    import _thread
+    return _thread._count()
+
+
+class JailProgramPlayer(ProgramPlayer):
+    """An executable bot in the jail: its programs are the jail's children."""
+
+    def __init__(self, bot_side: str, bot: BotSpec, seat: int, limits: Limits) -> None:
+        self.seat = seat
+        if charged := STATE.enter(seat, LOADING):
+            raise _botlib().LoadError(f"{charged} at import")
+        try:
+            super().__init__(bot_side, bot, limits)
+        finally:
+            STATE.marker.idle()
+
+    def call(self, payload: dict, calls: int) -> dict:
+        if charged := STATE.enter(self.seat, CALLING, calls):
+            raise _botlib().Fatal(charged)
+        try:
+            return super().call(payload)
+        finally:
+            STATE.marker.idle()
+
+
+def load_players(bot_side: str, bots: dict[int, BotSpec], limits: Limits
+                 ) -> tuple[dict, dict[int, str]]:
+    """Load every bot of the attempt in the jail. Returns the players and the load errors."""
+    players: dict = {}
+    failed: dict[int, str] = {}
+    runtime = _botlib()
+    for seat, bot in bots.items():
+        kind = JailProgramPlayer if bot.program is not None else GuardedPlayer
+        try:
+            players[seat] = kind(bot_side, bot, seat, limits)
+        except runtime.LoadError as exc:
+            failed[seat] = str(exc)
+        except Poisoned:
+            raise
+        except Exception as exc:
+            failed[seat] = runtime.describe_error(exc)
+    return players, failed
+
+
+def exchange(players: dict, payloads: dict[int, tuple[dict, int]]
+             ) -> tuple[dict[int, dict], dict[int, str]]:
+    """Call each AI in turn; a Fatal erases (or forfeits) it."""
+    runtime = _botlib()
+    replies, failed = {}, {}
+    for seat, (payload, calls) in payloads.items():
+        try:
+            replies[seat] = players[seat].call(payload, calls)
+        except runtime.Fatal as exc:
+            failed[seat] = str(exc)[:200]
+    return replies, failed
