@@ -15,11 +15,11 @@ sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "botlib
                 *sys.argv[2:]]
 
 import dataclasses  # noqa: E402
-import mmap  # noqa: E402
 import pickle  # noqa: E402
 import socket  # noqa: E402
 
 import _attempts  # noqa: E402
+import _child  # noqa: E402
 import _harden  # noqa: E402
 import _runtime  # noqa: E402
 import _wire  # noqa: E402
@@ -36,8 +36,8 @@ JOB_BYTES = 1 << 30
 
 def serve(in_fd, out_fd, marker_fd, namespaces, ns_problem, outer_ids):
     """A jail's life: harden, read the match, play it, send the result."""
-    page = mmap.mmap(marker_fd, mmap.PAGESIZE)
-    os.close(marker_fd)
+    page = jailplayers.map_page(marker_fd)
+    os.close(marker_fd)          # no fd left for a bot's os.write to reach it by
     config = _wire.read_frame(in_fd, 1 << 20)["config"]
     jailplayers.install_handlers()       # before seccomp, which forbids replacing them
     layers, missing, scratch = _harden.harden(config, in_fd, set(namespaces), ns_problem,
@@ -51,7 +51,13 @@ def serve(in_fd, out_fd, marker_fd, namespaces, ns_problem, outer_ids):
     marker = jailplayers.Marker(page)
     turn = [0]
     jailplayers.STATE = jailplayers.JailState(marker, job["charges"], attempts,
-                                              lambda: turn[0])
+                                              lambda: turn[0], out_fd)
+    # The host's own packages, as in a bot's child: out of sys.modules (the jail's code
+    # keeps what it imported), refused and noted when a bot imports them.
+    _child._Blocker.attempts = attempts
+    sys.meta_path.insert(0, _child._Blocker)
+    for name in [m for m in sys.modules if m.split(".")[0] in _child.BLOCKED]:
+        del sys.modules[name]
     spec = dataclasses.replace(job["spec"], sandbox=IN_JAIL)
     replays = [] if job["replay"] else None
 
@@ -61,8 +67,8 @@ def serve(in_fd, out_fd, marker_fd, namespaces, ns_problem, outer_ids):
     try:
         result = run_match(spec, on_turn=on_turn, replays=replays)
     except jailplayers.Poisoned as exc:
-        _wire.write_frame(out_fd, {"charge": list(exc.args)})
-        return
+        marker.poison(*exc.args)
+        _runtime.exit_now(_runtime.FATAL_EXIT)
     marker.idle()
     _wire.write_frame(out_fd, {"result": result, "replay": replays[0] if replays else None})
 

@@ -18,11 +18,13 @@ with what the failed bot left behind.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import importlib
 import resource
 import signal
 import struct
 import sys
+import termios
 import time
 
 from sandbox.host import BotSpec, start_frame
@@ -32,8 +34,8 @@ from sandbox.limits import Limits
 # The marker page: a sequence number (odd while being written), the seat, how many times
 # its code has been entered, the kind of entry, the calls of the request, the turn.
 MARKER = struct.Struct("<qiiiii")
-IDLE, LOADING, STARTING, CALLING = 0, 1, 2, 3
-KINDS = {LOADING: "load", STARTING: "start", CALLING: "call"}
+IDLE, LOADING, STARTING, CALLING, POISONED = 0, 1, 2, 3, 4
+REASON_AT = 64           # a poisoned jail's reason: UTF-8 from here, NUL-ended
 REFIRE_S = 0.05          # a bot that catches its limit's exception meets it again this soon
 
 
@@ -57,6 +59,32 @@ class Marker:
     def idle(self) -> None:
         self.write(-1, 0, IDLE)
 
+    def poison(self, seat: int, entry: int, reason: str) -> None:
+        """The jail ends here: `seat`, at its `entry`-th entry, is charged with `reason`."""
+        data = reason.encode()[:200] + b"\0"
+        self.page[REASON_AT:REASON_AT + len(data)] = data
+        self.write(seat, entry, POISONED)
+
+
+def poison_reason(page) -> str:
+    data = page[REASON_AT:REASON_AT + 256]
+    return data[:data.find(b"\0")].decode(errors="replace") if b"\0" in data else "crash"
+
+
+def map_page(fd: int):
+    """The host's page, mapped shared, without the descriptor Python's mmap would keep."""
+    import ctypes
+    import mmap
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
+                          ctypes.c_int, ctypes.c_long)
+    address = libc.mmap(None, mmap.PAGESIZE, mmap.PROT_READ | mmap.PROT_WRITE,
+                        mmap.MAP_SHARED, fd, 0)
+    if address in (None, ctypes.c_void_p(-1).value):
+        raise OSError(ctypes.get_errno(), "mmap of the marker page")
+    return memoryview((ctypes.c_char * mmap.PAGESIZE).from_address(address)).cast("B")
+
 
 def read_marker(page) -> tuple[int, int, int, int, int, int]:
     """(seq, seat, entry, kind, calls, turn), read until it is not mid-write."""
@@ -71,8 +99,9 @@ class JailState:
     of refused attempts."""
 
     def __init__(self, marker: Marker, charges: dict[int, tuple[int, str]], attempts,
-                 turn_of=lambda: 0) -> None:
+                 turn_of=lambda: 0, out_fd: int = -1) -> None:
         self.marker = marker
+        self.out_fd = out_fd
         self.charges = charges
         self.attempts = attempts
         self.entries: dict[int, int] = {}
@@ -87,6 +116,17 @@ class JailState:
 
     def poison(self, seat: int, reason: str) -> Poisoned:
         return Poisoned(seat, self.entries.get(seat, 0), reason)
+
+    def pipe_touched(self) -> bool:
+        """Whether anything waits in the pipe to the host, which nothing of the jail's own
+        writes to before the match ends: a bot wrote there."""
+        if self.out_fd < 0:
+            return False
+        try:
+            return struct.unpack("i", fcntl.ioctl(self.out_fd, termios.FIONREAD,
+                                                  b"\0\0\0\0"))[0] > 0
+        except OSError:
+            return False
 
 
 STATE: JailState | None = None          # set by the jail before run_match
@@ -219,6 +259,8 @@ class GuardedPlayer:
             reply, problem = None, self.fatal or f"crash: {runtime.describe_error(exc)}"
         else:
             problem = self.fatal
+        if STATE.pipe_touched():
+            raise STATE.poison(self.seat, "protocol: wrote to the host's pipe")
         if _thread_count() > threads:
             raise STATE.poison(self.seat, "threads kept running after move() returned")
         if self.memory_mb > limits.memory_mb * limits.memory_alarm:

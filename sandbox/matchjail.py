@@ -35,17 +35,27 @@ from sandbox.isolation import (
     is_scratch,
     refusal,
 )
-from sandbox.jailplayers import CALLING, IDLE, LOADING, read_marker
+from sandbox.jailplayers import (
+    CALLING,
+    IDLE,
+    LOADING,
+    POISONED,
+    STARTING,
+    poison_reason,
+    read_marker,
+)
 from sandbox.limits import Limits
 from sandbox.zygote import Zygote
 
 PROJECT = Path(__file__).resolve().parent.parent
 JAIL_ZYGOTE = Path(__file__).resolve().parent / "_jailzygote.py"
-# What the jail reads beyond a bot's child: the engines and the match's own code.
-CODE = [str(PROJECT / name) for name in ("engine", "orchestrator", "sandbox")]
 ENGINE_MB = 768              # the engine's share of the jail's memory, beyond the bots'
 RESULT_BYTES = 512 << 20     # the largest result frame (a long match's replay) accepted
 POLL_S = 0.05
+# The engines import numpy. Its BLAS must start no threads in the zygote: a fork keeps only
+# the forking thread, and BLAS's fork handler would then wait for the others forever.
+NO_THREADS = {name: "1" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS",
+                                     "MKL_NUM_THREADS")}
 SLACK_S = 0.5                # the host's watchdog comes after the jail's own guard
 
 
@@ -64,8 +74,16 @@ def jail_zygote() -> Zygote:
         if _zygote is None or _zygote.owner != os.getpid() or not _zygote.alive():
             if _zygote is not None and _zygote.owner == os.getpid():
                 _zygote.close()
-            _zygote = Zygote(JAIL_ZYGOTE, (str(PROJECT),))
+            _zygote = Zygote(JAIL_ZYGOTE, (str(PROJECT),), NO_THREADS)
         return _zygote
+
+
+def jail_zygote_pid() -> int | None:
+    """The pid of this process's jail zygote, if one runs (tests leave it out of strays)."""
+    current = _zygote
+    if current is not None and current.owner == os.getpid() and current.alive():
+        return current.pid
+    return None
 
 
 def jail_limits(limits: Limits, bots: int) -> Limits:
@@ -116,8 +134,9 @@ class Jail:
         self.clock = cpu_clock(self.pid)
         self.reader = FrameReader(self.up_r, RESULT_BYTES)
         cgroups = self.cgroups.controllers if self.cgroups else []
+        # The jail reads what a bot's child reads, and no more: its zygote imported the
+        # engines and the match's own code before any match existed.
         config = isolation.child_config(self.own, None, cgroups)
-        config["readable"] = list(dict.fromkeys([*config["readable"], *CODE]))
         self._write({"config": config})
         if self.cgroups:
             self.cgroups.add(self.pid)
@@ -157,13 +176,11 @@ class Jail:
             frame = self._next(time.monotonic() + POLL_S)
             if isinstance(frame, dict) and "result" in frame:
                 return "result", frame["result"], frame.get("replay")
-            if isinstance(frame, dict) and "charge" in frame:
-                seat, entry, reason = frame["charge"]
-                return "charge", int(seat), int(entry), str(reason)[:200]
-            if isinstance(frame, str):              # it died, or spoke out of turn
+            if isinstance(frame, str):              # it died, or a bot wrote to the pipe
                 return self._charge(frame)
             if frame is not None:
-                return self._charge("protocol: unexpected frame from the match jail")
+                self._reap(1.0)        # a bot wrote it: the jail poisons itself and ends
+                return self._charge("protocol: wrote to the host's pipe")
             _, seat, entry, kind, calls, now = read_marker(self.page)
             if on_turn is not None and now != turn:
                 turn = now
@@ -171,12 +188,12 @@ class Jail:
             if (seat, entry, kind) != watching:
                 watching, since_wall, since_cpu = (seat, entry, kind), time.monotonic(), \
                     self.cpu_now()
-            elif kind != IDLE and (why := self._overrun(kind, calls, entry, since_wall,
-                                                        since_cpu)):
+            elif kind in (LOADING, STARTING, CALLING) and (
+                    why := self._overrun(kind, calls, since_wall, since_cpu)):
                 self.kill()
                 return "charge", seat, entry, why
 
-    def _overrun(self, kind: int, calls: int, entry: int, since_wall: float,
+    def _overrun(self, kind: int, calls: int, since_wall: float,
                  since_cpu: float) -> str | None:
         """A limit the running bot has broken, as the host sees it from outside the jail."""
         limits = self.limits
@@ -207,16 +224,18 @@ class Jail:
             except EOFError:
                 return self.death_reason()
             except FrameError as exc:
-                self.kill()
+                self._reap(1.0)
                 return f"protocol: {exc}"
             if frame is not None:
-                return frame if not isinstance(frame, str) else repr(frame)
+                return frame if not isinstance(frame, str) else {"text": frame}
 
     def _charge(self, reason: str) -> tuple:
         """The jail died or misbehaved: charge the bot whose code was running."""
         _, seat, entry, kind, _, _ = read_marker(self.page)
         self.kill()
-        if kind == IDLE or seat < 0:
+        if kind == POISONED:
+            reason = poison_reason(self.page)
+        elif kind == IDLE or seat < 0:
             raise JailError(f"the match jail failed outside any bot's code: {reason}")
         return "charge", seat, entry, reason
 

@@ -30,9 +30,10 @@ class ZygoteError(SandboxUnavailable):
 class Zygote:
     """One running zygote and its control socket. Thread-safe."""
 
-    def __init__(self, script: Path = ZYGOTE_MAIN, args: tuple[str, ...] = ()) -> None:
-        """`script` and `args` (before the site dirs): another zygote of the same protocol
-        (the match jail's, `sandbox/_jailzygote.py`)."""
+    def __init__(self, script: Path = ZYGOTE_MAIN, args: tuple[str, ...] = (),
+                 env: dict[str, str] | None = None) -> None:
+        """`script`, `args` (before the site dirs) and `env` (added to the children's):
+        another zygote of the same protocol (the match jail's, `sandbox/_jailzygote.py`)."""
         self.owner = os.getpid()
         self._lock = threading.Lock()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
@@ -48,7 +49,7 @@ class Zygote:
                     [sys.executable, *CHILD_PYTHON_FLAGS, str(script),
                      str(theirs.fileno()), *args, *site_dirs()], pass_fds=(theirs.fileno(),),
                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL, env=dict(CHILD_ENV),
+                    stderr=subprocess.DEVNULL, env={**CHILD_ENV, **(env or {})},
                     start_new_session=True)
             except BaseException as exc:
                 self._failure = exc

@@ -9,6 +9,7 @@ from pathlib import Path
 import psutil
 import pytest
 
+from sandbox.matchjail import jail_zygote_pid
 from sandbox.zygote import zygote_pid
 from tests.support.wheel import Installed, installed_venv, wheel_path
 
@@ -85,7 +86,8 @@ def other_workers_pids() -> set[int]:
 
 def child_pids() -> set[int]:
     """Our descendant processes, less the sandbox zygote, which lives as long as we do."""
-    return {p.pid for p in psutil.Process(os.getpid()).children(recursive=True)} - {zygote_pid()}
+    return {p.pid for p in psutil.Process(os.getpid()).children(recursive=True)} - {
+        zygote_pid(), jail_zygote_pid()}
 
 
 @pytest.fixture
