@@ -172,6 +172,13 @@ def _jailed(spec, on_turn, replays, trace, stop) -> dict:
     if trace is not None or stop is not None:
         raise ValueError("--sandbox match plays whole matches: no trace, no early stop")
     from sandbox import matchjail
+    game = get_game(spec.game)
+    if any(game.bot_spec(bot).program is not None for bot in spec.bots):
+        # Programs need a keeper that may start them; the jail may start nothing.
+        result = run_match(dataclasses.replace(spec, sandbox="standard"), on_turn,
+                           replays=replays)
+        result["sandbox_note"] = "executable bots: played in the standard mode"
+        return result
     if spec.map_text is None:
         spec = dataclasses.replace(spec, map_text=spec.map_path.read_text())
     return matchjail.run(spec, on_turn, replays, spec.rules.max_turns)
