@@ -9,10 +9,14 @@ mode too (tests/sandbox/test_hostile.py, its "match" tier).
 from __future__ import annotations
 
 import json
+import sqlite3
 
 import pytest
+from typer.testing import CliRunner
 
+from engine import InputError
 from orchestrator.bots import read_bot
+from orchestrator.cli import app
 from orchestrator.games import GAMES
 from orchestrator.match import MatchSpec, run_match
 from sandbox.limits import Limits
@@ -105,3 +109,21 @@ def test_a_bot_the_jail_cannot_stop_is_charged_by_the_host(name, tmp_path,
     assert any(m["player"] == stuck["name"] for m in replay["marks"])
     assert replay["sandbox_mode"] == "match"
 
+
+
+def test_batch_records_the_mode_and_names_it(tmp_path, no_stray_processes) -> None:
+    from orchestrator import api
+    db = tmp_path / "runs.sqlite"
+    found = api.batch(["hunter", "beeline"], seeds=2, max_turns=5, sandbox="match", db=db,
+                      workers=1, progress=False)
+    assert "sandbox match" in found.title
+    with sqlite3.connect(db) as conn:
+        assert {row[0] for row in conn.execute("SELECT sandbox FROM matches")} == {"match"}
+
+
+def test_check_and_the_ladder_never_use_it(tmp_path) -> None:
+    from orchestrator.ladder.service import Ladder
+    done = CliRunner().invoke(app, ["check", "hunter", "--sandbox", "match"])
+    assert done.exit_code != 0 and done.output.startswith("error: unknown --sandbox mode")
+    with pytest.raises(InputError, match="never uses --sandbox match"):
+        Ladder(tmp_path / "ladder.sqlite", sandbox="match")
