@@ -27,7 +27,7 @@ from pathlib import Path
 from sandbox.botlib._harden import cpu_clock
 from sandbox.botlib._wire import FrameError, FrameReader, write_frame
 from sandbox.cgroups import ChildCgroups, available
-from sandbox.host import F_SETPIPE_SZ, describe_exit, kill_tree
+from sandbox.host import F_SETPIPE_SZ, _wait_exit, describe_exit, kill_tree
 from sandbox.isolation import (
     CGROUP_SLACK_MB,
     Isolation,
@@ -96,10 +96,10 @@ def jail_limits(limits: Limits, bots: int) -> Limits:
 class Jail:
     """One jailed match: spawn, hand it the match, watch the running bot, read the end."""
 
-    def __init__(self, spec, charges: dict[int, tuple[int, str]], isolation: Isolation,
-                 want_replay: bool) -> None:
-        self.limits: Limits = spec.limits
-        self.own = jail_limits(spec.limits, len(spec.bots))
+    def __init__(self, limits: Limits, bots: int, isolation: Isolation) -> None:
+        """Spawn the jail and let it harden; it waits for its match (`run`)."""
+        self.limits = limits
+        self.own = jail_limits(limits, bots)
         self.layers: list[str] = []
         self.missing: dict[str, str] = {}
         self.scratch: str | None = None
@@ -140,7 +140,6 @@ class Jail:
         self._write({"config": config})
         if self.cgroups:
             self.cgroups.add(self.pid)
-        self.job = {"spec": spec, "charges": charges, "replay": want_replay}
         self.strict = isolation.tier != "standard"
 
     def _write(self, obj) -> None:
@@ -155,9 +154,10 @@ class Jail:
         except OSError:
             return 0.0
 
-    def run(self, on_turn=None, max_turns: int = 0) -> tuple:
-        """Play the match. Returns ("result", result, replay) or ("charge", seat, entry,
-        reason); raises JailError when the jail failed outside any bot's code."""
+    def run(self, job: dict, on_turn=None, max_turns: int = 0) -> tuple:
+        """Play the match of `job` ({"spec", "charges", "replay"}). Returns ("result",
+        result, replay) or ("charge", seat, entry, reason); raises JailError when the jail
+        failed outside any bot's code."""
         frame = self._next(time.monotonic() + self.limits.load_timeout_s + 20.0)
         if not isinstance(frame, dict) or "layers" not in frame:
             raise JailError(f"the match jail did not start ({frame!r:.100})")
@@ -170,7 +170,7 @@ class Jail:
                 self.layers.remove(f"{name}_cgroup")
         if self.strict and self.missing:
             raise SandboxUnavailable(refusal(self.missing))
-        self._write({"job": pickle.dumps(self.job)})
+        self._write({"job": pickle.dumps(job)})
         watching, since_wall, since_cpu, turn = None, 0.0, 0.0, -1
         while True:
             frame = self._next(time.monotonic() + POLL_S)
@@ -261,9 +261,10 @@ class Jail:
                 self.peak_rss_mb = usage.ru_maxrss / 1024
                 self.returncode = os.waitstatus_to_exitcode(status)
                 return self.returncode
-            if time.monotonic() > deadline:
+            left = deadline - time.monotonic()
+            if left <= 0:
                 return None
-            time.sleep(0.005)
+            _wait_exit(self.pid, min(left, 0.05))
 
     def kill(self) -> None:
         """Kill the jail and all it started, and reap it (idempotent)."""
@@ -283,6 +284,12 @@ class Jail:
             shutil.rmtree(self.scratch, ignore_errors=True)
 
 
+# A process that plays match after match (a batch's worker) keeps one jail ready, spawned
+# and hardened, for its next match: `keep_spares`. It dies with the process.
+keep_spares = False
+_spares: dict[tuple, Jail] = {}
+
+
 def run(spec, on_turn=None, replays: list[dict] | None = None, max_turns: int = 0) -> dict:
     """Play `spec` (its limits and map text filled in) in match jails: one, and one more
     after each kill, which replays the match with the killed bot charged."""
@@ -290,10 +297,14 @@ def run(spec, on_turn=None, replays: list[dict] | None = None, max_turns: int = 
                           spec.skip_layers)
     charges: dict[int, tuple[int, str]] = {}
     kills: list[dict] = []
+    key = (os.getpid(), spec.limits, len(spec.bots), isolation)
     for _ in range(len(spec.bots) + 1):
-        jail = Jail(spec, charges, isolation, replays is not None)
+        jail = _spares.pop(key, None) or Jail(spec.limits, len(spec.bots), isolation)
+        if keep_spares:        # the next match's jail hardens while this one plays
+            _spares[key] = Jail(spec.limits, len(spec.bots), isolation)
         try:
-            outcome = jail.run(on_turn, max_turns)
+            outcome = jail.run({"spec": spec, "charges": charges, "replay": replays is not None},
+                               on_turn, max_turns)
         finally:
             jail.kill()
         if outcome[0] == "result":
