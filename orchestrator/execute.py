@@ -96,14 +96,17 @@ def _worker_main(conn, core: int | None, nice: int = 0) -> None:
     _worker_init([core] if core is not None else None, nice)
     from sandbox import matchjail
     matchjail.keep_spares = True          # its next match's jail hardens during this one
-    while True:
-        try:
-            item = conn.recv()
-        except (EOFError, OSError):
-            return
-        if item is None:
-            return
-        conn.send(run_task(item))
+    try:
+        while True:
+            try:
+                item = conn.recv()
+            except (EOFError, OSError):
+                return
+            if item is None:
+                return
+            conn.send(run_task(item))
+    finally:
+        matchjail.discard_spares()
 
 
 class _Worker:

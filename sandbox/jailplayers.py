@@ -26,7 +26,9 @@ import struct
 import sys
 import termios
 import time
+from gc import disable as _gc_disable
 from gc import enable as _gc_enable
+from gc import isenabled as _gc_isenabled
 
 from sandbox.host import BotSpec, start_frame
 from sandbox.inprocess import ProgramPlayer, _botlib
@@ -38,6 +40,7 @@ MARKER = struct.Struct("<qiiiii")
 IDLE, LOADING, STARTING, CALLING, POISONED = 0, 1, 2, 3, 4
 REASON_AT = 64           # a poisoned jail's reason: UTF-8 from here, NUL-ended
 REFIRE_S = 0.05          # a bot that catches its limit's exception meets it again this soon
+TICK_S = 0.005           # the jail's CPU timer: a call's CPU is counted in these
 
 
 class Poisoned(Exception):
@@ -152,10 +155,14 @@ _GUARDS: dict = {}
 
 
 def _guard_class(runtime):
-    """The jail's Guard: it does not install its handlers (`install_handlers` did), and
-    its wall timer is armed once per request, for all its calls (`arm_wall`), not per
-    call: one system call per call instead of two, as the calls of a request (Robot
-    Game's robots) are many and short."""
+    """The jail's Guard. Its handlers are `install_handlers`'s. Its CPU timer ticks every
+    TICK_S of CPU through the whole request, and a call's CPU is the ticks since it began:
+    no system call per call, where a standard child arms a timer for each (a Robot Game
+    request is one short call per robot; in one process for the whole match those system
+    calls were a fifth of its time). The wall timer covers the request, all its calls.
+    The garbage collector is the bot's for the whole request, not per call: a finalizer
+    of the bot's that runs in the runtime's code between calls is still charged to it,
+    as the marker names it."""
     if runtime in _GUARDS:
         return _GUARDS[runtime]
 
@@ -163,25 +170,46 @@ def _guard_class(runtime):
         def __init__(self, cpu, wall, on_fatal, limits):
             self.cpu, self.wall, self.on_fatal, self.limits = cpu, wall, on_fatal, limits
             self.soft, self.fired, self._soft_armed = None, False, False
-            self._hard_left, self._in_call = cpu, False
-            self._bot_gc = True
+            self._in_call, self._bot_gc = False, True
+            self._ticks = self._began = 0
 
-        def arm_wall(self, calls):
+        def start_request(self, calls):
+            signal.setitimer(signal.ITIMER_PROF, TICK_S, TICK_S)
             signal.setitimer(signal.ITIMER_REAL, max(1, calls) * self.wall)
+            if self._bot_gc:
+                _gc_enable()
+
+        def disarm(self):
+            """The end of a call: the timers run on until the request ends."""
+            self._in_call = False
+
+        def end_request(self):
+            self._in_call = False
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            self._bot_gc = _gc_isenabled()
+            _gc_disable()
+
+        def _cpu_expired(self, *_):
+            self._ticks += 1
+            if not self._in_call:
+                return
+            used = (self._ticks - self._began) * TICK_S
+            if self._soft_armed and used >= self.soft:
+                self._soft_armed = False
+                self.fired = True
+                raise runtime.TimeLimit("act went past its time limit")
+            if used >= self.cpu:
+                self.on_fatal("cpu time limit")
 
         def __enter__(self):
             self.fired = False
-            soft = self.soft
-            if soft is not None and soft < self.cpu:
-                self._soft_armed = True
-                self._hard_left = self.cpu - soft
-                signal.setitimer(signal.ITIMER_PROF, soft)
-            else:
-                self._soft_armed = False
-                signal.setitimer(signal.ITIMER_PROF, self.cpu)
+            self._began = self._ticks
+            self._soft_armed = self.soft is not None and self.soft < self.cpu
             self._in_call = True
-            if self._bot_gc:
-                _gc_enable()
+
+        def __exit__(self, *exc):
+            self._in_call = False
     _GUARDS[runtime] = JailGuard
     return JailGuard
 
@@ -231,17 +259,18 @@ class GuardedPlayer:
         raise self.runtime_mod.Fatal(self.fatal)
 
     @contextlib.contextmanager
-    def _bot_running(self):
+    def _bot_running(self, calls: int = 1):
         """The bot's output captured, its guard's handlers in place, and its code's
         CPU time and memory growth charged to it; the marker idle after."""
         _running[0] = self.guard
         out, err = sys.stdout, sys.stderr
         sys.stdout = sys.stderr = self.output
         cpu, memory = time.process_time(), _memory_mb()
+        self.guard.start_request(calls)
         try:
             yield
         finally:
-            self.guard.disarm()
+            self.guard.end_request()
             _running[0] = None
             sys.stdout, sys.stderr = out, err
             self.cpu_used += time.process_time() - cpu
@@ -275,9 +304,8 @@ class GuardedPlayer:
         started, cpu = time.perf_counter(), self.cpu_used
         threads = _thread_count()
         try:
-            with self._bot_running():
+            with self._bot_running(calls):
                 try:
-                    self.guard.arm_wall(calls)
                     reply = self.runtime.handle(payload)
                 finally:
                     self.guard.disarm()

@@ -22,6 +22,7 @@ import select
 import shutil
 import threading
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from sandbox.botlib._harden import cpu_clock
@@ -287,7 +288,49 @@ class Jail:
 # A process that plays match after match (a batch's worker) keeps one jail ready, spawned
 # and hardened, for its next match: `keep_spares`. It dies with the process.
 keep_spares = False
-_spares: dict[tuple, Jail] = {}
+_spares: dict[tuple, Future] = {}
+_helper: ThreadPoolExecutor | None = None
+
+
+def _in_background(work, *args) -> Future:
+    """Run `work` on this process's one helper thread: the host's side of starting and
+    ending jails (moving one into its cgroups waits out an RCU grace period, reaping one
+    waits for its mounts to go) happens while the match plays."""
+    global _helper
+    if _helper is None:
+        _helper = ThreadPoolExecutor(1, thread_name_prefix="arena-jails")
+    return _helper.submit(work, *args)
+
+
+def _take(key: tuple, limits: Limits, bots: int, isolation: Isolation) -> Jail:
+    """The jail kept ready for `key`, or a new one; and, if kept, the next one started."""
+    ready = _spares.pop(key, None)
+    if keep_spares:
+        _spares[key] = _in_background(Jail, limits, bots, isolation)
+    if ready is not None:
+        try:
+            return ready.result()
+        except Exception:
+            pass                # the next attempt says why, if it fails again
+    return Jail(limits, bots, isolation)
+
+
+def _end(jail: Jail) -> None:
+    if keep_spares:
+        _in_background(jail.kill)
+    else:
+        jail.kill()
+
+
+def discard_spares() -> None:
+    """Kill the jails kept ready (a worker that stops), and remove their cgroups."""
+    while _spares:
+        try:
+            _spares.popitem()[1].result().kill()
+        except Exception:
+            pass
+    if _helper is not None:
+        _helper.shutdown(wait=True)
 
 
 def run(spec, on_turn=None, replays: list[dict] | None = None, max_turns: int = 0) -> dict:
@@ -299,14 +342,14 @@ def run(spec, on_turn=None, replays: list[dict] | None = None, max_turns: int = 
     kills: list[dict] = []
     key = (os.getpid(), spec.limits, len(spec.bots), isolation)
     for _ in range(len(spec.bots) + 1):
-        jail = _spares.pop(key, None) or Jail(spec.limits, len(spec.bots), isolation)
-        if keep_spares:        # the next match's jail hardens while this one plays
-            _spares[key] = Jail(spec.limits, len(spec.bots), isolation)
+        jail = _take(key, spec.limits, len(spec.bots), isolation)
         try:
             outcome = jail.run({"spec": spec, "charges": charges, "replay": replays is not None},
                                on_turn, max_turns)
-        finally:
+        except BaseException:
             jail.kill()
+            raise
+        _end(jail)
         if outcome[0] == "result":
             break
         _, seat, entry, reason = outcome
