@@ -64,11 +64,13 @@ def serve(in_fd, out_fd, marker_fd, namespaces, ns_problem, outer_ids):
     def on_turn(now, _max_turns):
         turn[0] = now
 
+    jailplayers.start_clocks()
     try:
         result = run_match(spec, on_turn=on_turn, replays=replays)
     except jailplayers.Poisoned as exc:
         marker.poison(*exc.args)
         _runtime.exit_now(_runtime.FATAL_EXIT)
+    jailplayers.stop_clocks()
     marker.idle()
     _wire.write_frame(out_fd, {"result": result, "replay": replays[0] if replays else None})
 

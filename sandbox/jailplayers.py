@@ -4,7 +4,8 @@ The jail (`sandbox/_jailzygote.py`) runs `run_match` with these players. Each ke
 standard child keeps for its bot: the per-call CPU and wall limits (the guard, whose soft
 limit makes Robot Game's guard-on-timeout), the per-match CPU bank, the per-request CPU
 budget the host would apply, captured output, rule-1 warnings and the refused attempts.
-The process CPU clock around each call charges a bot its own time.
+A bot's CPU is counted in ticks of one CPU timer that runs through the match (no system call
+per call), charged to the bot whose code runs.
 
 Before any bot code runs, the jail writes which bot it is, and the how-many-th time that
 bot's code is entered, into a page the host shares (`Marker`): after a kill (a hang past
@@ -17,6 +18,7 @@ with what the failed bot left behind.
 """
 from __future__ import annotations
 
+import _thread
 import contextlib
 import fcntl
 import importlib
@@ -39,8 +41,8 @@ from sandbox.limits import Limits
 MARKER = struct.Struct("<qiiiii")
 IDLE, LOADING, STARTING, CALLING, POISONED = 0, 1, 2, 3, 4
 REASON_AT = 64           # a poisoned jail's reason: UTF-8 from here, NUL-ended
-REFIRE_S = 0.05          # a bot that catches its limit's exception meets it again this soon
-TICK_S = 0.005           # the jail's CPU timer: a call's CPU is counted in these
+TICK_S = 0.005           # the jail's CPU timer: a bot's CPU is counted in these
+WALL_TICK_S = 0.05       # the jail's wall timer
 
 
 class Poisoned(Exception):
@@ -109,6 +111,7 @@ class JailState:
         self.charges = charges
         self.attempts = attempts
         self.entries: dict[int, int] = {}
+        self.peak_mb = _memory_mb()
         self.turn_of = turn_of
 
     def enter(self, seat: int, kind: int, calls: int = 0) -> str | None:
@@ -117,6 +120,12 @@ class JailState:
         self.marker.write(seat, entry, kind, calls, self.turn_of())
         charged = self.charges.get(seat)
         return charged[1] if charged and charged[0] == entry else None
+
+    def memory_growth(self) -> float:
+        """MiB the jail's peak grew by since the last look (charged to the bot that ran)."""
+        peak = _memory_mb()
+        grown, self.peak_mb = peak - self.peak_mb, peak
+        return grown
 
     def poison(self, seat: int, reason: str) -> Poisoned:
         return Poisoned(seat, self.entries.get(seat, 0), reason)
@@ -146,9 +155,22 @@ def install_handlers() -> None:
 
     def wall(*args):
         if _running[0] is not None:
-            _running[0]._wall_expired(*args)
+            _running[0]._wall_tick()
     signal.signal(signal.SIGPROF, cpu)
     signal.signal(signal.SIGALRM, wall)
+
+
+def start_clocks() -> None:
+    """Both timers tick from now until `stop_clocks`, whoever runs: no system call per
+    request or per call. Started once the jail is built (a tick interrupts a system call,
+    and the layers' own calls are not retried)."""
+    signal.setitimer(signal.ITIMER_PROF, TICK_S, TICK_S)
+    signal.setitimer(signal.ITIMER_REAL, WALL_TICK_S, WALL_TICK_S)
+
+
+def stop_clocks() -> None:
+    signal.setitimer(signal.ITIMER_PROF, 0)
+    signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 _GUARDS: dict = {}
@@ -171,24 +193,28 @@ def _guard_class(runtime):
             self.cpu, self.wall, self.on_fatal, self.limits = cpu, wall, on_fatal, limits
             self.soft, self.fired, self._soft_armed = None, False, False
             self._in_call, self._bot_gc = False, True
-            self._ticks = self._began = 0
+            self._ticks = self._began = self._wall_ticks = 0
+            self._wall_budget = wall
 
         def start_request(self, calls):
-            signal.setitimer(signal.ITIMER_PROF, TICK_S, TICK_S)
-            signal.setitimer(signal.ITIMER_REAL, max(1, calls) * self.wall)
+            self._wall_ticks = 0
+            self._wall_budget = max(1, calls) * self.wall
             if self._bot_gc:
                 _gc_enable()
 
         def disarm(self):
-            """The end of a call: the timers run on until the request ends."""
+            """The end of a call: the clocks tick on."""
             self._in_call = False
 
         def end_request(self):
             self._in_call = False
-            signal.setitimer(signal.ITIMER_PROF, 0)
-            signal.setitimer(signal.ITIMER_REAL, 0)
             self._bot_gc = _gc_isenabled()
             _gc_disable()
+
+        def _wall_tick(self):
+            self._wall_ticks += 1
+            if self._in_call and self._wall_ticks * WALL_TICK_S >= self._wall_budget:
+                self.on_fatal("wall time limit (hang)")
 
         def _cpu_expired(self, *_):
             self._ticks += 1
@@ -252,10 +278,9 @@ class GuardedPlayer:
         self.watch = runtime.ModuleWatch(module) if self.game.WATCH_MODULE_STATE else None
 
     def _on_fatal(self, reason: str) -> None:
-        """A limit fired in the bot's code: raise, and again soon if the bot catches it."""
+        """A limit fired in the bot's code: raise (and at every tick after, if the bot
+        catches it)."""
         self.fatal = self.fatal or reason
-        signal.setitimer(signal.ITIMER_PROF, REFIRE_S)
-        signal.setitimer(signal.ITIMER_REAL, REFIRE_S)
         raise self.runtime_mod.Fatal(self.fatal)
 
     @contextlib.contextmanager
@@ -265,16 +290,17 @@ class GuardedPlayer:
         _running[0] = self.guard
         out, err = sys.stdout, sys.stderr
         sys.stdout = sys.stderr = self.output
-        cpu, memory = time.process_time(), _memory_mb()
-        self.guard.start_request(calls)
+        guard = self.guard
+        ticks = guard._ticks
+        guard.start_request(calls)
         try:
             yield
         finally:
-            self.guard.end_request()
+            guard.end_request()
             _running[0] = None
             sys.stdout, sys.stderr = out, err
-            self.cpu_used += time.process_time() - cpu
-            self.memory_mb += _memory_mb() - memory
+            self.cpu_used += (guard._ticks - ticks) * TICK_S
+            self.memory_mb += STATE.memory_growth()
             STATE.marker.idle()
 
     def start(self, names: list[str], ai: int, seed: int, info: dict | None = None) -> None:
@@ -344,7 +370,6 @@ class GuardedPlayer:
 
 
 def _thread_count() -> int:
-    import _thread
     return _thread._count()
 
 
