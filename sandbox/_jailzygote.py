@@ -15,6 +15,7 @@ sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "botlib
                 *sys.argv[2:]]
 
 import dataclasses  # noqa: E402
+import gc  # noqa: E402
 import pickle  # noqa: E402
 import socket  # noqa: E402
 
@@ -108,6 +109,10 @@ def main():
         _harden.PREBUILT[1] = _harden.seccomp_program(1)
     except Exception:       # no libseccomp: jails report the seccomp layer missing
         pass
+    # What the zygote holds stays out of every jail's collections: a collection would
+    # write to each object's header, a copy-on-write fault per page in every jail.
+    gc.collect()
+    gc.freeze()
     control = socket.socket(fileno=int(sys.argv[1]))
     control.send(msgpack.packb({"ready": os.getpid()}))
     while True:
