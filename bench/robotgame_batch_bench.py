@@ -5,9 +5,11 @@ For each pair of bots, in one run with the variants interleaved:
   its workers, no limits and no isolation;
 - `arena batch a b --game robotgame --seeds N`, sandboxed (`standard`): every game's two
   players isolated and limited, every result stored;
+- the same with `--sandbox match` (one jail per match: the engine and both bots inside);
 - the same with `--sandbox off` (bots in the workers' own processes).
-Each is a whole command, start to exit, on every core. Target: sandboxed at least 1.0x
-rgkit's runner on every pair.
+Each is a whole command, start to exit, on every core. Targets: sandboxed at least 1.0x
+rgkit's runner on every pair; match at least 1.2x rgkit's runner and 0.9x in-process.
+Then an arena batch of the arena samples in the three modes.
 """
 from __future__ import annotations
 
@@ -42,32 +44,56 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100, help="games per pair and variant")
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--arena-games", type=int, default=20, help="games of the arena batch")
     args = parser.parse_args()
     rgrun = shutil.which("rgrun", path=str(Path(sys.executable).parent))
     cores = len(os.sched_getaffinity(0))
     table = Table(title=f"Robot Game, {args.games} games per batch, {cores} cores, games/s "
                         f"(median of {args.rounds} rounds)")
-    for column in ("bots", "rgrun -H -c N", "ours sandboxed", "ours in-process",
-                   "sandboxed / rgrun"):
+    for column in ("bots", "rgrun -H -c N", "standard", "match", "in-process",
+                   "standard / rgrun", "match / rgrun", "match / in-process"):
         table.add_column(column, justify="right")
     with tempfile.TemporaryDirectory() as tmp:
         for a, b in PAIRS:
             pair = [str(BOTS / a), str(BOTS / b)]
-            runs: dict[str, list[float]] = {"rgrun": [], "standard": [], "off": []}
+            runs: dict[str, list[float]] = {"rgrun": [], **{m: [] for m in MODES}}
             for round_ in range(args.rounds):
                 runs["rgrun"].append(timed([rgrun, "-H", "-qqqq", "-c", str(args.games),
                                             *pair]))
-                for mode in ("standard", "off"):
-                    db = Path(tmp) / f"{a}-{b}-{mode}-{round_}.sqlite"
-                    runs[mode].append(timed([sys.executable, "-m", "orchestrator", "batch",
-                                             *pair, "--game", "robotgame", "--seeds",
-                                             str(args.games), "--sandbox", mode,
-                                             "--db", str(db), "--json"]))
+                for mode in MODES:
+                    runs[mode].append(timed(batch(pair, "robotgame", args.games, mode,
+                                                  Path(tmp) / f"{a}-{b}-{mode}-{round_}")))
             rate = {k: args.games / statistics.median(v) for k, v in runs.items()}
-            table.add_row(f"{a} v {b}", f"{rate['rgrun']:.1f}", f"{rate['standard']:.1f}",
-                          f"{rate['off']:.1f}", f"{rate['standard'] / rate['rgrun']:.2f}x")
-    out.print(table)
-    out.print("target: sandboxed at least 1.0x rgrun on every pair\n")
+            table.add_row(f"{a} v {b}", *(f"{rate[k]:.1f}" for k in ("rgrun", *MODES)),
+                          f"{rate['standard'] / rate['rgrun']:.2f}x",
+                          f"{rate['match'] / rate['rgrun']:.2f}x",
+                          f"{rate['match'] / rate['off']:.2f}x")
+        out.print(table)
+        out.print("targets: standard at least 1.0x rgrun on every pair; match at least 1.2x "
+                  "rgrun and 0.9x in-process\n")
+        samples = [str(p) for p in sorted((ROOT / "bots" / "arena").glob("*.py"))]
+        arena = Table(title=f"arena batch of the {len(samples)} arena samples, "
+                            f"{args.arena_games} games, games/s (median of {args.rounds})")
+        for column in (*MODES, "match / in-process", "match / standard"):
+            arena.add_column(column, justify="right")
+        runs = {m: [] for m in MODES}
+        for round_ in range(args.rounds):
+            for mode in MODES:
+                runs[mode].append(timed(batch(samples, "arena", args.arena_games, mode,
+                                              Path(tmp) / f"arena-{mode}-{round_}")))
+        rate = {k: args.arena_games / statistics.median(v) for k, v in runs.items()}
+        arena.add_row(*(f"{rate[m]:.1f}" for m in MODES), f"{rate['match'] / rate['off']:.2f}x",
+                      f"{rate['match'] / rate['standard']:.2f}x")
+        out.print(arena)
+
+
+MODES = ("standard", "match", "off")
+
+
+def batch(bots: list[str], game: str, games: int, mode: str, db: Path) -> list[str]:
+    """`arena batch` of `bots`, a whole command."""
+    return [sys.executable, "-m", "orchestrator", "batch", *bots, "--game", game, "--seeds",
+            str(games), "--sandbox", mode, "--db", f"{db}.sqlite", "--json"]
 
 
 if __name__ == "__main__":

@@ -141,8 +141,8 @@ def batch(bots: Sequence[Bot], *, seeds: int = 100, first_seed: int = 1,
               "db": str(store.path), **summary}
     store.close()
     return BatchResult.from_dict(report, f"batch: {count} matches of {setup.game.name} on "
-                                         f"{setup.map_path.stem} ({skipped} already in "
-                                         f"{store.path})")
+                                         f"{setup.map_path.stem}, sandbox {sandbox} "
+                                         f"({skipped} already in {store.path})")
 
 
 def tournament(bots: Sequence[Bot], *, format: str | None = None, games: int | None = None,
@@ -177,8 +177,8 @@ def tournament(bots: Sequence[Bot], *, format: str | None = None, games: int | N
                                          skipped, store.path)
     store.close()
     return BatchResult.from_dict(report, f"tournament ({format}): {report['matches']} "
-                                         f"matches of {setup.game.name} ({skipped} already "
-                                         f"in {store.path})")
+                                         f"matches of {setup.game.name}, sandbox {sandbox} "
+                                         f"({skipped} already in {store.path})")
 
 
 def compare(new: Bot, old: Bot, *, game: str = DEFAULT_GAME, against: Sequence[Bot] | None = None,
@@ -248,6 +248,7 @@ def compare(new: Bot, old: Bot, *, game: str = DEFAULT_GAME, against: Sequence[B
                               f"games are saved in {store.path}; run the same command again "
                               f"to go on") from None
     report = compare_cmd._report(test, planned, results, skipped, store.path)
+    report["sandbox"] = sandbox
     report |= {"game": name, "new": new_bot.path, "old": old_bot.path,
                "against": [b.path for b in opponents]}
     store.close()

@@ -271,6 +271,8 @@ def _print_report(report: dict, new: str, old: str) -> None:
     table.add_row(label, ", ".join(f"{n}: {c}" for n, c in zip(names, report["counts"],
                                                                strict=True)))
     table.add_row("results", shown_text(report["db"]))
+    if report.get("sandbox"):
+        table.add_row("sandbox", report["sandbox"])
     out.print(table)
     if math.isinf(high):
         out.print("[dim]no pair counted yet[/dim]")

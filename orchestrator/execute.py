@@ -94,14 +94,19 @@ def run_task(task: tuple[str, dict]) -> dict:
 def _worker_main(conn, core: int | None, nice: int = 0) -> None:
     """A pool worker: run the tasks the parent sends, one at a time, until told to stop."""
     _worker_init([core] if core is not None else None, nice)
-    while True:
-        try:
-            item = conn.recv()
-        except (EOFError, OSError):
-            return
-        if item is None:
-            return
-        conn.send(run_task(item))
+    from sandbox import matchjail
+    matchjail.keep_spares = True          # its next match's jail hardens during this one
+    try:
+        while True:
+            try:
+                item = conn.recv()
+            except (EOFError, OSError):
+                return
+            if item is None:
+                return
+            conn.send(run_task(item))
+    finally:
+        matchjail.discard_spares()
 
 
 class _Worker:

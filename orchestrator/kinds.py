@@ -1,4 +1,4 @@
-"""Which game a bot file looks written for, read without running it: the hint for a bot
+"""A bot file read without running it, for the registry's `likely_game`: the hint for a bot
 given to the wrong game (an rgkit bot in the arena, a `.rb` file without `--game`).
 
 Each game's entry says how sure it is (`Game.looks_like`, 0: not at all); the surest
@@ -39,23 +39,3 @@ def read(filename: str, source: bytes) -> BotText:
     functions = {node.name: node for node in (tree.body if tree else ())
                  if isinstance(node, ast.FunctionDef)}
     return BotText(filename, source, suffix, text, tree, functions)
-
-
-def likely_game(filename: str, source: bytes) -> str | None:
-    """The name of the game the file looks written for, or None when nothing tells."""
-    from orchestrator.games import GAMES  # noqa: PLC0415 (the registry imports this)
-    bot = read(filename, source)
-    best, name = 0, None
-    for game in GAMES.values():
-        sure = game.looks_like(bot) if game.looks_like else 0
-        if sure > best:
-            best, name = sure, game.name
-    return name
-
-
-def wrong_game_hint(filename: str, source: bytes, game: str) -> str:
-    """`; it looks like a robotgame bot: try --game robotgame`, or "" when it fits."""
-    found = likely_game(filename, source)
-    if found is None or found == game:
-        return ""
-    return f" (it looks like a {found} bot: try --game {found})"

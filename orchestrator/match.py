@@ -16,14 +16,14 @@ from engine import ENGINE_VERSION
 from engine.protocol import Match
 from orchestrator import replay
 from orchestrator.bots import BotFile, unique_names
-from orchestrator.games import get_game
+from orchestrator.games import get_game, wrong_game_hint
 from orchestrator.games.entry import Game
-from orchestrator.kinds import wrong_game_hint
-from sandbox import host, inprocess
+from sandbox import host, inprocess, jailplayers
 from sandbox.isolation import Isolation
 from sandbox.limits import Limits
 
-SANDBOX_MODES = ("standard", "strict", "bwrap", "off")
+SANDBOX_MODES = ("standard", "strict", "bwrap", "match", "off")
+IN_JAIL = "match:inside"      # how `--sandbox match` plays inside its jail (never typed)
 
 
 @dataclass
@@ -80,9 +80,11 @@ class _Players:
     def __init__(self, spec: MatchSpec, seats: dict[int, Seat]) -> None:
         game = get_game(spec.game)
         bots = {i: game.bot_spec(seat.bot, seat.scratch) for i, seat in seats.items()}
-        self.off = spec.sandbox == "off"
+        self.off = spec.sandbox in ("off", IN_JAIL)
+        self.local = jailplayers if spec.sandbox == IN_JAIL else inprocess
         if self.off:
-            self.procs, self.load_failed = inprocess.load_players(game.bot_side, bots, spec.limits)
+            self.procs, self.load_failed = self.local.load_players(game.bot_side, bots,
+                                                                   spec.limits)
         else:
             isolation = Isolation(spec.sandbox, spec.skip_layers)
             self.procs, self.load_failed = host.load_children(game.bot_side, bots, spec.limits,
@@ -101,7 +103,7 @@ class _Players:
         return active, missing
 
     def exchange(self, payloads):
-        return (inprocess.exchange if self.off else host.exchange)(self.procs, payloads)
+        return (self.local.exchange if self.off else host.exchange)(self.procs, payloads)
 
     def close(self) -> None:
         for proc in self.procs.values():
@@ -127,6 +129,8 @@ def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None
     game = get_game(spec.game)
     if spec.limits is None:
         spec = dataclasses.replace(spec, limits=game.limits)
+    if spec.sandbox == "match":
+        return _jailed(spec, on_turn, replays, trace, stop)
     arena_map = game.parse_map(spec.map_text, spec.map_path.name) \
         if spec.map_text is not None else game.load_map(spec.map_path)
     names = unique_names([bot.name for bot in spec.bots])
@@ -162,6 +166,23 @@ def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None
         replays.append(replay.build(result, outcome.recorder, marks))
     result["sandbox"], result["sandbox_missing"] = sandbox or ([], {})
     return result
+
+
+def _jailed(spec, on_turn, replays, trace, stop) -> dict:
+    """`--sandbox match`: the whole match in one jail (sandbox/matchjail.py)."""
+    if trace is not None or stop is not None:
+        raise ValueError("--sandbox match plays whole matches: no trace, no early stop")
+    from sandbox import matchjail
+    game = get_game(spec.game)
+    if any(game.bot_spec(bot).program is not None for bot in spec.bots):
+        # Programs need a keeper that may start them; the jail may start nothing.
+        result = run_match(dataclasses.replace(spec, sandbox="standard"), on_turn,
+                           replays=replays)
+        result["sandbox_note"] = "executable bots: played in the standard mode"
+        return result
+    if spec.map_text is None:
+        spec = dataclasses.replace(spec, map_text=spec.map_path.read_text())
+    return matchjail.run(spec, on_turn, replays, spec.rules.max_turns)
 
 
 @dataclass

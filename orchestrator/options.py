@@ -44,7 +44,9 @@ CPU_HELP = ("CPU seconds per move()/act() call. arena: past it the AI is erased 
 SANDBOX_HELP = ("standard: each AI in its own limited, isolated process, with every "
                 "isolation layer this machine allows (a warning names any missing). strict: "
                 "the same, but refuse to run if any layer is missing. bwrap: strict, with "
-                "each AI inside bubblewrap too. off: bots run in this process, unlimited, "
+                "each AI inside bubblewrap too. match: the whole match in one such jail, fast; "
+                "it protects your machine, not the bots from each other. off: bots run in "
+                "this process, unlimited, "
                 "for pdb. See docs/security.md.")
 
 

@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import msgpack
 
@@ -31,7 +32,10 @@ class ZygoteError(SandboxUnavailable):
 class Zygote:
     """One running zygote and its control socket. Thread-safe."""
 
-    def __init__(self) -> None:
+    def __init__(self, script: Path = ZYGOTE_MAIN, args: tuple[str, ...] = (),
+                 env: dict[str, str] | None = None) -> None:
+        """`script`, `args` (before the site dirs) and `env` (added to the children's):
+        another zygote of the same protocol (the match jail's, `sandbox/_jailzygote.py`)."""
         self.owner = os.getpid()
         self._lock = threading.Lock()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
@@ -44,10 +48,10 @@ class Zygote:
         def keeper() -> None:
             try:
                 self.proc = subprocess.Popen(
-                    [sys.executable, *CHILD_PYTHON_FLAGS, str(ZYGOTE_MAIN),
-                     str(theirs.fileno()), *site_dirs()], pass_fds=(theirs.fileno(),),
+                    [sys.executable, *CHILD_PYTHON_FLAGS, str(script),
+                     str(theirs.fileno()), *args, *site_dirs()], pass_fds=(theirs.fileno(),),
                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL, env=dict(CHILD_ENV),
+                    stderr=subprocess.DEVNULL, env={**CHILD_ENV, **(env or {})},
                     start_new_session=True)
             except BaseException as exc:
                 self._failure = exc
@@ -79,7 +83,7 @@ class Zygote:
         self._ready = True
 
     def spawn(self, in_fd: int, out_fd: int, namespaces: list[str], main: str = "_child",
-              side: str = "") -> int:
+              side: str = "", extra_fds: tuple[int, ...] = ()) -> int:
         """A new child in `namespaces`, reading `in_fd` and writing `out_fd`, that runs
         `main` (`_child`: a Python bot; `_keeper`: an executable one). `side`, a game's bot
         side in botlib/, is imported by the zygote first, once. Returns its pid."""
@@ -87,7 +91,7 @@ class Zygote:
         with self._lock:
             self._wait_ready()
             try:
-                socket.send_fds(self._control, [request], [in_fd, out_fd])
+                socket.send_fds(self._control, [request], [in_fd, out_fd, *extra_fds])
                 answer = _wire.unpack(self._control.recv(4096))
             except (OSError, _wire.FrameError) as exc:
                 raise ZygoteError(f"the sandbox zygote stopped answering: {exc}") from None

@@ -17,6 +17,7 @@ TOY = ROOT / "tests" / "toy"
 _named = [ref for ref in os.environ.get("ARENA_GAMES", "").split(os.pathsep) if ref]
 os.environ["ARENA_GAMES"] = os.pathsep.join(_named + [str(TOY)] * (str(TOY) not in _named))
 
+from sandbox.matchjail import jail_zygote_pid  # noqa: E402
 from sandbox.zygote import zygote_pid  # noqa: E402
 from tests.support.wheel import Installed, installed_venv, wheel_path  # noqa: E402
 
@@ -95,7 +96,8 @@ def other_workers_pids() -> set[int]:
 
 def child_pids() -> set[int]:
     """Our descendant processes, less the sandbox zygote, which lives as long as we do."""
-    return {p.pid for p in psutil.Process(os.getpid()).children(recursive=True)} - {zygote_pid()}
+    return {p.pid for p in psutil.Process(os.getpid()).children(recursive=True)} - {
+        zygote_pid(), jail_zygote_pid()}
 
 
 @pytest.fixture

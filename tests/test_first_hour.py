@@ -9,8 +9,7 @@ import subprocess
 
 import pytest
 
-from orchestrator.games import GAMES
-from orchestrator.kinds import likely_game
+from orchestrator.games import GAMES, likely_game
 from orchestrator.samples import sample_files
 from tests.conftest import ARENA_CMD, ROOT
 

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from engine import InputError
+from orchestrator import kinds
 from orchestrator.games.arena import GAME as _ARENA
 from orchestrator.games.cave import GAME as _CAVE
 from orchestrator.games.entry import Game
@@ -58,6 +59,25 @@ def games_help() -> str:
     """Every game of the registry, for --game's help: `arena (Robot Arena), ...`."""
     named = [f"{game.name} ({game.title})" for game in GAMES.values()]
     return ", ".join(named[:-1]) + " or " + named[-1]
+
+
+def likely_game(filename: str, source: bytes) -> str | None:
+    """The name of the game the file looks written for, or None when nothing tells."""
+    bot = kinds.read(filename, source)
+    best, name = 0, None
+    for game in GAMES.values():
+        sure = game.looks_like(bot) if game.looks_like else 0
+        if sure > best:
+            best, name = sure, game.name
+    return name
+
+
+def wrong_game_hint(filename: str, source: bytes, game: str) -> str:
+    """`; it looks like a robotgame bot: try --game robotgame`, or "" when it fits."""
+    found = likely_game(filename, source)
+    if found is None or found == game:
+        return ""
+    return f" (it looks like a {found} bot: try --game {found})"
 
 
 def get_game(name: str) -> Game:

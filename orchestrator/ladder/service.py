@@ -23,6 +23,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine import InputError
 from orchestrator import execute
 from orchestrator.bots import BotFile
 from orchestrator.games import GAMES, get_game
@@ -90,6 +91,10 @@ class Ladder:
         `arena check`); the matches always run under each game's own limits. At most
         `check_queue` uploads wait for a check worker: a flood is refused (503), not
         kept."""
+        if sandbox == "match":
+            # The ladder's bots are strangers to each other: each needs its own sandbox.
+            raise InputError("the ladder never uses --sandbox match: it keeps the host "
+                             "safe but not the bots from each other (docs/security.md)")
         self.games = list(games or GAMES)
         for game in self.games:
             get_game(game)

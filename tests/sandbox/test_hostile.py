@@ -141,6 +141,16 @@ CASES = [
 ]
 
 
+# The hostile suite also runs in `--sandbox match` (the whole match in one jail): what that
+# mode keeps from a bot is the host, not the engine or the other bots (docs/security.md).
+TIERS = [*TIERS, "match"]
+# These cases reach into what the bots share, so there only the host's safety is asserted.
+SHARED_IN_MATCH = {"api_tamper.py": "a bot changes the API module the others use",
+                   "engine_peeker.py": "a bot finds the engine's objects in its process"}
+# How the match jail names a limit the standard mode names otherwise.
+MATCH_DETAIL = {"frame_forger.py": "protocol: wrote to the host's pipe"}
+
+
 @pytest.fixture(scope="module")
 def layers() -> tuple[list[str], dict[str, str]]:
     return tier_layers("standard")
@@ -164,14 +174,19 @@ def test_hostile_bot(case: Case, tier: str, listeners, no_stray_processes) -> No
                   turns=8, limits=case.limits, sandbox=tier)
 
     me = next(p for p in result["players"] if p["bot"].endswith(case.bot))
-    if case.outcome in ("erased", "load_error"):
+    shared = tier == "match" and case.bot in SHARED_IN_MATCH
+    detail = MATCH_DETAIL.get(case.bot, case.detail) if tier == "match" else case.detail
+    if shared:
+        pass
+    elif case.outcome in ("erased", "load_error"):
         assert me["status"] == case.outcome, me
-        assert case.detail in me["reason"], me["reason"]
+        assert detail in me["reason"], me["reason"]
         assert me["rank"] == 3
         assert result["restarts"] == (case.outcome == "erased")
         if case.outcome == "erased":
             assert me["turn"] == 1
-            assert me["peak_rss_mb"] > 0      # measured however the child ended
+            # measured however the child ended (the match jail's bots share one process)
+            assert me["peak_rss_mb"] > 0 or tier == "match"
     else:
         assert me["status"] == "ok", me
         if case.outcome == "overheat":
@@ -179,14 +194,19 @@ def test_hostile_bot(case: Case, tier: str, listeners, no_stray_processes) -> No
             assert any(case.detail in error for error in me["errors"]), me["errors"]
         else:
             assert me["overheats"] == 0, me["errors"]
-    if case.violation and (not case.violation_with or case.violation_with in active):
+    if shared:
+        pass
+    elif case.violation and (not case.violation_with or case.violation_with in active):
         assert case.violation in me["violations"], me["violations"]
     elif not case.violation:
         assert me["violations"] == [], me["violations"]
     # The host is unharmed.
     assert "LEAK" not in json.dumps(result), "an attack worked"
     others = [p for p in result["players"] if p is not me]
-    assert all(p["status"] == "ok" and p["overheats"] == 0 for p in others)
+    assert all(p["status"] == "ok" and (shared or p["overheats"] == 0) for p in others)
+    if tier == "match":
+        assert result["sandbox_mode"] == "match"
+        assert [k["player"] for k in result["jail_kills"]] in ([], [me["name"]])
     assert result["end"] in ("turn_limit", "survivor", "flags", "extinction")
     assert result["turns"] == 8 or result["end"] != "turn_limit"
     assert not knocked(listeners), "a bot reached the host over the network"

@@ -20,6 +20,7 @@ from engine.arena.rules import rules_from
 from orchestrator.bots import read_bot
 from orchestrator.match import MatchSpec, run_match
 from sandbox.limits import Limits
+from sandbox.matchjail import JAIL_ZYGOTE, jail_zygote_pid
 from sandbox.paths import BOTLIB
 from sandbox.zygote import zygote_pid
 from tests.conftest import BOTS, MAPS, other_workers_pids
@@ -88,10 +89,10 @@ def sandbox_pids() -> set[int]:
     """Processes of this checkout's sandbox (forks of its zygote, wherever they were
     reparented, and bwrap's interpreters), less the zygote itself: whatever uid they run
     as, which is nobody as root and the caller otherwise."""
-    ours = str(BOTLIB)
+    ours = (str(BOTLIB), str(JAIL_ZYGOTE))
     return {p.pid for p in psutil.process_iter(["cmdline"])
-            if any(ours in part for part in p.info["cmdline"] or ())} - {zygote_pid()} \
-        - other_workers_pids()
+            if any(mine in part for part in p.info["cmdline"] or () for mine in ours)} \
+        - {zygote_pid(), jail_zygote_pid()} - other_workers_pids()
 
 
 def survivors(before: set[int]) -> set[int]:

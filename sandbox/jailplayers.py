@@ -1,0 +1,425 @@
+"""`--sandbox match`, inside the jail: every bot of the match in one process, with its rules.
+
+The jail (`sandbox/_jailzygote.py`) runs `run_match` with these players. Each keeps what a
+standard child keeps for its bot: the per-call CPU and wall limits (the guard, whose soft
+limit makes Robot Game's guard-on-timeout), the per-match CPU bank, the per-request CPU
+budget the host would apply, captured output, rule-1 warnings and the refused attempts.
+A bot's CPU is counted in ticks of one CPU timer that runs through the match (no system call
+per call), charged to the bot whose code runs.
+
+Before any bot code runs, the jail writes which bot it is, and the how-many-th time that
+bot's code is entered, into a page the host shares (`Marker`): after a kill (a hang past
+the hard limit, memory, a crash) the host charges that bot. The host then starts a fresh
+jail with the charge (`JailState.charges`): when the bot's code is entered that many times
+again, it fails with the host's reason instead, so the match goes on exactly as in the
+standard mode. What leaves the jail dirty (threads left running, memory the bot holds past
+its cap) ends the jail in the same way (`Poisoned`), so a replay never shares a process
+with what the failed bot left behind.
+"""
+from __future__ import annotations
+
+import _thread
+import contextlib
+import fcntl
+import resource
+import signal
+import struct
+import sys
+import termios
+import time
+from gc import disable as _gc_disable
+from gc import enable as _gc_enable
+from gc import isenabled as _gc_isenabled
+
+from sandbox.host import BotSpec, side_parts, start_frame
+from sandbox.inprocess import ProgramPlayer, _botlib
+from sandbox.limits import Limits
+
+# The marker page: a sequence number (odd while being written), the seat, how many times
+# its code has been entered, the kind of entry, the calls of the request, the turn.
+MARKER = struct.Struct("<qiiiii")
+IDLE, LOADING, STARTING, CALLING, POISONED = 0, 1, 2, 3, 4
+REASON_AT = 64           # a poisoned jail's reason: UTF-8 from here, NUL-ended
+TICK_S = 0.005           # the jail's CPU timer: a bot's CPU is counted in these
+WALL_TICK_S = 0.05       # the jail's wall timer
+
+
+class Poisoned(Exception):
+    """A bot left the jail unfit to go on: (seat, entry, reason). The jail ends and the host
+    starts a fresh one with this charge."""
+
+
+class Marker:
+    """Which bot's code is running, in a page the host reads even after the jail died."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.seq = 0
+
+    def write(self, seat: int, entry: int, kind: int, calls: int = 0, turn: int = 0) -> None:
+        self.seq += 2
+        self.page[:MARKER.size] = MARKER.pack(self.seq - 1, seat, entry, kind, calls, turn)
+        self.page[:8] = struct.pack("<q", self.seq)
+
+    def idle(self) -> None:
+        self.write(-1, 0, IDLE)
+
+    def poison(self, seat: int, entry: int, reason: str) -> None:
+        """The jail ends here: `seat`, at its `entry`-th entry, is charged with `reason`."""
+        data = reason.encode()[:200] + b"\0"
+        self.page[REASON_AT:REASON_AT + len(data)] = data
+        self.write(seat, entry, POISONED)
+
+
+def poison_reason(page) -> str:
+    data = page[REASON_AT:REASON_AT + 256]
+    return data[:data.find(b"\0")].decode(errors="replace") if b"\0" in data else "crash"
+
+
+def map_page(fd: int):
+    """The host's page, mapped shared, without the descriptor Python's mmap would keep."""
+    import ctypes
+    import mmap
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
+                          ctypes.c_int, ctypes.c_long)
+    address = libc.mmap(None, mmap.PAGESIZE, mmap.PROT_READ | mmap.PROT_WRITE,
+                        mmap.MAP_SHARED, fd, 0)
+    if address in (None, ctypes.c_void_p(-1).value):
+        raise OSError(ctypes.get_errno(), "mmap of the marker page")
+    return memoryview((ctypes.c_char * mmap.PAGESIZE).from_address(address)).cast("B")
+
+
+def read_marker(page) -> tuple[int, int, int, int, int, int]:
+    """(seq, seat, entry, kind, calls, turn), read until it is not mid-write."""
+    while True:
+        fields = MARKER.unpack(page[:MARKER.size])
+        if fields[0] % 2 == 0:
+            return fields
+
+
+class JailState:
+    """What outlives the attempts of one jail: entries per seat, the charges, the record
+    of refused attempts."""
+
+    def __init__(self, marker: Marker, charges: dict[int, tuple[int, str]], attempts,
+                 turn_of=lambda: 0, out_fd: int = -1) -> None:
+        self.marker = marker
+        self.out_fd = out_fd
+        self.charges = charges
+        self.attempts = attempts
+        self.entries: dict[int, int] = {}
+        self.peak_mb = _memory_mb()
+        self.turn_of = turn_of
+
+    def enter(self, seat: int, kind: int, calls: int = 0) -> str | None:
+        """Mark `seat`'s code as running; the reason it must fail here instead, if charged."""
+        entry = self.entries[seat] = self.entries.get(seat, 0) + 1
+        self.marker.write(seat, entry, kind, calls, self.turn_of())
+        charged = self.charges.get(seat)
+        return charged[1] if charged and charged[0] == entry else None
+
+    def memory_growth(self) -> float:
+        """MiB the jail's peak grew by since the last look (charged to the bot that ran)."""
+        peak = _memory_mb()
+        grown, self.peak_mb = peak - self.peak_mb, peak
+        return grown
+
+    def poison(self, seat: int, reason: str) -> Poisoned:
+        return Poisoned(seat, self.entries.get(seat, 0), reason)
+
+    def pipe_touched(self) -> bool:
+        """Whether anything waits in the pipe to the host, which nothing of the jail's own
+        writes to before the match ends: a bot wrote there."""
+        if self.out_fd < 0:
+            return False
+        try:
+            return struct.unpack("i", fcntl.ioctl(self.out_fd, termios.FIONREAD,
+                                                  b"\0\0\0\0"))[0] > 0
+        except OSError:
+            return False
+
+
+STATE: JailState | None = None          # set by the jail before run_match
+_running: list = [None]                  # the guard of the bot whose code runs
+
+
+def install_handlers() -> None:
+    """The CPU and wall timers' handlers, once, before seccomp (which then forbids
+    replacing them): they pass each expiry to the guard of the bot that is running."""
+    def cpu(*args):
+        if _running[0] is not None:
+            _running[0]._cpu_expired(*args)
+
+    def wall(*args):
+        if _running[0] is not None:
+            _running[0]._wall_tick()
+    signal.signal(signal.SIGPROF, cpu)
+    signal.signal(signal.SIGALRM, wall)
+
+
+def start_clocks() -> None:
+    """Both timers tick from now until `stop_clocks`, whoever runs: no system call per
+    request or per call. Started once the jail is built (a tick interrupts a system call,
+    and the layers' own calls are not retried)."""
+    signal.setitimer(signal.ITIMER_PROF, TICK_S, TICK_S)
+    signal.setitimer(signal.ITIMER_REAL, WALL_TICK_S, WALL_TICK_S)
+
+
+def stop_clocks() -> None:
+    signal.setitimer(signal.ITIMER_PROF, 0)
+    signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+_GUARDS: dict = {}
+
+
+def _guard_class(runtime):
+    """The jail's Guard. Its handlers are `install_handlers`'s. Its CPU timer ticks every
+    TICK_S of CPU through the whole request, and a call's CPU is the ticks since it began:
+    no system call per call, where a standard child arms a timer for each (a Robot Game
+    request is one short call per robot; in one process for the whole match those system
+    calls were a fifth of its time). The wall timer covers the request, all its calls.
+    The garbage collector is the bot's for the whole request, not per call: a finalizer
+    of the bot's that runs in the runtime's code between calls is still charged to it,
+    as the marker names it."""
+    if runtime in _GUARDS:
+        return _GUARDS[runtime]
+
+    class JailGuard(runtime.Guard):
+        def __init__(self, cpu, wall, on_fatal, limits):
+            self.cpu, self.wall, self.on_fatal, self.limits = cpu, wall, on_fatal, limits
+            self.soft, self.fired, self._soft_armed = None, False, False
+            self._in_call, self._bot_gc = False, True
+            self._ticks = self._began = self._wall_ticks = 0
+            self._wall_budget = wall
+
+        def start_request(self, calls):
+            self._wall_ticks = 0
+            self._wall_budget = max(1, calls) * self.wall
+            if self._bot_gc:
+                _gc_enable()
+
+        def disarm(self):
+            """The end of a call: the clocks tick on."""
+            self._in_call = False
+
+        def end_request(self):
+            self._in_call = False
+            self._bot_gc = _gc_isenabled()
+            _gc_disable()
+
+        def _wall_tick(self):
+            self._wall_ticks += 1
+            if self._in_call and self._wall_ticks * WALL_TICK_S >= self._wall_budget:
+                self.on_fatal("wall time limit (hang)")
+
+        def _cpu_expired(self, *_):
+            self._ticks += 1
+            if not self._in_call:
+                return
+            used = (self._ticks - self._began) * TICK_S
+            if self._soft_armed and used >= self.soft:
+                self._soft_armed = False
+                self.fired = True
+                raise runtime.TimeLimit("act went past its time limit")
+            if used >= self.cpu:
+                self.on_fatal("cpu time limit")
+
+        def __enter__(self):
+            self.fired = False
+            self._began = self._ticks
+            self._soft_armed = self.soft is not None and self.soft < self.cpu
+            self._in_call = True
+
+        def __exit__(self, *exc):
+            self._in_call = False
+    _GUARDS[runtime] = JailGuard
+    return JailGuard
+
+
+def _memory_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+class GuardedPlayer:
+    """One Python bot in the jail, with a standard child's per-bot rules."""
+
+    def __init__(self, bot_side: str, bot: BotSpec, seat: int, limits: Limits) -> None:
+        self.runtime_mod = runtime = _botlib()
+        self.seat, self.limits = seat, limits
+        self.cpu_used = 0.0
+        self.peak_rss_mb = 0.0             # a share of one process: not measured per bot
+        self.memory_mb = 0.0               # the peak growth its calls caused
+        self.requests = 0
+        self.dead: str | None = None
+        self.fatal: str | None = None
+        self.game = runtime.bot_side(*side_parts(bot_side))
+        self.guard = _guard_class(runtime)(limits.cpu_per_call_s, limits.wall_per_call_s,
+                                   self._on_fatal, limits.for_child())
+        self.output = runtime.CappedOutput(limits.output_bytes)
+        self.startup_violations: list[str] = []
+        STATE.attempts.take()
+        if charged := STATE.enter(seat, LOADING):
+            raise runtime.LoadError(f"{charged} at import")
+        with self._bot_running():
+            module = runtime.load_bot(bot.source, bot.filename, self.guard,
+                                      module_name=f"bot_{seat}")
+            try:
+                with self.guard:
+                    self.game.check_module(module)
+            finally:
+                self.guard.disarm()
+        self.module = module
+        self.startup_output = self.output.take()
+        self.startup_violations = [str(v)[:100] for v in STATE.attempts.take()][:20]
+        self.watch = runtime.ModuleWatch(module) if self.game.WATCH_MODULE_STATE else None
+
+    def _on_fatal(self, reason: str) -> None:
+        """A limit fired in the bot's code: raise (and at every tick after, if the bot
+        catches it)."""
+        self.fatal = self.fatal or reason
+        raise self.runtime_mod.Fatal(self.fatal)
+
+    @contextlib.contextmanager
+    def _bot_running(self, calls: int = 1):
+        """The bot's output captured, its guard's handlers in place, and its code's
+        CPU time and memory growth charged to it; the marker idle after."""
+        _running[0] = self.guard
+        out, err = sys.stdout, sys.stderr
+        sys.stdout = sys.stderr = self.output
+        guard = self.guard
+        ticks = guard._ticks
+        guard.start_request(calls)
+        try:
+            yield
+        finally:
+            guard.end_request()
+            _running[0] = None
+            sys.stdout, sys.stderr = out, err
+            self.cpu_used += (guard._ticks - ticks) * TICK_S
+            self.memory_mb += STATE.memory_growth()
+            STATE.marker.idle()
+
+    def start(self, names: list[str], ai: int, seed: int, info: dict | None = None) -> None:
+        if charged := STATE.enter(self.seat, STARTING):
+            self.dead = charged
+            return
+        try:
+            with self._bot_running():
+                try:
+                    with self.guard:
+                        self.runtime = self.game.RUNTIME(
+                            self.module, start_frame(names, ai, seed, info), self.guard)
+                finally:
+                    self.guard.disarm()
+        except BaseException:     # not described: its __str__ would be the bot's code
+            self.dead = self.fatal or "crash: the bot's module raised as the match started"
+
+    def call(self, payload: dict, calls: int) -> dict:
+        runtime, limits = self.runtime_mod, self.limits
+        if self.dead:
+            raise runtime.Fatal(self.dead)
+        if charged := STATE.enter(self.seat, CALLING, calls):
+            raise runtime.Fatal(charged)
+        budget = limits.request_cpu_s(calls, first=self.requests == 0)
+        self.requests += 1
+        STATE.attempts.take()
+        started, cpu = time.perf_counter(), self.cpu_used
+        threads = _thread_count()
+        try:
+            with self._bot_running(calls):
+                try:
+                    reply = self.runtime.handle(payload)
+                finally:
+                    self.guard.disarm()
+        except runtime.Fatal as exc:
+            reply, problem = None, self.fatal or str(exc)
+        except BaseException as exc:
+            reply, problem = None, self.fatal or f"crash: {runtime.describe_error(exc)}"
+        else:
+            problem = self.fatal
+        if STATE.pipe_touched():
+            raise STATE.poison(self.seat, "protocol: wrote to the host's pipe")
+        if _thread_count() > threads:
+            raise STATE.poison(self.seat, "threads kept running after move() returned")
+        if self.memory_mb > limits.memory_mb * limits.memory_alarm:
+            raise STATE.poison(self.seat, "memory limit")
+        if problem is None and self.cpu_used - cpu > budget:
+            problem = "cpu time limit"
+        if problem is None and self.cpu_used > limits.cpu_bank_s:
+            problem = "cpu bank exhausted"
+        if problem is not None:
+            self.dead = problem
+            raise runtime.Fatal(problem)
+        reply["warn"] = self.watch.changes() if self.watch else []
+        reply["out"] = self.output.take()
+        reply["out_dropped"] = self.output.dropped
+        reply["violations"] = STATE.attempts.take()
+        reply["busy_s"] = time.perf_counter() - started
+        return reply
+
+    def kill(self) -> None:
+        """Its module goes with the attempt."""
+        sys.modules.pop(f"bot_{self.seat}", None)
+
+    def usage(self) -> tuple[float, float]:
+        return self.cpu_used, self.peak_rss_mb
+
+
+def _thread_count() -> int:
+    return _thread._count()
+
+
+class JailProgramPlayer(ProgramPlayer):
+    """An executable bot in the jail: its programs are the jail's children."""
+
+    def __init__(self, bot_side: str, bot: BotSpec, seat: int, limits: Limits) -> None:
+        self.seat = seat
+        if charged := STATE.enter(seat, LOADING):
+            raise _botlib().LoadError(f"{charged} at import")
+        try:
+            super().__init__(bot_side, bot, limits)
+        finally:
+            STATE.marker.idle()
+
+    def call(self, payload: dict, calls: int) -> dict:
+        if charged := STATE.enter(self.seat, CALLING, calls):
+            raise _botlib().Fatal(charged)
+        try:
+            return super().call(payload)
+        finally:
+            STATE.marker.idle()
+
+
+def load_players(bot_side: str, bots: dict[int, BotSpec], limits: Limits
+                 ) -> tuple[dict, dict[int, str]]:
+    """Load every bot of the attempt in the jail. Returns the players and the load errors."""
+    players: dict = {}
+    failed: dict[int, str] = {}
+    runtime = _botlib()
+    for seat, bot in bots.items():
+        kind = JailProgramPlayer if bot.program is not None else GuardedPlayer
+        try:
+            players[seat] = kind(bot_side, bot, seat, limits)
+        except runtime.LoadError as exc:
+            failed[seat] = str(exc)
+        except Poisoned:
+            raise
+        except Exception as exc:
+            failed[seat] = runtime.describe_error(exc)
+    return players, failed
+
+
+def exchange(players: dict, payloads: dict[int, tuple[dict, int]]
+             ) -> tuple[dict[int, dict], dict[int, str]]:
+    """Call each AI in turn; a Fatal erases (or forfeits) it."""
+    runtime = _botlib()
+    replies, failed = {}, {}
+    for seat, (payload, calls) in payloads.items():
+        try:
+            replies[seat] = players[seat].call(payload, calls)
+        except runtime.Fatal as exc:
+            failed[seat] = str(exc)[:200]
+    return replies, failed

@@ -1,0 +1,377 @@
+"""`--sandbox match`, the host's side: one hardened child per match, and its result.
+
+The jail gets every layer of a standard child (`_harden.harden`: namespaces, a private
+read-only root, nobody or a user namespace, Landlock, seccomp, rlimits; a memory and a
+pids cgroup where the machine has them), sized for the whole match. Inside it the engine
+and every bot of the match run in one process (`sandbox/jailplayers.py`). This protects
+the host from the bots; it does not protect the bots from each other, nor the engine
+from a bot (see docs/security.md).
+
+The host only starts the jail, reads which bot is running from a shared page, and, when
+the jail must be killed (past the hard limits, out of memory, a crash), charges that bot
+as the standard mode would and starts a fresh jail that replays the match with the charge.
+"""
+from __future__ import annotations
+
+import dataclasses
+import fcntl
+import mmap
+import os
+import pickle
+import select
+import shutil
+import threading
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+
+from sandbox.botlib import child_module
+from sandbox.cgroups import ChildCgroups, available
+from sandbox.host import F_SETPIPE_SZ, _wait_exit, describe_exit, kill_tree
+from sandbox.isolation import (
+    CGROUP_SLACK_MB,
+    Isolation,
+    SandboxUnavailable,
+    is_scratch,
+    refusal,
+)
+from sandbox.jailplayers import (
+    CALLING,
+    IDLE,
+    LOADING,
+    POISONED,
+    STARTING,
+    poison_reason,
+    read_marker,
+)
+from sandbox.limits import Limits
+from sandbox.zygote import Zygote
+
+_wire = child_module("_wire")
+
+PROJECT = Path(__file__).resolve().parent.parent
+JAIL_ZYGOTE = Path(__file__).resolve().parent / "_jailzygote.py"
+ENGINE_MB = 768              # the engine's share of the jail's memory, beyond the bots'
+RESULT_BYTES = 512 << 20     # the largest result frame (a long match's replay) accepted
+POLL_S = 0.05
+# The engines import numpy. Its BLAS must start no threads in the zygote: a fork keeps only
+# the forking thread, and BLAS's fork handler would then wait for the others forever.
+NO_THREADS = {name: "1" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS",
+                                     "MKL_NUM_THREADS")}
+SLACK_S = 0.5                # the host's watchdog comes after the jail's own guard
+
+
+class JailError(RuntimeError):
+    """The jail failed outside any bot's code (the engine, or the jail itself)."""
+
+
+_zygote: Zygote | None = None
+_lock = threading.Lock()
+
+
+def jail_zygote() -> Zygote:
+    """This process's jail zygote, started on first use (and again after a fork or death)."""
+    global _zygote
+    with _lock:
+        if _zygote is None or _zygote.owner != os.getpid() or not _zygote.alive():
+            if _zygote is not None and _zygote.owner == os.getpid():
+                _zygote.close()
+            # A game kept elsewhere (ARENA_GAMES) is one the jail's registry knows too.
+            plugins = {"ARENA_GAMES": os.environ["ARENA_GAMES"]} \
+                if os.environ.get("ARENA_GAMES") else {}
+            _zygote = Zygote(JAIL_ZYGOTE, (str(PROJECT),), {**NO_THREADS, **plugins})
+        return _zygote
+
+
+def jail_zygote_pid() -> int | None:
+    """The pid of this process's jail zygote, if one runs (tests leave it out of strays)."""
+    current = _zygote
+    if current is not None and current.owner == os.getpid() and current.alive():
+        return current.pid
+    return None
+
+
+def jail_limits(limits: Limits, bots: int) -> Limits:
+    """The jail's own rlimits and cgroup caps: every bot's share, and the engine's."""
+    return dataclasses.replace(
+        limits, memory_mb=bots * limits.memory_mb + ENGINE_MB,
+        cpu_bank_s=bots * (limits.cpu_bank_s + limits.cpu_per_call_s) + 60.0)
+
+
+class Jail:
+    """One jailed match: spawn, hand it the match, watch the running bot, read the end."""
+
+    def __init__(self, limits: Limits, bots: int, isolation: Isolation) -> None:
+        """Spawn the jail and let it harden; it waits for its match (`run`)."""
+        self.limits = limits
+        self.own = jail_limits(limits, bots)
+        self.layers: list[str] = []
+        self.missing: dict[str, str] = {}
+        self.scratch: str | None = None
+        self.returncode: int | None = None
+        self.peak_rss_mb = 0.0
+        marker_fd = os.memfd_create("arena-marker", os.MFD_CLOEXEC)
+        os.ftruncate(marker_fd, mmap.PAGESIZE)
+        self.page = mmap.mmap(marker_fd, mmap.PAGESIZE)
+        down_r, self.down_w = os.pipe()
+        self.up_r, up_w = os.pipe()
+        for fd in (down_r, self.down_w, self.up_r, up_w):
+            try:
+                fcntl.fcntl(fd, F_SETPIPE_SZ, 1 << 20)
+            except OSError:
+                pass
+        self.cgroups = None
+        if isolation.wants_cgroups() and available()[0]:
+            self.cgroups = ChildCgroups((self.own.memory_mb + CGROUP_SLACK_MB) << 20,
+                                        self.own.tasks)
+        try:
+            self.pid = jail_zygote().spawn(down_r, up_w, isolation.namespaces(), "match",
+                                           extra_fds=(marker_fd,))
+        except BaseException:
+            for fd in (self.down_w, self.up_r):
+                os.close(fd)
+            if self.cgroups:
+                self.cgroups.remove()
+            raise
+        finally:
+            for fd in (down_r, up_w, marker_fd):
+                os.close(fd)
+        self.clock = child_module("_harden").cpu_clock(self.pid)
+        self.reader = _wire.FrameReader(self.up_r, RESULT_BYTES)
+        cgroups = self.cgroups.controllers if self.cgroups else []
+        # The jail reads what a bot's child reads, and no more: its zygote imported the
+        # engines and the match's own code before any match existed.
+        config = isolation.child_config(self.own, None, cgroups)
+        self._write({"config": config})
+        if self.cgroups:
+            self.cgroups.add(self.pid)
+        self.strict = isolation.tier != "standard"
+
+    def _write(self, obj) -> None:
+        try:
+            _wire.write_frame(self.down_w, obj)
+        except BrokenPipeError:
+            pass
+
+    def cpu_now(self) -> float:
+        try:
+            return time.clock_gettime(self.clock)
+        except OSError:
+            return 0.0
+
+    def run(self, job: dict, on_turn=None, max_turns: int = 0) -> tuple:
+        """Play the match of `job` ({"spec", "charges", "replay"}). Returns ("result",
+        result, replay) or ("charge", seat, entry, reason); raises JailError when the jail
+        failed outside any bot's code."""
+        frame = self._next(time.monotonic() + self.limits.load_timeout_s + 20.0)
+        if not isinstance(frame, dict) or "layers" not in frame:
+            raise JailError(f"the match jail did not start ({frame!r:.100})")
+        self.layers = [str(x) for x in frame["layers"]]
+        self.missing = {str(k): str(v) for k, v in (frame.get("missing") or {}).items()}
+        if is_scratch(frame.get("scratch")):
+            self.scratch = frame["scratch"]
+        for name in self.cgroups.lost if self.cgroups else ():
+            if f"{name}_cgroup" in self.layers:
+                self.layers.remove(f"{name}_cgroup")
+        if self.strict and self.missing:
+            raise SandboxUnavailable(refusal(self.missing))
+        self._write({"job": pickle.dumps(job)})
+        watching, since_wall, since_cpu, turn = None, 0.0, 0.0, -1
+        while True:
+            frame = self._next(time.monotonic() + POLL_S)
+            if isinstance(frame, dict) and "result" in frame:
+                return "result", frame["result"], frame.get("replay")
+            if isinstance(frame, str):              # it died, or a bot wrote to the pipe
+                return self._charge(frame)
+            if frame is not None:
+                self._reap(1.0)        # a bot wrote it: the jail poisons itself and ends
+                return self._charge("protocol: wrote to the host's pipe")
+            _, seat, entry, kind, calls, now = read_marker(self.page)
+            if on_turn is not None and now != turn:
+                turn = now
+                on_turn(now, max_turns)
+            if (seat, entry, kind) != watching:
+                watching, since_wall, since_cpu = (seat, entry, kind), time.monotonic(), \
+                    self.cpu_now()
+            elif kind in (LOADING, STARTING, CALLING) and (
+                    why := self._overrun(kind, calls, since_wall, since_cpu)):
+                self.kill()
+                return "charge", seat, entry, why
+
+    def _overrun(self, kind: int, calls: int, since_wall: float,
+                 since_cpu: float) -> str | None:
+        """A limit the running bot has broken, as the host sees it from outside the jail."""
+        limits = self.limits
+        if kind == CALLING:
+            cpu = limits.request_cpu_s(calls)
+            wall = calls * limits.wall_per_call_s + limits.watchdog_grace_s
+        else:
+            cpu = limits.cpu_per_call_s + 0.5
+            wall = limits.load_timeout_s if kind == LOADING else \
+                limits.wall_per_call_s + limits.watchdog_grace_s
+        if self.cpu_now() - since_cpu > cpu + SLACK_S:
+            return "cpu time limit"
+        if time.monotonic() - since_wall > wall + SLACK_S:
+            return "wall-clock watchdog (hang)"
+        return None
+
+    def _next(self, deadline: float):
+        """The next frame (a dict, or whatever the jail sent), None at the deadline, or
+        a death's reason (str)."""
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            if not select.select([self.up_r], [], [], left)[0]:
+                return None
+            try:
+                frame = self.reader.feed()
+            except EOFError:
+                return self.death_reason()
+            except _wire.FrameError as exc:
+                self._reap(1.0)
+                return f"protocol: {exc}"
+            if frame is not None:
+                return frame if not isinstance(frame, str) else {"text": frame}
+
+    def _charge(self, reason: str) -> tuple:
+        """The jail died or misbehaved: charge the bot whose code was running."""
+        _, seat, entry, kind, _, _ = read_marker(self.page)
+        self.kill()
+        if kind == POISONED:
+            reason = poison_reason(self.page)
+        elif kind == IDLE or seat < 0:
+            raise JailError(f"the match jail failed outside any bot's code: {reason}")
+        return "charge", seat, entry, reason
+
+    def death_reason(self) -> str:
+        cpu = self.cpu_now()
+        status = self._reap(1.0)
+        if self.cgroups and self.cgroups.oom_killed():
+            return "memory limit (memory cgroup)"
+        if self.peak_rss_mb >= self.own.memory_mb * self.own.memory_alarm:
+            return "memory limit"
+        return describe_exit(status, cpu, self.own.cpu_backstop_s)
+
+    def _reap(self, timeout: float) -> int | None:
+        if self.returncode is not None:
+            return self.returncode
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                pid, status, usage = os.wait4(self.pid, os.WNOHANG)
+            except ChildProcessError:
+                return self.returncode
+            if pid:
+                self.peak_rss_mb = usage.ru_maxrss / 1024
+                self.returncode = os.waitstatus_to_exitcode(status)
+                return self.returncode
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            _wait_exit(self.pid, min(left, 0.05))
+
+    def kill(self) -> None:
+        """Kill the jail and all it started, and reap it (idempotent)."""
+        if self.up_r < 0:
+            return
+        kill_tree(self.pid, look_for_descendants="pid_ns" not in self.layers)
+        self._reap(5.0)
+        for fd in (self.down_w, self.up_r):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self.down_w = self.up_r = -1
+        if self.cgroups:
+            self.cgroups.remove()
+        if self.scratch:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+# A process that plays match after match (a batch's worker) keeps one jail ready, spawned
+# and hardened, for its next match: `keep_spares`. It dies with the process.
+keep_spares = False
+_spares: dict[tuple, Future] = {}
+_helper: ThreadPoolExecutor | None = None
+
+
+def _in_background(work, *args) -> Future:
+    """Run `work` on this process's one helper thread: the host's side of starting and
+    ending jails (moving one into its cgroups waits out an RCU grace period, reaping one
+    waits for its mounts to go) happens while the match plays."""
+    global _helper
+    if _helper is None:
+        _helper = ThreadPoolExecutor(1, thread_name_prefix="arena-jails")
+    return _helper.submit(work, *args)
+
+
+def _take(key: tuple, limits: Limits, bots: int, isolation: Isolation) -> Jail:
+    """The jail kept ready for `key`, or a new one; and, if kept, the next one started."""
+    ready = _spares.pop(key, None)
+    if keep_spares:
+        _spares[key] = _in_background(Jail, limits, bots, isolation)
+    if ready is not None:
+        try:
+            return ready.result()
+        except Exception:
+            pass                # the next attempt says why, if it fails again
+    return Jail(limits, bots, isolation)
+
+
+def _end(jail: Jail) -> None:
+    if keep_spares:
+        _in_background(jail.kill)
+    else:
+        jail.kill()
+
+
+def discard_spares() -> None:
+    """Kill the jails kept ready (a worker that stops), and remove their cgroups."""
+    while _spares:
+        try:
+            _spares.popitem()[1].result().kill()
+        except Exception:
+            pass
+    if _helper is not None:
+        _helper.shutdown(wait=True)
+
+
+def run(spec, on_turn=None, replays: list[dict] | None = None, max_turns: int = 0) -> dict:
+    """Play `spec` (its limits and map text filled in) in match jails: one, and one more
+    after each kill, which replays the match with the killed bot charged."""
+    isolation = Isolation("strict" if spec.sandbox == "strict" else "standard",
+                          spec.skip_layers)
+    charges: dict[int, tuple[int, str]] = {}
+    kills: list[dict] = []
+    key = (os.getpid(), spec.limits, len(spec.bots), isolation)
+    for _ in range(len(spec.bots) + 1):
+        jail = _take(key, spec.limits, len(spec.bots), isolation)
+        try:
+            outcome = jail.run({"spec": spec, "charges": charges, "replay": replays is not None},
+                               on_turn, max_turns)
+        except BaseException:
+            jail.kill()
+            raise
+        _end(jail)
+        if outcome[0] == "result":
+            break
+        _, seat, entry, reason = outcome
+        if seat not in range(len(spec.bots)) or seat in charges:
+            raise JailError(f"the match jail charged an unknown seat ({seat})")
+        charges[seat] = (entry, reason)
+        kills.append({"seat": seat, "entry": entry, "reason": reason})
+    else:
+        raise JailError("the match jail was killed more times than the match has bots")
+    _, result, replay = outcome
+    if not isinstance(result, dict) or not isinstance(result.get("players"), list):
+        raise JailError("the match jail sent no result")
+    for kill in kills:
+        kill["player"] = next((p.get("name") for p in result["players"]
+                               if isinstance(p, dict) and p.get("seat") == kill["seat"]), None)
+    result.update(sandbox_mode="match", sandbox=jail.layers, sandbox_missing=jail.missing,
+                  jail_kills=kills)
+    if replays is not None and isinstance(replay, dict):
+        replay["sandbox_mode"] = "match"
+        replays.append(replay)
+    return result

@@ -1,0 +1,130 @@
+"""`--sandbox match`: the whole match in one jail.
+
+For every game of the registry, its bundled samples play the same match (result and
+replay) in this mode, the standard mode and in-process. A bot the jail's own guard cannot
+stop is killed with the jail by the host, charged as in the standard mode (erased, or in
+a forfeit game the match ends), and the result says why. The hostile suite runs in this
+mode too (tests/sandbox/test_hostile.py, its "match" tier).
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+from typer.testing import CliRunner
+
+from engine import InputError
+from orchestrator.bots import read_bot
+from orchestrator.cli import app
+from orchestrator.games import GAMES
+from orchestrator.match import MatchSpec, run_match
+from sandbox.limits import Limits
+from tests.conftest import HOST_WIDE
+
+pytestmark = HOST_WIDE
+MODES = ("match", "standard", "off")
+TURNS = {"arena": 30, "robotgame": 30, "race": 3, "cave": 30}
+# What differs by mode and nothing else: how the match was isolated and what it cost.
+MODE_FIELDS = ("sandbox", "sandbox_missing", "sandbox_mode", "jail_kills", "sandbox_note")
+COST_FIELDS = ("cpu_s", "peak_rss_mb")
+
+
+def lineup(game) -> list:
+    bots = [read_bot(p) for p in game.demo_lineup(on_skip=lambda _: None)]
+    return game.mirrored(bots[:game.players] if game.players else bots)
+
+
+def play(game, bots, mode: str, seed: int = 3, limits: Limits | None = None,
+         turns: int | None = None) -> tuple[dict, dict]:
+    rules = game.rules(game.presets[0], max_turns=turns or TURNS.get(game.name, 20))
+    replays: list[dict] = []
+    spec = MatchSpec(game.name, game.find_map(None), bots, seed, rules, limits, mode)
+    result = run_match(spec, replays=replays)
+    return result, replays[0]
+
+
+def comparable(result: dict, replay: dict) -> tuple[str, str]:
+    result = {k: v for k, v in result.items() if k not in MODE_FIELDS}
+    result["players"] = [{k: v for k, v in p.items() if k not in COST_FIELDS}
+                         for p in result["players"]]
+    replay = {k: v for k, v in replay.items() if k != "sandbox_mode"}
+    return json.dumps(result, sort_keys=True), json.dumps(replay, sort_keys=True)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_samples_play_the_same_match_in_every_mode(name, no_stray_processes) -> None:
+    game = GAMES[name]
+    bots = lineup(game)
+    plays = {mode: play(game, bots, mode) for mode in MODES}
+    jailed, _ = plays["match"]
+    if game.programs:
+        assert jailed["sandbox_mode"] == "standard" and "sandbox_note" in jailed
+    else:
+        assert jailed["sandbox_mode"] == "match" and jailed["jail_kills"] == []
+        assert jailed["sandbox"] == plays["standard"][0]["sandbox"]
+    assert all(p["status"] == "ok" for p in jailed["players"]), jailed["players"]
+    same = {mode: comparable(*outcome) for mode, outcome in plays.items()}
+    assert same["match"][0] == same["standard"][0] == same["off"][0]
+    assert same["match"][1] == same["standard"][1] == same["off"][1]
+
+
+# Blocks the signals of its guard, then spins: only the host's watchdog can end it.
+UNSTOPPABLE = """
+import signal
+{header}
+def _spin():
+    signal.pthread_sigmask(signal.SIG_BLOCK, {{signal.SIGALRM, signal.SIGPROF}})
+    while True:
+        pass
+{body}
+"""
+BOT_OF = {  # a Python bot of each game that calls _spin() on its third call
+    "arena": ("from roborally.api import *\nname = 'Stuck'\nn = [0]",
+              "def move():\n    n[0] += 1\n    if n[0] == 3:\n        _spin()\n"
+              "    return FORWARD"),
+    "robotgame": ("import rg\nn = [0]",
+                  "class Robot:\n    def act(self, game):\n        n[0] += 1\n"
+                  "        if n[0] == 3:\n            _spin()\n        return ['guard']"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BOT_OF))
+def test_a_bot_the_jail_cannot_stop_is_charged_by_the_host(name, tmp_path,
+                                                           no_stray_processes) -> None:
+    game = GAMES[name]
+    header, body = BOT_OF[name]
+    path = tmp_path / "stuck.py"
+    path.write_text(UNSTOPPABLE.format(header=header, body=body))
+    bots = [read_bot(path), *lineup(game)[:(game.players or 3) - 1]]
+    limits = Limits(**{**game.limits.__dict__, "cpu_per_call_s": 0.3, "wall_per_call_s": 0.6,
+                       "watchdog_grace_s": 0.5})
+    result, replay = play(game, bots, "match", limits=limits, turns=8)
+    stuck = next(p for p in result["players"] if p["bot"] == str(path))
+    assert stuck["status"] == ("forfeit" if game.failure == "forfeit" else "erased"), stuck
+    assert stuck["reason"] in ("cpu time limit", "wall-clock watchdog (hang)"), stuck
+    assert [k["player"] for k in result["jail_kills"]] == [stuck["name"]]
+    assert result["jail_kills"][0]["reason"] == stuck["reason"]
+    assert all(p["status"] == "ok" for p in result["players"] if p is not stuck)
+    assert any(m["player"] == stuck["name"] for m in replay["marks"])
+    assert replay["sandbox_mode"] == "match"
+
+
+
+def test_batch_records_the_mode_and_names_it(tmp_path, no_stray_processes) -> None:
+    from orchestrator import api
+    db = tmp_path / "runs.sqlite"
+    found = api.batch(["hunter", "beeline"], seeds=2, max_turns=5, sandbox="match", db=db,
+                      workers=1, progress=False)
+    assert "sandbox match" in found.title
+    with sqlite3.connect(db) as conn:
+        assert {row[0] for row in conn.execute("SELECT sandbox FROM matches")} == {"match"}
+
+
+def test_check_and_the_ladder_never_use_it(tmp_path) -> None:
+    from orchestrator.ladder.service import Ladder
+    done = CliRunner().invoke(app, ["check", "hunter", "--sandbox", "match"])
+    assert isinstance(done.exception, InputError)        # `arena` prints it as error:
+    assert "unknown --sandbox mode for check 'match'" in str(done.exception)
+    with pytest.raises(InputError, match="never uses --sandbox match"):
+        Ladder(tmp_path / "ladder.sqlite", sandbox="match")
