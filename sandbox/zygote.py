@@ -32,7 +32,7 @@ class ZygoteError(SandboxUnavailable):
 class Zygote:
     """One running zygote and its control socket. Thread-safe."""
 
-    def __init__(self, script: Path = ZYGOTE_MAIN, args: tuple[str, ...] = (),
+    def __init__(self, script: Path | None = None, args: tuple[str, ...] = (),
                  env: dict[str, str] | None = None) -> None:
         """`script`, `args` (before the site dirs) and `env` (added to the children's):
         another zygote of the same protocol (the match jail's, `sandbox/_jailzygote.py`)."""
@@ -48,7 +48,7 @@ class Zygote:
         def keeper() -> None:
             try:
                 self.proc = subprocess.Popen(
-                    [sys.executable, *CHILD_PYTHON_FLAGS, str(script),
+                    [sys.executable, *CHILD_PYTHON_FLAGS, str(script or ZYGOTE_MAIN),
                      str(theirs.fileno()), *args, *site_dirs()], pass_fds=(theirs.fileno(),),
                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL, env={**CHILD_ENV, **(env or {})},

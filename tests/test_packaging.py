@@ -12,6 +12,8 @@ import tomllib
 import venv
 import zipfile
 
+import setuptools
+
 from tests.conftest import ROOT
 from tests.support.wheel import NOT_SOURCE
 
@@ -52,11 +54,12 @@ def test_the_wheel_holds_exactly_the_files_the_runtime_needs(wheel) -> None:
 
 def test_every_package_is_listed_for_the_wheel() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-    listed = set(config["packages"])
+    include = config["packages"]["find"]["include"]
+    listed = set(setuptools.find_namespace_packages(ROOT, include=include))
     found = {".".join(path.parent.relative_to(ROOT).parts)
              for top in ("engine", "sandbox", "orchestrator")
              for path in (ROOT / top).rglob("*.py") if "__pycache__" not in path.parts}
-    assert found - listed == set(), "add these to [tool.setuptools] packages"
+    assert found - listed == set(), "[tool.setuptools] packages.find misses these"
     # maps/ and bots/ are copied into the wheel by setup.py; a mapping here would make the
     # editable install an import hook that prints a notice at every `make run`.
     assert config["package-dir"] == {"": "."}
