@@ -13,6 +13,7 @@ import types
 from gc import disable as _gc_disable
 from gc import enable as _gc_enable
 from gc import isenabled as _gc_isenabled
+from time import thread_time as _thread_time  # bound here: a bot may patch time
 
 FATAL_EXIT = 86          # the child's exit status after it reported a fatal error
 ERROR_TEXT_CAP = 200     # characters kept of one exception message
@@ -65,6 +66,15 @@ class TimeLimit(Exception):
     that robot guards. If the bot swallows it and goes on, the hard limit ends the AI."""
 
 
+# A call past its wall limit that is still using CPU is starved by a loaded machine, not
+# hanging: it gets probes of PROBE_S while it keeps using STARVED_CPU_S of CPU each, up to
+# STARVED_TIMES its wall limit, and its CPU limit judges it. A sleeper fails at the first
+# probe. (The host's watchdog extends its deadline the same way.)
+PROBE_S = 0.25
+STARVED_CPU_S = 0.01
+STARVED_TIMES = 4
+
+
 class Guard:
     """Per-call limits: CPU seconds (ITIMER_PROF) and wall seconds (ITIMER_REAL).
 
@@ -89,6 +99,8 @@ class Guard:
         self._soft_armed = False
         self._hard_left = cpu
         self._in_call = False
+        self._probe = None             # the thread's CPU at the last probe of a late call
+        self._probes = 0
         self._bot_gc = _gc_isenabled()
         _gc_disable()
         signal.signal(signal.SIGPROF, self._cpu_expired)
@@ -108,8 +120,15 @@ class Guard:
         self.on_fatal("cpu time limit")
 
     def _wall_expired(self, *_):
-        if self._in_call:
-            self.on_fatal("wall time limit (hang)")
+        if not self._in_call:
+            return
+        used = _thread_time()
+        computing = self._probe is None or used - self._probe >= STARVED_CPU_S
+        if computing and self._probes * PROBE_S < (STARVED_TIMES - 1) * self.wall:
+            self._probe, self._probes = used, self._probes + 1      # starved, not hung
+            signal.setitimer(signal.ITIMER_REAL, PROBE_S)
+            return
+        self.on_fatal("wall time limit (hang)")
 
     def __enter__(self):
         self.fired = False
@@ -121,6 +140,7 @@ class Guard:
             self._soft_armed = False
             signal.setitimer(signal.ITIMER_PROF, self.cpu)
         signal.setitimer(signal.ITIMER_REAL, self.wall)
+        self._probe, self._probes = None, 0
         self._in_call = True
         if self._bot_gc:
             _gc_enable()
