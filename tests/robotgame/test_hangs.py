@@ -102,16 +102,24 @@ def test_the_host_caps_a_request_at_the_soft_limits_and_one_hard_one() -> None:
 
 def test_the_kernels_cpu_kill_is_reported_as_a_cpu_limit_not_a_crash() -> None:
     """RLIMIT_CPU's SIGKILL, for real: the CPU the process is charged when it comes can be
-    a little under the limit (the kernel samples), which once read as a crash."""
+    a little under the limit (the kernel samples), which once read as a crash. On a loaded
+    CI run a child was once SIGKILLed with far less CPU than its limit, by something else
+    on the machine: such a kill is not the one under test, and the child is tried again
+    (three times at most), the figures of every try kept for the message."""
     cap = 1
-    pid = os.fork()
-    if pid == 0:                                     # pragma: no cover (the child)
-        signal.signal(signal.SIGXCPU, signal.SIG_IGN)
-        resource.setrlimit(resource.RLIMIT_CPU, (cap, cap))
-        while True:
-            pass
-    _, status, usage = os.wait4(pid, 0)
-    code = os.waitstatus_to_exitcode(status)
-    assert code == -signal.SIGKILL
-    assert describe_exit(code, usage.ru_utime + usage.ru_stime, cap) == "cpu time limit"
+    tries = []
+    for _ in range(3):
+        pid = os.fork()
+        if pid == 0:                                     # pragma: no cover (the child)
+            signal.signal(signal.SIGXCPU, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_CPU, (cap, cap))
+            while True:
+                pass
+        _, status, usage = os.wait4(pid, 0)
+        code, cpu_s = os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime
+        tries.append((code, round(cpu_s, 3)))
+        if cpu_s >= cap / 2:
+            break
+    assert code == -signal.SIGKILL, tries
+    assert describe_exit(code, cpu_s, cap) == "cpu time limit", tries
     assert describe_exit(code, 0.1, cap).startswith("crash")   # a SIGKILL well before it
