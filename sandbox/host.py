@@ -362,16 +362,22 @@ class Child:
             self._reap(1.0)
         kill_tree(self.pid, look_for_descendants=not contained)
         self._reap(5.0)
-        for fd in (self.down_w, self.up_r):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-        self.down_w = self.up_r = -1
-        if self.cgroups:
-            self.cgroups.remove()
-        if self.scratch:
-            shutil.rmtree(self.scratch, ignore_errors=True)
+        release(self)
+
+
+def release(proc) -> None:
+    """After a sandboxed process (a bot's child or a match jail) is killed and reaped: its
+    pipes closed, its cgroups removed, its scratch folder deleted."""
+    for fd in (proc.down_w, proc.up_r):
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    proc.down_w = proc.up_r = -1
+    if proc.cgroups:
+        proc.cgroups.remove()
+    if proc.scratch:
+        shutil.rmtree(proc.scratch, ignore_errors=True)
 
 
 class ProgramUsage:

@@ -19,7 +19,6 @@ import mmap
 import os
 import pickle
 import select
-import shutil
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -27,7 +26,7 @@ from pathlib import Path
 
 from sandbox.botlib import child_module
 from sandbox.cgroups import ChildCgroups, available
-from sandbox.host import F_SETPIPE_SZ, _wait_exit, describe_exit, kill_tree
+from sandbox.host import F_SETPIPE_SZ, _wait_exit, describe_exit, kill_tree, release
 from sandbox.isolation import (
     CGROUP_SLACK_MB,
     Isolation,
@@ -277,16 +276,7 @@ class Jail:
             return
         kill_tree(self.pid, look_for_descendants="pid_ns" not in self.layers)
         self._reap(5.0)
-        for fd in (self.down_w, self.up_r):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-        self.down_w = self.up_r = -1
-        if self.cgroups:
-            self.cgroups.remove()
-        if self.scratch:
-            shutil.rmtree(self.scratch, ignore_errors=True)
+        release(self)
 
 
 # A process that plays match after match (a batch's worker) keeps one jail ready, spawned
