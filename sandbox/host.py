@@ -274,11 +274,30 @@ class Child:
             return "cpu bank exhausted"
         now = time.monotonic()
         if now > self._deadline:
-            if cpu - self._progress_cpu >= STARVED_CPU_S and now < self._last_deadline:
-                self._progress_cpu, self._deadline = cpu, now + STARVED_S   # starved
+            busy = self.tree_cpu()
+            if busy - self._progress_cpu >= STARVED_CPU_S and now < self._last_deadline:
+                self._progress_cpu, self._deadline = busy, now + STARVED_S   # starved
                 return None
             return "wall-clock watchdog (hang)"
         return None
+
+    def tree_cpu(self) -> float:
+        """The CPU of the child and of every process under it: an executable bot's keeper
+        waits on its program, whose work is the progress that tells starved from hung."""
+        total = self.cpu_now()
+        try:
+            under = psutil.Process(self.pid).children(recursive=True)
+        except psutil.Error:
+            return total
+        for process in under:
+            if process.pid == self.inner_pid:        # bwrap's: already in cpu_now()
+                continue
+            try:
+                times = process.cpu_times()
+            except psutil.Error:
+                continue
+            total += times.user + times.system
+        return total
 
     def account(self, frame: dict | None = None) -> None:
         """Note the CPU used so far (peak RSS comes with the exit status, when reaped),

@@ -19,6 +19,7 @@ import time
 
 import _harden
 import _seccomp
+from _runtime import PROBE_S, STARVED_CPU_S, STARVED_TIMES
 
 BOT = _harden.BOT
 OUTPUT_CAP = 64 << 10            # stdout bytes per turn: past this, the program is stopped
@@ -229,8 +230,8 @@ class Runner:
             program = self._start(limits["cpu_per_call_s"])
             _write(program, data)
             _close_input(program)
-            answer, problem = self._read(program, time.monotonic() + limits["wall_per_call_s"],
-                                         until_exit=True)
+            answer, problem = self._read(program, limits["wall_per_call_s"],
+                                         limits["cpu_per_call_s"], until_exit=True)
             self._end(program)
             if problem is None and self._charge(None):
                 answer, problem = None, "cpu"
@@ -263,7 +264,8 @@ class Runner:
         answer = None
         if problem is None:
             _write(program, data)
-            answer, problem = self._read(program, time.monotonic() + wall, until_exit=False)
+            cpu_allowance = wall if first else self.limits["cpu_per_call_s"] * max(1, calls)
+            answer, problem = self._read(program, wall, cpu_allowance, until_exit=False)
         if problem is None and not first and \
                 program.cpu() - program.cpu_at_turn > self.limits["cpu_per_call_s"] * max(1, calls):
             problem = "cpu"
@@ -273,9 +275,17 @@ class Runner:
             self.program = None
         return answer, problem
 
-    def _read(self, program, deadline, until_exit):
-        """Read the program's answer line until `deadline`. Per turn (`until_exit`), also
-        wait for it to end, so that what it writes to its scratch after answering counts."""
+    def _read(self, program, wall, cpu_allowance, until_exit):
+        """Read the program's answer line for `wall` seconds. Per turn (`until_exit`), also
+        wait for it to end, so that what it writes to its scratch after answering counts.
+
+        Past `wall`, a program still computing with less than `cpu_allowance` of CPU this
+        turn is starved by a busy machine (a JVM compiling its bot beside other work), not
+        hanging: it gets another look every PROBE_S while it keeps using STARVED_CPU_S,
+        up to STARVED_TIMES `wall`, as a Python bot's guard gives its call."""
+        started = time.monotonic()
+        deadline, last = started + wall, started + STARVED_TIMES * wall
+        cpu_start = cpu_seen = program.cpu()
         selector = selectors.DefaultSelector()
         for fd in (program.stdout, program.stderr, program.listener, program.pidfd):
             if fd >= 0:
@@ -296,10 +306,16 @@ class Runner:
                         return answer, None
                 if out_closed and (exited or not until_exit):
                     break
-                left = deadline - time.monotonic()
+                now = time.monotonic()
+                left = deadline - now
                 if left <= 0:
                     if answer is not None:
                         return answer, None            # answered; lingered: stopped
+                    cpu = program.cpu()
+                    if cpu - cpu_seen >= STARVED_CPU_S and cpu - cpu_start < cpu_allowance \
+                            and now < last:
+                        cpu_seen, deadline = cpu, min(now + PROBE_S, last)
+                        continue
                     program.kill()
                     return None, "hang"
                 for key, _ in selector.select(left):
