@@ -34,6 +34,18 @@ def compare(*args: str) -> dict:
     return json.loads(done.stdout)
 
 
+# The noisy copy against its original: a wide gap (about 380 Elo, a 0.9 win rate), which
+# elo1 300 logistic Elo suits. Decided once (`decided`), and held up against by the tests
+# of determinism, Dask and Ctrl-C, which therefore run on one worker.
+NOISY_TEST = [SURVIVOR, NOISY, *RG, "--model", "logistic", "--elo1", "300", "--sandbox", "off"]
+DECIDED = pytest.mark.xdist_group("compare-decided")
+
+
+@pytest.fixture(scope="module")
+def decided(tmp_path_factory) -> dict:
+    return compare(*NOISY_TEST, "--db", str(tmp_path_factory.mktemp("decided") / "c.sqlite"))
+
+
 def wilson_games(p_new: float, power: float) -> int:
     """Games (even: seats swapped) a fixed batch needs for the two Wilson intervals of the
     win rates to separate with probability `power`, NEW winning each game with p_new and
@@ -46,15 +58,14 @@ def wilson_games(p_new: float, power: float) -> int:
     raise AssertionError("no batch size up to 2000")
 
 
-def test_the_original_beats_its_noisy_copy_sooner_than_a_fixed_batch(tmp_path) -> None:
+@DECIDED
+def test_the_original_beats_its_noisy_copy_sooner_than_a_fixed_batch(decided,
+                                                                      tmp_path) -> None:
     db = str(tmp_path / "c.sqlite")
-    # The gap is wide (about 380 Elo, a 0.9 win rate): elo1 300 logistic Elo suits it.
-    args = [SURVIVOR, NOISY, *RG, "--model", "logistic", "--elo1", "300", "--sandbox", "off",
-            "--db", db]
-    first = compare(*args)
+    first = decided
     assert first["verdict"] == "H1" and first["elo"] > 0 and first["games"] == 2 * first["pairs"]
     assert sum(first["counts"]) == first["pairs"] and len(first["counts"]) == 5
-    again = compare(*args[:-1], str(tmp_path / "other.sqlite"))      # a fresh store
+    again = compare(*NOISY_TEST, "--db", db)                         # a fresh store
     for key in ("verdict", "games", "pairs", "counts", "llr", "elo"):
         assert again[key] == first[key], key
     # A fixed batch, seats swapped, measures the win rate; the games it needs (with the
@@ -88,9 +99,10 @@ def test_an_arena_of_four_reaches_a_verdict(tmp_path) -> None:
     assert len(report["against"]) == 3 and report["games"] == 2 * report["pairs"]
 
 
-def test_ctrl_c_then_the_same_command_decides_as_an_unbroken_run(tmp_path) -> None:
-    common = [SURVIVOR, NOISY, *RG, "--elo1", "100", "--sandbox", "off", "--json"]
-    whole = compare(*common, "--db", str(tmp_path / "whole.sqlite"))
+@DECIDED
+def test_ctrl_c_then_the_same_command_decides_as_an_unbroken_run(decided, tmp_path) -> None:
+    common = [*NOISY_TEST, "--json"]
+    whole = decided
     db = tmp_path / "broken.sqlite"
     proc = subprocess.Popen(ARENA_CMD + ["compare", *common, "--db", str(db)], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -120,12 +132,12 @@ def _games(db: Path) -> int:
         return 0
 
 
-def test_dask_decides_as_local_workers_do(tmp_path) -> None:
+@DECIDED
+def test_dask_decides_as_local_workers_do(decided, tmp_path) -> None:
     """On a Dask LocalCluster the pairs come back in any order; the test reads them in
     schedule order, so the verdict and the counts are those of local workers."""
     pytest.importorskip("distributed", reason="dask[distributed] is in the test extra")
-    args = [SURVIVOR, NOISY, *RG, "--model", "logistic", "--elo1", "300", "--sandbox", "off"]
-    local = compare(*args, "--db", str(tmp_path / "local.sqlite"))
-    remote = compare(*args, "--backend", "dask", "--db", str(tmp_path / "dask.sqlite"))
+    local = decided
+    remote = compare(*NOISY_TEST, "--backend", "dask", "--db", str(tmp_path / "dask.sqlite"))
     for key in ("verdict", "games", "pairs", "counts", "llr", "elo", "elo_ci"):
         assert remote[key] == local[key], key
