@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence, Union
 
 from engine import InputError
-from orchestrator import batch_cmd, cellbots, compare_cmd, execute, replay
+from orchestrator import batch_cmd, cellbots, compare_cmd, execute, replay, sprt
 from orchestrator.api_types import (
     BatchResult,
     CompareResult,
@@ -195,7 +195,6 @@ def compare(new: Bot, old: Bot, *, game: str = DEFAULT_GAME, against: Sequence[B
     or undecided at `max_games`. `against`: opponents for games of more players (default:
     none for robotgame and cave; else the game's first three samples). Resumes from `db`.
     """
-    from orchestrator import sprt  # noqa: PLC0415  (numpy: a compare's alone)
     check_choice(model, sprt.MODELS, "--model")
     for label, value in (("--alpha", alpha), ("--beta", beta)):
         if not 0 < value < 0.5:

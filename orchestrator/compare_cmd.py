@@ -14,15 +14,16 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, List, Optional
+from typing import List, Optional
 
+import numpy as np
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from engine import InputError
-from orchestrator import execute
+from orchestrator import execute, sprt
 from orchestrator.batch_cmd import (
     AddressOption,
     BackendOption,
@@ -47,9 +48,6 @@ from orchestrator.series import Series
 from orchestrator.store import Store
 from orchestrator.text import shown_text
 
-if TYPE_CHECKING:
-    import numpy as np
-
 err = Console(stderr=True)
 out = Console()
 OPPONENTS = 3                               # else: the game's first three samples
@@ -71,9 +69,6 @@ class Test:
     verdict: str = ""
 
     def __post_init__(self) -> None:
-        # numpy (with orchestrator.sprt) is imported by a compare only: `arena` starts
-        # without it.
-        import numpy as np  # noqa: PLC0415
         self.counts = np.zeros(self.classes, dtype=int)
 
     @property
@@ -81,7 +76,6 @@ class Test:
         return int(self.counts.sum())
 
     def add(self, outcome: int) -> None:
-        from orchestrator import sprt  # noqa: PLC0415
         self.counts[outcome] += 1
         self.llr = float(sprt.llr(self.counts, self.elo0, self.elo1, self.model))
         self.verdict = sprt.verdict(self.llr, self.alpha, self.beta)
@@ -203,7 +197,6 @@ def _advance(test: Test, planned: list[Planned], seats: list[int | None],
 def _play(series: Series, test: Test, planned: list[Planned], seats: list[int | None],
           results: dict[str, dict], store: Store, backend: str, workers: int,
           address: Optional[str], quiet: bool) -> None:
-    from orchestrator import sprt  # noqa: PLC0415
     lower, upper = sprt.bounds(test.alpha, test.beta)
     progress = Progress(TextColumn("LLR {task.fields[llr]:+.2f}"), TextColumn(f"{lower:.2f}"),
                         BarColumn(), TextColumn(f"{upper:.2f}"),
@@ -236,7 +229,6 @@ def _play(series: Series, test: Test, planned: list[Planned], seats: list[int | 
 
 def _report(test: Test, planned: list[Planned], results: dict[str, dict], skipped: int,
             db: Path) -> dict:
-    from orchestrator import sprt  # noqa: PLC0415
     found = sprt.estimate(test.counts)
     counted = 2 * test.pairs
     finished = {p.ordinal for p in planned if p.match_id in results}

@@ -3,17 +3,15 @@ all of its robots, one move code per robot back, and replays; `ArenaMatch` holds
 rules."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
+from engine.arena import view
 from engine.arena.board import Thing
 from engine.arena.constants import ACTIVE, MOVE_NAMES, NO_MOVE, OVERHEAT, WALL
 from engine.arena.mapfile import ArenaMap
 from engine.arena.match import ArenaMatch, TurnLog
 from engine.arena.rules import Rules
 from engine.protocol import MatchBase
-
-if TYPE_CHECKING:
-    from engine.arena.view import ViewCache
 
 VALID_CODES = frozenset(range(1, len(MOVE_NAMES) + 1)) | {NO_MOVE, OVERHEAT}
 STATES = (ACTIVE, "corpse", "fallen", "exploded")     # a robot's state in replay rows
@@ -30,7 +28,7 @@ class ArenaGame(ArenaMatch, MatchBase):
                  place: bool = True) -> None:
         super().__init__(arena, players, seed, rules, place)
         self._asked: dict[int, list[Thing]] = {}
-        self._view_cache: ViewCache | None = None
+        self._view_cache: view.ViewCache | None = None
 
     # -- a turn ----------------------------------------------------------------------------
     def views(self) -> dict[int, dict]:
@@ -42,9 +40,6 @@ class ArenaGame(ArenaMatch, MatchBase):
         self._asked = by_ai
         for ai, robots in by_ai.items():
             self.decisions[ai] += len(robots)
-        # numpy, imported with the views on a match's first turn: a command that plays
-        # no arena match (help, maps, another game) starts without it.
-        from engine.arena import view  # noqa: PLC0415
         if self._view_cache is None:
             self._view_cache = view.ViewCache(self.board)
         return view.build_views(self, self._view_cache, by_ai)
