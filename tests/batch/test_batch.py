@@ -89,10 +89,13 @@ def _wait_for_matches(db: Path, at_least: int, proc: subprocess.Popen) -> None:
     pytest.fail("the batch did not record matches in time")
 
 
+SEEDS_INTERRUPTED = 12      # the signal comes after 4, and at least one is still to play
+
+
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGKILL], ids=["ctrl-c", "sigkill"])
 def test_interrupted_batch_loses_nothing_and_resumes(how, tmp_path) -> None:
     db = tmp_path / "r.sqlite"
-    proc = _start(db, 40)
+    proc = _start(db, SEEDS_INTERRUPTED)
     _wait_for_matches(db, 4, proc)
     family = psutil.Process(proc.pid).children(recursive=True)
     proc.send_signal(how)
@@ -104,14 +107,14 @@ def test_interrupted_batch_loses_nothing_and_resumes(how, tmp_path) -> None:
     gone, alive = psutil.wait_procs(family, timeout=10)
     assert not alive, f"left running: {alive}"
     saved, rows = counts(db)
-    assert 4 <= saved < 40 and rows == 4 * saved            # whole matches only
-    resumed = subprocess.run(ARENA_CMD + ["batch", *SAMPLES, "--seeds", "40", *QUICK,
-                                          "--robots", "6", "--max-turns", "80", "--db",
-                                          str(db), "--json"],
+    assert 4 <= saved < SEEDS_INTERRUPTED and rows == 4 * saved      # whole matches only
+    resumed = subprocess.run(ARENA_CMD + ["batch", *SAMPLES, "--seeds", str(SEEDS_INTERRUPTED),
+                                          *QUICK, "--robots", "6", "--max-turns", "80",
+                                          "--db", str(db), "--json"],
                              cwd=ROOT, capture_output=True, text=True, timeout=300)
     report = json.loads(resumed.stdout)
-    assert report["matches"] == 40 and report["skipped"] == saved
-    assert counts(db) == (40, 160)
+    assert report["matches"] == SEEDS_INTERRUPTED and report["skipped"] == saved
+    assert counts(db) == (SEEDS_INTERRUPTED, 4 * SEEDS_INTERRUPTED)
 
 
 def test_tournament_round_robin_rates_every_bot(tmp_path) -> None:
