@@ -20,7 +20,7 @@ from tests.ladder.server import Server, upload
 
 LOOPER = ROOT / "tests" / "robotgame" / "hangs" / "loop_act.py"
 HANGERS = sorted((ROOT / "tests" / "robotgame" / "hangs").glob("*.py"))
-WORKERS, QUEUE, FLOOD = 2, 4, 10
+WORKERS, QUEUE, FLOOD = 2, 2, 7       # four checked, three refused at once
 PAGE_BOUND_S = 5.0          # generous: a page renders in milliseconds
 
 
