@@ -14,15 +14,15 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
-import numpy as np
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from engine import InputError
+from engine.lazy import lazy_import
 from orchestrator import execute, sprt
 from orchestrator.batch_cmd import (
     AddressOption,
@@ -47,6 +47,11 @@ from orchestrator.schedule import Planned
 from orchestrator.series import Series
 from orchestrator.store import Store
 from orchestrator.text import shown_text
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = lazy_import("numpy")        # loaded on first use: `arena` starts without it
 
 err = Console(stderr=True)
 out = Console()

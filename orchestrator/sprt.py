@@ -15,8 +15,15 @@ from __future__ import annotations
 
 import math
 from statistics import NormalDist
+from typing import TYPE_CHECKING
 
-import numpy as np
+from engine.lazy import lazy_import
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = lazy_import("numpy")        # loaded on first use: `arena` starts without it
+
 
 NELO_PER_T = 800 / math.log(10)      # normalized Elo per unit of t-value, per game
 EPSILON = 1e-3                       # an empty outcome class counts as this, as in fishtest

@@ -28,6 +28,7 @@ import _wire  # noqa: E402
 import _zygote  # noqa: E402
 import msgpack  # noqa: E402
 
+from engine import lazy  # noqa: E402
 from orchestrator import replay  # noqa: E402, F401  (preloaded for the child)
 from orchestrator.games import GAMES, get_game  # noqa: E402
 from orchestrator.match import IN_JAIL, run_match  # noqa: E402
@@ -107,6 +108,7 @@ def main():
         _runtime.bot_side(*side_parts(get_game(name).bot_side))
     for name in _zygote.PRELOAD:
         __import__(name)
+    lazy.load_all()             # what the engines import on first use (numpy): once, here
     try:
         _seccomp.PREBUILT[1] = _seccomp.seccomp_program(1)
     except Exception:       # no libseccomp: jails report the seccomp layer missing

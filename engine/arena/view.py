@@ -14,8 +14,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from engine.arena.constants import (
     ACTIVE,
     DEAD_CORPSE,
@@ -27,10 +25,15 @@ from engine.arena.constants import (
     SIGHT,
     SIGHT_RADIUS,
 )
+from engine.lazy import lazy_import
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from engine.arena.board import Board, Thing
     from engine.arena.match import ArenaMatch
+else:
+    np = lazy_import("numpy")        # loaded on first use: `arena` starts without it
 
 SENSE_AHEAD, SENSE_RIGHT, SENSE_BEHIND, SENSE_LEFT = 1, 2, 4, 8
 
