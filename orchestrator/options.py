@@ -4,7 +4,6 @@ from __future__ import annotations
 import dataclasses
 import random
 import sys
-from importlib.metadata import version
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -28,6 +27,7 @@ def missing_server_extra(command: str, exc: ImportError) -> InputError:
         pip = Path(sys.prefix) / "bin" / "pip"
         how = f"{pip} install -e '{CHECKOUT}[server]'"
     else:
+        from importlib.metadata import version  # noqa: PLC0415  (an error path: 15 ms)
         how = (f"pip install 'robot_arena-{version('robot-arena')}-py3-none-any.whl[server]' "
                f"(the wheel this came from, with its server extra)")
     return InputError(f"{command} needs the server extra ({exc.name} is missing): {how}")
