@@ -138,6 +138,7 @@ class Child:
             except OSError:
                 pass
         self.wrapped = isolation.tier == "bwrap"
+        self.executable = bot.program is not None      # its keeper starts its programs
         self.inner_pid = 0
         self.inner_fd = -1                    # a pidfd of it: signalled safely, waited on
         # Made before the child exists; it is moved in before it has a bot to load (the
@@ -215,7 +216,7 @@ class Child:
         now = time.monotonic()
         self._deadline = now + wall
         self._last_deadline = now + STARVED_TIMES * wall
-        self._progress_cpu = self._sent_at_cpu
+        self._progress_cpu = self.busy_cpu()
         self._write(payload)
 
     def find_inner(self) -> None:
@@ -274,29 +275,21 @@ class Child:
             return "cpu bank exhausted"
         now = time.monotonic()
         if now > self._deadline:
-            busy = self.tree_cpu()
+            busy = self.busy_cpu()
             if busy - self._progress_cpu >= STARVED_CPU_S and now < self._last_deadline:
                 self._progress_cpu, self._deadline = busy, now + STARVED_S   # starved
                 return None
             return "wall-clock watchdog (hang)"
         return None
 
-    def tree_cpu(self) -> float:
-        """The CPU of the child and of every process under it: an executable bot's keeper
-        waits on its program, whose work is the progress that tells starved from hung."""
+    def busy_cpu(self) -> float:
+        """Its CPU and, for an executable bot, its running programs': an executable bot's
+        keeper waits on its program, whose work is the progress that tells starved from
+        hung."""
         total = self.cpu_now()
-        try:
-            under = psutil.Process(self.pid).children(recursive=True)
-        except psutil.Error:
-            return total
-        for process in under:
-            if process.pid == self.inner_pid:        # bwrap's: already in cpu_now()
-                continue
-            try:
-                times = process.cpu_times()
-            except psutil.Error:
-                continue
-            total += times.user + times.system
+        if self.executable:
+            for pid in children_of(self._keeper_pid()):
+                total += cpu_of(pid)
         return total
 
     def account(self, frame: dict | None = None) -> None:
@@ -444,14 +437,18 @@ class ProgramUsage:
         self.peak_mb = max(self.peak_mb, peak)
 
 
-def live_usage(pid: int) -> tuple[float, float]:
-    """CPU s (the process's clock: all its threads) and peak RSS MiB (VmHWM) of a live
-    process; zeros for one that is gone."""
+def cpu_of(pid: int) -> float:
+    """CPU s of a live process (its clock: all its threads); 0 for one that is gone."""
     try:
-        cpu = time.clock_gettime(_harden.cpu_clock(pid))
+        return time.clock_gettime(_harden.cpu_clock(pid))
     except OSError:
-        return 0.0, 0.0
-    return cpu, _peak_rss_mb(pid)
+        return 0.0
+
+
+def live_usage(pid: int) -> tuple[float, float]:
+    """CPU s and peak RSS MiB (VmHWM) of a live process; zeros for one that is gone."""
+    cpu = cpu_of(pid)
+    return (cpu, _peak_rss_mb(pid)) if cpu else (0.0, 0.0)
 
 
 def children_of(pid: int) -> list[int]:

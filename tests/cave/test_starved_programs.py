@@ -1,133 +1,122 @@
-"""A program starved by a busy machine is not a hang (docs/security.md, "wall limits").
+"""A program starved by a busy machine is not a hang (docs/cave.md, docs/security.md).
 
 A JVM compiling its bot beside other work once missed its first turn on a loaded CI run,
-and its game lost the turn its scratch counts games on. Here the starvation is real and
-made on purpose: a thread stops and continues the program (SIGSTOP, SIGCONT), so that it
-gets at most a third of a core, as on a machine with three times more work than cores.
+and its game lost the turn its scratch counts games on. Two watchers judge a program's
+turn, and each is tested here with starvation it cannot mistake, whatever the machine's
+load: the keeper, which reads the program's CPU clock (given here: a third of a core),
+and the host's watchdog, which reads the CPU of its child's whole process tree (here a
+real process that computes under one that waits, as a keeper waits on its program).
 """
 from __future__ import annotations
 
 import shutil
-import signal
-import threading
+import subprocess
+import sys
 import time
-import uuid
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
-import psutil
+import pytest
 
-from orchestrator.bots import read_bot
-from orchestrator.games import get_game
-from orchestrator.match import MatchSpec, run_match
+from sandbox import host
 from sandbox.inprocess import _botlib
 from sandbox.limits import Limits
 
-# Before its first answer it computes for 1.5 s of wall time: alone, that is more CPU than
-# its first turn's limit (1 s) allows, a hang; starved to a third of a core it is less,
-# and it answers within 4x the limit whatever else the machine runs.
-STARVED = """# cave-protocol: persistent
+# It answers after 1.5 s of wall time, past its first turn's 1 s.
+SLOW = """# cave-protocol: persistent
 import sys, time
-end = time.monotonic() + 1.5
-while time.monotonic() < end:
-    pass
+time.sleep(1.5)
 for line in sys.stdin:
     if line == "\\n":
         print("HNNHNN", flush=True)
 """
-SLEEPER = """# cave-protocol: persistent
-import sys, time
-time.sleep(30)
-"""
+LIMITS = Limits(first_wall_s=1.0)
 
 
-@contextmanager
-def starved(find: Callable[[], int | None], on_s: float = 0.05,
-            off_s: float = 0.1) -> Iterator[None]:
-    """While inside: once `find` names a pid, that process runs `on_s` of every
-    `on_s + off_s` seconds."""
-    done = threading.Event()
-
-    def throttle() -> None:
-        pid = None
-        while not done.is_set() and pid is None:
-            pid = find()
-            time.sleep(0.005)
-        while pid is not None and not done.is_set():
-            try:
-                psutil.Process(pid).send_signal(signal.SIGSTOP)
-                done.wait(off_s)
-                psutil.Process(pid).send_signal(signal.SIGCONT)
-            except psutil.Error:
-                return
-            done.wait(on_s)
-
-    thread = threading.Thread(target=throttle, daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        done.set()
-        thread.join()
-
-
-def _runner(tmp_path: Path, source: str, limits: Limits):
+def _runner(tmp_path: Path):
     _botlib()                         # the keeper's modules, by their own names
     from _program import Runner  # noqa: PLC0415
     bot = tmp_path / "bot.py"
-    bot.write_text(source)
-    return Runner(["python3", str(bot)], shutil.which("python3"), limits.for_child(), True,
+    bot.write_text(SLOW)
+    return Runner(["python3", str(bot)], shutil.which("python3"), LIMITS.for_child(), True,
                   str(tmp_path))
 
 
-def test_the_keeper_waits_for_a_starved_program_that_computes(tmp_path) -> None:
-    runner = _runner(tmp_path, STARVED, Limits(first_wall_s=1.0))
+def _first_turn(tmp_path: Path, monkeypatch, share: float) -> tuple[dict, float]:
+    """The first turn, the program's CPU clock reading `share` of the wall time since it
+    started (0: a sleeper's; a third: starved while it computes)."""
+    runner = _runner(tmp_path)
+    from _program import Program  # noqa: PLC0415
+    born: dict[int, float] = {}
+    real_init = Program.__init__
+
+    def init(self, *args, **kwargs) -> None:
+        real_init(self, *args, **kwargs)
+        born[self.pid] = time.monotonic()
+
+    monkeypatch.setattr(Program, "__init__", init)
+    monkeypatch.setattr(Program, "cpu", lambda self: share * (time.monotonic() - born[self.pid]))
     started = time.monotonic()
     try:
-        with starved(lambda: runner.program.pid if runner.program else None):
-            first = runner.turn("0,0,0\nx\n")
+        return runner.turn("0,0,0\nx\n"), time.monotonic() - started
     finally:
         runner.stop()
+
+
+def test_the_keeper_waits_for_a_starved_program_that_computes(tmp_path, monkeypatch) -> None:
+    first, took = _first_turn(tmp_path, monkeypatch, share=1 / 3)
     assert first["moves"] == {"answer": "HNNHNN", "problem": None}, first
-    # Past its wall limit, and answered before four of them.
-    assert 1.0 < time.monotonic() - started < 4.0 + 1.0
+    assert 1.0 < took < 4 * LIMITS.first_wall_s                # past its limit, within 4x
 
 
-def test_the_keeper_still_stops_a_program_that_sleeps_past_its_limit(tmp_path) -> None:
-    runner = _runner(tmp_path, SLEEPER, Limits(first_wall_s=1.0))
-    started = time.monotonic()
-    try:
-        first = runner.turn("0,0,0\nx\n")
-    finally:
-        runner.stop()
+def test_the_keeper_stops_a_program_that_uses_no_cpu_at_its_limit(tmp_path,
+                                                                  monkeypatch) -> None:
+    first, took = _first_turn(tmp_path, monkeypatch, share=0.0)
     assert first["moves"] == {"answer": None, "problem": "hang"}, first
-    assert time.monotonic() - started < 1.0 + 1.0      # no probe extends a sleeper
+    assert took < 1.0 + 0.5                                      # no probe extends it
 
 
-def _program_named(name: str) -> Callable[[], int | None]:
-    def find() -> int | None:
-        for process in psutil.process_iter(["cmdline"]):
-            if any(arg.endswith("/" + name) for arg in process.info["cmdline"] or ()):
-                return process.pid
-        return None
-    return find
+def test_the_keeper_stops_a_program_past_its_cpu_allowance(tmp_path, monkeypatch) -> None:
+    """Computing at a whole core, it has had its allowance by the deadline: a hang, as
+    before, not 4x the limit."""
+    first, took = _first_turn(tmp_path, monkeypatch, share=1.0)
+    assert first["moves"] == {"answer": None, "problem": "hang"}, first
+    assert took < 1.0 + 0.5
 
 
-def test_a_starved_program_plays_its_first_turn_in_the_sandbox(tmp_path) -> None:
-    """The host's watchdog (a turn's wall plus its grace: 1 s here) counts the program's
-    work as its child's: the keeper waits while the program computes, and so does the
-    host, so the program plays every turn and is not erased."""
-    name = f"starved_{uuid.uuid4().hex}.py"
-    bot = tmp_path / name
-    bot.write_text(STARVED)
-    game = get_game("cave")
-    limits = Limits(cpu_per_call_s=1.0, wall_per_call_s=0.5, watchdog_grace_s=0.5,
-                    first_wall_s=1.0, memory_mb=160)
-    spec = MatchSpec("cave", game.find_map(None), [read_bot(bot)], 1,
-                     game.rules("seed", max_turns=3), limits)
-    with starved(_program_named(name)):
-        result = run_match(spec)
-    (me,) = result["players"]
-    assert me["status"] == "ok", me
-    assert me["stats"]["decisions"] == 3 and me["stats"]["faults"] == {}, me
+WAITER = "import subprocess, sys; subprocess.run([sys.executable, '-c', sys.argv[1]])"
+
+
+def _watched(program: str) -> tuple[host.Child, subprocess.Popen]:
+    """A host Child of an executable bot, whose keeper (here a process that waits) runs a
+    program running `program`; sent its request (the CPU baseline) once the program runs,
+    and its deadline past."""
+    proc = subprocess.Popen([sys.executable, "-c", WAITER, program])
+    child = host.Child.__new__(host.Child)
+    child.pid, child.inner_pid, child.wrapped, child.executable = proc.pid, 0, False, True
+    child.clock = host._harden.cpu_clock(proc.pid)
+    child.cpu_used = child.cpu_seen = child._sent_at_cpu = 0.0
+    child.limits = Limits(cpu_bank_s=100.0)
+    child._budget = 100.0
+    time.sleep(0.5)                          # the program starts
+    child._progress_cpu = child.busy_cpu()
+    now = time.monotonic()
+    child._deadline, child._last_deadline = now - 0.01, now + 30
+    return child, proc
+
+
+@pytest.mark.parametrize("program, verdicts", [
+    ("while True: pass", [None, None]),              # it computes: starved, looked at again
+    ("import time; time.sleep(60)", ["wall-clock watchdog (hang)"]),
+], ids=["computing", "sleeping"])
+def test_the_hosts_watchdog_counts_an_executable_bots_programs(program, verdicts) -> None:
+    child, proc = _watched(program)
+    try:
+        seen = []
+        for _ in verdicts:
+            time.sleep(0.3)
+            seen.append(child.overrun())
+            child._deadline = time.monotonic() - 0.01
+        assert seen == verdicts
+    finally:
+        host.kill_tree(proc.pid)
+        proc.wait()

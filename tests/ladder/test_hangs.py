@@ -79,7 +79,10 @@ def test_hanging_uploads_are_refused_quickly_and_a_flood_stalls_nothing(tmp_path
 
         statuses = sorted(a.status_code for a in answers)
         assert len(answers) == FLOOD and set(statuses) <= {422, 503}, statuses
-        assert statuses.count(422) >= WORKERS + QUEUE, statuses   # all that could wait, did
+        # All that could wait were checked: the queue's, and those the check workers took
+        # before the queue filled (none, on a loaded machine); the rest were refused.
+        assert statuses.count(422) >= QUEUE, statuses
+        assert statuses.count(503) >= FLOOD - WORKERS - QUEUE, statuses
         for refused in answers:
             body = refused.json()
             if refused.status_code == 503:
