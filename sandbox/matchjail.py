@@ -303,13 +303,15 @@ class Jail:
         release(self)
 
 
-# A process that plays match after match (a batch's worker, `keep_spares`) plays the
-# matches of one line-up in a row in one jail (`_live`): it hardens once, and loads the
-# bots and their libraries anew for each match. It keeps one more jail ready, spawned and
-# hardened, for a new line-up or the replay after a kill. Both die with the process.
+# A process (or each thread of a process) that plays match after match (a batch,
+# `keep_spares`) plays the matches of one line-up in a row in one jail (`_live`, by
+# thread): it hardens once, and loads the bots and their libraries anew for each match.
+# It keeps one more jail ready, spawned and hardened, for a new line-up or the replay
+# after a kill. `discard_spares` ends them all, and the jails in play (`_playing`).
 keep_spares = False
 _spares: dict[tuple, Future] = {}
-_live: tuple[tuple, tuple, Jail] | None = None
+_live: dict[int, tuple[tuple, tuple, Jail]] = {}
+_playing: set[Jail] = set()
 _helper: ThreadPoolExecutor | None = None
 
 
@@ -338,8 +340,7 @@ def _take(key: tuple, limits: Limits, bots: int, isolation: Isolation) -> Jail:
 
 def _reused(key: tuple, lineup: tuple) -> Jail | None:
     """The jail that played this line-up's last match, if it may play this one."""
-    global _live
-    live, _live = _live, None
+    live = _live.pop(threading.get_ident(), None)
     if live is None:
         return None
     if live[:2] == (key, lineup) and live[2].reusable():
@@ -356,11 +357,13 @@ def _end(jail: Jail) -> None:
 
 
 def discard_spares() -> None:
-    """Kill the jails kept ready or live (a worker that stops), and remove their cgroups."""
-    global _live, _helper
-    if _live is not None:
-        _live[2].kill()
-        _live = None
+    """Kill the jails kept ready, live or in play (a batch that stops), and remove their
+    cgroups. A match in play fails (JailError)."""
+    global _helper
+    for jail in list(_playing):
+        jail.kill()
+    while _live:
+        _live.popitem()[1][2].kill()
     while _spares:
         try:
             _spares.popitem()[1].result().kill()
@@ -375,24 +378,26 @@ def run(spec, on_turn=None, replays: list[dict] | None = None, max_turns: int = 
     """Play `spec` (its limits and map text filled in) in match jails: one, and one more
     after each kill, which replays the match with the killed bot charged. In a worker the
     jail of the line-up's previous match plays it, if it may."""
-    global _live
     isolation = Isolation("strict" if spec.sandbox == "strict" else "standard",
                           spec.skip_layers)
     charges: dict[int, tuple[int, str]] = {}
     kills: list[dict] = []
-    key = (os.getpid(), spec.limits, len(spec.bots), isolation)
+    key = (os.getpid(), threading.get_ident(), spec.limits, len(spec.bots), isolation)
     lineup = tuple(sorted(bot.sha256 for bot in spec.bots))
     for _ in range(len(spec.bots) + 1):
         jail = (_reused(key, lineup) if not kills else None) or \
             _take(key, spec.limits, len(spec.bots), isolation)
+        _playing.add(jail)
         try:
             outcome = jail.run({"spec": spec, "charges": charges, "replay": replays is not None},
                                on_turn, max_turns)
         except BaseException:
             jail.kill()
             raise
+        finally:
+            _playing.discard(jail)
         if outcome[0] == "result" and keep_spares and jail.reusable():
-            _live = (key, lineup, jail)
+            _live[threading.get_ident()] = (key, lineup, jail)
         else:
             _end(jail)
         if outcome[0] == "result":

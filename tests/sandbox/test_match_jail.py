@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 
 import pytest
 from typer.testing import CliRunner
@@ -169,6 +170,11 @@ def worker_jails(monkeypatch):
     matchjail.discard_spares()
 
 
+def live_jail(matchjail):
+    """The jail kept for this thread's line-up."""
+    return matchjail._live[threading.get_ident()][2]
+
+
 def mine(result: dict) -> dict:
     """The carrier's line of a result (seat 0)."""
     return next(p for p in result["players"] if p["seat"] == 0)
@@ -190,7 +196,7 @@ def test_a_workers_jail_loads_the_bots_afresh_for_each_match(tmp_path, no_stray_
         result, _ = play(game, bots, "match", seed=seed, turns=4)
         assert result["sandbox_mode"] == "match" and result["jail_kills"] == []
         assert FRESH in mine(result)["output"], mine(result)
-        pids.append(worker_jails._live[2].pid)
+        pids.append(live_jail(worker_jails).pid)
     assert len(set(pids)) == 1            # one jail played the three matches
 
 
@@ -207,12 +213,12 @@ def test_a_kill_in_one_match_leaves_the_next_unspoilt(tmp_path, no_stray_process
                        "watchdog_grace_s": 0.5})
     before = play(game, bots, "match", seed=calm, limits=limits, turns=4)
     assert before[0]["jail_kills"] == [] and FRESH in mine(before[0])["output"]
-    first_jail = worker_jails._live[2].pid
+    first_jail = live_jail(worker_jails).pid
     killed, _ = play(game, bots, "match", seed=spins, limits=limits, turns=4)
     assert mine(killed)["status"] == "forfeit", mine(killed)
     assert [k["player"] for k in killed["jail_kills"]] == [mine(killed)["name"]]
     after = play(game, bots, "match", seed=calm, limits=limits, turns=4)
-    assert worker_jails._live[2].pid != first_jail       # a fresh jail after the kill
+    assert live_jail(worker_jails).pid != first_jail       # a fresh jail after the kill
     assert after[0]["jail_kills"] == [] and FRESH in mine(after[0])["output"]
     assert all(p["status"] == "ok" for p in after[0]["players"]), after[0]["players"]
     assert comparable(*after) == comparable(*before)     # the same match as before it
