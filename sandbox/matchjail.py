@@ -312,6 +312,7 @@ keep_spares = False
 _spares: dict[tuple, Future] = {}
 _live: dict[int, tuple[tuple, tuple, Jail]] = {}
 _playing: set[Jail] = set()
+_taken: set[tuple] = set()           # keys that took a jail before
 _helper: ThreadPoolExecutor | None = None
 
 
@@ -326,10 +327,13 @@ def _in_background(work, *args) -> Future:
 
 
 def _take(key: tuple, limits: Limits, bots: int, isolation: Isolation) -> Jail:
-    """The jail kept ready for `key`, or a new one; and, if kept, the next one started."""
+    """The jail kept ready for `key`, or a new one; and, if kept, the next one started.
+    The first take starts none: a batch's one line-up plays on in the jail it gets, and
+    a spare is wanted only once jails change (a new line-up, a kill)."""
     ready = _spares.pop(key, None)
-    if keep_spares:
+    if keep_spares and key in _taken:
         _spares[key] = _in_background(Jail, limits, bots, isolation)
+    _taken.add(key)
     if ready is not None:
         try:
             return ready.result()
