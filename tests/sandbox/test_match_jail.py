@@ -222,3 +222,17 @@ def test_a_kill_in_one_match_leaves_the_next_unspoilt(tmp_path, no_stray_process
     assert after[0]["jail_kills"] == [] and FRESH in mine(after[0])["output"]
     assert all(p["status"] == "ok" for p in after[0]["players"]), after[0]["players"]
     assert comparable(*after) == comparable(*before)     # the same match as before it
+
+
+def test_a_jail_a_bot_left_a_thread_in_plays_no_further_match(tmp_path, no_stray_processes,
+                                                               worker_jails) -> None:
+    game = GAMES["robotgame"]
+    path = tmp_path / "threader.py"
+    path.write_text("import threading, time\n"
+                    "threading.Thread(target=time.sleep, args=(600,), daemon=True).start()\n"
+                    "class Robot:\n    def act(self, game):\n        return ['guard']\n")
+    bots = [read_bot(path), lineup(game)[0]]
+    for seed in (1, 2):
+        result, _ = play(game, bots, "match", seed=seed, turns=3)
+        assert result["jail_kills"] == [] and mine(result)["status"] == "ok", result
+        assert threading.get_ident() not in worker_jails._live      # not kept for reuse
