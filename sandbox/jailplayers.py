@@ -442,17 +442,15 @@ class Libraries:
 
 def clean(tasks: int) -> bool:
     """Whether the jail may play another match: no thread left by a bot (`tasks` at its
-    start), and its scratch directory (its working directory) emptied."""
+    start), and nothing left in its scratch directory (its working directory), which the
+    jail leaves as it is: a match that wrote there retires its jail."""
     if _tasks() > tasks:
         return False
     try:
-        for entry in os.scandir("."):
-            if entry.is_dir(follow_symlinks=False):
-                return False
-            os.unlink(entry.name)
+        with os.scandir(".") as entries:
+            return next(entries, None) is None
     except OSError:
         return False
-    return True
 
 
 class JailProgramPlayer(ProgramPlayer):
