@@ -5,7 +5,8 @@ For each pair of bots, in one run with the variants interleaved:
   its workers, no limits and no isolation;
 - `arena batch a b --game robotgame --seeds N`, sandboxed (`standard`): every game's two
   players isolated and limited, every result stored;
-- the same with `--sandbox match` (one jail per match: the engine and both bots inside);
+- the same with `--sandbox match` (the engine and both bots in one jail, which plays the
+  line-up's matches in a row, loading the bots anew for each);
 - the same with `--sandbox off` (bots in the workers' own processes).
 Each is a whole command, start to exit, on every core. Targets: sandboxed at least 1.0x
 rgkit's runner on every pair; match at least 1.2x rgkit's runner and 0.9x in-process.

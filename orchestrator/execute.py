@@ -275,6 +275,65 @@ class DaskPool:
             self.cluster.close()
 
 
+class JailPool:
+    """`--sandbox match` on this machine: threads of this process, one per match in play,
+    each driving the jail that plays its match whole (sandbox/matchjail.py). The host's
+    side of a jailed match only waits and reads, so a worker process per match slot would
+    be pure cost, and the jail zygote is this process's own, started as the command began
+    (orchestrator/launch.py). Each thread plays its line-up's matches in one jail.
+    """
+
+    def __init__(self, workers: int) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        from sandbox import matchjail
+        matchjail.keep_spares = True
+        self.slots = max(1, workers)
+        self.executor = ThreadPoolExecutor(self.slots, thread_name_prefix="arena-match")
+        self.running: dict[Any, Any] = {}
+
+    def free(self) -> int:
+        return self.slots - len(self.running)
+
+    def busy(self) -> int:
+        return len(self.running)
+
+    def submit(self, key: Any, task: tuple[str, dict]) -> None:
+        self.running[self.executor.submit(run_task, task)] = key
+
+    def wait(self, timeout: float | None = None) -> list[tuple[Any, dict]]:
+        from concurrent.futures import FIRST_COMPLETED
+        from concurrent.futures import wait as wait_futures
+
+        if not self.running:
+            return []
+        done, _ = wait_futures(list(self.running), timeout, return_when=FIRST_COMPLETED)
+        return [(self.running.pop(future), future.result()) for future in done]
+
+    def close(self) -> None:
+        """Stop: the jails in play are killed (their matches come back as errors)."""
+        from sandbox import matchjail
+        for future in self.running:
+            future.cancel()
+        matchjail.discard_spares()
+        self.executor.shutdown(wait=True)
+        matchjail.discard_spares()
+        matchjail.keep_spares = False
+
+
+def jailed_only(planned: list[Planned]) -> bool:
+    """Whether every match plays whole in a match jail (Python bots, `--sandbox match`)."""
+    for item in planned:
+        spec = item.spec
+        if spec.get("sandbox") != "match":
+            return False
+        game = get_game(spec["game"])
+        if any(game.bot_spec(BotFile(b["path"], b["source"], b["sha256"], b["name"])
+                             ).program is not None for b in spec["bots"]):
+            return False
+    return bool(planned)
+
+
 def open_pool(backend: str, workers: int, address: str | None = None, pin: bool = True,
               start: str | None = None, capacity: int | None = None, nice: int = 0):
     """A LocalPool or a DaskPool: `free()`, `submit(key, task)`, `wait(timeout)`, `close()`."""
@@ -299,7 +358,8 @@ def run(series: Series, backend: str, workers: int, address: str | None = None,
         return
     if backend == "local":
         workers = min(workers, len(series.waiting))
-    pool = open_pool(backend, workers, address, pin, capacity=capacity)
+    pool = JailPool(workers) if backend == "local" and jailed_only(series.waiting) else \
+        open_pool(backend, workers, address, pin, capacity=capacity)
     try:
         while series.waiting or series.running:
             while pool.free() and (item := series.take()) is not None:

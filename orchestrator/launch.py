@@ -1,31 +1,50 @@
 """The `arena` entry point: warms the sandbox up while the command's modules import.
 
 `arena run` and `arena check` each need the sandbox's zygote (a fresh interpreter that
-forks the children). Started first, it boots on the other core while this process
-imports typer, rich, the engines and numpy, instead of after them.
+forks the children), and `batch`, `tournament` and `compare` with `--sandbox match` the
+match jail's zygote (sandbox/_jailzygote.py). Started first, it boots on the other core
+while this process imports typer, rich, the engines and numpy, instead of after them.
 """
 import sys
 
 WARM_COMMANDS = ("run", "check")
 WARM_TIERS = ("standard", "strict")     # off runs in-process; bwrap starts its own
+JAIL_COMMANDS = ("batch", "tournament", "compare")
+
+
+def _option(args: list[str], name: str, default: str) -> str:
+    """The last value given to `--name` (as `--name value` or `--name=value`)."""
+    value = default
+    for i, arg in enumerate(args):
+        if arg == name and i + 1 < len(args):
+            value = args[i + 1]
+        elif arg.startswith(f"{name}="):
+            value = arg.partition("=")[2]
+    return value
 
 
 def wants_zygote(args: list[str]) -> bool:
     """Whether this command line will start sandbox children through the zygote."""
     if not args or args[0] not in WARM_COMMANDS or "--help" in args:
         return False
-    tier = "standard"
-    for i, arg in enumerate(args):
-        if arg == "--sandbox" and i + 1 < len(args):
-            tier = args[i + 1]
-        elif arg.startswith("--sandbox="):
-            tier = arg.partition("=")[2]
-    return tier in WARM_TIERS
+    return _option(args, "--sandbox", "standard") in WARM_TIERS
+
+
+def wants_jail_zygote(args: list[str]) -> bool:
+    """Whether this command line will play its matches in match jails, from this process
+    (the local backend drives them from threads: orchestrator/execute.py, JailPool)."""
+    if not args or args[0] not in JAIL_COMMANDS or "--help" in args:
+        return False
+    return _option(args, "--sandbox", "standard") == "match" and \
+        _option(args, "--backend", "local") == "local"
 
 
 def main() -> None:
     if wants_zygote(sys.argv[1:]):
         from sandbox.zygote import prestart
         prestart()
+    elif wants_jail_zygote(sys.argv[1:]):
+        from sandbox.matchjail import jail_zygote
+        jail_zygote()
     from orchestrator.cli import main as cli_main
     cli_main()

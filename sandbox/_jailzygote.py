@@ -1,12 +1,13 @@
-"""The match jail's zygote (`--sandbox match`): forks one hardened child per match.
+"""The match jail's zygote (`--sandbox match`): forks hardened children that play matches.
 
 `python -P -s -S _jailzygote.py CONTROL_FD PROJECT_DIR [SITE_DIR ...]`. Like the bots'
 zygote (`botlib/_zygote.py`, whose clone it uses), it imports what a child needs once (here
 the engines and `orchestrator.match` too) and answers each request, which carries the
 child's two pipe ends and the host's marker page, with the new child's pid. The child puts
-on every layer of a standard sandbox child (`_harden.harden`), then plays the whole match
-with `run_match` and the jail's players (`sandbox/jailplayers.py`), and sends back the
-result and the replay. The host trusts nothing it sends but reads it as plain msgpack.
+on every layer of a standard sandbox child (`_harden.harden`), then plays whole matches,
+one at a time, with `run_match` and the jail's players (`sandbox/jailplayers.py`), and
+sends back each result and replay. The host trusts nothing it sends but reads it as plain
+msgpack. Between two matches the bots' modules and libraries are dropped and loaded anew.
 """
 import os
 import sys
@@ -16,6 +17,7 @@ sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "botlib
 
 import dataclasses  # noqa: E402
 import gc  # noqa: E402
+import io  # noqa: E402
 import pickle  # noqa: E402
 import socket  # noqa: E402
 
@@ -36,10 +38,13 @@ from sandbox import jailplayers  # noqa: E402
 from sandbox.host import side_parts  # noqa: E402
 
 JOB_BYTES = 1 << 30
+LIBRARIES: jailplayers.Libraries | None = None
 
 
 def serve(in_fd, out_fd, marker_fd, namespaces, ns_problem, outer_ids):
-    """A jail's life: harden, read the match, play it, send the result."""
+    """A jail's life: harden, then play the matches the host sends, one after another,
+    each with its bots and their libraries loaded anew (`jailplayers.Libraries`), until
+    the host closes the pipe or the jail is no longer fit to go on."""
     page = jailplayers.map_page(marker_fd)
     os.close(marker_fd)          # no fd left for a bot's os.write to reach it by
     config = _wire.read_frame(in_fd, 1 << 20)["config"]
@@ -49,19 +54,49 @@ def serve(in_fd, out_fd, marker_fd, namespaces, ns_problem, outer_ids):
     _wire.write_frame(out_fd, {"layers": layers, "missing": missing, "scratch": scratch})
     if config.get("strict") and missing:
         _runtime.exit_now(_runtime.FATAL_EXIT)
-    job = pickle.loads(_wire.read_frame(in_fd, JOB_BYTES)["job"])
     attempts = _attempts.Attempts(config["readable"], os.getcwd())
     attempts.install()
-    marker = jailplayers.Marker(page)
-    turn = [0]
-    jailplayers.STATE = jailplayers.JailState(marker, job["charges"], attempts,
-                                              lambda: turn[0], out_fd)
     # The host's own packages, as in a bot's child: out of sys.modules (the jail's code
     # keeps what it imported), refused and noted when a bot imports them.
     _child._Blocker.attempts = attempts
     sys.meta_path.insert(0, _child._Blocker)
-    for name in [m for m in sys.modules if m.split(".")[0] in _child.BLOCKED]:
-        del sys.modules[name]
+    hidden = {m: sys.modules.pop(m) for m in list(sys.modules)
+              if m.split(".")[0] in _child.BLOCKED}
+    LIBRARIES.install()
+    marker = jailplayers.Marker(page)
+    tasks = jailplayers._tasks()
+    while True:
+        try:
+            frame = _wire.read_frame(in_fd, JOB_BYTES)
+        except EOFError:
+            _runtime.exit_now(0)
+        LIBRARIES.refresh()
+        attempts.take()
+        reply = play(_Job(io.BytesIO(frame["job"]), hidden).load(), marker, attempts, out_fd)
+        reply["again"] = jailplayers.clean(tasks)
+        _wire.write_frame(out_fd, reply)
+        if not reply["again"]:
+            _runtime.exit_now(0)
+
+
+class _Job(pickle.Unpickler):
+    """The host's job: its classes from the modules the jail hid from the bots."""
+
+    def __init__(self, data, hidden):
+        super().__init__(data)
+        self.hidden = hidden
+
+    def find_class(self, module, name):
+        if module in self.hidden:
+            return getattr(self.hidden[module], name)
+        return super().find_class(module, name)
+
+
+def play(job, marker, attempts, out_fd):
+    """One match of the jail: its result and its replay."""
+    turn = [0]
+    jailplayers.STATE = jailplayers.JailState(marker, job["charges"], attempts,
+                                              lambda: turn[0], out_fd)
     spec = dataclasses.replace(job["spec"], sandbox=IN_JAIL)
     replays = [] if job["replay"] else None
 
@@ -76,7 +111,8 @@ def serve(in_fd, out_fd, marker_fd, namespaces, ns_problem, outer_ids):
         _runtime.exit_now(_runtime.FATAL_EXIT)
     jailplayers.stop_clocks()
     marker.idle()
-    _wire.write_frame(out_fd, {"result": result, "replay": replays[0] if replays else None})
+    jailplayers.STATE = None
+    return {"result": result, "replay": replays[0] if replays else None}
 
 
 def spawn(fds, control, wanted):
@@ -103,9 +139,13 @@ def spawn(fds, control, wanted):
 
 
 def main():
+    global LIBRARIES
     _harden.set_parent_death_signal()
-    for name in GAMES:          # every game's bot side, a file kept elsewhere's too
-        _runtime.bot_side(*side_parts(get_game(name).bot_side))
+    sides = [side_parts(get_game(name).bot_side) for name in GAMES]
+    for side in sides:          # every game's bot side, a file kept elsewhere's too
+        _runtime.bot_side(*side)
+    LIBRARIES = jailplayers.Libraries(os.path.dirname(_runtime.__file__),
+                                      [name for name, _ in sides])
     for name in _zygote.PRELOAD:
         __import__(name)
     lazy.load_all()             # what the engines import on first use (numpy): once, here

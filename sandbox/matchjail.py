@@ -1,4 +1,4 @@
-"""`--sandbox match`, the host's side: one hardened child per match, and its result.
+"""`--sandbox match`, the host's side: a hardened child plays whole matches, and its result.
 
 The jail gets every layer of a standard child (`_harden.harden`: namespaces, a private
 read-only root, nobody or a user namespace, Landlock, seccomp, rlimits; a memory and a
@@ -10,6 +10,11 @@ from a bot (see docs/security.md).
 The host only starts the jail, reads which bot is running from a shared page, and, when
 the jail must be killed (past the hard limits, out of memory, a crash), charges that bot
 as the standard mode would and starts a fresh jail that replays the match with the charge.
+
+A batch's worker plays the matches of one line-up in a row in one jail, which hardens
+once: the jail loads the bots and their libraries anew for each match (nothing of the
+last match's bot modules is reachable), and is retired when a bot left a thread or a
+file, when the line-up changes, after a kill, and before its CPU rlimit could cut a match.
 """
 from __future__ import annotations
 
@@ -58,6 +63,8 @@ POLL_S = 0.05
 NO_THREADS = {name: "1" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS",
                                      "MKL_NUM_THREADS")}
 SLACK_S = 0.5                # the host's watchdog comes after the jail's own guard
+JAIL_SLACK_S = 60.0          # the jail's CPU rlimit: its bots' banks, and this
+REUSE_CPU_S = JAIL_SLACK_S / 2   # a jail past this much CPU plays no further match
 
 
 class JailError(RuntimeError):
@@ -94,7 +101,7 @@ def jail_limits(limits: Limits, bots: int) -> Limits:
     """The jail's own rlimits and cgroup caps: every bot's share, and the engine's."""
     return dataclasses.replace(
         limits, memory_mb=bots * limits.memory_mb + ENGINE_MB,
-        cpu_bank_s=bots * (limits.cpu_bank_s + limits.cpu_per_call_s) + 60.0)
+        cpu_bank_s=bots * (limits.cpu_bank_s + limits.cpu_per_call_s) + JAIL_SLACK_S)
 
 
 class Jail:
@@ -109,6 +116,8 @@ class Jail:
         self.scratch: str | None = None
         self.returncode: int | None = None
         self.peak_rss_mb = 0.0
+        self.hardened = False
+        self.again = False            # the jail said it is fit for another match
         marker_fd = os.memfd_create("arena-marker", os.MFD_CLOEXEC)
         os.ftruncate(marker_fd, mmap.PAGESIZE)
         self.page = mmap.mmap(marker_fd, mmap.PAGESIZE)
@@ -161,24 +170,17 @@ class Jail:
     def run(self, job: dict, on_turn=None, max_turns: int = 0) -> tuple:
         """Play the match of `job` ({"spec", "charges", "replay"}). Returns ("result",
         result, replay) or ("charge", seat, entry, reason); raises JailError when the jail
-        failed outside any bot's code."""
-        frame = self._next(time.monotonic() + self.limits.load_timeout_s + 20.0)
-        if not isinstance(frame, dict) or "layers" not in frame:
-            raise JailError(f"the match jail did not start ({frame!r:.100})")
-        self.layers = [str(x) for x in frame["layers"]]
-        self.missing = {str(k): str(v) for k, v in (frame.get("missing") or {}).items()}
-        if is_scratch(frame.get("scratch")):
-            self.scratch = frame["scratch"]
-        for name in self.cgroups.lost if self.cgroups else ():
-            if f"{name}_cgroup" in self.layers:
-                self.layers.remove(f"{name}_cgroup")
-        if self.strict and self.missing:
-            raise SandboxUnavailable(refusal(self.missing))
+        failed outside any bot's code. A jail plays one match at a time, and another after
+        it only if it said it may (`reusable`)."""
+        if not self.hardened:
+            self._hardened()
+        self.again = False
         self._write({"job": pickle.dumps(job)})
         watching, since_wall, since_cpu, turn = None, 0.0, 0.0, -1
         while True:
             frame = self._next(time.monotonic() + POLL_S)
             if isinstance(frame, dict) and "result" in frame:
+                self.again = frame.get("again") is True
                 return "result", frame["result"], frame.get("replay")
             if isinstance(frame, str):              # it died, or a bot wrote to the pipe
                 return self._charge(frame)
@@ -196,6 +198,28 @@ class Jail:
                     why := self._overrun(kind, calls, since_wall, since_cpu)):
                 self.kill()
                 return "charge", seat, entry, why
+
+    def _hardened(self) -> None:
+        """The jail's first frame: the layers it put on."""
+        frame = self._next(time.monotonic() + self.limits.load_timeout_s + 20.0)
+        if not isinstance(frame, dict) or "layers" not in frame:
+            raise JailError(f"the match jail did not start ({frame!r:.100})")
+        self.layers = [str(x) for x in frame["layers"]]
+        self.missing = {str(k): str(v) for k, v in (frame.get("missing") or {}).items()}
+        if is_scratch(frame.get("scratch")):
+            self.scratch = frame["scratch"]
+        for name in self.cgroups.lost if self.cgroups else ():
+            if f"{name}_cgroup" in self.layers:
+                self.layers.remove(f"{name}_cgroup")
+        if self.strict and self.missing:
+            raise SandboxUnavailable(refusal(self.missing))
+        self.hardened = True
+
+    def reusable(self) -> bool:
+        """Whether the next match of the same line-up may play in this jail: it said so
+        (no thread left running, its scratch emptied), it lives, and a whole match's CPU
+        still fits under its CPU rlimit."""
+        return self.again and self._reap(0) is None and self.cpu_now() < REUSE_CPU_S
 
     def _overrun(self, kind: int, calls: int, since_wall: float,
                  since_cpu: float) -> str | None:
@@ -279,10 +303,16 @@ class Jail:
         release(self)
 
 
-# A process that plays match after match (a batch's worker) keeps one jail ready, spawned
-# and hardened, for its next match: `keep_spares`. It dies with the process.
+# A process (or each thread of a process) that plays match after match (a batch,
+# `keep_spares`) plays the matches of one line-up in a row in one jail (`_live`, by
+# thread): it hardens once, and loads the bots and their libraries anew for each match.
+# It keeps one more jail ready, spawned and hardened, for a new line-up or the replay
+# after a kill. `discard_spares` ends them all, and the jails in play (`_playing`).
 keep_spares = False
 _spares: dict[tuple, Future] = {}
+_live: dict[int, tuple[tuple, tuple, Jail]] = {}
+_playing: set[Jail] = set()
+_taken: set[tuple] = set()           # keys that took a jail before
 _helper: ThreadPoolExecutor | None = None
 
 
@@ -297,16 +327,30 @@ def _in_background(work, *args) -> Future:
 
 
 def _take(key: tuple, limits: Limits, bots: int, isolation: Isolation) -> Jail:
-    """The jail kept ready for `key`, or a new one; and, if kept, the next one started."""
+    """The jail kept ready for `key`, or a new one; and, if kept, the next one started.
+    The first take starts none: a batch's one line-up plays on in the jail it gets, and
+    a spare is wanted only once jails change (a new line-up, a kill)."""
     ready = _spares.pop(key, None)
-    if keep_spares:
+    if keep_spares and key in _taken:
         _spares[key] = _in_background(Jail, limits, bots, isolation)
+    _taken.add(key)
     if ready is not None:
         try:
             return ready.result()
         except Exception:
             pass                # the next attempt says why, if it fails again
     return Jail(limits, bots, isolation)
+
+
+def _reused(key: tuple, lineup: tuple) -> Jail | None:
+    """The jail that played this line-up's last match, if it may play this one."""
+    live = _live.pop(threading.get_ident(), None)
+    if live is None:
+        return None
+    if live[:2] == (key, lineup) and live[2].reusable():
+        return live[2]
+    _end(live[2])
+    return None
 
 
 def _end(jail: Jail) -> None:
@@ -317,7 +361,13 @@ def _end(jail: Jail) -> None:
 
 
 def discard_spares() -> None:
-    """Kill the jails kept ready (a worker that stops), and remove their cgroups."""
+    """Kill the jails kept ready, live or in play (a batch that stops), and remove their
+    cgroups. A match in play fails (JailError)."""
+    global _helper
+    for jail in list(_playing):
+        jail.kill()
+    while _live:
+        _live.popitem()[1][2].kill()
     while _spares:
         try:
             _spares.popitem()[1].result().kill()
@@ -325,25 +375,35 @@ def discard_spares() -> None:
             pass
     if _helper is not None:
         _helper.shutdown(wait=True)
+        _helper = None
 
 
 def run(spec, on_turn=None, replays: list[dict] | None = None, max_turns: int = 0) -> dict:
     """Play `spec` (its limits and map text filled in) in match jails: one, and one more
-    after each kill, which replays the match with the killed bot charged."""
+    after each kill, which replays the match with the killed bot charged. In a worker the
+    jail of the line-up's previous match plays it, if it may."""
     isolation = Isolation("strict" if spec.sandbox == "strict" else "standard",
                           spec.skip_layers)
     charges: dict[int, tuple[int, str]] = {}
     kills: list[dict] = []
-    key = (os.getpid(), spec.limits, len(spec.bots), isolation)
+    key = (os.getpid(), threading.get_ident(), spec.limits, len(spec.bots), isolation)
+    lineup = tuple(sorted(bot.sha256 for bot in spec.bots))
     for _ in range(len(spec.bots) + 1):
-        jail = _take(key, spec.limits, len(spec.bots), isolation)
+        jail = (_reused(key, lineup) if not kills else None) or \
+            _take(key, spec.limits, len(spec.bots), isolation)
+        _playing.add(jail)
         try:
             outcome = jail.run({"spec": spec, "charges": charges, "replay": replays is not None},
                                on_turn, max_turns)
         except BaseException:
             jail.kill()
             raise
-        _end(jail)
+        finally:
+            _playing.discard(jail)
+        if outcome[0] == "result" and keep_spares and jail.reusable():
+            _live[threading.get_ident()] = (key, lineup, jail)
+        else:
+            _end(jail)
         if outcome[0] == "result":
             break
         _, seat, entry, reason = outcome

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from orchestrator.launch import wants_zygote
+from orchestrator.launch import wants_jail_zygote, wants_zygote
 from sandbox import zygote
 
 
@@ -24,6 +24,19 @@ from sandbox import zygote
 ])
 def test_only_sandboxed_run_and_check_warm_the_zygote(args, wanted) -> None:
     assert wants_zygote(args) is wanted
+
+
+@pytest.mark.parametrize("args, wanted", [
+    (["batch", "a.py", "b.py", "--sandbox", "match"], True),
+    (["tournament", "a.py", "b.py", "c.py", "--sandbox=match"], True),
+    (["compare", "a.py", "b.py", "--sandbox", "match", "--backend", "local"], True),
+    (["batch", "a.py", "b.py", "--sandbox", "match", "--backend", "dask"], False),
+    (["batch", "a.py", "b.py"], False),
+    (["batch", "a.py", "b.py", "--sandbox", "match", "--help"], False),
+    (["run", "--sandbox", "match"], False),      # one match: its own jail, no zygote warmed
+])
+def test_jailed_batches_warm_the_jail_zygote(args, wanted) -> None:
+    assert wants_jail_zygote(args) is wanted
 
 
 def test_a_prestarted_zygote_is_the_one_that_forks_the_children() -> None:

@@ -33,6 +33,8 @@ if not hasattr(rg, "_configure"):
     _spec.loader.exec_module(rg)
     sys.modules["rg"] = rg
 
+_new_dict = dict.__new__
+_AttrDict = rg.AttrDict            # the runtime's own: a bot may rebind rg.AttrDict
 WATCH_MODULE_STATE = False         # rgkit bots may keep state in their module
 CODES = {"guard": 0, "move": 1, "attack": 2, "suicide": 3}
 ERROR, TIMEOUT = 4, 5
@@ -97,29 +99,34 @@ class RobotGameRuntime:
 
     def handle(self, view):
         """Answer one turn: {'moves': 3 bytes per own robot, 'errors', 'bot_s'}."""
-        rows = array("h", view["robots"])
+        rows = iter(array("h", view["robots"]))
         turn = view["turn"]
-        robots = rg.AttrDict()
+        record_type = _AttrDict
+        robots = record_type()
         own = []
-        for i in range(0, len(rows), 5):
-            x, y, hp, player, rid = rows[i:i + 5]
+        for x, y, hp, player, rid in zip(rows, rows, rows, rows, rows, strict=True):
             loc = (x, y)
-            record = rg.AttrDict(location=loc, hp=hp, player_id=player)
+            # AttrDict(location=loc, hp=hp, player_id=player), without a Python frame
+            record = _new_dict(record_type)
+            record["location"], record["hp"], record["player_id"] = loc, hp, player
+            record.__dict__ = record
             if rid >= 0:
                 record["robot_id"] = rid
                 own.append((loc, hp, player, rid))
             robots[loc] = record
         # The bot may keep its own objects in these: they are let go under the guard.
-        held = [rg.AttrDict(robots=robots, turn=turn)]
-        del robots, record
+        held = [record_type(robots=robots, turn=turn)]
+        del robots
+        record = None
         out = bytearray()
         errors = []
         spent = 0.0
         timeouts = 0
+        clock = time.perf_counter
         for i, robot in enumerate(own):
-            started = time.perf_counter()
+            started = clock()
             code, x, y, error = self._act(held[0], turn, *robot)
-            spent += time.perf_counter() - started
+            spent += clock() - started
             timeouts += code == TIMEOUT
             out += bytes((code, x, y))
             if error and len(errors) < ERRORS_PER_REPLY:

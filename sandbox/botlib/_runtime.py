@@ -247,14 +247,23 @@ def bot_side(name, source=None):
     return module
 
 
+_COMPILED = {}             # (source, filename) -> code: a process that plays match after
+                           # match (a batch's worker, its jail) compiles each bot once
+
+
 def load_bot(source, filename, guard, module_name="bot"):
     """Execute the bot's source as a fresh module; raise LoadError with the reason."""
-    try:
-        code = compile(source, filename, "exec")
-    except SyntaxError as exc:
-        raise LoadError(f"syntax error: {exc.msg} (line {exc.lineno})") from None
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise LoadError(f"cannot compile: {describe_error(exc)}") from None
+    code = _COMPILED.get((source, filename))
+    if code is None:
+        try:
+            code = compile(source, filename, "exec")
+        except SyntaxError as exc:
+            raise LoadError(f"syntax error: {exc.msg} (line {exc.lineno})") from None
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise LoadError(f"cannot compile: {describe_error(exc)}") from None
+        if len(_COMPILED) >= 8:
+            _COMPILED.clear()
+        _COMPILED[(source, filename)] = code
     module = types.ModuleType(module_name)
     module.__file__ = filename
     sys.modules[module_name] = module

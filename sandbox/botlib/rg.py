@@ -69,24 +69,29 @@ def wdist(p1, p2):
     return abs(p2[0] - p1[0]) + abs(p2[1] - p1[1])
 
 
-_types = {}
-
-
-def loc_types(loc):
+def _loc_types(loc):
     """A set of 'invalid', or 'normal' plus 'spawn' and/or 'obstacle'."""
-    got = _types.get(loc)
-    if got is None:
-        size = settings.board_size
-        if not (0 <= loc[0] < size and 0 <= loc[1] < size):
-            got = {"invalid"}
-        else:
-            got = {"normal"}
-            if loc in _spawn:
-                got.add("spawn")
-            if loc in _obstacles:
-                got.add("obstacle")
-        _types[loc] = got
-    return got                 # the cached set itself, as rgkit's memoized loc_types does
+    size = settings.board_size
+    if not (0 <= loc[0] < size and 0 <= loc[1] < size):
+        return {"invalid"}
+    got = {"normal"}
+    if loc in _spawn:
+        got.add("spawn")
+    if loc in _obstacles:
+        got.add("obstacle")
+    return got
+
+
+class _Memo(dict):
+    def __missing__(self, loc):
+        got = self[loc] = _loc_types(loc)
+        return got
+
+
+_types = _Memo()
+# As rgkit's memoized loc_types: a dict look-up in C (the cached set itself is returned),
+# the bots' most frequent call.
+loc_types = _types.__getitem__
 
 
 def locs_around(loc, filter_out=None):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 
 import pytest
 from typer.testing import CliRunner
@@ -128,3 +129,118 @@ def test_check_and_the_ladder_never_use_it(tmp_path) -> None:
     assert "unknown --sandbox mode for check 'match'" in str(done.exception)
     with pytest.raises(InputError, match="never uses --sandbox match"):
         Ladder(tmp_path / "ladder.sqlite", sandbox="match")
+
+
+
+# Keeps state in its module and in `rg`, and prints at its first act what it found there.
+# With SPIN, its first act spins past every guard on the seeds where its roll is under 0.5.
+CARRIER = """
+import random
+import rg
+import signal
+acts = [0]
+SPIN = {spin}
+class Robot:
+    def act(self, game):
+        acts[0] += 1
+        if acts[0] == 1:
+            roll = random.random()
+            if SPIN and roll < 0.5:
+                signal.pthread_sigmask(signal.SIG_BLOCK, {{signal.SIGALRM, signal.SIGPROF}})
+                while True:
+                    pass
+            patched = getattr(rg.wdist, "patched", False)
+            print(f"acts={{acts[0]}} wdist={{'patched' if patched else 'clean'}} "
+                  f"stash={{getattr(rg, 'stash', None)}} roll={{roll < 0.5}}")
+            def wdist(a, b):
+                return 0
+            wdist.patched = True
+            rg.wdist, rg.stash = wdist, "left by the last match"
+        return ['guard']
+"""
+FRESH = "acts=1 wdist=clean stash=None"
+
+
+@pytest.fixture
+def worker_jails(monkeypatch):
+    """Jails as a batch worker keeps them: a line-up's matches in a row in one jail."""
+    from sandbox import matchjail
+    monkeypatch.setattr(matchjail, "keep_spares", True)
+    yield matchjail
+    matchjail.discard_spares()
+
+
+def live_jail(matchjail):
+    """The jail kept for this thread's line-up."""
+    return matchjail._live[threading.get_ident()][2]
+
+
+def mine(result: dict) -> dict:
+    """The carrier's line of a result (seat 0)."""
+    return next(p for p in result["players"] if p["seat"] == 0)
+
+
+def carrier(tmp_path, spin: bool) -> list:
+    game = GAMES["robotgame"]
+    path = tmp_path / f"carrier{int(spin)}.py"
+    path.write_text(CARRIER.format(spin=spin))
+    return [read_bot(path), lineup(game)[0]]
+
+
+def test_a_workers_jail_loads_the_bots_afresh_for_each_match(tmp_path, no_stray_processes,
+                                                             worker_jails) -> None:
+    game = GAMES["robotgame"]
+    bots = carrier(tmp_path, spin=False)
+    pids = []
+    for seed in (1, 2, 3):
+        result, _ = play(game, bots, "match", seed=seed, turns=4)
+        assert result["sandbox_mode"] == "match" and result["jail_kills"] == []
+        assert FRESH in mine(result)["output"], mine(result)
+        pids.append(live_jail(worker_jails).pid)
+    assert len(set(pids)) == 1            # one jail played the three matches
+
+
+def test_a_kill_in_one_match_leaves_the_next_unspoilt(tmp_path, no_stray_processes,
+                                                      worker_jails) -> None:
+    game = GAMES["robotgame"]
+    probe = carrier(tmp_path, spin=False)         # the same rolls, and no spin
+    rolls = {seed: "roll=True" in mine(play(game, probe, "standard", seed=seed,
+                                            turns=2)[0])["output"] for seed in range(1, 9)}
+    spins = next(seed for seed, low in rolls.items() if low)
+    calm = next(seed for seed, low in rolls.items() if not low)
+    bots = carrier(tmp_path, spin=True)
+    limits = Limits(**{**game.limits.__dict__, "cpu_per_call_s": 0.3, "wall_per_call_s": 0.6,
+                       "watchdog_grace_s": 0.5})
+    before = play(game, bots, "match", seed=calm, limits=limits, turns=4)
+    assert before[0]["jail_kills"] == [] and FRESH in mine(before[0])["output"]
+    first_jail = live_jail(worker_jails).pid
+    killed, _ = play(game, bots, "match", seed=spins, limits=limits, turns=4)
+    assert mine(killed)["status"] == "forfeit", mine(killed)
+    assert [k["player"] for k in killed["jail_kills"]] == [mine(killed)["name"]]
+    after = play(game, bots, "match", seed=calm, limits=limits, turns=4)
+    assert live_jail(worker_jails).pid != first_jail       # a fresh jail after the kill
+    assert after[0]["jail_kills"] == [] and FRESH in mine(after[0])["output"]
+    assert all(p["status"] == "ok" for p in after[0]["players"]), after[0]["players"]
+    assert comparable(*after) == comparable(*before)     # the same match as before it
+
+
+LEFTOVERS = {  # what a bot leaves in its jail at import, past the end of its match
+    "thread": "import threading, time\n"
+              "threading.Thread(target=time.sleep, args=(600,), daemon=True).start()\n",
+    "file": "open('left-behind.txt', 'w').write('for the next match')\n",
+}
+
+
+@pytest.mark.parametrize("left", sorted(LEFTOVERS))
+def test_a_jail_a_bot_left_something_in_plays_no_further_match(left, tmp_path,
+                                                               no_stray_processes,
+                                                               worker_jails) -> None:
+    game = GAMES["robotgame"]
+    path = tmp_path / "leaver.py"
+    path.write_text(LEFTOVERS[left] + "class Robot:\n    def act(self, game):\n"
+                                      "        return ['guard']\n")
+    bots = [read_bot(path), lineup(game)[0]]
+    for seed in (1, 2):
+        result, _ = play(game, bots, "match", seed=seed, turns=3)
+        assert result["jail_kills"] == [] and mine(result)["status"] == "ok", result
+        assert threading.get_ident() not in worker_jails._live      # not kept for reuse
