@@ -31,8 +31,9 @@ from orchestrator.api_types import (
     RunInfo,
     Standing,
 )
-from orchestrator.bots import read_bot
-from orchestrator.games import DEFAULT_GAME, GAMES, get_game
+from orchestrator.bots import BotFile, read_bot
+from orchestrator.games import DEFAULT_GAME, GAMES, Game, get_game
+from orchestrator.match import match_fallback
 from orchestrator.options import Interrupted, check_choice, game_limits, rule_overrides
 from orchestrator.schedule import plan_batch, plan_compare, plan_tournament
 from orchestrator.series import Series
@@ -110,6 +111,16 @@ def play(bots: Sequence[Bot] | None = None, *, game: str = DEFAULT_GAME, map: st
     return result
 
 
+def _sandbox_shown(sandbox: str, game: Game, bots: list[BotFile]) -> tuple[str, dict]:
+    """A run's sandbox as its title names it, and its report's note: `match` asked for
+    executable bots plays them in the standard mode, and says so."""
+    note = match_fallback(game, bots) if sandbox == "match" else None
+    if note:
+        return f"standard ({note.split(':')[0]}: --sandbox match falls back)", \
+            {"sandbox_note": note}
+    return sandbox, {}
+
+
 def batch(bots: Sequence[Bot], *, seeds: int = 100, first_seed: int = 1,
           game: str = DEFAULT_GAME, map: str | None = None, rules: str | None = None,
           robots: int | None = None, max_turns: int | None = None,
@@ -137,11 +148,12 @@ def batch(bots: Sequence[Bot], *, seeds: int = 100, first_seed: int = 1,
         not _shows_progress(progress), key=by_seat, replays=replays)
     summary = summarize(store.iter_run_results(run_id), by_seat)    # one match at a time
     count = store.run_count(run_id)
+    shown, note = _sandbox_shown(sandbox, setup.game, lineup)
     report = {"game": setup.game.name, "matches": count, "skipped": skipped,
-              "db": str(store.path), **summary}
+              "db": str(store.path), **summary, **note}
     store.close()
     return BatchResult.from_dict(report, f"batch: {count} matches of {setup.game.name} on "
-                                         f"{setup.map_path.stem}, sandbox {sandbox} "
+                                         f"{setup.map_path.stem}, sandbox {shown} "
                                          f"({skipped} already in {store.path})")
 
 
@@ -175,9 +187,11 @@ def tournament(bots: Sequence[Bot], *, format: str | None = None, games: int | N
         not _shows_progress(progress), key=by_file, replays=replays)
     report = batch_cmd.tournament_report(store.run_results(run_id), setup.game, format,
                                          skipped, store.path)
+    shown, note = _sandbox_shown(sandbox, setup.game, lineup)
+    report |= note
     store.close()
     return BatchResult.from_dict(report, f"tournament ({format}): {report['matches']} "
-                                         f"matches of {setup.game.name}, sandbox {sandbox} "
+                                         f"matches of {setup.game.name}, sandbox {shown} "
                                          f"({skipped} already in {store.path})")
 
 
@@ -249,6 +263,7 @@ def compare(new: Bot, old: Bot, *, game: str = DEFAULT_GAME, against: Sequence[B
                               f"to go on") from None
     report = compare_cmd._report(test, planned, results, skipped, store.path)
     report["sandbox"] = sandbox
+    report |= _sandbox_shown(sandbox, setup.game, [new_bot, old_bot, *opponents])[1]
     report |= {"game": name, "new": new_bot.path, "old": old_bot.path,
                "against": [b.path for b in opponents]}
     store.close()

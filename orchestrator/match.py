@@ -168,17 +168,27 @@ def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None
     return result
 
 
+FALLBACK_NOTE = "executable bots: played in the standard mode"
+
+
+def match_fallback(game: Game, bots: list[BotFile]) -> str | None:
+    """Why `--sandbox match` plays these bots in the standard mode, if it does: programs
+    need a keeper that may start them, and the jail may start nothing."""
+    if any(game.bot_spec(bot).program is not None for bot in bots):
+        return FALLBACK_NOTE
+    return None
+
+
 def _jailed(spec, on_turn, replays, trace, stop) -> dict:
     """`--sandbox match`: the whole match in one jail (sandbox/matchjail.py)."""
     if trace is not None or stop is not None:
         raise ValueError("--sandbox match plays whole matches: no trace, no early stop")
     from sandbox import matchjail
-    game = get_game(spec.game)
-    if any(game.bot_spec(bot).program is not None for bot in spec.bots):
-        # Programs need a keeper that may start them; the jail may start nothing.
+    note = match_fallback(get_game(spec.game), spec.bots)
+    if note:
         result = run_match(dataclasses.replace(spec, sandbox="standard"), on_turn,
                            replays=replays)
-        result["sandbox_note"] = "executable bots: played in the standard mode"
+        result["sandbox_note"] = note
         return result
     if spec.map_text is None:
         spec = dataclasses.replace(spec, map_text=spec.map_path.read_text())

@@ -25,14 +25,16 @@ class CaveMap:
 
 def parse_map(text: str, name: str) -> CaveMap:
     """A cavern file's text; `#` starts a comment line. Errors name the file and row."""
-    lines = [line.rstrip("\n") for line in text.splitlines()]
-    rows = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+    numbered = [(number, line.strip()) for number, line in enumerate(text.splitlines(), 1)
+                if line.strip() and not line.lstrip().startswith("#")]
+    rows = [row for _, row in numbered]
     stem = Path(name).stem
     if rows == [GENERATE]:
         return CaveMap(stem)
     if not rows:
-        raise InputError(f"{name}: empty cavern file (write `{GENERATE}` or the cavern's rows)")
-    parse_cavern(rows, name)
+        raise InputError(f"{name}: no cavern rows (a line starting with # is a comment): "
+                         f"write `{GENERATE}` or the cavern's rows")
+    parse_cavern(rows, name, [number for number, _ in numbered])
     return CaveMap(stem, rows)
 
 

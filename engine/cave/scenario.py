@@ -12,8 +12,14 @@ BOT_FIELDS = {"health": int, "gold": int, "turns": int, "poison": int, "stuck": 
               "revealer": bool, "knife": bool}
 
 
-def parse_cavern(rows: Any, where: str) -> Cavern:
-    """Rows of square symbols, creatures (on ground) and at most one Nurse Nina."""
+def parse_cavern(rows: Any, where: str, lines: list[int] | None = None) -> Cavern:
+    """Rows of square symbols, creatures (on ground) and at most one Nurse Nina. With
+    `lines` (each row's line in a cavern file), errors say `file:line:column:`, counted
+    from 1 as an editor counts; else the grid's row and column (from 0)."""
+
+    def at(r: int, c: int) -> str:
+        return f"{where}:{lines[r]}:{c + 1}:" if lines else f"{where}: row {r}, column {c}:"
+
     if not isinstance(rows, list) or not rows or not all(isinstance(r, str) for r in rows):
         raise InputError(f"{where}: 'cavern' must be a non-empty list of strings")
     if any(len(row) != len(rows[0]) for row in rows):
@@ -26,10 +32,10 @@ def parse_cavern(rows: Any, where: str) -> Cavern:
                 creatures.append(Creature(symbol, r, c))
             elif symbol == NURSE:
                 if nurse is not None:
-                    raise InputError(f"{where}: row {r}, column {c}: a second Nurse Nina")
+                    raise InputError(f"{at(r, c)} a second Nurse Nina")
                 nurse = (r, c)
             elif symbol not in SQUARE_SYMBOLS:
-                raise InputError(f"{where}: row {r}, column {c}: unknown symbol {symbol!r}")
+                raise InputError(f"{at(r, c)} unknown symbol {symbol!r}")
             line.append(symbol if symbol in SQUARE_SYMBOLS else SQUARE_SYMBOLS[0])
         squares.append(line)
     return Cavern(squares, creatures, nurse)

@@ -110,8 +110,9 @@ def test_maps_generate_writes_a_cavern_that_run_loads(tmp_path) -> None:
                           text=True, capture_output=True, timeout=60)
     assert done.returncode == 0 and done.stdout.startswith("ok:"), done.stderr
     bad = tmp_path / "bad.txt"
-    bad.write_text("--X--\n")
+    bad.write_text("# a comment\n-----\n--X--\n")
     done = subprocess.run([*ARENA_CMD, "maps", "validate", "--game", "cave", str(bad)],
                           text=True, capture_output=True, timeout=60)
     assert done.returncode == 2
-    assert done.stderr.strip() == f"error: {bad}: row 0, column 2: unknown symbol 'X'"
+    # As an editor counts: line 3 of the file (its comment counted), column 3.
+    assert done.stderr.strip() == f"error: {bad}:3:3: unknown symbol 'X'"
