@@ -172,7 +172,7 @@ def check(
                 f"overheats in {found['decisions']} decisions, {found['cpu_s']:.2f} CPU s, "
                 f"{found['peak_rss_mb']:.0f} MB peak; sandbox: "
                 f"{', '.join(found['sandbox']) or 'no isolation layers'}")
-        out.print(Text.assemble(("ok", "green"), ": ", shown_text(said)))
+        out.print(Text.assemble(("ok", "green"), ": ", shown_text(said)), soft_wrap=True)
     if not found["ok"]:
         typer.echo(f"error: {shown(bot)}: {shown(found['reason'])}", err=True)
         raise typer.Exit(1)

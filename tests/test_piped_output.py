@@ -122,3 +122,5 @@ def test_output_piped_at_80_columns_keeps_every_name_whole(path, workdir) -> Non
         assert_clean(done, what)
         for name in names:
             assert name in done.stdout + done.stderr, f"{what}: {name!r} not shown whole"
+        if path == ("check",):                 # its verdict is one line, however long
+            assert done.stdout.count("\n") == 1 and done.stdout.startswith("ok: "), done.stdout
