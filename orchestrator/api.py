@@ -39,7 +39,7 @@ from orchestrator.schedule import plan_batch, plan_compare, plan_tournament
 from orchestrator.series import Series
 from orchestrator.store import Store, digest
 from orchestrator.summary import by_file, by_seat, summarize
-from orchestrator.text import console, shown_text
+from orchestrator.text import console, plural, shown_text
 
 Bot = Union[str, Path, Callable[..., Any], type]
 """A bot: a file's path, a bundled sample's name, or a function or class (Python games)."""
@@ -101,7 +101,7 @@ def play(bots: Sequence[Bot] | None = None, *, game: str = DEFAULT_GAME, map: st
                            sandbox, game_limits(found, cpu_limit, memory_mb))
     shown = _shows_progress(progress)
     if shown:
-        _err.print(shown_text(f"{spec.game}: {len(spec.bots)} AIs on {spec.map_path.name}, "
+        _err.print(shown_text(f"{spec.game}: {plural(len(spec.bots), "AI")} on {spec.map_path.name}, "
                               f"seed {spec.seed}, sandbox {spec.sandbox}", "dim"))
     replays: list[dict] | None = [] if record or replay is not None else None
     result = MatchResult.from_dict(cli._play(spec, show_progress=shown, replays=replays),

@@ -36,7 +36,8 @@ def pandas_module():
         import pandas
     except ImportError:
         raise ImportError("to_pandas() needs pandas, an optional dependency: "
-                          "pip install pandas") from None
+                          "pip install pandas, or install the package with its notebook "
+                          "extra") from None
     return pandas
 
 
@@ -104,7 +105,7 @@ class Replay(_Json):
 
 
 @dataclass(frozen=True)
-class PlayerResult:
+class PlayerResult(_Json):
     """One AI's place in a match."""
 
     name: str
@@ -182,7 +183,7 @@ def _flat(row: dict) -> dict:
 
 
 @dataclass(frozen=True)
-class Standing:
+class Standing(_Json):
     """One AI's row of a batch or tournament table (Elo and openskill: tournaments)."""
 
     name: str

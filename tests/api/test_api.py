@@ -50,6 +50,7 @@ def test_play_gives_what_run_prints(game) -> None:
     assert stable(got.to_json()) == stable(printed)
     assert got.winner == printed["winner"] and got.seed == 7
     assert [p.name for p in got.players] == [p["name"] for p in printed["players"]]
+    assert [p["cpu_s"] for p in got.players] == [p.cpu_s for p in got.players]
 
 
 def test_a_saved_replay_is_the_one_run_saves_and_load_replay_reads_it(tmp_path) -> None:
@@ -85,6 +86,8 @@ def test_batch_tournament_compare_and_the_store_give_what_the_commands_print(tmp
     assert stable(got.to_json()) == stable(printed)
     assert [s.name for s in got.players] == [p["name"] for p in printed["players"]]
     assert got.players[0].elo == printed["players"][0]["elo"]
+    # A row reads as its JSON object too, as the results do (docs/python-api.md).
+    assert got.players[0]["elo"] == got.players[0].to_json()["elo"] == got.players[0].elo
 
     got = api.compare("hunter", "beeline", against=["turtle"], max_games=4, db=ours,
                       **options)
