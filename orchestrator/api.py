@@ -101,7 +101,8 @@ def play(bots: Sequence[Bot] | None = None, *, game: str = DEFAULT_GAME, map: st
                            sandbox, game_limits(found, cpu_limit, memory_mb))
     shown = _shows_progress(progress)
     if shown:
-        _err.print(shown_text(f"{spec.game}: {plural(len(spec.bots), "AI")} on {spec.map_path.name}, "
+        ais = plural(len(spec.bots), "AI")
+        _err.print(shown_text(f"{spec.game}: {ais} on {spec.map_path.name}, "
                               f"seed {spec.seed}, sandbox {spec.sandbox}", "dim"))
     replays: list[dict] | None = [] if record or replay is not None else None
     result = MatchResult.from_dict(cli._play(spec, show_progress=shown, replays=replays),
