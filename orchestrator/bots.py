@@ -66,7 +66,13 @@ def read_bot(path: str | Path, game: str | None = None) -> BotFile:
 
 def _not_found(given: str, game: str | None) -> str:
     names = [name for name, _ in named_samples(game)] if game else []
-    if not names or Path(given).name != given:     # a path is never a sample's name
+    if not names:
+        return f"{given}: bot file not found"
+    if Path(given).name != given:                   # a path is never a sample's name...
+        stem = Path(given).stem
+        if stem in names:                           # ...but may be a checkout's sample's
+            return (f"{given}: bot file not found (the bundled {game} sample `{stem}` is "
+                    f"given by its name alone)")
         return f"{given}: bot file not found"
     return (f"{given}: bot file not found, nor a bundled {game} sample "
             f"(samples: {', '.join(names)}; see `arena bots`)")

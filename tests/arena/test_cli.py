@@ -52,6 +52,8 @@ def test_run_prints_table_winner_and_drawn_seed() -> None:
      "error: tests/arena/data/empty.txt: the map is empty"),
     (["run", "--map", "nowhere"], "error: nowhere: map not found"),
     (["run", "missing_bot.py"], "error: missing_bot.py: bot file not found"),
+    (["run", "elsewhere/bots/arena/hunter.py"], "error: elsewhere/bots/arena/hunter.py: bot "
+     "file not found (the bundled arena sample `hunter` is given by its name alone)"),
     (["run", "--bogus"], "error: No such option '--bogus'"),
     (["run", "--rules", "v7"], "error: unknown rules preset 'v7'"),
     (["run", "--game", "chess"], "error: unknown game 'chess'"),
