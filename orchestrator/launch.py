@@ -40,11 +40,17 @@ def wants_jail_zygote(args: list[str]) -> bool:
 
 
 def main() -> None:
-    if wants_zygote(sys.argv[1:]):
-        from sandbox.zygote import prestart
-        prestart()
-    elif wants_jail_zygote(sys.argv[1:]):
-        from sandbox.matchjail import jail_zygote
-        jail_zygote()
-    from orchestrator.cli import main as cli_main
-    cli_main()
+    try:
+        if wants_zygote(sys.argv[1:]):
+            from sandbox.zygote import prestart
+            prestart()
+        elif wants_jail_zygote(sys.argv[1:]):
+            from sandbox.matchjail import jail_zygote
+            jail_zygote()
+        from orchestrator.cli import main as cli_main
+        cli_main()
+    except KeyboardInterrupt:
+        # Ctrl-C before a command could handle it (while it imports and parses): no bot
+        # has run; a zygote started early ends with this process (its parent-death signal).
+        sys.stderr.write("error: interrupted; every bot process was stopped\n")
+        sys.exit(130)

@@ -73,7 +73,9 @@ def test_a_file_here_comes_before_a_sample_and_paths_are_never_names(tmp_path,
     monkeypatch.chdir(tmp_path)
     (tmp_path / "forager.py").write_text("print('mine')\n")
     assert read_bot("forager.py", "cave").source == b"print('mine')\n"
-    with pytest.raises(InputError, match="bot file not found$"):
+    # A path is not resolved as the sample it names; the error says how to name it.
+    with pytest.raises(InputError, match=r"bot file not found \(the bundled cave sample "
+                                         r"`scout` is given by its name alone\)$"):
         read_bot("elsewhere/scout.js", "cave")
     with pytest.raises(InputError, match="bot file not found$"):
         read_bot("scout")                   # no game: no samples to look in

@@ -112,6 +112,19 @@ def test_ctrl_c_leaves_no_process(tmp_path) -> None:
     assert not alive, f"left running: {alive}"
 
 
+def test_ctrl_c_while_arena_starts_is_one_line_too() -> None:
+    """Ctrl-C 0.05 s in lands while arena imports (about 0.4 s): once a traceback and a
+    death by SIGINT, now the same line and status as during a match."""
+    proc = subprocess.Popen(ARENA_CMD + ["run", "--map", "official", "--seed", "1"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=default_sigint)
+    time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and "Traceback" not in err, err
+    assert err.strip().splitlines()[-1] == "error: interrupted; every bot process was stopped"
+
+
 def test_killed_host_takes_its_children_along() -> None:
     """SIGKILL gives the host no chance to clean up: the parent-death signal does it."""
     proc = subprocess.Popen(ARENA_CMD + ["run", "--map", "official", "--seed", "1",
