@@ -185,3 +185,16 @@ def test_to_pandas_gives_frames_and_says_how_to_get_pandas(
     monkeypatch.setitem(sys.modules, "pandas", None)      # as on a machine without it
     with pytest.raises(ImportError, match="pip install pandas"):
         got.to_pandas()
+
+
+def test_match_mode_names_the_standard_mode_executable_bots_play_in(tmp_path) -> None:
+    """Programs need a keeper that may start them; a run asked for `match` says it played
+    them in the standard mode, in its title and its JSON (a single match says so too)."""
+    got = api.batch(["forager", "wanderer"], game="cave", seeds=1, max_turns=3,
+                    sandbox="match", workers=1, db=tmp_path / "c.sqlite", progress=False)
+    assert got["sandbox_note"] == "executable bots: played in the standard mode"
+    assert "sandbox standard (executable bots: --sandbox match falls back)" in got.title
+    python_only = api.batch(["hunter", "beeline"], seeds=1, max_turns=3, map="tiny", robots=3,
+                            sandbox="match", workers=1, db=tmp_path / "a.sqlite",
+                            progress=False)
+    assert "sandbox_note" not in python_only.to_json() and "sandbox match" in python_only.title
