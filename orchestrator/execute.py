@@ -15,7 +15,7 @@ from typing import Any, Iterator
 from orchestrator import replay
 from orchestrator.bots import BotFile
 from orchestrator.games import get_game
-from orchestrator.match import MatchSpec, run_match, scratch_files
+from orchestrator.match import MatchSpec, match_fallback, run_match, scratch_files
 from orchestrator.schedule import Planned
 from orchestrator.series import Series
 from sandbox.botlib import child_module
@@ -327,9 +327,8 @@ def jailed_only(planned: list[Planned]) -> bool:
         spec = item.spec
         if spec.get("sandbox") != "match":
             return False
-        game = get_game(spec["game"])
-        if any(game.bot_spec(BotFile(b["path"], b["source"], b["sha256"], b["name"])
-                             ).program is not None for b in spec["bots"]):
+        bots = [BotFile(b["path"], b["source"], b["sha256"], b["name"]) for b in spec["bots"]]
+        if match_fallback(get_game(spec["game"]), bots):
             return False
     return bool(planned)
 

@@ -216,7 +216,7 @@ class Child:
         now = time.monotonic()
         self._deadline = now + wall
         self._last_deadline = now + STARVED_TIMES * wall
-        self._progress_cpu = self.busy_cpu()
+        self._progress_cpu = self._sent_at_cpu + self._programs_cpu()
         self._write(payload)
 
     def find_inner(self) -> None:
@@ -286,11 +286,13 @@ class Child:
         """Its CPU and, for an executable bot, its running programs': an executable bot's
         keeper waits on its program, whose work is the progress that tells starved from
         hung."""
-        total = self.cpu_now()
-        if self.executable:
-            for pid in children_of(self._keeper_pid()):
-                total += cpu_of(pid)
-        return total
+        return self.cpu_now() + self._programs_cpu()
+
+    def _programs_cpu(self) -> float:
+        """The CPU of an executable bot's running programs (its keeper's children)."""
+        if not self.executable:
+            return 0.0
+        return sum(cpu_of(pid) for pid in children_of(self._keeper_pid()))
 
     def account(self, frame: dict | None = None) -> None:
         """Note the CPU used so far (peak RSS comes with the exit status, when reaped),
@@ -447,8 +449,7 @@ def cpu_of(pid: int) -> float:
 
 def live_usage(pid: int) -> tuple[float, float]:
     """CPU s and peak RSS MiB (VmHWM) of a live process; zeros for one that is gone."""
-    cpu = cpu_of(pid)
-    return (cpu, _peak_rss_mb(pid)) if cpu else (0.0, 0.0)
+    return cpu_of(pid), _peak_rss_mb(pid)
 
 
 def children_of(pid: int) -> list[int]:

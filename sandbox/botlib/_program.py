@@ -262,12 +262,13 @@ class Runner:
             self.idle_cpu += max(0.0, program.cpu() - program.cpu_at_turn)
         problem = self._charge(program)
         answer = None
+        cpu_s = self.limits["cpu_per_call_s"] * max(1, calls)
         if problem is None:
             _write(program, data)
-            cpu_allowance = wall if first else self.limits["cpu_per_call_s"] * max(1, calls)
-            answer, problem = self._read(program, wall, cpu_allowance, until_exit=False)
-        if problem is None and not first and \
-                program.cpu() - program.cpu_at_turn > self.limits["cpu_per_call_s"] * max(1, calls):
+            # The first turn's start (a JVM's) has no CPU limit but its wall time.
+            answer, problem = self._read(program, wall, wall if first else cpu_s,
+                                         until_exit=False)
+        if problem is None and not first and program.cpu() - program.cpu_at_turn > cpu_s:
             problem = "cpu"
         program.cpu_at_turn = program.cpu()
         if problem is not None or program.status is not None:
