@@ -41,6 +41,9 @@ def test_run_prints_table_winner_and_drawn_seed() -> None:
     assert "Winner:" in done.stdout and "Runner-up:" in done.stdout
     assert "Beeline" in done.stdout and "Hunter" in done.stdout
     assert "seed" in done.stderr
+    assert "arena: 4 AIs on quad.txt" in done.stderr
+    alone = arena("run", "hunter", "--max-turns", "2", "--sandbox", "off", check=True)
+    assert "arena: 1 AI on quad.txt" in alone.stderr, alone.stderr
 
 
 @pytest.mark.parametrize("args,message", [
