@@ -120,9 +120,12 @@ def run(
 
 
 def _warn_sandbox(result: dict) -> None:
+    """The sandbox's warning, and why a match asked for in one mode played in another."""
     message = warning_once(result.get("sandbox_missing") or {})
     if message:
         err.print(Text.assemble(("warning:", "yellow"), " ", shown_text(message)))
+    if result.get("sandbox_note"):
+        err.print(Text.assemble("note: ", shown_text(result["sandbox_note"])))
 
 
 @app.command()

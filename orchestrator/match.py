@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from engine import ENGINE_VERSION
 from engine.protocol import Match
-from orchestrator import replay
+from orchestrator import jail_result, replay
 from orchestrator.bots import BotFile, unique_names
 from orchestrator.games import get_game, wrong_game_hint
 from orchestrator.games.entry import Game
@@ -180,19 +180,47 @@ def match_fallback(game: Game, bots: list[BotFile]) -> str | None:
 
 
 def _jailed(spec, on_turn, replays, trace, stop) -> dict:
-    """`--sandbox match`: the whole match in one jail (sandbox/matchjail.py)."""
+    """`--sandbox match`: the whole match in one jail (sandbox/matchjail.py). Its result
+    is taken only where it charges no bot and checks out (orchestrator/jail_result.py);
+    otherwise the match, a pure function of map, bots, seed and rules, is played again in
+    the standard mode, and that result stands, with what the jail claimed, unverified."""
     if trace is not None or stop is not None:
         raise ValueError("--sandbox match plays whole matches: no trace, no early stop")
     from sandbox import matchjail
     note = match_fallback(get_game(spec.game), spec.bots)
     if note:
-        result = run_match(dataclasses.replace(spec, sandbox="standard"), on_turn,
-                           replays=replays)
-        result["sandbox_note"] = note
-        return result
+        return _in_standard(spec, on_turn, replays, note)
     if spec.map_text is None:
         spec = dataclasses.replace(spec, map_text=spec.map_path.read_text())
-    return matchjail.run(spec, on_turn, replays, spec.rules.max_turns)
+    names = unique_names([bot.name for bot in spec.bots])
+
+    def check(result, replay):
+        return jail_result.refusal(result, replay, spec.game, spec.seed, spec.bots, names,
+                                   replays is not None)
+    outcome = matchjail.run(spec, check, on_turn, replays is not None, spec.rules.max_turns)
+    if isinstance(outcome, matchjail.Played):
+        result = outcome.result
+        result.update(sandbox_mode="match", sandbox=outcome.layers,
+                      sandbox_missing=outcome.missing, jail_kills=[])
+        if replays is not None:
+            outcome.replay["sandbox_mode"] = "match"
+            replays.append(outcome.replay)
+        return result
+    why, seat = outcome.reason, outcome.seat
+    result = _in_standard(spec, on_turn, replays, f"the match jail failed ({why[:200]}): "
+                                                  "played again in the standard mode")
+    result["jail_kills"] = [{"seat": seat, "player": names[seat] if seat is not None and
+                             0 <= seat < len(names) else None, "reason": why[:200],
+                             "unverified": True}]
+    return result
+
+
+def _in_standard(spec: MatchSpec, on_turn, replays: list[dict] | None, note: str) -> dict:
+    """A match asked for in `--sandbox match`, played in the standard mode, and why."""
+    result = run_match(dataclasses.replace(spec, sandbox="standard"), on_turn,
+                       replays=replays)
+    result["sandbox_note"] = note
+    return result
 
 
 @dataclass

@@ -95,8 +95,7 @@ class _Job(pickle.Unpickler):
 def play(job, marker, attempts, out_fd):
     """One match of the jail: its result and its replay."""
     turn = [0]
-    jailplayers.STATE = jailplayers.JailState(marker, job["charges"], attempts,
-                                              lambda: turn[0], out_fd)
+    jailplayers.STATE = jailplayers.JailState(marker, attempts, lambda: turn[0], out_fd)
     spec = dataclasses.replace(job["spec"], sandbox=IN_JAIL)
     replays = [] if job["replay"] else None
 

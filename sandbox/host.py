@@ -45,6 +45,7 @@ STARVED_S = 1.0
 STARVED_CPU_S = 0.02
 STARVED_TIMES = 4
 F_SETPIPE_SZ = 1031
+DECODE_TIMES = 32      # a child's frame may take this many times its cap to decode (_wire)
 
 
 @dataclass(frozen=True)
@@ -163,7 +164,8 @@ class Child:
             os.close(down_r)
             os.close(up_w)
         self.clock = _harden.cpu_clock(self.pid)
-        self.reader = _wire.FrameReader(self.up_r, self.limits.reply_bytes)
+        self.reader = _wire.FrameReader(self.up_r, self.limits.reply_bytes,
+                                         DECODE_TIMES * self.limits.reply_bytes)
         os.set_blocking(self.up_r, False)
         self.cpu_used = 0.0
         self.cpu_seen = 0.0                  # the latest reading of its CPU clock

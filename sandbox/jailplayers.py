@@ -7,14 +7,12 @@ budget the host would apply, captured output, rule-1 warnings and the refused at
 A bot's CPU is counted in ticks of one CPU timer that runs through the match (no system call
 per call), charged to the bot whose code runs.
 
-Before any bot code runs, the jail writes which bot it is, and the how-many-th time that
-bot's code is entered, into a page the host shares (`Marker`): after a kill (a hang past
-the hard limit, memory, a crash) the host charges that bot. The host then starts a fresh
-jail with the charge (`JailState.charges`): when the bot's code is entered that many times
-again, it fails with the host's reason instead, so the match goes on exactly as in the
-standard mode. What leaves the jail dirty (threads left running, memory the bot holds past
-its cap) ends the jail in the same way (`Poisoned`), so a replay never shares a process
-with what the failed bot left behind.
+Before any bot code runs, the jail writes which bot it is, what it is doing (loading,
+starting, a request of so many calls) and the turn into a page the host shares (`Marker`):
+the host's watchdog sizes its limits from it. What leaves the jail dirty (threads left
+running, memory past a bot's cap, a write to the host's pipe) ends the jail (`Poisoned`).
+The host charges no bot on the page's word, nor on anything else the jail says: a jail that
+fails, or whose result names a failed bot, has its match played again in the standard mode.
 """
 from __future__ import annotations
 
@@ -47,8 +45,8 @@ WALL_TICK_S = 0.05       # the jail's wall timer
 
 
 class Poisoned(Exception):
-    """A bot left the jail unfit to go on: (seat, entry, reason). The jail ends and the host
-    starts a fresh one with this charge."""
+    """A bot left the jail unfit to go on: (seat, entry, reason). The jail ends, and its
+    match is played again in the standard mode."""
 
 
 class Marker:
@@ -102,25 +100,21 @@ def read_marker(page) -> tuple[int, int, int, int, int, int]:
 
 
 class JailState:
-    """What outlives the attempts of one jail: entries per seat, the charges, the record
-    of refused attempts."""
+    """What outlives the attempts of one jail's match: entries per seat, the record of
+    refused attempts."""
 
-    def __init__(self, marker: Marker, charges: dict[int, tuple[int, str]], attempts,
-                 turn_of=lambda: 0, out_fd: int = -1) -> None:
+    def __init__(self, marker: Marker, attempts, turn_of=lambda: 0, out_fd: int = -1) -> None:
         self.marker = marker
         self.out_fd = out_fd
-        self.charges = charges
         self.attempts = attempts
         self.entries: dict[int, int] = {}
         self.peak_mb = _memory_mb()
         self.turn_of = turn_of
 
-    def enter(self, seat: int, kind: int, calls: int = 0) -> str | None:
-        """Mark `seat`'s code as running; the reason it must fail here instead, if charged."""
+    def enter(self, seat: int, kind: int, calls: int = 0) -> None:
+        """Mark `seat`'s code as running."""
         entry = self.entries[seat] = self.entries.get(seat, 0) + 1
         self.marker.write(seat, entry, kind, calls, self.turn_of())
-        charged = self.charges.get(seat)
-        return charged[1] if charged and charged[0] == entry else None
 
     def memory_growth(self) -> float:
         """MiB the jail's peak grew by since the last look (charged to the bot that ran)."""
@@ -263,8 +257,7 @@ class GuardedPlayer:
         self.output = runtime.CappedOutput(limits.output_bytes)
         self.startup_violations: list[str] = []
         STATE.attempts.take()
-        if charged := STATE.enter(seat, LOADING):
-            raise runtime.LoadError(f"{charged} at import")
+        STATE.enter(seat, LOADING)
         with self._bot_running():
             module = runtime.load_bot(bot.source, bot.filename, self.guard,
                                       module_name=f"bot_{seat}")
@@ -305,9 +298,7 @@ class GuardedPlayer:
             STATE.marker.idle()
 
     def start(self, names: list[str], ai: int, seed: int, info: dict | None = None) -> None:
-        if charged := STATE.enter(self.seat, STARTING):
-            self.dead = charged
-            return
+        STATE.enter(self.seat, STARTING)
         try:
             with self._bot_running():
                 try:
@@ -323,8 +314,7 @@ class GuardedPlayer:
         runtime, limits = self.runtime_mod, self.limits
         if self.dead:
             raise runtime.Fatal(self.dead)
-        if charged := STATE.enter(self.seat, CALLING, calls):
-            raise runtime.Fatal(charged)
+        STATE.enter(self.seat, CALLING, calls)
         budget = limits.request_cpu_s(calls, first=self.requests == 0)
         self.requests += 1
         STATE.attempts.take()
@@ -458,16 +448,14 @@ class JailProgramPlayer(ProgramPlayer):
 
     def __init__(self, bot_side: str, bot: BotSpec, seat: int, limits: Limits) -> None:
         self.seat = seat
-        if charged := STATE.enter(seat, LOADING):
-            raise _botlib().LoadError(f"{charged} at import")
+        STATE.enter(seat, LOADING)
         try:
             super().__init__(bot_side, bot, limits)
         finally:
             STATE.marker.idle()
 
     def call(self, payload: dict, calls: int) -> dict:
-        if charged := STATE.enter(self.seat, CALLING, calls):
-            raise _botlib().Fatal(charged)
+        STATE.enter(self.seat, CALLING, calls)
         try:
             return super().call(payload)
         finally:

@@ -7,14 +7,16 @@ and every bot of the match run in one process (`sandbox/jailplayers.py`). This p
 the host from the bots; it does not protect the bots from each other, nor the engine
 from a bot (see docs/security.md).
 
-The host only starts the jail, reads which bot is running from a shared page, and, when
-the jail must be killed (past the hard limits, out of memory, a crash), charges that bot
-as the standard mode would and starts a fresh jail that replays the match with the charge.
+The host only starts the jail, watches it from outside (its CPU clock, its wall time, and
+which bot a shared page says is running), and reads its result as untrusted data in a
+bounded frame. Nothing the jail says decides a charge: a jail that fails in any way (killed
+by the host's watchdog, dead, a bad frame, a result the host does not accept) is reported
+as a `JailFailure`, and the orchestrator plays that match again in the standard mode.
 
 A batch's worker plays the matches of one line-up in a row in one jail, which hardens
 once: the jail loads the bots and their libraries anew for each match (nothing of the
 last match's bot modules is reachable), and is retired when a bot left a thread or a
-file, when the line-up changes, after a kill, and before its CPU rlimit could cut a match.
+file, when the line-up changes, after a failure, and before its CPU rlimit could cut a match.
 """
 from __future__ import annotations
 
@@ -56,7 +58,12 @@ _wire = child_module("_wire")
 PROJECT = Path(__file__).resolve().parent.parent
 JAIL_ZYGOTE = Path(__file__).resolve().parent / "_jailzygote.py"
 ENGINE_MB = 768              # the engine's share of the jail's memory, beyond the bots'
-RESULT_BYTES = 512 << 20     # the largest result frame (a long match's replay) accepted
+RESULT_BYTES = 8 << 20       # the largest result frame accepted: a 1000-turn official
+                             # match with 8 AIs and their output takes about 2 MiB
+RESULT_BUDGET = 40 << 20     # the most memory decoding it may take (_wire.decode_cost;
+                             # a 4-AI official match's result and replay: 8 MiB)
+IDLE_WALL_S = 60.0           # no bot's code running (the engine's turn) for this long: hung
+MOST_CALLS = 100             # the page's count of calls in a request, as the host reads it
 POLL_S = 0.05
 # The engines import numpy. Its BLAS must start no threads in the zygote: a fork keeps only
 # the forking thread, and BLAS's fork handler would then wait for the others forever.
@@ -68,7 +75,27 @@ REUSE_CPU_S = JAIL_SLACK_S / 2   # a jail past this much CPU plays no further ma
 
 
 class JailError(RuntimeError):
-    """The jail failed outside any bot's code (the engine, or the jail itself)."""
+    """The jail did not start, or was stopped with its batch."""
+
+
+@dataclasses.dataclass
+class Played:
+    """A jailed match that ended: its result and replay as the jail sent them (decoded
+    within bounds, not otherwise checked)."""
+
+    result: object
+    replay: object
+    layers: list[str]
+    missing: dict[str, str]
+
+
+@dataclasses.dataclass
+class JailFailure:
+    """A jailed match that did not end in a result: what the host saw, and the seat the
+    jail's page named as running then (the jail's word: unverified)."""
+
+    reason: str
+    seat: int | None = None
 
 
 _zygote: Zygote | None = None
@@ -118,6 +145,7 @@ class Jail:
         self.peak_rss_mb = 0.0
         self.hardened = False
         self.again = False            # the jail said it is fit for another match
+        self.stopped = False          # killed because the batch stops: no match to replay
         marker_fd = os.memfd_create("arena-marker", os.MFD_CLOEXEC)
         os.ftruncate(marker_fd, mmap.PAGESIZE)
         self.page = mmap.mmap(marker_fd, mmap.PAGESIZE)
@@ -145,7 +173,7 @@ class Jail:
             for fd in (down_r, up_w, marker_fd):
                 os.close(fd)
         self.clock = child_module("_harden").cpu_clock(self.pid)
-        self.reader = _wire.FrameReader(self.up_r, RESULT_BYTES)
+        self.reader = _wire.FrameReader(self.up_r, RESULT_BYTES, RESULT_BUDGET, small=0)
         cgroups = self.cgroups.controllers if self.cgroups else []
         # The jail reads what a bot's child reads, and no more: its zygote imported the
         # engines and the match's own code before any match existed.
@@ -167,37 +195,43 @@ class Jail:
         except OSError:
             return 0.0
 
-    def run(self, job: dict, on_turn=None, max_turns: int = 0) -> tuple:
-        """Play the match of `job` ({"spec", "charges", "replay"}). Returns ("result",
-        result, replay) or ("charge", seat, entry, reason); raises JailError when the jail
-        failed outside any bot's code. A jail plays one match at a time, and another after
-        it only if it said it may (`reusable`)."""
+    def run(self, job: dict, on_turn=None, max_turns: int = 0) -> Played | JailFailure:
+        """Play the match of `job` ({"spec", "replay"}): its result, or why there is none.
+        Raises JailError when the jail did not start. A jail plays one match at a time, and
+        another after it only if it said it may (`reusable`)."""
         if not self.hardened:
             self._hardened()
         self.again = False
         self._write({"job": pickle.dumps(job)})
-        watching, since_wall, since_cpu, turn = None, 0.0, 0.0, -1
+        bots = len(job["spec"].bots)
+        # The page changes at each bot's load, start and request; past that it is forged.
+        changes_left = bots * (max_turns + 3) + 10 if max_turns else None
+        watching, since_wall, since_cpu, turn = None, time.monotonic(), self.cpu_now(), -1
         while True:
             frame = self._next(time.monotonic() + POLL_S)
             if isinstance(frame, dict) and "result" in frame:
                 self.again = frame.get("again") is True
-                return "result", frame["result"], frame.get("replay")
-            if isinstance(frame, str):              # it died, or a bot wrote to the pipe
-                return self._charge(frame)
+                return Played(frame["result"], frame.get("replay"), self.layers,
+                              self.missing)
+            if isinstance(frame, str):              # it died, or sent a bad frame
+                return self._failure(frame)
             if frame is not None:
                 self._reap(1.0)        # a bot wrote it: the jail poisons itself and ends
-                return self._charge("protocol: wrote to the host's pipe")
+                return self._failure("protocol: wrote to the host's pipe")
             _, seat, entry, kind, calls, now = read_marker(self.page)
-            if on_turn is not None and now != turn:
+            if on_turn is not None and now != turn and 0 <= now <= max_turns:
                 turn = now
                 on_turn(now, max_turns)
             if (seat, entry, kind) != watching:
                 watching, since_wall, since_cpu = (seat, entry, kind), time.monotonic(), \
                     self.cpu_now()
-            elif kind in (LOADING, STARTING, CALLING) and (
-                    why := self._overrun(kind, calls, since_wall, since_cpu)):
-                self.kill()
-                return "charge", seat, entry, why
+                if changes_left is not None:
+                    changes_left -= 1
+                    if changes_left < 0:
+                        return self._failure("the jail's page changed more often than the "
+                                             "match has turns")
+            elif why := self._overrun(kind, calls, since_wall, since_cpu):
+                return self._failure(why)
 
     def _hardened(self) -> None:
         """The jail's first frame: the layers it put on."""
@@ -223,15 +257,19 @@ class Jail:
 
     def _overrun(self, kind: int, calls: int, since_wall: float,
                  since_cpu: float) -> str | None:
-        """A limit the running bot has broken, as the host sees it from outside the jail."""
+        """A limit broken since the page last changed, as the host sees it from outside the
+        jail: the running bot's limits, or, with no bot's code running, a hung engine."""
         limits = self.limits
         if kind == CALLING:
+            calls = min(max(calls, 1), MOST_CALLS)
             cpu = limits.request_cpu_s(calls)
             wall = calls * limits.wall_per_call_s + limits.watchdog_grace_s
-        else:
+        elif kind in (LOADING, STARTING):
             cpu = limits.cpu_per_call_s + 0.5
             wall = limits.load_timeout_s if kind == LOADING else \
                 limits.wall_per_call_s + limits.watchdog_grace_s
+        else:                     # idle, poisoned or forged: the jail's own code runs
+            cpu, wall = IDLE_WALL_S, IDLE_WALL_S
         if self.cpu_now() - since_cpu > cpu + SLACK_S:
             return "cpu time limit"
         if time.monotonic() - since_wall > wall + SLACK_S:
@@ -257,15 +295,13 @@ class Jail:
             if frame is not None:
                 return frame if not isinstance(frame, str) else {"text": frame}
 
-    def _charge(self, reason: str) -> tuple:
-        """The jail died or misbehaved: charge the bot whose code was running."""
-        _, seat, entry, kind, _, _ = read_marker(self.page)
-        self.kill()
+    def _failure(self, reason: str) -> JailFailure:
+        """The jail failed: end it, and note the seat its page names, unverified."""
+        _, seat, _, kind, _, _ = read_marker(self.page)
         if kind == POISONED:
-            reason = poison_reason(self.page)
-        elif kind == IDLE or seat < 0:
-            raise JailError(f"the match jail failed outside any bot's code: {reason}")
-        return "charge", seat, entry, reason
+            reason = f"{reason}; the jail said: {poison_reason(self.page)}"
+        self.kill()
+        return JailFailure(reason, seat if kind != IDLE and seat >= 0 else None)
 
     def death_reason(self) -> str:
         cpu = self.cpu_now()
@@ -306,8 +342,8 @@ class Jail:
 # A process (or each thread of a process) that plays match after match (a batch,
 # `keep_spares`) plays the matches of one line-up in a row in one jail (`_live`, by
 # thread): it hardens once, and loads the bots and their libraries anew for each match.
-# It keeps one more jail ready, spawned and hardened, for a new line-up or the replay
-# after a kill. `discard_spares` ends them all, and the jails in play (`_playing`).
+# It keeps one more jail ready, spawned and hardened, for a new line-up or the match
+# after a failure. `discard_spares` ends them all, and the jails in play (`_playing`).
 keep_spares = False
 _spares: dict[tuple, Future] = {}
 _live: dict[int, tuple[tuple, tuple, Jail]] = {}
@@ -362,9 +398,10 @@ def _end(jail: Jail) -> None:
 
 def discard_spares() -> None:
     """Kill the jails kept ready, live or in play (a batch that stops), and remove their
-    cgroups. A match in play fails (JailError)."""
+    cgroups. A match in play fails (JailError), and is not played again."""
     global _helper
     for jail in list(_playing):
+        jail.stopped = True
         jail.kill()
     while _live:
         _live.popitem()[1][2].kill()
@@ -378,50 +415,36 @@ def discard_spares() -> None:
         _helper = None
 
 
-def run(spec, on_turn=None, replays: list[dict] | None = None, max_turns: int = 0) -> dict:
-    """Play `spec` (its limits and map text filled in) in match jails: one, and one more
-    after each kill, which replays the match with the killed bot charged. In a worker the
-    jail of the line-up's previous match plays it, if it may."""
+def run(spec, check, on_turn=None, replay: bool = False, max_turns: int = 0
+        ) -> Played | JailFailure:
+    """Play `spec` (its limits and map text filled in) in a match jail, once. `check(
+    result, replay)` says why the result is not taken, and the seat it charges, or (None,
+    None): a result not taken is a failure, and retires its jail. In a worker the jail of
+    the line-up's previous match plays it, if it may. `strict` raises SandboxUnavailable
+    where the jail lacks a layer."""
     isolation = Isolation("strict" if spec.sandbox == "strict" else "standard",
                           spec.skip_layers)
-    charges: dict[int, tuple[int, str]] = {}
-    kills: list[dict] = []
     key = (os.getpid(), threading.get_ident(), spec.limits, len(spec.bots), isolation)
     lineup = tuple(sorted(bot.sha256 for bot in spec.bots))
-    for _ in range(len(spec.bots) + 1):
-        jail = (_reused(key, lineup) if not kills else None) or \
-            _take(key, spec.limits, len(spec.bots), isolation)
-        _playing.add(jail)
-        try:
-            outcome = jail.run({"spec": spec, "charges": charges, "replay": replays is not None},
-                               on_turn, max_turns)
-        except BaseException:
-            jail.kill()
-            raise
-        finally:
-            _playing.discard(jail)
-        if outcome[0] == "result" and keep_spares and jail.reusable():
-            _live[threading.get_ident()] = (key, lineup, jail)
-        else:
-            _end(jail)
-        if outcome[0] == "result":
-            break
-        _, seat, entry, reason = outcome
-        if seat not in range(len(spec.bots)) or seat in charges:
-            raise JailError(f"the match jail charged an unknown seat ({seat})")
-        charges[seat] = (entry, reason)
-        kills.append({"seat": seat, "entry": entry, "reason": reason})
+    jail = _reused(key, lineup) or _take(key, spec.limits, len(spec.bots), isolation)
+    _playing.add(jail)
+    try:
+        outcome = jail.run({"spec": spec, "replay": replay}, on_turn, max_turns)
+    except JailError as exc:
+        outcome = JailFailure(str(exc))
+    except BaseException:
+        jail.kill()
+        raise
+    finally:
+        _playing.discard(jail)
+    if jail.stopped:
+        raise JailError("the match jail was stopped with its batch")
+    if isinstance(outcome, Played):
+        why, seat = check(outcome.result, outcome.replay)
+        if why is not None:
+            outcome = JailFailure(why, seat)
+    if isinstance(outcome, Played) and keep_spares and jail.reusable():
+        _live[threading.get_ident()] = (key, lineup, jail)
     else:
-        raise JailError("the match jail was killed more times than the match has bots")
-    _, result, replay = outcome
-    if not isinstance(result, dict) or not isinstance(result.get("players"), list):
-        raise JailError("the match jail sent no result")
-    for kill in kills:
-        kill["player"] = next((p.get("name") for p in result["players"]
-                               if isinstance(p, dict) and p.get("seat") == kill["seat"]), None)
-    result.update(sandbox_mode="match", sandbox=jail.layers, sandbox_missing=jail.missing,
-                  jail_kills=kills)
-    if replays is not None and isinstance(replay, dict):
-        replay["sandbox_mode"] = "match"
-        replays.append(replay)
-    return result
+        _end(jail)
+    return outcome

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import warnings
 
+import msgpack
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -72,6 +73,31 @@ def test_unpack_gives_a_value_or_a_frame_error(data) -> None:
         pass
 
 
+@FUZZ
+@given(st.binary(max_size=300))
+def test_decode_cost_gives_a_size_or_a_frame_error(data) -> None:
+    try:
+        assert _wire.decode_cost(data) >= 0
+    except FrameError:
+        pass
+
+
+values = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**63, 2**64 - 1) | st.floats() | st.text()
+    | st.binary(),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=5), inner,
+                                                                max_size=5),
+    max_leaves=40)
+
+
+@FUZZ
+@given(values)
+def test_every_value_of_the_protocol_passes_the_scan(value) -> None:
+    data = msgpack.packb(value, use_bin_type=True)
+    assert _wire.decode_cost(data) >= len(data)
+    assert msgpack.packb(unpack(data, 1 << 30, small=0), use_bin_type=True) == data
+
+
 def pipe_with(data: bytes) -> int:
     """The read end of a closed pipe holding `data`."""
     r, w = os.pipe()
@@ -102,7 +128,7 @@ def test_read_frame_gives_frames_then_eof_or_one_frame_error(data) -> None:
 @given(frames)
 def test_frame_reader_gives_frames_then_eof_or_one_frame_error(data) -> None:
     fd = pipe_with(data)
-    reader = FrameReader(fd, 1024)
+    reader = FrameReader(fd, 1024, 1 << 20, small=0)     # every frame scanned first
     try:
         while True:
             reader.feed()
@@ -110,3 +136,43 @@ def test_frame_reader_gives_frames_then_eof_or_one_frame_error(data) -> None:
         pass
     finally:
         os.close(fd)
+
+
+# The scan's bound against what decoding really holds (tracemalloc), for the shapes that
+# cost the most per byte, and for a replay-like mix.
+SHAPES = {
+    "empty arrays": [[]] * 50000, "empty maps": [{}] * 50000,
+    "one-entry maps": [{0: 0}] * 30000, "small negative ints": [-20] * 100000,
+    "floats": [1.5] * 50000, "wide strings": ["\U0001F600x"] * 20000,
+    "big ints": [2**62] * 50000,
+    "replay-like": [{"turn": t, "changed": {"robots": [[i, t, i % 7, "N", 10]
+                                                       for i in range(20)]}}
+                    for t in range(300)],
+}
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_the_scan_bounds_what_decoding_holds(shape) -> None:
+    import tracemalloc
+    data = msgpack.packb(SHAPES[shape], use_bin_type=True)
+    tracemalloc.start()
+    try:
+        decoded = msgpack.unpackb(data, strict_map_key=False)
+        held = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    del decoded
+    bound = _wire.decode_cost(data)
+    assert held * 0.9 <= bound <= held * 4, (held, bound)
+
+
+def test_the_scan_refuses_what_the_protocol_never_sends() -> None:
+    deep = b"\x91" * (_wire.MAX_DEPTH + 1) + b"\xc0"
+    for data, why in ((deep, "nested"), (b"\x92\xc0", "cut short"),
+                      (b"\xc0\xc0", "past its end"), (b"\xd4\x01\x00", "not a protocol type"),
+                      (b"\xc1", "not a protocol type")):
+        with pytest.raises(FrameError, match=why):
+            _wire.decode_cost(data)
+    with pytest.raises(FrameError, match="past its 1 MiB cap"):
+        unpack(msgpack.packb([[]] * 100000), 1 << 20)
+    assert unpack(msgpack.packb([[]] * 100000), 16 << 20) == [[]] * 100000

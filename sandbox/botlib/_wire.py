@@ -8,6 +8,8 @@ import struct
 import msgpack
 
 HEADER = struct.Struct(">I")
+SMALL_FRAME = 64 << 10    # a frame this short decodes to a few MiB at most: not scanned
+MAX_DEPTH = 64            # containers nested deeper than this are refused (scanned frames)
 
 
 class FrameError(Exception):
@@ -19,11 +21,88 @@ def pack(obj) -> bytes:
     return HEADER.pack(len(data)) + data
 
 
-def unpack(data: bytes):
+def _no_ext(code, data):
+    raise ValueError("extension types are not part of the protocol")
+
+
+def unpack(data, budget: int | None = None, small: int = SMALL_FRAME):
+    """Decode one frame. With a `budget` (bytes), a frame longer than `small` is first
+    scanned (`decode_cost`) and refused, undecoded, if decoding it could take more memory
+    than that, or if it nests deeper than MAX_DEPTH."""
+    if budget is not None and len(data) > small:
+        cost = decode_cost(data)
+        if cost > budget:
+            raise FrameError(f"frame would take up to {cost >> 20} MiB to decode, past its "
+                             f"{budget >> 20} MiB cap")
     try:
-        return msgpack.unpackb(data, raw=False, strict_map_key=False)
+        return msgpack.unpackb(data, raw=False, strict_map_key=False, ext_hook=_no_ext)
     except Exception as exc:        # msgpack raises several unrelated types
         raise FrameError(f"malformed msgpack frame ({type(exc).__name__})") from None
+
+
+# What one object costs the host once decoded, at most, by its first byte: the object
+# (CPython 3.11, 64-bit) and its 8-byte slot in the container holding it. Small ints and
+# the constants are shared. Lengths are read from the bytes that follow (`_SIZED`).
+_FIXED = {0xc0: (1, 8), 0xc2: (1, 8), 0xc3: (1, 8),              # nil, false, true
+          0xca: (5, 32), 0xcb: (9, 32),                          # float 32, 64
+          0xcc: (2, 8), 0xcd: (3, 48), 0xce: (5, 48), 0xcf: (9, 48),   # uint 8..64
+          0xd0: (2, 48), 0xd1: (3, 48), 0xd2: (5, 48), 0xd3: (9, 48)}  # int 8..64
+# first byte: (bytes of the length, "str" | "bin" | "array" | "map")
+_SIZED = {0xc4: (1, "bin"), 0xc5: (2, "bin"), 0xc6: (4, "bin"),
+          0xd9: (1, "str"), 0xda: (2, "str"), 0xdb: (4, "str"),
+          0xdc: (2, "array"), 0xdd: (4, "array"), 0xde: (2, "map"), 0xdf: (4, "map")}
+
+
+def decode_cost(data) -> int:
+    """An upper bound of the memory decoding `data` makes the host hold, in bytes, found
+    by walking the msgpack headers without building anything. Raises FrameError on a
+    frame that is cut short, has bytes past its end, uses an extension type, or nests
+    deeper than MAX_DEPTH."""
+    view = memoryview(data).cast("B")
+    end, pos, cost = len(view), 0, 0
+    left, stack = 1, []                 # items still to read in each open container
+    while True:
+        if not left:
+            if not stack:
+                break
+            left = stack.pop()
+            continue
+        left -= 1
+        if pos >= end:
+            raise FrameError("malformed msgpack frame (cut short)")
+        first = view[pos]
+        if first < 0x80 or first >= 0xe0:               # fixint
+            pos, cost = pos + 1, cost + (8 if first < 0x80 or first >= 0xfb else 40)
+            continue
+        if first < 0xa0:                                # fixmap, fixarray
+            count, kind, pos = first & 0x0f, "map" if first < 0x90 else "array", pos + 1
+        elif first < 0xc0:                              # fixstr
+            count, kind, pos = first & 0x1f, "str", pos + 1
+        elif first in _FIXED:
+            width, each = _FIXED[first]
+            pos, cost = pos + width, cost + each
+            continue
+        elif first in _SIZED:
+            width, kind = _SIZED[first]
+            count = int.from_bytes(view[pos + 1:pos + 1 + width], "big")
+            pos += 1 + width
+        else:
+            raise FrameError("malformed msgpack frame (not a protocol type)")
+        if kind == "str":
+            pos, cost = pos + count, cost + 88 + 4 * count
+        elif kind == "bin":
+            pos, cost = pos + count, cost + 41 + count
+        else:
+            items = count if kind == "array" else 2 * count
+            cost += 72 if kind == "array" else 240 + 56 * count
+            if items:
+                if len(stack) >= MAX_DEPTH:
+                    raise FrameError(f"malformed msgpack frame (nested over {MAX_DEPTH} deep)")
+                stack.append(left)
+                left = items
+    if pos != end:
+        raise FrameError("malformed msgpack frame (cut short, or bytes past its end)")
+    return cost
 
 
 def write_frame(fd: int, obj) -> None:
@@ -53,11 +132,14 @@ def read_frame(fd: int, limit: int):
 
 
 class FrameReader:
-    """Assembles frames from a non-blocking fd, never buffering more than one capped frame."""
+    """Assembles frames from a non-blocking fd, never buffering more than one capped frame,
+    and decodes one only within its memory `budget` (see `unpack`)."""
 
-    def __init__(self, fd: int, limit: int) -> None:
+    def __init__(self, fd: int, limit: int, budget: int, small: int = SMALL_FRAME) -> None:
         self.fd = fd
         self.limit = limit
+        self.budget = budget
+        self.small = small
         self.buffer = bytearray()
         self.size = None
 
@@ -80,5 +162,5 @@ class FrameReader:
                 raise FrameError(f"frame of {self.size} bytes exceeds the {self.limit}-byte cap")
             if self.size:
                 return None
-        data, self.buffer, self.size = bytes(self.buffer), bytearray(), None
-        return unpack(data)
+        data, self.buffer, self.size = self.buffer, bytearray(), None
+        return unpack(data, self.budget, self.small)

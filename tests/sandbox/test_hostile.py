@@ -149,8 +149,6 @@ TIERS = [*TIERS, "match"]
 # These cases reach into what the bots share, so there only the host's safety is asserted.
 SHARED_IN_MATCH = {"api_tamper.py": "a bot changes the API module the others use",
                    "engine_peeker.py": "a bot finds the engine's objects in its process"}
-# How the match jail names a limit the standard mode names otherwise.
-MATCH_DETAIL = {"frame_forger.py": "protocol: wrote to the host's pipe"}
 
 
 @pytest.fixture(scope="module")
@@ -177,7 +175,7 @@ def test_hostile_bot(case: Case, tier: str, listeners, no_stray_processes) -> No
 
     me = next(p for p in result["players"] if p["bot"].endswith(case.bot))
     shared = tier == "match" and case.bot in SHARED_IN_MATCH
-    detail = MATCH_DETAIL.get(case.bot, case.detail) if tier == "match" else case.detail
+    detail = case.detail
     if shared:
         pass
     elif case.outcome in ("erased", "load_error"):
@@ -206,9 +204,13 @@ def test_hostile_bot(case: Case, tier: str, listeners, no_stray_processes) -> No
     assert "LEAK" not in json.dumps(result), "an attack worked"
     others = [p for p in result["players"] if p is not me]
     assert all(p["status"] == "ok" and (shared or p["overheats"] == 0) for p in others)
-    if tier == "match":
-        assert result["sandbox_mode"] == "match"
-        assert [k["player"] for k in result["jail_kills"]] in ([], [me["name"]])
+    if tier == "match" and me["status"] == "ok":
+        assert result["sandbox_mode"] == "match" and result["jail_kills"] == [], result
+    elif tier == "match":        # no charge on the jail's word: the standard mode's result
+        assert result["sandbox_mode"] == "standard", result
+        assert result["sandbox_note"].startswith("the match jail failed"), result
+        assert [(k["player"], k["unverified"]) for k in result["jail_kills"]] in (
+            [(None, True)], [(me["name"], True)]), result["jail_kills"]
     assert result["end"] in ("turn_limit", "survivor", "flags", "extinction")
     assert result["turns"] == 8 or result["end"] != "turn_limit"
     assert not knocked(listeners), "a bot reached the host over the network"

@@ -91,8 +91,11 @@ BOT_OF = {  # a Python bot of each game that calls _spin() on its third call
 
 
 @pytest.mark.parametrize("name", sorted(BOT_OF))
-def test_a_bot_the_jail_cannot_stop_is_charged_by_the_host(name, tmp_path,
-                                                           no_stray_processes) -> None:
+def test_a_bot_the_jail_cannot_stop_ends_in_the_standard_modes_result(
+        name, tmp_path, no_stray_processes) -> None:
+    """The host kills the jail; the match is played again in the standard mode, whose
+    result stands (the same as a standard match's), and what the jail's page named is
+    kept, unverified."""
     game = GAMES[name]
     header, body = BOT_OF[name]
     path = tmp_path / "stuck.py"
@@ -104,11 +107,17 @@ def test_a_bot_the_jail_cannot_stop_is_charged_by_the_host(name, tmp_path,
     stuck = next(p for p in result["players"] if p["bot"] == str(path))
     assert stuck["status"] == ("forfeit" if game.failure == "forfeit" else "erased"), stuck
     assert stuck["reason"] in ("cpu time limit", "wall-clock watchdog (hang)"), stuck
-    assert [k["player"] for k in result["jail_kills"]] == [stuck["name"]]
-    assert result["jail_kills"][0]["reason"] == stuck["reason"]
+    assert [(k["player"], k["unverified"]) for k in result["jail_kills"]] == \
+        [(stuck["name"], True)]
+    assert result["jail_kills"][0]["reason"] in ("cpu time limit",
+                                                 "wall-clock watchdog (hang)")
+    assert result["sandbox_mode"] == "standard"
+    assert result["sandbox_note"].startswith("the match jail failed")
     assert all(p["status"] == "ok" for p in result["players"] if p is not stuck)
     assert any(m["player"] == stuck["name"] for m in replay["marks"])
-    assert replay["sandbox_mode"] == "match"
+    assert "sandbox_mode" not in replay
+    assert comparable(result, replay) == comparable(*play(game, bots, "standard",
+                                                         limits=limits, turns=8))
 
 
 
@@ -217,6 +226,7 @@ def test_a_kill_in_one_match_leaves_the_next_unspoilt(tmp_path, no_stray_process
     killed, _ = play(game, bots, "match", seed=spins, limits=limits, turns=4)
     assert mine(killed)["status"] == "forfeit", mine(killed)
     assert [k["player"] for k in killed["jail_kills"]] == [mine(killed)["name"]]
+    assert killed["sandbox_mode"] == "standard"
     after = play(game, bots, "match", seed=calm, limits=limits, turns=4)
     assert live_jail(worker_jails).pid != first_jail       # a fresh jail after the kill
     assert after[0]["jail_kills"] == [] and FRESH in mine(after[0])["output"]

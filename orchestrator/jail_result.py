@@ -1,0 +1,93 @@
+"""What the host accepts from a match jail (`--sandbox match`): a result it can check.
+
+A jail runs every bot of the match in one process, so a bot can reach everything in it,
+the result it sends included. The host therefore takes a jail's result only where nothing
+in it charges a bot: every player finished ("ok"), none was erased, each seat is the bot
+it was given, and the whole is plain, finite JSON data of the result's own shape. Anything
+else (a failed bot, a forged or odd field) is a reason to play the match again in the
+standard mode, whose result then stands (`orchestrator/match.py`).
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+# A player's fields, and the types the host reads them as.
+PLAYER_FIELDS: dict[str, tuple[type, ...]] = {
+    "name": (str,), "seat": (int,), "bot": (str,), "sha256": (str,), "rank": (int,),
+    "status": (str,), "reason": (type(None),), "turn": (type(None),),
+    "overheats": (int,), "cpu_s": (int, float), "peak_rss_mb": (int, float),
+    "stats": (dict,), "warnings": (list,), "errors": (list,), "output": (str,),
+    "output_dropped": (int,), "violations": (list,),
+}
+RESULT_FIELDS: dict[str, tuple[type, ...]] = {
+    "game": (str,), "engine_version": (str,), "seed": (int,), "map": (str,),
+    "rules": (dict,), "turns": (int,), "end": (str,), "winner": (str, type(None)),
+    "runner_up": (str, type(None)), "restarts": (int,), "sandbox_mode": (str,),
+    "players": (list,), "replay": (type(None),), "sandbox": (list,),
+    "sandbox_missing": (dict,),
+}
+
+
+def refusal(result: Any, replay: Any, game: str, seed: int, bots: list,
+            names: list[str], want_replay: bool) -> tuple[str | None, int | None]:
+    """Why the host does not take this jail's result (and replay) as it stands (None if
+    it does), and the seat the result charges, if it names one."""
+    why = _malformed(result, replay, game, seed, bots, names, want_replay)
+    if why is not None:
+        return why, None
+    for player in result["players"]:
+        if player["status"] != "ok":
+            return f"its result says {player['name']} {player['status'][:20]}", \
+                player["seat"]
+    return None, None
+
+
+def _malformed(result: Any, replay: Any, game: str, seed: int, bots: list,
+               names: list[str], want_replay: bool) -> str | None:
+    """What is wrong with the shape of a jail's result and replay, if anything."""
+    if not isinstance(result, dict) or set(result) != set(RESULT_FIELDS):
+        return "its result is not a result"
+    if wrong := _wrong_types(result, RESULT_FIELDS):
+        return f"its result's {wrong} is not of its type"
+    if (result["game"], result["seed"]) != (game, seed) or result["restarts"] != 0:
+        return "its result is not of this match"
+    players = result["players"]
+    if len(players) != len(bots):
+        return "its result has the wrong players"
+    seen = set()
+    for player in players:
+        if not isinstance(player, dict) or set(player) != set(PLAYER_FIELDS) or \
+                _wrong_types(player, PLAYER_FIELDS) or not all(
+                    isinstance(item, str) for key in ("warnings", "errors", "violations")
+                    for item in player[key]):
+            return "its result has a malformed player"
+        seat = player["seat"]
+        if seat in seen or not 0 <= seat < len(bots) or \
+                (player["sha256"], player["bot"], player["name"]) != \
+                (bots[seat].sha256, bots[seat].path, names[seat]):
+            return "its result has the wrong players"
+        seen.add(seat)
+    if isinstance(replay, dict) != want_replay or not want_replay and replay is not None:
+        return "its replay is missing or not a replay"
+    if not _plain((result, replay)):
+        return "its result holds data that is not plain, finite JSON"
+    return None
+
+
+def _wrong_types(record: dict, fields: dict[str, tuple[type, ...]]) -> str | None:
+    for key, types in fields.items():
+        value = record[key]
+        if not isinstance(value, types) or isinstance(value, bool) and bool not in types:
+            return key
+    return None
+
+
+def _plain(data: Any) -> bool:
+    """Whether `data` is what JSON can hold: finite numbers, no bytes, keys JSON takes."""
+    try:
+        json.dumps(data, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        return False
+    return True
+

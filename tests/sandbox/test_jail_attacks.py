@@ -1,0 +1,217 @@
+"""`--sandbox match` against a bot that attacks the jail's bookkeeping or the host.
+
+A jail runs every bot of its match in one process, so a bot can reach everything the jail
+holds: the page it shares with the host (which bot runs), the pipe to the host, the other
+bots' players. None of it may decide who is charged, stop a batch, or cost the host more
+than a bounded frame: a jail that fails, or whose result names a failed bot, has its match
+played again in the standard mode, and that result stands (docs/security.md).
+
+Each attack is a Robot Game bot (two seats: the other one is the victim). As root, these
+run again as an ordinary user (tests/sandbox/test_ordinary_user.py).
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from orchestrator.bots import read_bot
+from orchestrator.games import GAMES
+from orchestrator.match import MatchSpec, run_match
+from tests.conftest import HOST_WIDE, ROOT
+
+pytestmark = HOST_WIDE
+GAME = GAMES["robotgame"]
+
+# Finds the jail's page (its `Marker`), the seat it says runs (the attacker's own), and the
+# pipe to the host (a frame's `out_fd`), as the bot's own code can.
+TOOLS = """
+import gc, os, signal, struct, sys
+import rg
+
+def marker():
+    return next((o for o in gc.get_objects()
+                 if type(o).__name__ == 'Marker' and hasattr(o, 'page')), None)
+
+def victim(page):
+    return 1 - struct.unpack_from('<i', page, 8)[0]
+
+def out_fd():
+    frame = sys._getframe()
+    while frame is not None:
+        fd = frame.f_locals.get('out_fd')
+        if isinstance(fd, int):
+            return fd
+        frame = frame.f_back
+
+def spin():
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM, signal.SIGPROF})
+    while True:
+        pass
+
+def write_frame(size, body):
+    fd = out_fd()
+    data = struct.pack('>I', size) + body
+    while data:
+        data = data[os.write(fd, data):]
+
+class Robot:
+    def act(self, game):
+        if game.turn == 2:
+            attack()
+        return ['guard']
+"""
+# What each attacker does on its first act of turn 2. In its standard child (the match
+# played again) there is no page: the attacks that exit still exit, and are charged there.
+ATTACKS = {
+    # The issue's two lines: charge the victim with a limit, then die.
+    "frame the victim": """
+def attack():
+    m = marker()
+    if m:
+        m.poison(victim(m.page), 1, 'cpu time limit')
+    os._exit(70)
+""",
+    # The page says the victim is in a request; the attacker then hangs the jail.
+    "hang in the victim's name": """
+def attack():
+    m = marker()
+    if m:
+        m.write(victim(m.page), 5, 3, 1, 2)
+        spin()
+    os._exit(70)
+""",
+    # The page says no bot runs: the jail's death looks like the engine's own.
+    "die as the engine": """
+def attack():
+    m = marker()
+    if m:
+        m.idle()
+    os._exit(70)
+""",
+    # The jail's own player of the victim is marked dead: its result says the victim
+    # forfeited, and the attacker plays on, clean.
+    "kill the victim's player": """
+def attack():
+    m = marker()
+    if m:
+        for o in gc.get_objects():
+            if type(o).__name__ == 'GuardedPlayer' and o.seat == victim(m.page):
+                o.dead = 'cpu time limit'
+""",
+    # A forged result that charges the victim, sent before the jail's own.
+    "forge the result": """
+def attack():
+    import msgpack
+    m = marker()
+    if m:
+        body = msgpack.packb({'result': {'players': [{'seat': victim(m.page),
+                              'status': 'forfeit', 'reason': 'cpu time limit'}]},
+                              'again': True})
+        write_frame(len(body), body)
+        os._exit(0)
+""",
+}
+
+
+def attacker(tmp_path, attack: str):
+    path = tmp_path / "attacker.py"
+    path.write_text(TOOLS + textwrap.dedent(ATTACKS[attack]))
+    return read_bot(path)
+
+
+def victim_bot():
+    return read_bot(next(p for p in GAME.demo_lineup(on_skip=lambda _: None)))
+
+
+def play(bots, mode: str, seed: int = 1, turns: int = 5) -> dict:
+    spec = MatchSpec(GAME.name, GAME.find_map(None), bots, seed,
+                     GAME.rules(GAME.presets[0], max_turns=turns), None, mode)
+    return run_match(spec)
+
+
+@pytest.mark.parametrize("attack", sorted(ATTACKS))
+def test_no_bot_is_charged_on_the_jails_word(attack, tmp_path, no_stray_processes) -> None:
+    bots = [attacker(tmp_path, attack), victim_bot()]
+    result = play(bots, "match")
+    victim = next(p for p in result["players"] if p["seat"] == 1)
+    assert victim["status"] == "ok" and victim["reason"] is None, result["players"]
+    assert result["sandbox_mode"] == "standard", result
+    assert result["sandbox_note"].startswith("the match jail failed"), result
+    assert all(kill["unverified"] for kill in result["jail_kills"]), result["jail_kills"]
+    # The standard mode's own result, the same as a match asked for in that mode.
+    standard = play(bots, "standard")
+    for key in ("turns", "end", "winner", "restarts"):
+        assert result[key] == standard[key], key
+    assert [(p["seat"], p["status"], p["reason"]) for p in result["players"]] == \
+        [(p["seat"], p["status"], p["reason"]) for p in standard["players"]]
+
+
+def test_a_batch_with_a_framer_records_every_match(tmp_path, no_stray_processes) -> None:
+    from orchestrator import api
+    db = tmp_path / "runs.sqlite"
+    bots = [attacker(tmp_path, "die as the engine").path, victim_bot().path]
+    api.batch(bots, game="robotgame", seeds=3, max_turns=5, sandbox="match", db=db,
+              workers=1, progress=False)
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT seat, status FROM participants").fetchall()
+        modes = {row[0] for row in conn.execute("SELECT sandbox FROM matches")}
+    assert len(rows) == 6 and modes == {"standard"}, (rows, modes)
+    assert {status for seat, status in rows if seat == 1} == {"ok"}, rows
+
+
+# A bot streams one huge frame of small containers to the host's pipe: its own child's
+# (standard) or its jail's (match). The host's peak memory is measured in a process of its
+# own, after a warm-up match in the same mode.
+BLOAT = """
+def attack():
+    count = {count}
+    body = b'\\xdd' + count.to_bytes(4, 'big') + {item!r} * count
+    write_frame(len(body), body)
+    spin()
+"""
+BLOATS = {  # mode: (items, item, the most the host's peak may grow by, in MiB)
+    # Empty arrays, 8 MiB (the jail's cap): half a GiB once decoded. The issue's bound.
+    "match": ((8 << 20) - 64, b"\x90", 64),
+    # Empty maps, 1 MiB (a child's cap): 45 MiB once decoded; refused before that.
+    "standard": ((1 << 20) - 64, b"\x80", 16),
+}
+MEASURE = """
+import json, resource, sys
+sys.path.insert(0, {root!r})
+from orchestrator.bots import read_bot
+from orchestrator.games import GAMES
+from orchestrator.match import MatchSpec, run_match
+game = GAMES['robotgame']
+def play(bots):
+    spec = MatchSpec('robotgame', game.find_map(None), [read_bot(b) for b in bots], 1,
+                     game.rules(game.presets[0], max_turns=4), None, {mode!r})
+    return run_match(spec)
+victim = {victim!r}
+play([victim, victim])
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+result = play([{bot!r}, victim])
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({{"grown_mb": (after - before) / 1024, "players": result["players"]}}))
+"""
+
+
+@pytest.mark.parametrize("mode", sorted(BLOATS))
+def test_a_huge_frame_of_small_containers_costs_the_host_little(mode, tmp_path,
+                                                                no_stray_processes) -> None:
+    count, item, most_mb = BLOATS[mode]
+    bot = tmp_path / "bloater.py"
+    bot.write_text(TOOLS + BLOAT.format(count=count, item=item))
+    script = MEASURE.format(root=str(ROOT), mode=mode, victim=victim_bot().path,
+                            bot=str(bot))
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    found = json.loads(done.stdout.splitlines()[-1])
+    me = next(p for p in found["players"] if p["seat"] == 0)
+    assert me["status"] == "forfeit" and me["reason"].startswith("protocol"), me
+    assert found["grown_mb"] < most_mb, f"the host's peak grew by {found['grown_mb']:.0f} MiB"
