@@ -28,7 +28,8 @@ pytestmark = pytest.mark.skipif(
 # check's own rule, whoever runs it; the kills it ends in are the hostile suite's sleeper
 # and spinner, and Robot Game's hanging hooks (tests/robotgame/test_hangs.py), run here.
 NOT_AS_USER = "not bwrap and not test_arena_check_of_a_hanging_bot"
-SUITES = ["tests/sandbox/test_hostile.py", "tests/sandbox/test_check.py",
+SUITES = ["tests/sandbox/test_hostile.py", "tests/sandbox/test_jail_attacks.py",
+          "tests/sandbox/test_check.py",
           "tests/sandbox/test_tiers.py", "tests/arena/test_matches.py",
           "tests/cave/test_hostile_programs.py", "tests/robotgame/test_hangs.py"]
 
