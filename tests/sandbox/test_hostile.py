@@ -140,6 +140,10 @@ CASES = [
     # the host's name: the child's own UTS namespace calls the machine "arena"
     Case("hostname.py", "overheat", "LookupError: host arena arena", needs=(("uts_ns",),)),
     Case("no_move.py", "load_error", "no move() function"),
+    # Framing another AI through what a match jail's bots share: the collector and the CPU
+    # clock. Alone in its child nothing happens; in a jail, no other AI may be charged.
+    Case("api_framer.py", "clean"),
+    Case("gc_framer_masked.py", "clean"),
 ]
 
 
@@ -205,7 +209,8 @@ def test_hostile_bot(case: Case, tier: str, listeners, no_stray_processes) -> No
     # The host is unharmed.
     assert "LEAK" not in json.dumps(result), "an attack worked"
     others = [p for p in result["players"] if p is not me]
-    assert all(p["status"] == "ok" and (shared or p["overheats"] == 0) for p in others)
+    assert all(p["status"] == "ok" and (shared or p["overheats"] == 0) for p in others), \
+        [(p["name"], p["status"], p["reason"], p["overheats"]) for p in others]
     if tier == "match":
         assert result["sandbox_mode"] == "match"
         assert [k["player"] for k in result["jail_kills"]] in ([], [me["name"]])
