@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from engine import ENGINE_VERSION
 from engine.protocol import Match
-from orchestrator import replay
+from orchestrator import jail_result, replay
 from orchestrator.bots import BotFile, unique_names
 from orchestrator.games import get_game, wrong_game_hint
 from orchestrator.games.entry import Game
@@ -169,6 +169,7 @@ def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None
 
 
 FALLBACK_NOTE = "executable bots: played in the standard mode"
+MALFORMED_NOTE = "the match jail sent a malformed result: played in the standard mode"
 
 
 def match_fallback(game: Game, bots: list[BotFile]) -> str | None:
@@ -192,7 +193,22 @@ def _jailed(spec, on_turn, replays, trace, stop) -> dict:
         return result
     if spec.map_text is None:
         spec = dataclasses.replace(spec, map_text=spec.map_path.read_text())
-    return matchjail.run(spec, on_turn, replays, spec.rules.max_turns)
+    jailed: list[dict] | None = [] if replays is not None else None
+    result = matchjail.run(spec, on_turn, jailed, spec.rules.max_turns)
+    sent = jailed[0] if jailed else None
+    why = jail_result.problem(result, sent, spec)
+    if why is None and jailed is not None and not isinstance(sent, dict):
+        why = "no replay"
+    if why is None:
+        if replays is not None:
+            replays.append(sent)
+        return result
+    # A bot of the jail can write what it sends: a result the host could not tally or
+    # store is a failed jail, and the match (a pure function of its spec) plays again.
+    result = run_match(dataclasses.replace(spec, sandbox="standard"), on_turn,
+                       replays=replays)
+    result["sandbox_note"] = f"{MALFORMED_NOTE} ({why})"
+    return result
 
 
 @dataclass
