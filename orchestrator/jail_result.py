@@ -29,11 +29,11 @@ RESULT_FIELDS: dict[str, tuple[type, ...]] = {
 }
 
 
-def refusal(result: Any, replay: Any, game: str, seed: int, bots: list,
+def refusal(result: Any, replay: Any, game: str, seed: int, max_turns: int, bots: list,
             names: list[str], want_replay: bool) -> tuple[str | None, int | None]:
     """Why the host does not take this jail's result (and replay) as it stands (None if
     it does), and the seat the result charges, if it names one."""
-    why = _malformed(result, replay, game, seed, bots, names, want_replay)
+    why = _malformed(result, replay, game, seed, max_turns, bots, names, want_replay)
     if why is not None:
         return why, None
     for player in result["players"]:
@@ -43,14 +43,15 @@ def refusal(result: Any, replay: Any, game: str, seed: int, bots: list,
     return None, None
 
 
-def _malformed(result: Any, replay: Any, game: str, seed: int, bots: list,
+def _malformed(result: Any, replay: Any, game: str, seed: int, max_turns: int, bots: list,
                names: list[str], want_replay: bool) -> str | None:
     """What is wrong with the shape of a jail's result and replay, if anything."""
     if not isinstance(result, dict) or set(result) != set(RESULT_FIELDS):
         return "its result is not a result"
     if wrong := _wrong_types(result, RESULT_FIELDS):
         return f"its result's {wrong} is not of its type"
-    if (result["game"], result["seed"]) != (game, seed) or result["restarts"] != 0:
+    if (result["game"], result["seed"]) != (game, seed) or result["restarts"] != 0 or \
+            not 0 <= result["turns"] <= max_turns:
         return "its result is not of this match"
     players = result["players"]
     if len(players) != len(bots):
@@ -63,11 +64,13 @@ def _malformed(result: Any, replay: Any, game: str, seed: int, bots: list,
                     for item in player[key]):
             return "its result has a malformed player"
         seat = player["seat"]
-        if seat in seen or not 0 <= seat < len(bots) or \
+        if seat in seen or not 0 <= seat < len(bots) or not 1 <= player["rank"] <= len(bots) or \
                 (player["sha256"], player["bot"], player["name"]) != \
                 (bots[seat].sha256, bots[seat].path, names[seat]):
             return "its result has the wrong players"
         seen.add(seat)
+    if not {result["winner"], result["runner_up"]} <= {*names, None}:
+        return "its winner is not a player"
     if isinstance(replay, dict) != want_replay or not want_replay and replay is not None:
         return "its replay is missing or not a replay"
     if not _plain((result, replay)):

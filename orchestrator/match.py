@@ -195,8 +195,8 @@ def _jailed(spec, on_turn, replays, trace, stop) -> dict:
     names = unique_names([bot.name for bot in spec.bots])
 
     def check(result, replay):
-        return jail_result.refusal(result, replay, spec.game, spec.seed, spec.bots, names,
-                                   replays is not None)
+        return jail_result.refusal(result, replay, spec.game, spec.seed,
+                                   spec.rules.max_turns, spec.bots, names, replays is not None)
     outcome = matchjail.run(spec, check, on_turn, replays is not None, spec.rules.max_turns)
     if isinstance(outcome, matchjail.Played):
         result = outcome.result

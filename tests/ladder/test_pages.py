@@ -120,3 +120,31 @@ def test_the_upload_form_shows_the_verdict_and_the_token_once(served) -> None:
     refused = client.post("/upload", data={"game": "robotgame", "name": "form survivor"},
                           files={"file": ("survivor.py", source)})
     assert refused.status_code == 422 and "name taken" in refused.text
+
+
+def test_a_hostile_host_header_is_text_on_the_api_page(served) -> None:
+    """/docs shows the server's address in its curl lines, from the request's Host header:
+    whatever a client sends there never becomes markup (red team, issue 33). Sent to the
+    ASGI app as it is: an HTTP client would not send such a Host."""
+    import asyncio
+
+    client, _ = served
+    host = b'x"><script>alert(1)</script>'
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
+             "method": "GET", "scheme": "http", "path": "/docs", "raw_path": b"/docs",
+             "query_string": b"", "root_path": "", "headers": [(b"host", host)],
+             "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 8000)}
+    sent: list[dict] = []
+
+    async def receive():
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message):
+        sent.append(message)
+
+    asyncio.run(client.app(scope, receive, send))
+    headers = dict(sent[0]["headers"])
+    page = b"".join(m.get("body", b"") for m in sent[1:]).decode()
+    assert sent[0]["status"] == 200 and "Upload a new bot" in page
+    assert "<script" not in page and host.decode() not in page    # escaped, or left out
+    assert b"default-src 'none'" in headers[b"content-security-policy"]

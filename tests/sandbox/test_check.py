@@ -30,7 +30,8 @@ EXPECTED = {
     "thread_flood.py": "sandbox",
     "raiser.py": "overheats", "syntax_error.py": "load_error", "no_move.py": "load_error",
     "markup_name.py": None, "escape_name.py": "overheats", "hunter_two.py": None,
-    "formula_name.py": None, "hostname.py": "overheats",
+    "formula_name.py": None, "hostname.py": "overheats", "api_framer.py": None,
+    "gc_framer_masked.py": None,
 }
 
 

@@ -140,6 +140,10 @@ CASES = [
     # the host's name: the child's own UTS namespace calls the machine "arena"
     Case("hostname.py", "overheat", "LookupError: host arena arena", needs=(("uts_ns",),)),
     Case("no_move.py", "load_error", "no move() function"),
+    # Framing another AI through what a match jail's bots share: the collector and the CPU
+    # clock. Alone in its child nothing happens; in a jail, no other AI may be charged.
+    Case("api_framer.py", "clean"),
+    Case("gc_framer_masked.py", "clean"),
 ]
 
 
@@ -149,6 +153,9 @@ TIERS = [*TIERS, "match"]
 # These cases reach into what the bots share, so there only the host's safety is asserted.
 SHARED_IN_MATCH = {"api_tamper.py": "a bot changes the API module the others use",
                    "engine_peeker.py": "a bot finds the engine's objects in its process"}
+# These get the others charged in the jail: its result is not taken, and the match is
+# played again in the standard mode, where nobody is charged.
+FRAMES_IN_MATCH = {"api_framer.py", "gc_framer_masked.py"}
 
 
 @pytest.fixture(scope="module")
@@ -203,14 +210,14 @@ def test_hostile_bot(case: Case, tier: str, listeners, no_stray_processes) -> No
     # The host is unharmed.
     assert "LEAK" not in json.dumps(result), "an attack worked"
     others = [p for p in result["players"] if p is not me]
-    assert all(p["status"] == "ok" and (shared or p["overheats"] == 0) for p in others)
-    if tier == "match" and me["status"] == "ok":
+    assert all(p["status"] == "ok" and (shared or p["overheats"] == 0) for p in others), \
+        [(p["name"], p["status"], p["reason"], p["overheats"]) for p in others]
+    if tier == "match" and me["status"] == "ok" and case.bot not in FRAMES_IN_MATCH:
         assert result["sandbox_mode"] == "match" and result["jail_kills"] == [], result
     elif tier == "match":        # no charge on the jail's word: the standard mode's result
         assert result["sandbox_mode"] == "standard", result
         assert result["sandbox_note"].startswith("the match jail failed"), result
-        assert [(k["player"], k["unverified"]) for k in result["jail_kills"]] in (
-            [(None, True)], [(me["name"], True)]), result["jail_kills"]
+        assert all(k["unverified"] for k in result["jail_kills"]), result["jail_kills"]
     assert result["end"] in ("turn_limit", "survivor", "flags", "extinction")
     assert result["turns"] == 8 or result["end"] != "turn_limit"
     assert not knocked(listeners), "a bot reached the host over the network"

@@ -6,11 +6,15 @@ bots' players. None of it may decide who is charged, stop a batch, or cost the h
 than a bounded frame: a jail that fails, or whose result names a failed bot, has its match
 played again in the standard mode, and that result stands (docs/security.md).
 
-Each attack is a Robot Game bot (two seats: the other one is the victim). As root, these
-run again as an ordinary user (tests/sandbox/test_ordinary_user.py).
+Most attacks are a Robot Game bot (two seats: the other one is the victim); the result
+forger (tests/hostile/jail/result_forger.py, the red team's) rewrites the result the jail
+builds, out of the shape the host reads. The framing attacks through what the jail's bots
+share are cases of the hostile suite (tests/hostile/api_framer.py, gc_framer_masked.py).
+As root, these run again as an ordinary user (tests/sandbox/test_ordinary_user.py).
 """
 from __future__ import annotations
 
+import gzip
 import json
 import sqlite3
 import subprocess
@@ -22,7 +26,7 @@ import pytest
 from orchestrator.bots import read_bot
 from orchestrator.games import GAMES
 from orchestrator.match import MatchSpec, run_match
-from tests.conftest import HOST_WIDE, ROOT
+from tests.conftest import ARENA_CMD, BOTS, HOST_WIDE, HOSTILE, ROOT
 
 pytestmark = HOST_WIDE
 GAME = GAMES["robotgame"]
@@ -215,3 +219,46 @@ def test_a_huge_frame_of_small_containers_costs_the_host_little(mode, tmp_path,
     me = next(p for p in found["players"] if p["seat"] == 0)
     assert me["status"] == "forfeit" and me["reason"].startswith("protocol"), me
     assert found["grown_mb"] < most_mb, f"the host's peak grew by {found['grown_mb']:.0f} MiB"
+
+
+FORGER = HOSTILE / "jail" / "result_forger.py"
+KINDS = ("rank", "seat", "bytes", "players", "nan", "identity")
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_result_forged_out_of_shape_is_played_again_in_the_standard_mode(
+        kind, tmp_path, no_stray_processes) -> None:
+    bot = tmp_path / "result_forger.py"
+    bot.write_text(FORGER.read_text().replace("KIND = 'rank'", f"KIND = {kind!r}"))
+    db = tmp_path / "runs.sqlite"
+    done = subprocess.run(
+        [*ARENA_CMD, "batch", str(bot), str(BOTS / "hunter.py"), "--seeds", "2",
+         "--max-turns", "5", "--sandbox", "match", "--workers", "1", "--db", str(db),
+         "--replays", "--json"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr
+    report = json.loads(done.stdout)                 # strict JSON: no NaN reached it
+    assert report["matches"] == 2
+    assert {p["name"]: (p["matches"], p["erased"], p["load_errors"])
+            for p in report["players"]} == {"ResultForger": (2, 0, 0), "Hunter": (2, 0, 0)}
+    with sqlite3.connect(db) as conn:
+        modes = [row[0] for row in conn.execute("SELECT sandbox FROM matches")]
+        ranks = {row[0] for row in conn.execute("SELECT typeof(rank) FROM participants")}
+        replays = [row[0] for row in conn.execute("SELECT replay FROM matches")]
+    assert modes == ["standard", "standard"]         # played again, and recorded so
+    assert ranks == {"integer"}
+    for path in replays:
+        replay = json.loads(gzip.decompress(open(path, "rb").read()))
+        assert {p["name"] for p in replay["players"]} == {"ResultForger", "Hunter"}
+
+
+def test_the_forger_plays_on_in_a_child_of_its_own(tmp_path, no_stray_processes) -> None:
+    """The control: in the standard mode the forger finds nothing to forge, and a batch
+    records it as any bot."""
+    db = tmp_path / "runs.sqlite"
+    done = subprocess.run(
+        [*ARENA_CMD, "batch", str(FORGER), str(BOTS / "hunter.py"), "--seeds", "1",
+         "--max-turns", "5", "--workers", "1", "--db", str(db), "--json"],
+        capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout)["matches"] == 1

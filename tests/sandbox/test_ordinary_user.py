@@ -31,7 +31,8 @@ NOT_AS_USER = "not bwrap and not test_arena_check_of_a_hanging_bot"
 SUITES = ["tests/sandbox/test_hostile.py", "tests/sandbox/test_jail_attacks.py",
           "tests/sandbox/test_check.py",
           "tests/sandbox/test_tiers.py", "tests/arena/test_matches.py",
-          "tests/cave/test_hostile_programs.py", "tests/robotgame/test_hangs.py"]
+          "tests/cave/test_hostile_programs.py", "tests/robotgame/test_hangs.py",
+          "tests/sandbox/test_jail_attacks.py"]
 
 
 @HOST_WIDE        # it runs the hostile suites, whose port and files it shares
