@@ -73,6 +73,10 @@ def _malformed(result: Any, replay: Any, game: str, seed: int, max_turns: int, b
         return "its winner is not a player"
     if isinstance(replay, dict) != want_replay or not want_replay and replay is not None:
         return "its replay is missing or not a replay"
+    if want_replay and replay.get("players") != [
+            {"name": names[seat], "bot": bot.path, "sha256": bot.sha256}
+            for seat, bot in enumerate(bots)]:
+        return "its replay has the wrong players"
     if not _plain((result, replay)):
         return "its result holds data that is not plain, finite JSON"
     return None

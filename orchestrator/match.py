@@ -193,16 +193,23 @@ def _jailed(spec, on_turn, replays, trace, stop) -> dict:
     if spec.map_text is None:
         spec = dataclasses.replace(spec, map_text=spec.map_path.read_text())
     names = unique_names([bot.name for bot in spec.bots])
+    # The jail gets file names, as a standard child does, not where the host keeps them.
+    told = dataclasses.replace(spec, map_path=Path(spec.map_path.name), bots=[
+        dataclasses.replace(bot, path=Path(bot.path).name) for bot in spec.bots])
 
     def check(result, replay):
         return jail_result.refusal(result, replay, spec.game, spec.seed,
-                                   spec.rules.max_turns, spec.bots, names, replays is not None)
-    outcome = matchjail.run(spec, check, on_turn, replays is not None, spec.rules.max_turns)
+                                   spec.rules.max_turns, told.bots, names, replays is not None)
+    outcome = matchjail.run(told, check, on_turn, replays is not None, spec.rules.max_turns)
     if isinstance(outcome, matchjail.Played):
         result = outcome.result
         result.update(sandbox_mode="match", sandbox=outcome.layers,
                       sandbox_missing=outcome.missing, jail_kills=[])
+        for player in result["players"]:
+            player["bot"] = spec.bots[player["seat"]].path
         if replays is not None:
+            for seat, player in enumerate(outcome.replay["players"]):
+                player["bot"] = spec.bots[seat].path
             outcome.replay["sandbox_mode"] = "match"
             replays.append(outcome.replay)
         return result

@@ -32,7 +32,7 @@ import msgpack  # noqa: E402
 
 from engine import lazy  # noqa: E402
 from orchestrator import replay  # noqa: E402, F401  (preloaded for the child)
-from orchestrator.games import GAMES, get_game  # noqa: E402
+from orchestrator.games import GAMES, PLUGIN_MODULE, get_game  # noqa: E402
 from orchestrator.match import IN_JAIL, run_match  # noqa: E402
 from sandbox import jailplayers  # noqa: E402
 from sandbox.host import side_parts  # noqa: E402
@@ -56,12 +56,13 @@ def serve(in_fd, out_fd, marker_fd, namespaces, ns_problem, outer_ids):
         _runtime.exit_now(_runtime.FATAL_EXIT)
     attempts = _attempts.Attempts(config["readable"], os.getcwd())
     attempts.install()
-    # The host's own packages, as in a bot's child: out of sys.modules (the jail's code
-    # keeps what it imported), refused and noted when a bot imports them.
+    # The host's own packages, and the games kept elsewhere (ARENA_GAMES), as in a bot's
+    # child: out of sys.modules (the jail's code keeps what it imported), refused and
+    # noted when a bot imports them.
     _child._Blocker.attempts = attempts
     sys.meta_path.insert(0, _child._Blocker)
     hidden = {m: sys.modules.pop(m) for m in list(sys.modules)
-              if m.split(".")[0] in _child.BLOCKED}
+              if m.split(".")[0] in _child.BLOCKED or m.startswith(PLUGIN_MODULE)}
     LIBRARIES.install()
     marker = jailplayers.Marker(page)
     tasks = jailplayers._tasks()

@@ -21,6 +21,7 @@ from orchestrator.games.race import GAME as _RACE
 from orchestrator.games.robotgame import GAME as _ROBOTGAME
 
 PLUGINS_VARIABLE = "ARENA_GAMES"
+PLUGIN_MODULE = "arena_game_"       # a game kept elsewhere is this module + its name
 BUILT_IN = (_ARENA, _ROBOTGAME, _CAVE, _RACE)
 DEFAULT_GAME = _ARENA.name          # what the commands play without --game
 
@@ -32,7 +33,7 @@ def _load_plugin(ref: str) -> Game:
     init = path / "__init__.py" if folder else path
     if not init.is_file():
         raise InputError(f"{ref} (in ${PLUGINS_VARIABLE}): no such game folder or file")
-    name = f"arena_game_{path.stem if not folder else path.name}"
+    name = f"{PLUGIN_MODULE}{path.stem if not folder else path.name}"
     spec = importlib.util.spec_from_file_location(
         name, init, submodule_search_locations=[str(path)] if folder else None)
     module = importlib.util.module_from_spec(spec)

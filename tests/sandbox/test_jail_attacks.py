@@ -262,3 +262,36 @@ def test_the_forger_plays_on_in_a_child_of_its_own(tmp_path, no_stray_processes)
         capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert json.loads(done.stdout)["matches"] == 1
+
+
+# Prints every path of the job the jail was given that it can find through `gc`, and the
+# host's modules (a game kept elsewhere, ARENA_GAMES, among them) it finds loaded.
+PATH_FINDER = """
+import gc
+import sys
+import rg
+class Robot:
+    def act(self, game):
+        if game.turn == 1 and self.location == min(
+                loc for loc, bot in game.robots.items() if bot.player_id == self.player_id):
+            paths = sorted({str(getattr(o, name)) for o in gc.get_objects()
+                            if type(o).__name__ in ('BotFile', 'MatchSpec')
+                            for name in ('path', 'map_path') if hasattr(o, name)})
+            print('PATHS', paths)
+            print('HOSTS', sorted(m for m in sys.modules if m.split('.')[0] in (
+                'engine', 'orchestrator', 'sandbox') or m.startswith('arena_game_')))
+        return ['guard']
+"""
+
+
+def test_the_jail_is_told_file_names_and_hides_the_hosts_modules(
+        tmp_path, no_stray_processes) -> None:
+    path = tmp_path / "finder.py"
+    path.write_text(PATH_FINDER)
+    result = play([read_bot(path), victim_bot()], "match")
+    assert result["sandbox_mode"] == "match", result
+    me = next(p for p in result["players"] if p["seat"] == 0)
+    assert me["bot"] == str(path)                          # the host's result keeps them
+    printed, hosts = me["output"].split("PATHS", 1)[1].split("HOSTS")
+    assert "finder.py" in printed and "/" not in printed, printed
+    assert "toy" in GAMES and hosts.strip() == "[]", hosts   # tests/toy is ARENA_GAMES
