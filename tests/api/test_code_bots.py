@@ -122,3 +122,19 @@ def test_a_class_in_a_notebook_cell_is_the_one_passed() -> None:
     status, output, bot, sha = json.loads(line.split(" ", 1)[1])
     assert status == "ok" and "passed" in output and "hidden" not in output
     assert sha == hashlib.sha256(Path(bot).read_bytes()).hexdigest()
+
+
+def test_a_bot_from_a_file_with_postponed_annotations_plays_as_compiled(tmp_path) -> None:
+    """Under `from __future__ import annotations` an annotation is never evaluated; the
+    bot file starts with the same import, so its text compiles to the same code and an
+    annotation naming something the sandbox lacks does not stop it."""
+    module_file = tmp_path / "annotated_bot.py"
+    module_file.write_text("from __future__ import annotations\n\n\ndef move():\n"
+                           "    def inner(x: Missing) -> Missing:\n        return x\n"
+                           "    print('passed')\n", encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("annotated_bot", module_file)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    mine, text = played(module.move, "arena", "hunter")
+    assert text.startswith(b"from __future__ import annotations\n")
+    assert mine.status == "ok" and "passed" in mine.data["output"], mine.reason
