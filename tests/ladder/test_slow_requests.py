@@ -1,6 +1,7 @@
-"""Slow request heads (slowloris) against a real `arena serve`: 200 connections that send
-part of a request line or headers and stall, trickle a byte a second, send nothing, or
-stall after a first request kept alive, are each closed by the server within 30 s, while
+"""Slow requests (slowloris) against a real `arena serve`: 200 connections that send part
+of a request line or headers and stall, trickle a byte a second, send nothing, stall
+after a first request kept alive, or send an upload's body slower than it promised, are
+each closed by the server within 30 s (a head's deadline, then a body's), while
 `GET /api/health` keeps answering in under 100 ms. Loopback only; every loop is bounded.
 """
 from __future__ import annotations
@@ -10,17 +11,21 @@ import socket
 import statistics
 import time
 
-from orchestrator.ladder.http import HEAD_TIMEOUT_S
+from orchestrator.ladder.http import BODY_TIMEOUT_S, HEAD_TIMEOUT_S
 from tests.ladder.server import Server
 
 SOCKETS = 200
 CLOSED_WITHIN_S = 30.0
 HEALTH_S = 0.100
-# Of the health requests, this share must come in under HEALTH_S: the machine is shared
-# by 2 cores and other test runs, so one request may wait for a core now and then; the
-# server's own share is the median, and no request may take a whole second.
+# Of the health requests, this share must come in under HEALTH_S, and none may take a
+# second. Not all: the machine is shared (2 cores, other test runs), and at the body
+# deadline the test makes the server abort its 33 slow uploads in the same instant (each
+# upload handler sees its client go), which has delayed one health request by 40-130 ms
+# in some runs; the median is the server's steady answer.
 HEALTH_SHARE, HEALTH_WORST_S = 0.9, 1.0
-KINDS = ("partial headers", "partial line", "nothing", "trickle", "kept alive, then partial")
+KINDS = ("partial headers", "partial line", "nothing", "trickle", "kept alive, then partial",
+         "slow body")
+TRICKLED = ("trickle", "slow body")
 
 
 def opened(port: int, kind: str) -> socket.socket:
@@ -35,6 +40,9 @@ def opened(port: int, kind: str) -> socket.socket:
         sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         read_response(sock)
         sock.sendall(b"GET /api/health HTTP/1.1\r\nHo")
+    elif kind == "slow body":                    # a whole head, then a byte a second
+        sock.sendall(b"POST /api/bots HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                     b"multipart/form-data; boundary=b\r\nContent-Length: 4000\r\n\r\n--b\r\n")
     return sock
 
 
@@ -66,8 +74,8 @@ def closed_by_server(sock: socket.socket) -> bool:
     return True
 
 
-def test_slow_request_heads_are_closed_by_the_server_while_health_answers(tmp_path) -> None:
-    assert HEAD_TIMEOUT_S < CLOSED_WITHIN_S
+def test_slow_requests_are_closed_by_the_server_while_health_answers(tmp_path) -> None:
+    assert HEAD_TIMEOUT_S < BODY_TIMEOUT_S < CLOSED_WITHIN_S
     server = Server(tmp_path / "ladder.sqlite", "--games", "robotgame", "--workers", "1")
     socks: dict[socket.socket, tuple[str, float]] = {}
     try:
@@ -89,7 +97,7 @@ def test_slow_request_heads_are_closed_by_the_server_while_health_answers(tmp_pa
             if now - last_trickle >= 1.0:                 # a byte a second: never a head
                 last_trickle = now
                 for sock, (kind, _) in still_open.items():
-                    if kind == "trickle":
+                    if kind in TRICKLED:
                         try:
                             sock.send(b"x")
                         except OSError:
@@ -100,14 +108,15 @@ def test_slow_request_heads_are_closed_by_the_server_while_health_answers(tmp_pa
             assert answer.status_code == 200 and answer.json()["ok"] is True
         left = sorted({kind for kind, _ in still_open.values()})
         assert len(still_open) == 0, f"{len(still_open)} connections still open: {left}"
-        slowest = max(max(times) for times in took.values())
-        print(f"\nclosed after {min(min(t) for t in took.values()):.1f} to {slowest:.1f} s; "
-              f"health: {len(health)} requests, median {statistics.median(health) * 1e3:.1f}"
-              f" ms, max {max(health) * 1e3:.1f} ms")
+        closed = ", ".join(f"{kind} {min(t):.1f}-{max(t):.1f} s" for kind, t in took.items())
+        print(f"\nclosed after: {closed}; health: {len(health)} requests, median "
+              f"{statistics.median(health) * 1e3:.1f} ms, max {max(health) * 1e3:.1f} ms, "
+              f"{sum(t >= HEALTH_S for t in health)} over {HEALTH_S * 1e3:.0f} ms")
         for kind, times in took.items():
-            assert len(times) == SOCKETS // len(KINDS), kind
+            assert len(times) == sum(k == kind for k, _ in socks.values()), kind
             assert max(times) <= CLOSED_WITHIN_S, (kind, max(times))
-            assert min(times) >= HEAD_TIMEOUT_S - 0.5, (kind, min(times))   # not at once
+            deadline = BODY_TIMEOUT_S if kind == "slow body" else HEAD_TIMEOUT_S
+            assert min(times) >= deadline - 0.5, (kind, min(times))      # not before it
         assert len(health) >= 20
         quick = sum(t < HEALTH_S for t in health) / len(health)
         assert statistics.median(health) < HEALTH_S and quick >= HEALTH_SHARE, health
