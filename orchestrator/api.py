@@ -37,7 +37,7 @@ from orchestrator.match import match_fallback
 from orchestrator.options import Interrupted, check_choice, game_limits, rule_overrides
 from orchestrator.schedule import plan_batch, plan_compare, plan_tournament
 from orchestrator.series import Series
-from orchestrator.store import Store, digest
+from orchestrator.store import Store, WriteFailed, digest
 from orchestrator.summary import by_file, by_seat, summarize
 from orchestrator.text import console, plural, shown_text
 
@@ -242,7 +242,10 @@ def compare(new: Bot, old: Bot, *, game: str = DEFAULT_GAME, against: Sequence[B
     store = Store(_path(db) or batch_cmd.RUNS_DIR / f"{name}.sqlite")
     ids = [p.match_id for p in planned]
     run_id = digest({"kind": "compare", "matches": ids})
-    store.add_run(run_id, "compare", name, args, ids)
+    try:
+        store.add_run(run_id, "compare", name, args, ids)
+    except WriteFailed as exc:
+        raise batch_cmd.stopped_writing(exc, store, run_id, len(planned), "games") from None
     results = {m["id"]: m for m in store.iter_run_results(run_id)}
     skipped = len(results)
     compare_cmd._advance(test, planned, seats, results)
@@ -262,6 +265,9 @@ def compare(new: Bot, old: Bot, *, game: str = DEFAULT_GAME, against: Sequence[B
             raise Interrupted(f"interrupted after {2 * test.pairs} counted games; {saved} "
                               f"games are saved in {store.path}; run the same command again "
                               f"to go on") from None
+        except WriteFailed as exc:
+            raise batch_cmd.stopped_writing(exc, store, run_id, len(planned), "games"
+                                            ) from None
     report = compare_cmd._report(test, planned, results, skipped, store.path)
     report["sandbox"] = sandbox
     report |= _sandbox_shown(sandbox, setup.game, [new_bot, old_bot, *opponents])[1]

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import os
+import sqlite3
 import sys
 import time
 from pathlib import Path
@@ -45,7 +47,7 @@ from orchestrator.ratings import ELO_INITIAL, ELO_K
 from orchestrator.ratings import table as ratings_table
 from orchestrator.schedule import Planned, Setup
 from orchestrator.series import Series
-from orchestrator.store import Store, digest
+from orchestrator.store import Store, WriteFailed, digest
 from orchestrator.summary import Tally, by_file, by_seat, summarize
 from orchestrator.text import console, shown, shown_text
 
@@ -229,25 +231,41 @@ def _play_all(kind: str, setup: Setup, planned: list[Planned], args: dict, db: O
         raise InputError(f"--workers {workers}: must be at least 1")
     store = Store(db or RUNS_DIR / f"{setup.game.name}.sqlite")
     run_id = digest({"kind": kind, "matches": [p.match_id for p in planned]})
-    store.add_run(run_id, kind, setup.game.name, args, [p.match_id for p in planned])
-    done = store.done(p.match_id for p in planned)
-    series = Series(planned, store.scratch(done))
-    if replays:
-        for item in series.waiting:
-            item.spec["replay"] = True
-    skipped = len(done)
-    if series.waiting:
-        tally = Tally(key)                  # the live standings, however long the batch
-        for match in store.iter_run_results(run_id):
-            tally.add(match)
-        try:
+    try:
+        store.add_run(run_id, kind, setup.game.name, args, [p.match_id for p in planned])
+        done = store.done(p.match_id for p in planned)
+        series = Series(planned, store.scratch(done))
+        if replays:
+            for item in series.waiting:
+                item.spec["replay"] = True
+        skipped = len(done)
+        if series.waiting:
+            tally = Tally(key)                  # the live standings, however long the batch
+            for match in store.iter_run_results(run_id):
+                tally.add(match)
             _play(series, tally, store, backend, workers, address, quiet)
-        except KeyboardInterrupt:
-            saved = store.run_count(run_id)
-            store.close()
-            raise Interrupted(f"interrupted; {saved} of {len(planned)} matches are saved in "
-                              f"{store.path}; run the same command again to finish") from None
+    except KeyboardInterrupt:
+        saved = store.run_count(run_id)
+        store.close()
+        raise Interrupted(f"interrupted; {saved} of {len(planned)} matches are saved in "
+                          f"{store.path}; run the same command again to finish") from None
+    except WriteFailed as exc:
+        raise stopped_writing(exc, store, run_id, len(planned), "matches") from None
     return store, run_id, skipped
+
+
+def stopped_writing(exc: WriteFailed, store: Store, run_id: str, planned: int,
+                    what: str) -> InputError:
+    """The one error line of a run stopped by a write that failed (a full disk): the file,
+    the problem, what is saved, and what to do for the same command to resume. Closes
+    the store."""
+    try:
+        saved = f"{store.run_count(run_id)} of {planned} {what} are saved in {store.path}"
+    except sqlite3.Error:
+        saved = f"the {what} recorded before are saved in {store.path}"
+    store.close()
+    return InputError(f"{exc.path}: cannot write the results ({exc.problem}); {saved}: "
+                      f"{exc.hint()}, then run the same command again to resume")
 
 
 def _play(series: Series, tally: Tally, store: Store, backend: str, workers: int,
@@ -267,8 +285,8 @@ def _play(series: Series, tally: Tally, store: Store, backend: str, workers: int
                 raise InputError(f"match with seed {item.spec['seed']}: {outcome['error']}")
             if "replay" in outcome:
                 path = store.path.parent / "replays" / f"{item.match_id}.json.gz"
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_bytes(outcome["replay"])
+                with store.writing(path):
+                    write_whole(path, outcome["replay"])
                 outcome["result"]["replay"] = str(path)
             store.add_match(item.match_id, outcome["result"], outcome["wall_s"])
             tally.add(outcome["result"])
@@ -279,6 +297,19 @@ def _play(series: Series, tally: Tally, store: Store, backend: str, workers: int
     finally:
         if live:
             live.stop()
+
+
+def write_whole(path: Path, data: bytes) -> None:
+    """Write a file whole or not at all (a full disk leaves no half a replay): a
+    temporary file beside it, renamed over it once written."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        partial.write_bytes(data)
+        os.replace(partial, path)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
 
 
 def _standings(tally: Tally) -> Table:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import inspect
-import textwrap
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from engine import InputError
+from orchestrator.code_source import Definition, definition, own_codes
 from orchestrator.games import Game
 from orchestrator.games.entry import CodeBot
 from orchestrator.samples import cache_dir
@@ -34,22 +34,22 @@ def is_code(bot: Any) -> bool:
     return inspect.isfunction(bot) or inspect.isclass(bot)
 
 
-def source_of(obj: Callable | type) -> str:
-    """The dedented source text of a function or class, or an InputError saying why not."""
+def source_of(obj: Callable | type) -> Definition:
+    """The dedented source text of a function or class, the definition that compiles to
+    that very object's code (code_source), or an InputError saying why there is none."""
     label = getattr(obj, "__qualname__", repr(obj))
     if getattr(obj, "__name__", "") == "<lambda>":
         raise InputError("a lambda cannot be a bot: its source is not a definition; "
                          "write it as `def move(): ...`")
-    try:
-        text = inspect.getsource(obj)
-    except (OSError, TypeError):
-        raise InputError(f"{label}: its source cannot be found (define it in a file or a "
-                         f"notebook cell, not with exec or at an interactive prompt)") from None
-    free = getattr(getattr(obj, "__code__", None), "co_freevars", ())
+    if not is_code(obj):
+        raise InputError(f"{obj!r}: a helper is a function or class, defined in a file or "
+                         f"a notebook cell")
+    codes = [obj.__code__] if inspect.isfunction(obj) else own_codes(obj)
+    free = sorted({name for code in codes for name in code.co_freevars} - {"__class__"})
     if free:
         raise InputError(f"{label}: it uses {', '.join(free)} from the function around it; "
                          f"a bot runs alone in its sandbox: define it at the top level")
-    return textwrap.dedent(text)
+    return definition(obj)
 
 
 def write_bot(obj: Callable | type, game: Game, helpers: Iterable[Any] = (),
@@ -65,9 +65,13 @@ def write_bot(obj: Callable | type, game: Game, helpers: Iterable[Any] = (),
                          f"{getattr(obj, '__qualname__', obj)}")
     own = obj.__name__
     name = name or own
-    parts = [side.prelude, f"name = {name!r}\n"]
-    parts += [source_of(helper) for helper in helpers]
-    parts.append(source_of(obj))
+    found = [source_of(helper) for helper in helpers] + [source_of(obj)]
+    futures = sorted({feature for one in found for feature in one.futures})
+    # A __future__ import must open the file: the text then compiles as it did for the
+    # caller (with `annotations`, an annotation stays a string).
+    parts = [f"from __future__ import {', '.join(futures)}\n" if futures else "",
+             side.prelude, f"name = {name!r}\n"]
+    parts += [one.text for one in found]
     if own != side.entry:
         parts.append(f"{side.entry} = {own}\n")
     text = "\n\n".join(part.rstrip("\n") + "\n" for part in parts if part)

@@ -67,6 +67,7 @@ def serve(
         import uvicorn
 
         from orchestrator.ladder.app import create_app
+        from orchestrator.ladder.http import DeadlineProtocol
         from orchestrator.ladder.service import Ladder
     except ImportError as exc:
         raise missing_server_extra("arena serve", exc) from None
@@ -83,4 +84,4 @@ def serve(
               f"(database {db}, {workers or default_workers()} workers); Ctrl-C stops it",
               highlight=False)
     app = create_app(ladder, announce=lambda text: err.print(text, highlight=False))
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn.run(app, host=host, port=port, log_level="warning", http=DeadlineProtocol)

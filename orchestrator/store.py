@@ -6,10 +6,12 @@ everything the match is a function of, so a rerun finds what is already done.
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import sqlite3
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
@@ -44,6 +46,34 @@ CREATE TABLE IF NOT EXISTS scratch (
 """
 
 
+class WriteFailed(InputError):
+    """The results (the database, or a replay file beside it) could not be written: `path`
+    is the file, `problem` what went wrong, `full` whether it was a full disk. What was
+    recorded before stays; the match being written is not, and a rerun plays it."""
+
+    def __init__(self, path: Path, exc: BaseException) -> None:
+        self.path, self.full = Path(path), no_room(exc)
+        if self.full:
+            self.problem = "the disk is full"
+        elif isinstance(exc, OSError):
+            self.problem = exc.strerror or str(exc)
+        else:
+            self.problem = str(exc)
+        super().__init__(f"{self.path}: cannot write the results ({self.problem})")
+
+    def hint(self) -> str:
+        """What to do before the same command, run again, resumes."""
+        return "free some space" if self.full else "fix that"
+
+
+def no_room(exc: BaseException) -> bool:
+    """Whether an error is a full disk (or quota): SQLite's SQLITE_FULL, or ENOSPC."""
+    if isinstance(exc, sqlite3.Error):
+        return getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or \
+            "disk is full" in str(exc)
+    return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
+
+
 def digest(data: Any) -> str:
     """A stable short id of plain data."""
     text = json.dumps(data, sort_keys=True, separators=(",", ":"))
@@ -64,10 +94,14 @@ class Store:
             self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30,
                                       check_same_thread=not shared)
             self.db.executescript(self.schema)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
         except (OSError, sqlite3.DatabaseError) as exc:
+            if no_room(exc):
+                raise InputError(f"{self.path}: cannot open the results database (the disk "
+                                 f"is full); free some space, then run the same command "
+                                 f"again") from None
             raise InputError(f"{self.path}: cannot open the results database ({exc})") from None
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
 
     def close(self) -> None:
         self.db.close()
@@ -75,7 +109,7 @@ class Store:
     # -- writing -----------------------------------------------------------------------
     def add_run(self, run_id: str, kind: str, game: str, args: dict,
                 match_ids: list[str]) -> None:
-        with self.transaction():
+        with self.writing(), self.transaction():
             self.db.execute("INSERT OR IGNORE INTO runs VALUES (?, ?, ?, ?, ?, ?)",
                             (run_id, kind, game, time.time(), json.dumps(args), len(match_ids)))
             self.db.executemany("INSERT OR IGNORE INTO run_matches VALUES (?, ?, ?)",
@@ -83,7 +117,7 @@ class Store:
 
     def add_match(self, match_id: str, result: dict, wall_s: float) -> None:
         """Record one finished match and its participants, all or nothing."""
-        with self.transaction():
+        with self.writing(), self.transaction():
             self.write_match(match_id, result, wall_s)
 
     def write_match(self, match_id: str, result: dict, wall_s: float) -> None:
@@ -107,17 +141,31 @@ class Store:
             [(match_id, p["seat"], json.dumps(p["scratch"], sort_keys=True))
              for p in result["players"] if "scratch" in p])
 
-    def transaction(self):
-        """`with store.transaction():` one all-or-nothing write."""
-        store = self
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """`with store.transaction():` one all-or-nothing write. After a failed statement
+        or COMMIT (a full disk), SQLite may have rolled back already: the ROLLBACK is
+        sent only while a transaction is open, so the first error is the one raised."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+            self.db.execute("COMMIT")
+        except BaseException:
+            if self.db.in_transaction:
+                try:
+                    self.db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass                      # the first error says what went wrong
+            raise
 
-        class _Tx:
-            def __enter__(self):
-                store.db.execute("BEGIN IMMEDIATE")
-
-            def __exit__(self, kind, exc, tb):
-                store.db.execute("COMMIT" if kind is None else "ROLLBACK")
-        return _Tx()
+    @contextmanager
+    def writing(self, path: Path | None = None) -> Iterator[None]:
+        """A write of the results (this database, or `path` beside it): its failure (a
+        full disk, a read-only file, a lock held too long) raises WriteFailed."""
+        try:
+            yield
+        except (OSError, sqlite3.OperationalError) as exc:
+            raise WriteFailed(path or self.path, exc) from None
 
     # -- reading -----------------------------------------------------------------------
     def done(self, match_ids: Iterable[str]) -> set[str]:
