@@ -17,11 +17,8 @@ from tests.ladder.server import Server
 SOCKETS = 200
 CLOSED_WITHIN_S = 30.0
 HEALTH_S = 0.100
-# Of the health requests, this share must come in under HEALTH_S, and none may take a
-# second. Not all: the machine is shared (2 cores, other test runs), and at the body
-# deadline the test makes the server abort its 33 slow uploads in the same instant (each
-# upload handler sees its client go), which has delayed one health request by 40-130 ms
-# in some runs; the median is the server's steady answer.
+# With slow bodies among them, this share of the health requests must come in under
+# HEALTH_S, and none may take a second (see the second test); with slow heads alone, all.
 HEALTH_SHARE, HEALTH_WORST_S = 0.9, 1.0
 KINDS = ("partial headers", "partial line", "nothing", "trickle", "kept alive, then partial",
          "slow body")
@@ -74,16 +71,32 @@ def closed_by_server(sock: socket.socket) -> bool:
     return True
 
 
-def test_slow_requests_are_closed_by_the_server_while_health_answers(tmp_path) -> None:
+HEADS = tuple(kind for kind in KINDS if kind != "slow body")
+
+
+def test_slow_heads_are_closed_while_health_answers_every_time_in_100_ms(tmp_path) -> None:
+    """The issue's bound, strictly: 200 connections that never finish their head, and
+    every health request meanwhile under 100 ms."""
+    slow_requests(tmp_path, HEADS, strict=True)
+
+
+def test_slow_heads_and_bodies_are_closed_by_the_server(tmp_path) -> None:
+    """A body slower than its Content-Length too: at its deadline the server aborts the
+    slow uploads at once, which has delayed one health request by 40-130 ms in some runs
+    on this shared machine; here most requests, and the median, must be under 100 ms."""
+    slow_requests(tmp_path, KINDS, strict=False)
+
+
+def slow_requests(tmp_path, kinds: tuple[str, ...], strict: bool) -> None:
     assert HEAD_TIMEOUT_S < BODY_TIMEOUT_S < CLOSED_WITHIN_S
     server = Server(tmp_path / "ladder.sqlite", "--games", "robotgame", "--workers", "1")
     socks: dict[socket.socket, tuple[str, float]] = {}
     try:
         for i in range(SOCKETS):
-            kind = KINDS[i % len(KINDS)]
+            kind = kinds[i % len(kinds)]
             socks[opened(server.port, kind)] = (kind, time.monotonic())
         still_open = dict(socks)
-        took: dict[str, list[float]] = {kind: [] for kind in KINDS}
+        took: dict[str, list[float]] = {kind: [] for kind in kinds}
         health: list[float] = []
         last_trickle = time.monotonic()
         give_up = time.monotonic() + CLOSED_WITHIN_S + 5
@@ -118,6 +131,8 @@ def test_slow_requests_are_closed_by_the_server_while_health_answers(tmp_path) -
             deadline = BODY_TIMEOUT_S if kind == "slow body" else HEAD_TIMEOUT_S
             assert min(times) >= deadline - 0.5, (kind, min(times))      # not before it
         assert len(health) >= 20
+        if strict:
+            assert max(health) < HEALTH_S, health
         quick = sum(t < HEALTH_S for t in health) / len(health)
         assert statistics.median(health) < HEALTH_S and quick >= HEALTH_SHARE, health
         assert max(health) < HEALTH_WORST_S, health
