@@ -10,6 +10,7 @@ alone (the page draws what it can).
 from __future__ import annotations
 
 import copy
+import functools
 import gzip
 import json
 import struct
@@ -45,6 +46,18 @@ def valid() -> dict:
     }
 
 
+def cave(square_row: str) -> dict:
+    """A small Cave Rangers replay whose third row of squares is `square_row`."""
+    data = valid()
+    data.update(game="cave", rules={"max_turns": 3}, map={"name": "cavern", "size": 20})
+    squares = [[r, "-" * 20] for r in range(20)]
+    squares[2] = [2, square_row]
+    data["initial"] = {"bots": [[0, 1, 1, 20, 0, 1, 0, 0], [1, 3, 3, 20, 0, 1, 0, 0]],
+                       "creatures": [[0, "L", 4, 4]], "nurse": [], "squares": squares}
+    data["turns"] = [{"turn": 1, "events": {}, "changed": {"bots": [[0, 1, 2, 20, 1, 1, 0, 0]]}}]
+    return data
+
+
 def packed(data: dict | str) -> bytes:
     """A replay file's bytes, as the project writes them (gzip, timestamp 0)."""
     text = data if isinstance(data, str) else json.dumps(data, separators=(",", ":"))
@@ -68,7 +81,35 @@ def with_text(marker_value: str) -> Callable[[], bytes]:
     return build
 
 
+def member(before: bytes, block: bytes, count: int, after: bytes) -> bytes:
+    """One gzip member of `before`, `count` times `block`, then `after`, made without
+    compressing the whole: after a full flush the compressor starts afresh (no
+    dictionary), so every block compresses to the same bytes, written `count` times; the
+    trailer's CRC is of everything."""
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
+    head = deflate.compress(before) + deflate.flush(zlib.Z_FULL_FLUSH)
+    body = deflate.compress(block) + deflate.flush(zlib.Z_FULL_FLUSH)
+    tail = deflate.compress(after) + deflate.flush()
+    crc = zlib.crc32(before)
+    for _ in range(count):
+        crc = zlib.crc32(block, crc)
+    crc = zlib.crc32(after, crc)
+    size = len(before) + count * len(block) + len(after)
+    return (b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff" + head + body * count + tail
+            + struct.pack("<II", crc, size & 0xFFFFFFFF))
+
+
+@functools.cache
 def gzip_bomb() -> bytes:
+    """3 MB of gzip, one member, that inflates to 2.9 GB: a replay whose bot output is
+    2.9 GB of "a"."""
+    data = valid()
+    data["output"] = {"first": "@PAD@"}
+    before, after = json.dumps(data, separators=(",", ":")).encode().split(b"@PAD@")
+    return member(before, b"a" * (1 << 20), int(2.9e9) >> 20, after)
+
+
+def many_members() -> bytes:
     """3 MB of gzip members of 1 MiB of spaces each, inside a replay's JSON: 2.9 GB once
     inflated (JSON allows any whitespace between its tokens)."""
     head = gzip.compress(b'{"format":"robot-arena-replay","schema":1,', 9, mtime=0)
@@ -77,25 +118,10 @@ def gzip_bomb() -> bytes:
     return head + spaces * (int(2.9e9) >> 20) + tail
 
 
-def one_member_bomb() -> bytes:
-    """One gzip member that inflates to 256 MiB (a bot's "output" of 256 MiB of "a"): one
-    deflate block of 1 MiB of "a" after a full flush (which resets the dictionary, so the
-    same input gives the same bytes), repeated, with the CRC of the whole."""
-    data = valid()
-    data["output"] = {"first": "@PAD@"}
-    before, after = json.dumps(data, separators=(",", ":")).encode().split(b"@PAD@")
-    block = b"a" * (1 << 20)
-    deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
-    head = deflate.compress(before) + deflate.flush(zlib.Z_FULL_FLUSH)
-    body = deflate.compress(block) + deflate.flush(zlib.Z_FULL_FLUSH)
-    tail = deflate.compress(after) + deflate.flush()
-    crc = zlib.crc32(before)
-    for _ in range(256):
-        crc = zlib.crc32(block, crc)
-    crc = zlib.crc32(after, crc)
-    size = len(before) + 256 * len(block) + len(after)
-    return (b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff" + head + body * 256 + tail
-            + struct.pack("<II", crc, size & 0xFFFFFFFF))
+def tiny_members() -> bytes:
+    """5 MiB of gzip members of one space each: 250,000 members to open, one by one."""
+    head = gzip.compress(b'{"format":"robot-arena-replay","schema":1,', 9, mtime=0)
+    return head + gzip.compress(b" ", 9, mtime=0) * 249_000
 
 
 def huge_board() -> bytes:
@@ -135,8 +161,9 @@ class Case:
 
 # The attacks of the issue, and their near variants.
 ATTACKS = [
-    Case("gzip bomb, 3 MB of members inflating to 2.9 GB", gzip_bomb, "inflates to more than"),
-    Case("gzip bomb, one member inflating to 256 MiB", one_member_bomb, "inflates to more than"),
+    Case("gzip bomb, 3 MB inflating to 2.9 GB", gzip_bomb, "inflates to more than"),
+    Case("gzip bomb, 3 MB of members inflating to 2.9 GB", many_members, "one gzip member"),
+    Case("250,000 gzip members of one space", tiny_members, "one gzip member"),
     Case("a board of 10^6 x 10^6 squares", huge_board, "squares a side"),
     Case("2,000 robots x 20,000 empty turns", robots_by_turns, "rows"),
     Case("JSON nested 200,000 deep", deep_nesting, "nest"),
@@ -144,10 +171,11 @@ ATTACKS = [
     Case("NaN in the data", with_text('{"x":NaN}'), "NaN"),
     Case("-Infinity in the data", with_text('[-Infinity]'), "Infinity"),
     Case("a number that overflows to Infinity", with_text('[1e999]'), "Infinity"),
-    Case("an integer of 5,000 digits", with_text("9" * 5000), "digits"),
 ]
 # Forged files: not gzip or JSON, and shapes the views do not read.
 FORGERIES = [
+    Case("a 6 MiB file", lambda: b"\x1f\x8b" + bytes(6 << 20), "more than a replay can be"),
+    Case("an integer of 5,000 digits", with_text("9" * 5000), "digits"),
     Case("not gzip", lambda: b'{"format":"robot-arena-replay"}', "not a replay file"),
     Case("truncated gzip", lambda: packed(valid())[:-20], "not a replay file"),
     Case("corrupt deflate data", lambda: (lambda b: b[:12] + bytes(x ^ 0x5A for x in b[12:40])

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import resource
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -27,6 +28,7 @@ from tests.replay.hostile_replays import (
     FORGERIES,
     READERS,
     Case,
+    cave,
     packed,
     valid,
 )
@@ -185,6 +187,18 @@ def test_frames_are_built_as_shown_not_all_at_once() -> None:
         frames[301]
 
 
+def test_a_square_never_carries_a_terminal_escape(tmp_path) -> None:
+    """A forged cave square holds an escape sequence (retitle the terminal, clear it): the
+    terminal view draws a "?" for each character that is not printable."""
+    file = tmp_path / "cave.json.gz"
+    file.write_bytes(packed(cave("-\x1b]0;owned\x07\x1b[2J-")))
+    shown = subprocess.run(ARENA_CMD + ["replay", str(file)], cwd=ROOT, capture_output=True,
+                           text=True, timeout=60)
+    assert shown.returncode == 0, shown.stderr
+    assert "\x1b" not in shown.stdout and "\x07" not in shown.stdout
+    assert "·?]0;owned??[2J·" in shown.stdout
+
+
 # -- the ladder ---------------------------------------------------------------------------
 def _plant(db: Path, files: list[bytes]) -> None:
     """A ladder database with one finished match per file (ids 1..n), and the files as
@@ -219,7 +233,9 @@ def test_the_ladder_answers_each_attack_with_an_error_page(tmp_path) -> None:
 
     db = tmp_path / "ladder.sqlite"
     _plant(db, [packed(valid())] + [case.build() for case in CASES])
-    server = Server(db, "--games", "arena", "--workers", "1", "--check-workers", "1")
+    capped = ["prlimit", f"--as={ADDRESS_CAP}", "--"] if shutil.which("prlimit") else []
+    server = Server(db, "--games", "arena", "--workers", "1", "--check-workers", "1",
+                    arena=[*capped, sys.executable, "-m", "orchestrator"])
     try:
         before = _peak_mib(server.proc.pid)
         page = server.client.get("/matches/1/viewer")
