@@ -151,6 +151,16 @@ def unclosed_nesting() -> bytes:
     return with_text("[" * 200_000)()
 
 
+def many_columns(data: dict) -> None:
+    data.update(game="nosuch", initial={"t": [[i, "x" * 60] for i in range(30)]},
+                map={"name": "m", "size": 5, "columns": {"t": ["c"] * 100_000}})
+
+
+def many_events(data: dict) -> None:
+    data["game"] = "nosuch"
+    data["turns"][2]["events"] = {"said": ["e" * 20] * 150_000}
+
+
 @dataclass(frozen=True)
 class Case:
     name: str
@@ -205,6 +215,13 @@ FORGERIES = [
     Case("a mark whose kind is a number", forged(lambda d: d["marks"][0].update(kind=3)),
          "kind"),
     Case("output that is a list", forged(lambda d: d.update(output=["x"])), "output"),
+    Case("a player named with 3.5 million characters", forged(
+        lambda d: d["players"][0].update(name="a" * 3_500_000)), "a name has at most"),
+    Case("100,000 tables", forged(lambda d: d.update(
+        game="nosuch", initial={f"t{i}": [] for i in range(100_000)})), "tables"),
+    # What the plain view (for a game it does not know) shows only in part, in time.
+    Case("100,000 column names", forged(many_columns), "", frozenset()),
+    Case("150,000 events in a turn", forged(many_events), "", frozenset()),
     Case("an arena robot far off the board", forged(
         lambda d: d["turns"][2].update(changed={"robots": [[0, 10**9, 1, 1, 10, 0, 0, 0]]})),
         "cannot draw", frozenset({"terminal"})),
