@@ -19,6 +19,10 @@ from orchestrator.text import shown, shown_text
 LEGEND = (("0-9", "bold reverse red"), " a row with x and y (its player)  ",
           ("*", "bold reverse white"), " one without a player")
 MAX_ROWS = 30                   # rows shown per table
+MAX_COLUMNS = 30                # columns shown per table
+MAX_TABLES = 20                 # tables shown
+MAX_EVENTS = 60                 # lines of the turn's log shown
+MAX_TEXT = 120                  # characters shown of one cell or log line
 
 
 def _grid(data: dict) -> list[str] | None:
@@ -35,7 +39,9 @@ def _columns(data: dict, table: str) -> list[str] | None:
 
 
 def _text(value: object) -> str:
-    return shown(value if isinstance(value, str) else json.dumps(value))
+    """A value as text, cut to MAX_TEXT characters (a forged replay may hold megabytes)."""
+    text = shown(value if isinstance(value, str) else json.dumps(value))
+    return text if len(text) <= MAX_TEXT else text[:MAX_TEXT - 1] + "…"
 
 
 def _marks(data: dict, state: dict, width: int, height: int):
@@ -81,41 +87,46 @@ def panel(data: dict, state: dict, turn: int) -> list[RenderableType]:
         who.append("  ")
     who.rstrip()
     shown_tables: list[RenderableType] = [who] if who else []
-    for table, rows in state.items():
+    for table, rows in list(state.items())[:MAX_TABLES]:
         names = _columns(data, table)
-        found = Table(title=shown_text(table), title_justify="left", box=None, pad_edge=False,
-                      show_header=names is not None)
-        width = max((len(row) for row in rows.values()), default=0)
-        for i in range(max(width, len(names or []))):
-            found.add_column(Text(names[i] if names and i < len(names) else str(i)))
+        found = Table(title=Text(_text(table)), title_justify="left", box=None,
+                      pad_edge=False, show_header=names is not None)
+        width = min(MAX_COLUMNS, max(max((len(row) for row in rows.values()), default=0),
+                                     len(names or [])))
+        for i in range(width):
+            found.add_column(Text(_text(names[i]) if names and i < len(names) else str(i)))
         for row in list(rows.values())[:MAX_ROWS]:
-            found.add_row(*(Text(_text(value)) for value in row))
+            found.add_row(*(Text(_text(value)) for value in row[:width]))
         if len(rows) > MAX_ROWS:
             found.caption = f"… {len(rows) - MAX_ROWS} more rows"
         shown_tables.append(found)
+    if len(state) > MAX_TABLES:
+        shown_tables.append(Text(f"… {len(state) - MAX_TABLES} more tables"))
     events = data["turns"][turn - 1].get("events") if turn else None
+    lines, total = _event_lines(events)
     log = Text()
-    for line in _event_lines(events):
+    for line in lines:
         log.append_text(shown_text(line))
         log.append("\n")
+    if total > len(lines):
+        log.append(f"… {total - len(lines)} more lines")
     log.rstrip()
     if log:
         shown_tables.append(log)
     return shown_tables
 
 
-def _event_lines(events: object) -> list[str]:
+def _event_lines(events: object) -> tuple[list[str], int]:
+    """The first MAX_EVENTS lines of the turn's log, and how many it has."""
     if events is None:
-        return []
-    if isinstance(events, list):
-        return [_text(item) for item in events]
-    if not isinstance(events, dict):
-        return [_text(events)]
-    lines = []
-    for key, value in events.items():
-        for item in value if isinstance(value, list) else [value]:
-            lines.append(f"{shown(key)}: {_text(item)}")
-    return lines
+        return [], 0
+    if isinstance(events, dict):
+        items = [(key, item) for key, value in events.items()
+                 for item in (value if isinstance(value, list) else [value])]
+    else:
+        items = [(None, item) for item in (events if isinstance(events, list) else [events])]
+    return [_text(item) if key is None else f"{_text(key)}: {_text(item)}"
+            for key, item in items[:MAX_EVENTS]], len(items)
 
 
 def places(data: dict, state: dict) -> list[tuple[int, int]]:

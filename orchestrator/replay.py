@@ -5,6 +5,9 @@ game's static map data, the initial state, and per turn the events and the rows 
 that changed. docs/replay.md documents it. Nothing in it depends on the machine (no
 times, no memory figures), and gzip's timestamp is fixed, so the same match always gives
 the same bytes.
+
+A replay file is read as untrusted data, by orchestrator/replay_reader.py (`load`), and its
+turns are rebuilt as they are shown (`Frames`), never all at once.
 """
 from __future__ import annotations
 
@@ -15,9 +18,10 @@ from typing import Any
 
 from engine import ENGINE_VERSION, InputError
 from engine.protocol import Match
+from orchestrator import replay_reader
+from orchestrator.replay_reader import FORMAT, SCHEMA
 
-SCHEMA = 1
-FORMAT = "robot-arena-replay"
+CHECKPOINT_EVERY = 64          # Frames keeps a copy of the state every this many turns
 
 
 class Recorder:
@@ -88,32 +92,74 @@ def save(replay: dict, path: Path) -> Path:
     return path
 
 
-def load(path: Path) -> dict:
-    try:
-        data = json.loads(gzip.decompress(Path(path).read_bytes()))
-    except FileNotFoundError:
-        raise InputError(f"{path}: replay file not found") from None
-    except (OSError, EOFError, ValueError) as exc:
-        raise InputError(f"{path}: not a replay file ({type(exc).__name__})") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise InputError(f"{path}: not a replay file")
-    if data.get("schema") != SCHEMA:
-        raise InputError(f"{path}: replay schema {data.get('schema')}, this version reads "
-                         f"{SCHEMA}")
-    return data
+def load(path: Path, name: str | None = None) -> dict:
+    """A replay file, bounded and checked (orchestrator/replay_reader.py); an InputError
+    names `name` (default: the path) and says what is wrong."""
+    return replay_reader.read(Path(path), name)
+
+
+State = dict[str, dict]
+
+
+def _copy(state: State) -> State:
+    return {key: dict(rows) for key, rows in state.items()}
+
+
+def _apply(state: State, entry: dict) -> None:
+    """One turn's changes, in place."""
+    for key, rows in entry.get("changed", {}).items():
+        bucket = state.setdefault(key, {})
+        for row in rows:
+            bucket[row[0]] = row
+    for key, ids in entry.get("gone", {}).items():
+        for rid in ids:
+            state.get(key, {}).pop(rid, None)
 
 
 def frames(replay: dict):
-    """Yield (turn, state) from the initial state on; state is {key: {id: row}}."""
+    """Yield (turn, state) from the initial state on; state is {key: {id: row}}, a new one
+    each turn, made only when the one before has been taken."""
     state = _index(replay["initial"])
     yield 0, state
     for entry in replay["turns"]:
-        state = {key: dict(rows) for key, rows in state.items()}
-        for key, rows in entry.get("changed", {}).items():
-            bucket = state.setdefault(key, {})
-            for row in rows:
-                bucket[row[0]] = row
-        for key, ids in entry.get("gone", {}).items():
-            for rid in ids:
-                state.get(key, {}).pop(rid, None)
+        state = _copy(state)
+        _apply(state, entry)
         yield entry["turn"], state
+
+
+class Frames:
+    """Every frame of a replay as a sequence, each made when it is asked for: `frames[i]`
+    is (turn, state) after i turns. It keeps the frame last asked for and a copy of the
+    state every CHECKPOINT_EVERY turns, so memory grows with rows x turns / 64, not with
+    rows x turns, and any frame is at most 64 turns of changes away."""
+
+    def __init__(self, replay: dict) -> None:
+        self.turns = replay["turns"]
+        self.checkpoints: dict[int, State] = {0: _index(replay["initial"])}
+        self.last: tuple[int, State] | None = None
+
+    def __len__(self) -> int:
+        return len(self.turns) + 1
+
+    def __getitem__(self, index: int) -> tuple[int, State]:
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(f"frame {index} of {len(self)}")
+        turn = self.turns[index - 1]["turn"] if index else 0
+        if self.last is not None and self.last[0] == index:
+            return turn, self.last[1]
+        start = max(i for i in self.checkpoints if i <= index)
+        if self.last is not None and start < self.last[0] < index:
+            start, state = self.last[0], _copy(self.last[1])
+        else:
+            state = _copy(self.checkpoints[start])
+        for i in range(start + 1, index + 1):
+            _apply(state, self.turns[i - 1])
+            if i % CHECKPOINT_EVERY == 0 and i not in self.checkpoints:
+                self.checkpoints[i] = _copy(state)
+        self.last = (index, state)
+        return turn, state
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))

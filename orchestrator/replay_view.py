@@ -6,7 +6,13 @@ plain grid-and-log view of viewer/generic.js); the terminal draws with the game'
 `terminal.py`, else the plain view of orchestrator/plain_view.py. This file knows no game.
 The replay goes in as JSON inside a <script type="application/json"> block, with
 every `<`, `>` and `&` escaped, because bot names and output are untrusted: a bot named
-`</script><script>alert(1)` stays text.
+`</script><script>alert(1)` stays text. The JSON is strict (never NaN or Infinity), so the
+page's `JSON.parse` always reads it.
+
+A replay file is untrusted too: `replay.load` reads it within limits and checks its shape
+(orchestrator/replay_reader.py); the terminal builds each frame as it is shown
+(`replay.Frames`), and a game's drawing that cannot draw a forged frame (a robot off the
+board) ends in one error line, not a traceback.
 """
 from __future__ import annotations
 
@@ -22,7 +28,7 @@ import tty
 from importlib import resources
 from pathlib import Path
 from types import ModuleType
-from typing import Callable, Optional
+from typing import Callable, Optional, Sequence
 
 import typer
 from rich.console import Console, Group, RenderableType
@@ -33,20 +39,25 @@ from rich.text import Text
 from engine import InputError
 from orchestrator import replay
 from orchestrator.games import GAMES
-from orchestrator.text import console, shown_text
+from orchestrator.text import console, shown, shown_text
 
 out = console()
 err = console(stderr=True)
 COLORS = ["red", "bright_cyan", "yellow", "green", "dark_orange", "magenta", "cyan",
           "bright_magenta", "chartreuse1", "pink1"]
-_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028",
-            "\u2029": "\\u2029"}
+_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
+                          "\u2028": "\\u2028", "\u2029": "\\u2029"})
 
 
 def embed(data: dict) -> str:
-    """JSON that is safe inside a <script> element."""
-    text = json.dumps(data, separators=(",", ":"), sort_keys=True)
-    return "".join(_ESCAPES.get(ch, ch) for ch in text)
+    """Strict JSON (no NaN or Infinity, which `JSON.parse` refuses) that is safe inside a
+    <script> element."""
+    try:
+        text = json.dumps(data, separators=(",", ":"), sort_keys=True, allow_nan=False)
+    except ValueError:
+        raise InputError("the replay holds NaN or Infinity, which the viewer's JSON cannot "
+                         "carry") from None
+    return text.translate(_ESCAPES)
 
 
 def renderer(game: object) -> str:
@@ -129,7 +140,8 @@ def board_text(data: dict, state: dict) -> Text:
     text = Text()
     for row in drawing(data).board(data, state):
         for ch, style in row:
-            text.append(ch, style=style or None)
+            # A square is one printable character: never a terminal escape from a replay.
+            text.append(ch if ch.isprintable() else "?", style=style or None)
         text.append("\n")
     return text
 
@@ -142,7 +154,7 @@ def legend(data: dict) -> Text:
     return Text.assemble(*drawing(data).LEGEND)
 
 
-def screen(data: dict, frames: list, turn: int, playing: bool,
+def screen(data: dict, frames: Sequence, turn: int, playing: bool,
            size: tuple[int, int] | None = None, keys: bool = True) -> Group:
     """One frame: the header, the board, the scores, the legend and (`keys`) the keys.
     With a terminal `size` (columns, rows), the board is cropped to what is left once
@@ -237,15 +249,26 @@ def _read_keys(timeout: float) -> list[str]:
     return parse_keys(os.read(sys.stdin.fileno(), 256).decode(errors="ignore"))
 
 
-def watch(data: dict, speed: float) -> None:
+def drawn(file: Path, data: dict, frames: replay.Frames, turn: int, playing: bool,
+          size: tuple[int, int] | None = None, keys: bool = True) -> Group:
+    """`screen`, where a frame the game's drawing cannot draw (a forged replay: a robot
+    off the board, an owner that is no player) is an InputError naming the file and turn."""
+    try:
+        return screen(data, frames, turn, playing, size, keys)
+    except (LookupError, TypeError, ValueError, ArithmeticError) as exc:
+        raise InputError(f"{shown(file)}: turn {turn}: the {shown(data['game'])} view cannot "
+                         f"draw this replay ({type(exc).__name__}: {shown(exc)[:80]})") from None
+
+
+def watch(file: Path, data: dict, speed: float) -> None:
     """Play the replay in the terminal, with keys, until q."""
-    frames = list(replay.frames(data))
+    frames = replay.Frames(data)
     last_turn = len(frames) - 1
     turn, playing, last = 0, True, time.monotonic()
     saved = termios.tcgetattr(sys.stdin)
 
     def frame() -> Group:
-        return screen(data, frames, turn, playing, (out.size.width, out.size.height))
+        return drawn(file, data, frames, turn, playing, (out.size.width, out.size.height))
 
     try:
         tty.setcbreak(sys.stdin.fileno())
@@ -297,10 +320,10 @@ def replay_command(
         err.print(shown_text(f"wrote {write_html(data, html)}"))
         return
     if turn is None and sys.stdin.isatty() and sys.stdout.isatty():
-        watch(data, max(0.5, speed))
+        watch(file, data, max(0.5, speed))
         return
-    frames = list(replay.frames(data))
+    frames = replay.Frames(data)
     at = len(frames) - 1 if turn is None else turn
     if not 0 <= at < len(frames):
         raise InputError(f"--turn {turn}: the replay has turns 0 to {len(frames) - 1}")
-    out.print(screen(data, frames, at, False, keys=False))
+    out.print(drawn(file, data, frames, at, False, keys=False))

@@ -28,6 +28,7 @@ from engine.rulebook import Rulebook
 from orchestrator.assets import bundled
 from orchestrator.bots import BotFile, sample_bots
 from orchestrator.ladder.matchmaking import LadderRules
+from orchestrator.replay_reader import ReplayShape
 from orchestrator.samples import Unbuildable, runnable
 from sandbox.host import BotSpec
 from sandbox.limits import Limits
@@ -87,6 +88,8 @@ class Game:
     code_bot: CodeBot | None = None    # the Python API's bots as code (None: files only)
     package: str | None = None         # the entry's module (its `__name__`): the game's own
                                        # viewer.js, terminal.py and editor.py sit beside it
+    replay_shape: ReplayShape | None = None   # what its replays' map and rows hold, checked
+                                       # when a replay file is read (None: the envelope only)
 
     @property
     def folder(self) -> Path | None:

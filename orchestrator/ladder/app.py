@@ -24,6 +24,7 @@ from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader
 from starlette.exceptions import HTTPException
 
+from engine import InputError
 from orchestrator import replay, replay_view
 from orchestrator.ladder.service import MAX_FILE, Ladder, LadderError
 from orchestrator.web import Guard, validation_reason
@@ -279,8 +280,11 @@ def create_app(ladder: Ladder, run: bool = True,
 
     @app.get("/matches/{match_id}/viewer", response_class=HTMLResponse)
     def viewer(match_id: int):
-        data = replay.load(ladder.replay_file(match_id))
-        body = replay_view.page(data)
+        path = ladder.replay_file(match_id)
+        try:        # read as any replay file is: bounded, checked (replay_reader.py)
+            body = replay_view.page(replay.load(path, name=f"match {match_id}'s replay"))
+        except InputError as exc:
+            raise LadderError(422, "unreadable replay", str(exc)) from None
         return HTMLResponse(body, headers={"Content-Security-Policy": _inline_hashes(body)})
 
     @app.get("/docs", response_class=HTMLResponse, include_in_schema=False)

@@ -3,6 +3,7 @@ from engine import InputError, arena
 from engine.arena.generate import generate as _generate
 from orchestrator.games.entry import CodeBot, Game
 from orchestrator.ladder.matchmaking import LadderRules
+from orchestrator.replay_reader import ReplayShape
 
 
 def _draw(ais: int, robots: int, flags: int, bots: int, seed: int) -> tuple[str, str]:
@@ -30,4 +31,8 @@ GAME = Game(
     generate=_draw, generate_help="an arena (sized for --ais AIs of --robots robots)",
     looks_like=_looks_like,
     code_bot=CodeBot("move", "function", "from roborally.api import *\n"),
+    replay_shape=ReplayShape(
+        map={"rows": [str], "flags": int, "sight": int, "owners": [(int, int)],
+             "blocks": [(int, int, int, str, int)]},
+        tables={"robots": (int,) * 8, "blocks": (int, int)}),
     package=__name__)

@@ -2,6 +2,7 @@
 from engine import InputError, cave
 from engine.cave.generate import generate as _generate
 from orchestrator.games.entry import Game
+from orchestrator.replay_reader import ReplayShape
 from sandbox.limits import Limits
 from sandbox.programs import ELF, EXTENSIONS
 
@@ -44,4 +45,6 @@ GAME = Game(
     ranked_by="score",        # the seed's leaderboard: mean score
     head_to_head=True, generate=_draw, generate_help="a cavern (for --bots bots)",
     looks_like=_looks_like,
+    replay_shape=ReplayShape(tables={"bots": (int,) * 8, "creatures": (int, str, int, int),
+                                     "nurse": (int, int, int), "squares": (int, str)}),
     package=__name__)

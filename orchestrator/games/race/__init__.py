@@ -4,6 +4,7 @@ import ast
 from engine import race
 from orchestrator.games.entry import CodeBot, Game
 from orchestrator.ladder.matchmaking import LadderRules
+from orchestrator.replay_reader import ReplayShape
 from sandbox.limits import Limits
 
 RACE_ARGS = ("round", "order", "position", "score", "cards", "bots", "factory")
@@ -34,4 +35,6 @@ GAME = Game(
     ladder=LadderRules(6, 2, ("seed",)),           # 6, or every bot when fewer
     looks_like=_looks_like,
     code_bot=CodeBot("bot", "function"),
+    replay_shape=ReplayShape(map={"width": int, "height": int, "cells": [[str]]},
+                             tables={"bots": (int, int, int, str, int, int, int)}),
     package=__name__)

@@ -3,6 +3,7 @@ import ast
 
 from engine import robotgame
 from orchestrator.games.entry import CodeBot, Game
+from orchestrator.replay_reader import ReplayShape
 from sandbox.limits import Limits
 from sandbox.paths import BOTLIB
 
@@ -33,4 +34,6 @@ GAME = Game(
     called="Robot Game", legend="robots: alive at the end (the score); ", head_to_head=True,
     robots_rule="spawn_per_player", random_spawn=True, looks_like=_looks_like,
     code_bot=CodeBot("Robot", "class", "import rg\n"),
+    replay_shape=ReplayShape(map={"spawn": [(int, int)], "obstacle": [(int, int)]},
+                             tables={"robots": (int,) * 5}),
     package=__name__)
