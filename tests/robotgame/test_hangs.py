@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator.check_cmd import check_bot
+from orchestrator.service.check import check_bot
 from orchestrator.games import get_game
 from sandbox.host import describe_exit
 from tests.conftest import ARENA_CMD, ROOT
