@@ -1,4 +1,4 @@
-"""The Python API: play, batch, tournament and compare from a script or a notebook.
+"""The Python API: play, check, batch, tournament and compare from a script or a notebook.
 
     from orchestrator import api
     result = api.play(["hunter", "beeline"], seed=42, max_turns=100)
@@ -6,9 +6,13 @@
     result                               # in Jupyter: the replay viewer, inline
 
 Every function takes the options of its command (docs/python-api.md), and the commands
-call these functions, so the two cannot drift. A bot is a file's path, a bundled sample's
-name (`arena bots`), or for a Python game a function or class defined by the caller,
-which is written to a file and runs in the sandbox like any other bot. Bad input raises
+call these functions, so the two cannot drift. The work is done by the service layer
+(orchestrator/service/), which checks every value given; this front makes files of bots
+given as code, shows progress where someone watches, and types the results.
+
+A bot is a file's path, a bundled sample's name (`arena bots`), or for a Python game a
+function or class defined by the caller, which is written to a file and runs in the
+sandbox like any other bot. Bad input raises
 InputError (the message the command prints after `error:`); Ctrl-C during a batch,
 tournament or comparison stops every bot process and raises Interrupted, and the same
 call resumes from the results file.
@@ -46,7 +50,8 @@ from orchestrator.text import console, plural, shown_text
 Bot = Union[str, Path, Callable[..., Any], type]
 """A bot: a file's path, a bundled sample's name, or a function or class (Python games)."""
 
-__all__ = ["play", "batch", "tournament", "compare", "open_store", "load_replay", "bot_file",
+__all__ = ["play", "check", "scenario", "batch", "tournament", "compare", "open_store",
+           "load_replay", "bot_file",
            "Bot", "MatchResult", "PlayerResult", "BatchResult", "Standing", "CompareResult",
            "Replay", "ResultsStore", "RunInfo", "InputError", "Interrupted", "GAMES"]
 
