@@ -1,4 +1,4 @@
-"""The Python API: play, batch, tournament and compare from a script or a notebook.
+"""The Python API: play, check, batch, tournament and compare from a script or a notebook.
 
     from orchestrator import api
     result = api.play(["hunter", "beeline"], seed=42, max_turns=100)
@@ -6,9 +6,13 @@
     result                               # in Jupyter: the replay viewer, inline
 
 Every function takes the options of its command (docs/python-api.md), and the commands
-call these functions, so the two cannot drift. A bot is a file's path, a bundled sample's
-name (`arena bots`), or for a Python game a function or class defined by the caller,
-which is written to a file and runs in the sandbox like any other bot. Bad input raises
+call these functions, so the two cannot drift. The work is done by the service layer
+(orchestrator/service/), which checks every value given; this front makes files of bots
+given as code, shows progress where someone watches, and types the results.
+
+A bot is a file's path, a bundled sample's name (`arena bots`), or for a Python game a
+function or class defined by the caller, which is written to a file and runs in the
+sandbox like any other bot. Bad input raises
 InputError (the message the command prints after `error:`); Ctrl-C during a batch,
 tournament or comparison stops every bot process and raises Interrupted, and the same
 call resumes from the results file.
@@ -21,7 +25,8 @@ from pathlib import Path
 from typing import Any, Callable, Sequence, Union
 
 from engine import InputError
-from orchestrator import batch_cmd, cellbots, compare_cmd, execute, replay, sprt
+from orchestrator import cellbots, replay
+from orchestrator import progress as views
 from orchestrator.api_types import (
     BatchResult,
     CompareResult,
@@ -31,20 +36,22 @@ from orchestrator.api_types import (
     RunInfo,
     Standing,
 )
-from orchestrator.bots import BotFile, read_bot
-from orchestrator.games import DEFAULT_GAME, GAMES, Game, get_game
-from orchestrator.match import match_fallback
-from orchestrator.options import Interrupted, check_choice, game_limits, rule_overrides
-from orchestrator.schedule import plan_batch, plan_compare, plan_tournament
-from orchestrator.series import Series
-from orchestrator.store import Store, WriteFailed, digest
-from orchestrator.summary import by_file, by_seat, summarize
+from orchestrator.games import DEFAULT_GAME, GAMES, get_game
+from orchestrator.options import Interrupted
+from orchestrator.service import batch as batches
+from orchestrator.service import check as checks
+from orchestrator.service import compare as comparisons
+from orchestrator.service import play as matches
+from orchestrator.service import results as stored
+from orchestrator.service import scenario as scenarios
+from orchestrator.service.setup import match_spec
 from orchestrator.text import console, plural, shown_text
 
 Bot = Union[str, Path, Callable[..., Any], type]
 """A bot: a file's path, a bundled sample's name, or a function or class (Python games)."""
 
-__all__ = ["play", "batch", "tournament", "compare", "open_store", "load_replay", "bot_file",
+__all__ = ["play", "check", "scenario", "batch", "tournament", "compare", "open_store",
+           "load_replay", "bot_file",
            "Bot", "MatchResult", "PlayerResult", "BatchResult", "Standing", "CompareResult",
            "Replay", "ResultsStore", "RunInfo", "InputError", "Interrupted", "GAMES"]
 
@@ -93,33 +100,51 @@ def play(bots: Sequence[Bot] | None = None, *, game: str = DEFAULT_GAME, map: st
     False saves the time of recording it. `progress`: a turn bar (None: where someone
     watches).
     """
-    from orchestrator import cli
-
     found = get_game(game)
-    overrides = rule_overrides(found, robots, max_turns, random_spawn)
-    spec = cli._build_spec(_files(bots, found.name), found, map, seed, rules, overrides,
-                           sandbox, game_limits(found, cpu_limit, memory_mb))
+    spec = match_spec(_files(bots, found.name), found.name, map, seed, rules, robots,
+                      max_turns, random_spawn, sandbox, cpu_limit, memory_mb,
+                      on_skip=_skipped_sample)
     shown = _shows_progress(progress)
+    replays: list[dict] | None = [] if record or replay is not None else None
     if shown:
         ais = plural(len(spec.bots), "AI")
         _err.print(shown_text(f"{spec.game}: {ais} on {spec.map_path.name}, "
                               f"seed {spec.seed}, sandbox {spec.sandbox}", "dim"))
-    replays: list[dict] | None = [] if record or replay is not None else None
-    result = MatchResult.from_dict(cli._play(spec, show_progress=shown, replays=replays),
-                                   replays[0] if replays else None)
+        with views.turn_bar(spec.rules.max_turns) as on_turn:
+            played = matches.play(spec, on_turn, replays)
+    else:
+        played = matches.play(spec, None, replays)
+    result = MatchResult.from_dict(played, replays[0] if replays else None)
     if replay is not None:
         result.save_replay(replay)
     return result
 
 
-def _sandbox_shown(sandbox: str, game: Game, bots: list[BotFile]) -> tuple[str, dict]:
-    """A run's sandbox as its title names it, and its report's note: `match` asked for
-    executable bots plays them in the standard mode, and says so."""
-    note = match_fallback(game, bots) if sandbox == "match" else None
-    if note:
-        return f"standard ({note.split(':')[0]}: --sandbox match falls back)", \
-            {"sandbox_note": note}
-    return sandbox, {}
+def _skipped_sample(why: str) -> None:
+    _err.print(f"note: {why}; the demo plays without it", markup=False, highlight=False,
+               soft_wrap=True)
+
+
+def check(bot: Bot, *, game: str = DEFAULT_GAME, turns: int | None = None, seed: int = 1,
+          max_overheats: float = 0.1, sandbox: str = "standard",
+          cpu_limit: float | None = None, memory_mb: int | None = None,
+          progress: bool | None = None) -> dict:
+    """The CI gate for a submission (`arena check`): play it in the sandbox against the
+    game's samples and judge it. The verdict is the `arena check --json` object: `ok`,
+    and where not, the `failure` (load_error, hang, cpu, memory, crash, protocol, sandbox,
+    overheats, invalid, output, timeout) and the `reason` in one line. `progress`: say
+    what is checked (None: where someone watches)."""
+    path = bot_file(bot, game)
+    limits = checks.check_setup(path, game, sandbox, cpu_limit, memory_mb)
+    if _shows_progress(progress):
+        _err.print(shown_text(f"checking {path} ({game}, seed {seed}, sandbox {sandbox})",
+                              "dim"))
+    return checks.check_bot(path, game, turns, seed, max_overheats, sandbox, limits)
+
+
+def scenario(file: str | Path, *, game: str = DEFAULT_GAME) -> dict:
+    """Play a scenario file's scripted moves (`arena scenario`): the final state."""
+    return scenarios.run_scenario_file(Path(file), game)
 
 
 def batch(bots: Sequence[Bot], *, seeds: int = 100, first_seed: int = 1,
@@ -135,27 +160,11 @@ def batch(bots: Sequence[Bot], *, seeds: int = 100, first_seed: int = 1,
     Every match goes into the SQLite file `db` (default runs/GAME.sqlite) as it
     finishes; the same call after an interruption plays only what is missing.
     """
-    if seeds < 1:
-        raise InputError(f"--seeds {seeds}: must be at least 1")
-    setup = batch_cmd._setup(game, map, rules, robots, max_turns, random_spawn, sandbox,
-                             cpu_limit, memory_mb)
-    lineup = [read_bot(p, setup.game.name)
-              for p in setup.game.mirrored(_files(bots, setup.game.name))]
-    planned = plan_batch(setup, lineup, list(range(first_seed, first_seed + seeds)))
-    args = {"bots": [b.path for b in lineup], "seeds": seeds, "first_seed": first_seed,
-            "map": setup.map_path.name, "rules": setup.rules.as_dict(), "sandbox": sandbox}
-    store, run_id, skipped = batch_cmd._play_all(
-        "batch", setup, planned, args, _path(db), workers, backend, address,
-        not _shows_progress(progress), key=by_seat, replays=replays)
-    summary = summarize(store.iter_run_results(run_id), by_seat)    # one match at a time
-    count = store.run_count(run_id)
-    shown, note = _sandbox_shown(sandbox, setup.game, lineup)
-    report = {"game": setup.game.name, "matches": count, "skipped": skipped,
-              "db": str(store.path), **summary, **note}
-    store.close()
-    return BatchResult.from_dict(report, f"batch: {count} matches of {setup.game.name} on "
-                                         f"{setup.map_path.stem}, sandbox {shown} "
-                                         f"({skipped} already in {store.path})")
+    report, title = batches.batch(
+        _files(bots, game), seeds, first_seed, game, map, rules, robots, max_turns,
+        random_spawn, sandbox, cpu_limit, memory_mb, workers, _path(db), backend, address,
+        replays, _run_watch(progress))
+    return BatchResult.from_dict(report, title)
 
 
 def tournament(bots: Sequence[Bot], *, format: str | None = None, games: int | None = None,
@@ -171,29 +180,15 @@ def tournament(bots: Sequence[Bot], *, format: str | None = None, games: int | N
     `format`: round-robin, ffa or combinations (of `size` bots); default the game's own.
     `games`: per pair, per group, or in all (ffa). Resumes from `db` as `batch` does.
     """
-    setup = batch_cmd._setup(game, map, rules, robots, max_turns, False, sandbox, cpu_limit,
-                             memory_mb)
-    lineup = [read_bot(p, setup.game.name) for p in _files(bots, setup.game.name)]
-    own_format, own_games, own_size = setup.game.tournament
-    format = format or own_format
-    games = games or own_games
-    if size is None and own_size is not None and format == own_format:
-        size = min(own_size, len(lineup))
-    planned = plan_tournament(setup, lineup, format, games, first_seed, size)
-    args = {"bots": [b.path for b in lineup], "format": format, "games": games, "size": size,
-            "first_seed": first_seed, "map": setup.map_path.name,
-            "rules": setup.rules.as_dict(), "sandbox": sandbox}
-    store, run_id, skipped = batch_cmd._play_all(
-        "tournament", setup, planned, args, _path(db), workers, backend, address,
-        not _shows_progress(progress), key=by_file, replays=replays)
-    report = batch_cmd.tournament_report(store.run_results(run_id), setup.game, format,
-                                         skipped, store.path)
-    shown, note = _sandbox_shown(sandbox, setup.game, lineup)
-    report |= note
-    store.close()
-    return BatchResult.from_dict(report, f"tournament ({format}): {report['matches']} "
-                                         f"matches of {setup.game.name}, sandbox {shown} "
-                                         f"({skipped} already in {store.path})")
+    report, title = batches.tournament(
+        _files(bots, game), format, games, size, first_seed, game, map, rules, robots,
+        max_turns, sandbox, cpu_limit, memory_mb, workers, _path(db), backend, address,
+        replays, _run_watch(progress))
+    return BatchResult.from_dict(report, title)
+
+
+def _run_watch(progress: bool | None) -> batches.Watch:
+    return views.run_bar if _shows_progress(progress) else batches.unwatched
 
 
 def compare(new: Bot, old: Bot, *, game: str = DEFAULT_GAME, against: Sequence[Bot] | None = None,
@@ -210,80 +205,27 @@ def compare(new: Bot, old: Bot, *, game: str = DEFAULT_GAME, against: Sequence[B
     or undecided at `max_games`. `against`: opponents for games of more players (default:
     none for robotgame and cave; else the game's first three samples). Resumes from `db`.
     """
-    check_choice(model, sprt.MODELS, "--model")
-    for label, value in (("--alpha", alpha), ("--beta", beta)):
-        if not 0 < value < 0.5:
-            raise InputError(f"{label} {value}: must be between 0 and 0.5")
-    if not elo1 > elo0:
-        raise InputError(f"--elo1 {elo1}: must be greater than --elo0 {elo0}")
-    if model == "normalized" and max(abs(elo0), abs(elo1)) > compare_cmd.MAX_NELO:
-        raise InputError(f"--elo0/--elo1: at most {compare_cmd.MAX_NELO} normalized Elo (a "
-                         f"gap that wide is clear in a few games; use --model logistic for "
-                         f"it)")
-    if max_games < 2:
-        raise InputError(f"--max-games {max_games}: must be at least 2 (one pair)")
-    setup = batch_cmd._setup(game, map, rules, robots, max_turns, False, sandbox, cpu_limit,
-                             memory_mb)
-    name = setup.game.name
-    new_bot, old_bot = (read_bot(bot_file(b, name), name) for b in (new, old))
-    opponents = compare_cmd._opponents(name, [str(bot_file(b, name)) for b in against]
-                                       if against else None)
-    pairs = max_games // 2
-    planned = plan_compare(setup, new_bot, old_bot, opponents, pairs, seed)
-    seats = [None if not opponents else k % (len(opponents) + 1) for k in range(pairs)]
-    test = compare_cmd.Test(elo0, elo1, alpha, beta, model, 3 if opponents else 5)
-    args = {"bots": [b.path for b in (new_bot, old_bot, *opponents)], "max_games": max_games,
-            "first_seed": seed, "map": setup.map_path.name, "rules": setup.rules.as_dict(),
-            "sandbox": sandbox, "test": [elo0, elo1, alpha, beta, model]}
-    check_choice(backend, execute.BACKENDS, "--backend")
-    workers = workers or execute.default_workers()
-    if workers < 1:
-        raise InputError(f"--workers {workers}: must be at least 1")
-    store = Store(_path(db) or batch_cmd.RUNS_DIR / f"{name}.sqlite")
-    ids = [p.match_id for p in planned]
-    run_id = digest({"kind": "compare", "matches": ids})
-    try:
-        store.add_run(run_id, "compare", name, args, ids)
-    except WriteFailed as exc:
-        raise batch_cmd.stopped_writing(exc, store, run_id, len(planned), "games") from None
-    results = {m["id"]: m for m in store.iter_run_results(run_id)}
-    skipped = len(results)
-    compare_cmd._advance(test, planned, seats, results)
+    found = comparisons.start(
+        bot_file(new, game), bot_file(old, game), game,
+        [str(bot_file(b, game)) for b in against] if against else None, elo0, elo1, alpha,
+        beta, model, max_games, seed, map, rules, robots, max_turns, sandbox, cpu_limit,
+        memory_mb, workers, _path(db), backend, address)
     shown = _shows_progress(progress)
     if shown:
-        _err.print(shown_text(f"compare {new_bot.name} (new) with {old_bot.name} (old) on "
-                              f"{name}" + (f", against {', '.join(b.name for b in opponents)}"
-                                           if opponents else "")))
-    if not test.verdict and test.pairs < pairs:
-        series = Series(planned, store.scratch(results))
-        try:
-            compare_cmd._play(series, test, planned, seats, results, store, backend, workers,
-                              address, not shown)
-        except KeyboardInterrupt:
-            saved = store.run_count(run_id)
-            store.close()
-            raise Interrupted(f"interrupted after {2 * test.pairs} counted games; {saved} "
-                              f"games are saved in {store.path}; run the same command again "
-                              f"to go on") from None
-        except WriteFailed as exc:
-            raise batch_cmd.stopped_writing(exc, store, run_id, len(planned), "games"
-                                            ) from None
-    report = compare_cmd._report(test, planned, results, skipped, store.path)
-    report["sandbox"] = sandbox
-    report |= _sandbox_shown(sandbox, setup.game, [new_bot, old_bot, *opponents])[1]
-    report |= {"game": name, "new": new_bot.path, "old": old_bot.path,
-               "against": [b.path for b in opponents]}
-    store.close()
-    return CompareResult.from_dict(report, new_bot.name, old_bot.name)
+        opponents = found.opponents
+        _err.print(shown_text(f"compare {found.new.name} (new) with {found.old.name} (old) on "
+                              f"{found.setup.game.name}" + (
+                                  f", against {', '.join(b.name for b in opponents)}"
+                                  if opponents else "")))
+    report = comparisons.finish(found, views.llr_bar if shown else comparisons.unwatched)
+    return CompareResult.from_dict(report, found.new.name, found.old.name)
 
 
 class ResultsStore:
     """A results file written by batch, tournament or compare (`arena results DB`)."""
 
     def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        if not self.path.is_file():
-            raise InputError(f"{self.path}: results file not found")
+        self.path = stored.results_file(path)
 
     def runs(self) -> list[RunInfo]:
         """Every run in the file, oldest first."""
@@ -291,19 +233,17 @@ class ResultsStore:
 
     def run(self, run: str) -> BatchResult:
         """One run's table, by its id or a prefix of it (`arena results DB --run ID`)."""
-        store = Store(self.path)
+        store = stored.open_results(self.path)
         try:
-            chosen = batch_cmd.chosen_run(store, run)
-            report = batch_cmd.run_report(store, chosen)
+            chosen = stored.chosen_run(store, run)
+            report = stored.run_report(store, chosen)
         finally:
             store.close()
-        return BatchResult.from_dict(report, f"{chosen['kind']} {chosen['id'][:10]}: "
-                                             f"{report['matches']} of {chosen['planned']} "
-                                             f"matches")
+        return BatchResult.from_dict(report, stored.run_title(chosen, report))
 
     def to_json(self) -> dict:
         """`arena results DB --json`."""
-        store = Store(self.path)
+        store = stored.open_results(self.path)
         try:
             return {"db": str(self.path), "runs": store.runs()}
         finally:
@@ -314,10 +254,10 @@ class ResultsStore:
         `arena results DB --export csv`."""
         from orchestrator.api_types import pandas_module
 
-        store = Store(self.path)
+        store = stored.open_results(self.path)
         try:
-            chosen = batch_cmd.chosen_run(store, run)["id"] if run else None
-            columns, rows = store.export_rows(chosen)
+            chosen = stored.chosen_run(store, run)["id"] if run else None
+            columns, rows = stored.export_rows(store, chosen)
         finally:
             store.close()
         return pandas_module().DataFrame(rows, columns=columns)

@@ -18,6 +18,7 @@ from orchestrator.games import get_game
 from orchestrator.match import MatchSpec, match_fallback, run_match, scratch_files
 from orchestrator.schedule import Planned
 from orchestrator.series import Series
+from orchestrator.service.check import check_submission
 from sandbox.botlib import child_module
 from sandbox.limits import Limits
 
@@ -72,8 +73,6 @@ def _worker_init(cores: list[int] | None, nice: int = 0) -> None:
 
 def check_planned(spec: dict) -> dict:
     """`arena check` on a submission sent as data (in a worker). Never raises."""
-    from orchestrator.check_cmd import check_submission
-
     try:
         bot = BotFile(spec["path"], spec["source"], spec["sha256"], spec["name"])
         limits = Limits(**spec["limits"]) if spec.get("limits") else None

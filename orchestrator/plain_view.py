@@ -13,7 +13,7 @@ from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from orchestrator.replay_view import COLORS, Grid, blank
+from orchestrator.board import COLORS, Grid, blank
 from orchestrator.text import shown, shown_text
 
 LEGEND = (("0-9", "bold reverse red"), " a row with x and y (its player)  ",

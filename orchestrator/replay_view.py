@@ -33,18 +33,16 @@ from typing import Callable, Optional, Sequence
 import typer
 from rich.console import Console, Group, RenderableType
 from rich.live import Live
-from rich.table import Table
 from rich.text import Text
 
 from engine import InputError
-from orchestrator import replay
+from orchestrator import plain_view, replay
+from orchestrator.board import COLORS, Grid, blank, seat_table  # noqa: F401 (for the games)
 from orchestrator.games import GAMES
 from orchestrator.text import console, shown, shown_text
 
 out = console()
 err = console(stderr=True)
-COLORS = ["red", "bright_cyan", "yellow", "green", "dark_orange", "magenta", "cyan",
-          "bright_magenta", "chartreuse1", "pink1"]
 _ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
                           "\u2028": "\\u2028", "\u2029": "\\u2029"})
 
@@ -105,33 +103,14 @@ def write_html(data: dict, target: Path) -> Path:
 #   panel(data, state, turn) -> [renderable]   what goes under it (the scores)
 #   places(data, state) -> [(row, column)]     the pieces still playing (the crop follows them)
 #   LEGEND                                what each symbol means (Text.assemble's parts)
-Grid = list[list[tuple[str, str]]]
-
-
-def blank(width: int, height: int) -> Grid:
-    """A board of empty squares."""
-    return [[(" ", "") for _ in range(width)] for _ in range(height)]
-
-
-def seat_table(data: dict, columns: tuple[str, ...], rows: list[tuple[int, list[str]]]
-               ) -> Table:
-    """A score table: a row per seat, its AI's name in its colour, then `columns`."""
-    table = Table(box=None, show_header=True, pad_edge=False)
-    names = [p["name"] for p in data["players"]]
-    for column in ("AI", *columns):
-        table.add_column(column)
-    for seat, cells in rows:
-        table.add_row(shown_text(names[seat], f"bold {COLORS[seat % len(COLORS)]}"), *cells)
-    return table
-
-
+# What both draw with (COLORS, Grid, blank, seat_table) is in orchestrator/board.py, named
+# here too for the games' `terminal.py`.
 def drawing(data: dict) -> ModuleType:
     """The module that draws the replay's game in the terminal."""
     found = GAMES.get(data.get("game")) if isinstance(data.get("game"), str) else None
     own = found.own("terminal") if found else None
     if own is not None:
         return own
-    from orchestrator import plain_view
     return plain_view
 
 

@@ -1,23 +1,69 @@
-"""`arena scenario FILE`: read a scenario file and run it through the engine."""
+"""`arena scenario FILE`: play a scenario file's scripted moves, print the final state."""
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from engine import InputError
-from orchestrator.games import DEFAULT_GAME, get_game
+import typer
+from rich.table import Table
+
+from orchestrator import api
+from orchestrator.games import DEFAULT_GAME, GAMES
+from orchestrator.options import JsonOption
+from orchestrator.text import console, shown_text
+
+out = console()
 
 
-def run_scenario_file(path: Path, game: str = DEFAULT_GAME) -> dict:
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(f"{path}: scenario file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot read scenario ({exc})") from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path}:{exc.lineno}:{exc.colno}: invalid JSON ({exc.msg})") from None
-    found = get_game(game)
-    if found.scenario is None:
-        raise InputError(f"{found.name} has no scenario files")
-    return found.scenario(data, str(path))
+def scenario(
+    file: Path = typer.Argument(..., help="A scenario JSON file."),
+    game: str = typer.Option(DEFAULT_GAME, help=f"Which game: "
+                             f"{', '.join(g.name for g in GAMES.values() if g.scenario)} "
+                             f"(their formats: docs/scenarios.md)."),
+    as_json: JsonOption = False,
+) -> None:
+    """Play scripted moves on a hand-made position, print the final state.
+
+    An arena file gives a map, robots and moves per turn, for example:
+
+      {"map": ["#####", "#1  #", "#   #", "#####"],
+       "robots": [{"id": "a", "ai": "A", "row": 1, "col": 2, "facing": "N"}],
+       "moves": [{"a": "FORWARD"}, {"a": "LASER"}], "seed": 1}
+
+    A cave file (--game cave) gives a cavern, bots and their answers per turn:
+
+      {"cavern": ["-----", "-G}--", "--P--"], "bots": [{"id": "a", "row": 2, "col": 1}],
+       "turns": [{"a": "MNNANW"}], "creatures_move": false, "seed": 1}
+
+    A race file (--game race) gives a factory (null: the seed's), bots and their five
+    registers per round:
+
+      {"factory": null, "bots": [{"id": "a", "x": 7, "y": 4, "d": "E"}],
+       "rounds": [{"a": ["M1", null, null, null, null]}], "seed": 1}
+    """
+    state = api.scenario(file, game=game)
+    if as_json:
+        print(json.dumps(state))
+        return
+    _print_state(state)
+
+
+def _print_state(state: dict) -> None:
+    """Any game's scenario state: its counters as a title, each list of pieces (robots,
+    bots, objects) as a table, and rows of text (a cavern) as they are."""
+    title = ", ".join(f"{key} {value}" for key, value in state.items()
+                      if not isinstance(value, (list, dict)) and value is not None)
+    for key, value in state.items():
+        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            _print_rows(f"{key}: {title}", value, tuple(value[0]))
+        elif isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            out.print(shown_text("\n".join(value), lines=True))
+
+
+def _print_rows(title: str, rows: list[dict], columns: tuple[str, ...]) -> None:
+    table = Table(title=shown_text(title))
+    for column in columns:
+        table.add_column(shown_text(column))
+    for row in rows:
+        table.add_row(*(shown_text(row[k]) for k in columns))
+    out.print(table)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from orchestrator.check_cmd import check_bot
 from orchestrator.games import get_game
+from orchestrator.service.check import check_bot
 
 HERE = Path(__file__).parent / "bots"
 

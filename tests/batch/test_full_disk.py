@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from engine import InputError
-from orchestrator.batch_cmd import stopped_writing, write_whole
+from orchestrator.service.batch import stopped_writing, write_whole
 from orchestrator.store import Store, WriteFailed
 from tests.conftest import ARENA_CMD, BOTS, ROOT
 

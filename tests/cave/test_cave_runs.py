@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator.check_cmd import check_bot
 from orchestrator.match import MatchSpec, run_match
+from orchestrator.service.check import check_bot
 from sandbox.limits import Limits
 from tests.cave.test_hostile_programs import GAME, HOSTILE, SAMPLES
 from tests.conftest import ARENA_CMD

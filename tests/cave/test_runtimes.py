@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from orchestrator.bots import read_bot
-from orchestrator.check_cmd import check_bot
 from orchestrator.match import MatchSpec, run_match
+from orchestrator.service.check import check_bot
 from sandbox.limits import Limits
 from sandbox.loader import is_elf, link_chain, loaded_files, read_elf, runtime_home
 from sandbox.paths import interpreter_files

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from orchestrator.bots import read_bot
-from orchestrator.check_cmd import check_bot
 from orchestrator.games import get_game
 from orchestrator.match import MatchSpec, run_match
+from orchestrator.service.check import check_bot
 from tests.conftest import ARENA_CMD
 
 GAME = get_game("race")

@@ -8,8 +8,8 @@ import pytest
 
 from engine.robotgame.rules import rules_from
 from orchestrator.bots import read_bot
-from orchestrator.check_cmd import check_bot
 from orchestrator.match import MatchSpec, run_match
+from orchestrator.service.check import check_bot
 from sandbox.limits import Limits
 from tests.conftest import ROOT
 

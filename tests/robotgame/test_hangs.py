@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator.check_cmd import check_bot
 from orchestrator.games import get_game
+from orchestrator.service.check import check_bot
 from sandbox.host import describe_exit
 from tests.conftest import ARENA_CMD, ROOT
 from tests.robotgame.test_bots import SAMPLES, play, player

@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from orchestrator.check_cmd import check_bot
+from orchestrator.service.check import check_bot
 from sandbox.limits import Limits
 from tests.conftest import ARENA_CMD, BOTS, HOSTILE, ROOT
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator.check_cmd import HUNG_TURNS, HangWatch
 from orchestrator.games import GAMES
+from orchestrator.service.check import HUNG_TURNS, HangWatch
 from tests.conftest import ARENA_CMD, ROOT
 from tests.support.games import game_tests
 

@@ -1,0 +1,185 @@
+"""Many matches into one results file (`arena batch`, `arena tournament`, and their API
+functions): plan them, play what the store does not hold yet, and report. Every match
+goes into the store as it finishes, so the same call after Ctrl-C plays only the rest."""
+from __future__ import annotations
+
+import os
+import sqlite3
+from contextlib import AbstractContextManager, nullcontext
+from pathlib import Path
+from typing import Callable, Hashable, Optional, Sequence
+
+from engine import InputError
+from orchestrator import execute
+from orchestrator.bots import read_bot
+from orchestrator.games import Game
+from orchestrator.options import Interrupted
+from orchestrator.ratings import ELO_INITIAL, ELO_K
+from orchestrator.ratings import table as ratings_table
+from orchestrator.schedule import Planned, Setup, plan_batch, plan_tournament
+from orchestrator.series import Series
+from orchestrator.service.setup import results_path, run_setup, sandbox_shown, workers_for
+from orchestrator.store import Store, WriteFailed, digest
+from orchestrator.summary import Tally, by_file, by_seat, summarize
+
+# What shows a run's progress: given the number of matches to play and the live
+# standings, a context that yields the function called after each finished match.
+Watch = Callable[[int, Tally], AbstractContextManager[Callable[[], None]]]
+
+
+def unwatched(total: int, tally: Tally) -> AbstractContextManager[Callable[[], None]]:
+    """No progress shown."""
+    return nullcontext(lambda: None)
+
+
+def batch(bots: Sequence[Path], seeds: int, first_seed: int, game: str, map: str | None,
+          rules: str | None, robots: int | None, max_turns: int | None, random_spawn: bool,
+          sandbox: str, cpu_limit: float | None, memory_mb: int | None,
+          workers: int | None, db: Path | None, backend: str, address: str | None,
+          replays: bool, watch: Watch = unwatched) -> tuple[dict, str]:
+    """The same line-up over `seeds` seeds: the `arena batch --json` report, and its title."""
+    if seeds < 1:
+        raise InputError(f"--seeds {seeds}: must be at least 1")
+    setup = run_setup(game, map, rules, robots, max_turns, random_spawn, sandbox, cpu_limit,
+                      memory_mb)
+    lineup = [read_bot(p, setup.game.name) for p in setup.game.mirrored(list(bots))]
+    planned = plan_batch(setup, lineup, list(range(first_seed, first_seed + seeds)))
+    args = {"bots": [b.path for b in lineup], "seeds": seeds, "first_seed": first_seed,
+            "map": setup.map_path.name, "rules": setup.rules.as_dict(), "sandbox": sandbox}
+    store, run_id, skipped = play_all("batch", setup, planned, args, db, workers, backend,
+                                      address, watch, key=by_seat, replays=replays)
+    summary = summarize(store.iter_run_results(run_id), by_seat)    # one match at a time
+    count = store.run_count(run_id)
+    shown, note = sandbox_shown(sandbox, setup.game, lineup)
+    report = {"game": setup.game.name, "matches": count, "skipped": skipped,
+              "db": str(store.path), **summary, **note}
+    store.close()
+    return report, (f"batch: {count} matches of {setup.game.name} on "
+                    f"{setup.map_path.stem}, sandbox {shown} "
+                    f"({skipped} already in {store.path})")
+
+
+def tournament(bots: Sequence[Path], format: str | None, games: int | None,
+               size: int | None, first_seed: int, game: str, map: str | None,
+               rules: str | None, robots: int | None, max_turns: int | None, sandbox: str,
+               cpu_limit: float | None, memory_mb: int | None, workers: int | None,
+               db: Path | None, backend: str, address: str | None, replays: bool,
+               watch: Watch = unwatched) -> tuple[dict, str]:
+    """A tournament rated by Elo and openskill: the `arena tournament --json` report, and
+    its title. `format`, `games` and `size` default to the game's own."""
+    setup = run_setup(game, map, rules, robots, max_turns, False, sandbox, cpu_limit,
+                      memory_mb)
+    lineup = [read_bot(p, setup.game.name) for p in bots]
+    own_format, own_games, own_size = setup.game.tournament
+    format = format or own_format
+    games = games or own_games
+    if size is None and own_size is not None and format == own_format:
+        size = min(own_size, len(lineup))
+    planned = plan_tournament(setup, lineup, format, games, first_seed, size)
+    args = {"bots": [b.path for b in lineup], "format": format, "games": games, "size": size,
+            "first_seed": first_seed, "map": setup.map_path.name,
+            "rules": setup.rules.as_dict(), "sandbox": sandbox}
+    store, run_id, skipped = play_all("tournament", setup, planned, args, db, workers,
+                                      backend, address, watch, key=by_file, replays=replays)
+    report = tournament_report(store.run_results(run_id), setup.game, format, skipped,
+                               store.path)
+    shown, note = sandbox_shown(sandbox, setup.game, lineup)
+    report |= note
+    store.close()
+    return report, (f"tournament ({format}): {report['matches']} "
+                    f"matches of {setup.game.name}, sandbox {shown} "
+                    f"({skipped} already in {store.path})")
+
+
+def tournament_report(matches: list[dict], game: Game, fmt: str, skipped: int,
+                      db: Path) -> dict:
+    """Standings by Elo, or by points (1 per game won) where the game's seed says so."""
+    summary = summarize(matches, key=by_file)
+    ratings = ratings_table(matches, key=by_file)
+    players = [row | ratings[by_file(row)] | {"points": row["wins"]}
+               for row in summary["players"]]
+    if game.ranked_by == "points":
+        players.sort(key=lambda r: (-r["points"], -r["elo"], r["name"]))
+    elif game.ranked_by == "score":
+        players.sort(key=lambda r: (-(r["mean_score"] or 0), -r["elo"], r["name"]))
+    else:
+        players.sort(key=lambda r: (-r["elo"], r["name"]))
+    return {"game": game.name, "format": fmt, "ranked_by": game.ranked_by,
+            "matches": len(matches), "skipped": skipped,
+            "db": str(db), "players": players, "lengths": summary["lengths"],
+            "elo": {"initial": ELO_INITIAL, "k": ELO_K}}
+
+
+def play_all(kind: str, setup: Setup, planned: list[Planned], args: dict, db: Optional[Path],
+             workers: Optional[int], backend: str, address: Optional[str], watch: Watch,
+             key: Callable[[dict], Hashable], replays: bool = False
+             ) -> tuple[Store, str, int]:
+    """Play what is not yet in the store; return the store, the run's id, and how many
+    matches were already done."""
+    workers = workers_for(backend, workers)
+    store = Store(results_path(db, setup.game))
+    run_id = digest({"kind": kind, "matches": [p.match_id for p in planned]})
+    try:
+        store.add_run(run_id, kind, setup.game.name, args, [p.match_id for p in planned])
+        done = store.done(p.match_id for p in planned)
+        series = Series(planned, store.scratch(done))
+        if replays:
+            for item in series.waiting:
+                item.spec["replay"] = True
+        skipped = len(done)
+        if series.waiting:
+            tally = Tally(key)                  # the live standings, however long the batch
+            for match in store.iter_run_results(run_id):
+                tally.add(match)
+            _play(series, tally, store, backend, workers, address, watch)
+    except KeyboardInterrupt:
+        saved = store.run_count(run_id)
+        store.close()
+        raise Interrupted(f"interrupted; {saved} of {len(planned)} matches are saved in "
+                          f"{store.path}; run the same command again to finish") from None
+    except WriteFailed as exc:
+        raise stopped_writing(exc, store, run_id, len(planned), "matches") from None
+    return store, run_id, skipped
+
+
+def stopped_writing(exc: WriteFailed, store: Store, run_id: str, planned: int,
+                    what: str) -> InputError:
+    """The one error line of a run stopped by a write that failed (a full disk): the file,
+    the problem, what is saved, and what to do for the same command to resume. Closes
+    the store."""
+    try:
+        saved = f"{store.run_count(run_id)} of {planned} {what} are saved in {store.path}"
+    except sqlite3.Error:
+        saved = f"the {what} recorded before are saved in {store.path}"
+    store.close()
+    return InputError(f"{exc.path}: cannot write the results ({exc.problem}); {saved}: "
+                      f"{exc.hint()}, then run the same command again to resume")
+
+
+def _play(series: Series, tally: Tally, store: Store, backend: str, workers: int,
+          address: Optional[str], watch: Watch) -> None:
+    with watch(len(series.waiting), tally) as advance:
+        for item, outcome in execute.run(series, backend, workers, address):
+            if "error" in outcome:
+                raise InputError(f"match with seed {item.spec['seed']}: {outcome['error']}")
+            if "replay" in outcome:
+                path = store.path.parent / "replays" / f"{item.match_id}.json.gz"
+                with store.writing(path):
+                    write_whole(path, outcome["replay"])
+                outcome["result"]["replay"] = str(path)
+            store.add_match(item.match_id, outcome["result"], outcome["wall_s"])
+            tally.add(outcome["result"])
+            advance()
+
+
+def write_whole(path: Path, data: bytes) -> None:
+    """Write a file whole or not at all (a full disk leaves no half a replay): a
+    temporary file beside it, renamed over it once written."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        partial.write_bytes(data)
+        os.replace(partial, path)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise

@@ -1,0 +1,256 @@
+"""Is NEW better than OLD (`arena compare`, `api.compare`): paired games until a sequential
+test decides.
+
+The test is fishtest's GSPRT (orchestrator/sprt.py). Pair k is two games on seed
+first+k: NEW and OLD with the seats swapped (two-player games), or NEW, then OLD, in one
+seat among the same opponents. The test reads the pairs in schedule order, one at a time,
+and only a prefix of finished pairs: its verdict depends on the games' outcomes alone,
+never on which worker finished first. Pairs still running when it decides are finished
+and recorded, and do not count. Every game goes into the store, so the same call after
+Ctrl-C replays the recorded prefix and plays on from there.
+"""
+from __future__ import annotations
+
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, List, Optional
+
+from engine import InputError
+from engine.lazy import lazy_import
+from orchestrator import execute, sprt
+from orchestrator.bots import BotFile, read_bot
+from orchestrator.games import get_game
+from orchestrator.options import Interrupted, check_choice
+from orchestrator.schedule import Planned, Setup, plan_compare
+from orchestrator.series import Series
+from orchestrator.service.batch import stopped_writing
+from orchestrator.service.setup import results_path, run_setup, sandbox_shown, workers_for
+from orchestrator.store import Store, WriteFailed, digest
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = lazy_import("numpy")        # loaded on first use: `arena` starts without it
+
+OPPONENTS = 3                               # else: the game's first three samples
+MAX_NELO = 200          # past about this, the normalized MLE's fixed point does not settle
+
+
+@dataclass
+class Test:
+    """The SPRT over pairs, fed in schedule order."""
+
+    elo0: float
+    elo1: float
+    alpha: float
+    beta: float
+    model: str
+    classes: int                            # 5: pentanomial (pairs of points), 3: pair won
+    counts: np.ndarray = field(init=False)
+    llr: float = 0.0
+    verdict: str = ""
+
+    def __post_init__(self) -> None:
+        self.counts = np.zeros(self.classes, dtype=int)
+
+    @property
+    def pairs(self) -> int:
+        return int(self.counts.sum())
+
+    def add(self, outcome: int) -> None:
+        self.counts[outcome] += 1
+        self.llr = float(sprt.llr(self.counts, self.elo0, self.elo1, self.model))
+        self.verdict = sprt.verdict(self.llr, self.alpha, self.beta)
+
+
+# What shows a comparison's progress: given its test, a context that yields the function
+# called after each game counted.
+Watch = Callable[[Test], AbstractContextManager[Callable[[], None]]]
+
+
+def unwatched(test: Test) -> AbstractContextManager[Callable[[], None]]:
+    """No progress shown."""
+    return nullcontext(lambda: None)
+
+
+def _points(result: dict, seat: int) -> float:
+    """A two-player game's points for the bot in `seat`: 1, ½ or 0, by rank."""
+    ranks = {p["seat"]: p["rank"] for p in result["players"]}
+    mine, theirs = ranks[seat], ranks[1 - seat]
+    return 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
+
+
+def _finish(result: dict, seat: int) -> tuple:
+    """How well the bot in `seat` finished: rank, then the game's score (higher first)."""
+    player = next(p for p in result["players"] if p["seat"] == seat)
+    score = (player.get("stats") or {}).get("score")
+    return player["rank"], -score if isinstance(score, (int, float)) else 0
+
+
+def pair_outcome(first: dict, second: dict, seat: int | None) -> int:
+    """The pair's class: NEW's points x 2 (0..4) without opponents (NEW sat in seat 0,
+    then 1); with them (NEW, then OLD, in `seat`), 2 if NEW finished better, 1 as well, 0
+    worse."""
+    if seat is None:
+        return round(2 * (_points(first, 0) + _points(second, 1)))
+    new, old = _finish(first, seat), _finish(second, seat)
+    return 2 if new < old else 1 if new == old else 0
+
+
+@dataclass
+class Comparison:
+    """A comparison set up and resumed from its results file, before it plays on."""
+
+    setup: Setup
+    new: BotFile
+    old: BotFile
+    opponents: list[BotFile]
+    test: Test
+    planned: list[Planned]
+    seats: list[int | None]
+    results: dict[str, dict]
+    store: Store
+    run_id: str
+    skipped: int
+    backend: str
+    workers: int
+    address: Optional[str]
+
+
+def start(new: Path, old: Path, game: str, against: Optional[List[str]], elo0: float,
+          elo1: float, alpha: float, beta: float, model: str, max_games: int, seed: int,
+          map: str | None, rules: str | None, robots: int | None, max_turns: int | None,
+          sandbox: str, cpu_limit: float | None, memory_mb: int | None,
+          workers: int | None, db: Path | None, backend: str, address: str | None
+          ) -> Comparison:
+    """Check the options, plan the pairs, and count the pairs the results file holds."""
+    check_choice(model, sprt.MODELS, "--model")
+    for label, value in (("--alpha", alpha), ("--beta", beta)):
+        if not 0 < value < 0.5:
+            raise InputError(f"{label} {value}: must be between 0 and 0.5")
+    if not elo1 > elo0:
+        raise InputError(f"--elo1 {elo1}: must be greater than --elo0 {elo0}")
+    if model == "normalized" and max(abs(elo0), abs(elo1)) > MAX_NELO:
+        raise InputError(f"--elo0/--elo1: at most {MAX_NELO} normalized Elo (a "
+                         f"gap that wide is clear in a few games; use --model logistic for "
+                         f"it)")
+    if max_games < 2:
+        raise InputError(f"--max-games {max_games}: must be at least 2 (one pair)")
+    setup = run_setup(game, map, rules, robots, max_turns, False, sandbox, cpu_limit,
+                      memory_mb)
+    name = setup.game.name
+    new_bot, old_bot = (read_bot(b, name) for b in (new, old))
+    opponents = _opponents(name, against)
+    pairs = max_games // 2
+    planned = plan_compare(setup, new_bot, old_bot, opponents, pairs, seed)
+    seats = [None if not opponents else k % (len(opponents) + 1) for k in range(pairs)]
+    test = Test(elo0, elo1, alpha, beta, model, 3 if opponents else 5)
+    args = {"bots": [b.path for b in (new_bot, old_bot, *opponents)], "max_games": max_games,
+            "first_seed": seed, "map": setup.map_path.name, "rules": setup.rules.as_dict(),
+            "sandbox": sandbox, "test": [elo0, elo1, alpha, beta, model]}
+    workers = workers_for(backend, workers)
+    store = Store(results_path(db, setup.game))
+    ids = [p.match_id for p in planned]
+    run_id = digest({"kind": "compare", "matches": ids})
+    try:
+        store.add_run(run_id, "compare", name, args, ids)
+    except WriteFailed as exc:
+        raise stopped_writing(exc, store, run_id, len(planned), "games") from None
+    results = {m["id"]: m for m in store.iter_run_results(run_id)}
+    skipped = len(results)
+    _advance(test, planned, seats, results)
+    return Comparison(setup, new_bot, old_bot, opponents, test, planned, seats, results,
+                      store, run_id, skipped, backend, workers, address)
+
+
+def finish(found: Comparison, watch: Watch = unwatched) -> dict:
+    """Play pairs until the test decides or `max_games`: the `arena compare --json`
+    report. Closes the results file."""
+    test, planned, store = found.test, found.planned, found.store
+    pairs = len(found.seats)
+    if not test.verdict and test.pairs < pairs:
+        series = Series(planned, store.scratch(found.results))
+        try:
+            _play(series, test, planned, found.seats, found.results, store, found.backend,
+                  found.workers, found.address, watch)
+        except KeyboardInterrupt:
+            saved = store.run_count(found.run_id)
+            store.close()
+            raise Interrupted(f"interrupted after {2 * test.pairs} counted games; {saved} "
+                              f"games are saved in {store.path}; run the same command again "
+                              f"to go on") from None
+        except WriteFailed as exc:
+            raise stopped_writing(exc, store, found.run_id, len(planned), "games"
+                                  ) from None
+    report = _report(test, planned, found.results, found.skipped, store.path)
+    sandbox = found.setup.sandbox
+    report["sandbox"] = sandbox
+    report |= sandbox_shown(sandbox, found.setup.game,
+                            [found.new, found.old, *found.opponents])[1]
+    report |= {"game": found.setup.game.name, "new": found.new.path, "old": found.old.path,
+               "against": [b.path for b in found.opponents]}
+    store.close()
+    return report
+
+
+def _opponents(game: str, against: Optional[List[str]]) -> list[BotFile]:
+    found = get_game(game)
+    names = [n.strip() for item in against or () for n in item.split(",") if n.strip()]
+    if found.players == 2 and names:
+        raise InputError(f"--against: {found.called or found.title} is for 2 players "
+                         f"(NEW against OLD)")
+    if not names and found.head_to_head:
+        return []
+    if not names:
+        return [read_bot(p, game) for p in found.demo_lineup()[:OPPONENTS]]
+    return [read_bot(n, game) for n in names]
+
+
+def _advance(test: Test, planned: list[Planned], seats: list[int | None],
+             results: dict[str, dict]) -> None:
+    """Count the finished pairs that follow the counted ones, in order, until the test
+    decides or a pair is not finished."""
+    while not test.verdict and 2 * test.pairs + 1 < len(planned):
+        k = test.pairs
+        first, second = planned[2 * k].match_id, planned[2 * k + 1].match_id
+        if first not in results or second not in results:
+            return
+        test.add(pair_outcome(results[first], results[second], seats[k]))
+
+
+def _play(series: Series, test: Test, planned: list[Planned], seats: list[int | None],
+          results: dict[str, dict], store: Store, backend: str, workers: int,
+          address: Optional[str], watch: Watch) -> None:
+    with watch(test) as update:
+        capacity = workers if backend == "dask" else None
+        for item, outcome in execute.run(series, backend, workers, address,
+                                         capacity=capacity):
+            if "error" in outcome:
+                raise InputError(f"game with seed {item.spec['seed']}: {outcome['error']}")
+            store.add_match(item.match_id, outcome["result"], outcome["wall_s"])
+            results[item.match_id] = outcome["result"]
+            if not test.verdict:
+                _advance(test, planned, seats, results)
+                update()
+                if test.verdict:
+                    series.waiting.clear()            # the games in flight finish, uncounted
+
+
+def _report(test: Test, planned: list[Planned], results: dict[str, dict], skipped: int,
+            db: Path) -> dict:
+    found = sprt.estimate(test.counts)
+    counted = 2 * test.pairs
+    finished = {p.ordinal for p in planned if p.match_id in results}
+    return {
+        "verdict": test.verdict or "undecided", "games": counted, "pairs": test.pairs,
+        "elo": round(found["elo"], 2), "elo_ci": [round(x, 2) for x in found["elo_ci"]],
+        "nelo": round(found["nelo"], 2), "llr": round(test.llr, 4),
+        "bounds": [round(b, 4) for b in sprt.bounds(test.alpha, test.beta)],
+        "counts": test.counts.tolist(),
+        "outcomes": "pentanomial" if test.classes == 5 else "pair won (trinomial)",
+        "model": test.model, "elo0": test.elo0, "elo1": test.elo1, "alpha": test.alpha,
+        "beta": test.beta, "max_games": len(planned),
+        "uncounted": sum(1 for o in finished if o >= counted), "skipped": skipped,
+        "db": str(db),
+    }

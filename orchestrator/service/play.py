@@ -1,0 +1,16 @@
+"""One match (`arena run`, `api.play`): its spec from orchestrator/service/setup.py, played
+by the match loop; the result is the dict `arena run --json` prints."""
+from __future__ import annotations
+
+from typing import Callable
+
+from orchestrator.match import MatchSpec, run_match
+
+
+def play(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None,
+         replays: list | None = None) -> dict:
+    """Play the match; `on_turn(turn, total)` after each turn; its replay is appended to
+    `replays` where given."""
+    if on_turn is None:
+        return run_match(spec, replays=replays)
+    return run_match(spec, on_turn=on_turn, replays=replays)

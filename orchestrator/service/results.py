@@ -1,0 +1,60 @@
+"""The runs of a results file (`arena results`, `api.open_store`): their list, one run's
+table, and every participant of every match as rows."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine import InputError
+from orchestrator.games import get_game
+from orchestrator.options import check_choice
+from orchestrator.service.batch import tournament_report
+from orchestrator.store import Store
+from orchestrator.summary import by_seat, summarize
+
+EXPORTS = ("csv",)
+
+
+def results_file(path: str | Path) -> Path:
+    """The results file at `path`, which must exist (a run writes it, a reader does not)."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(f"{path}: results file not found")
+    return path
+
+
+def open_results(path: str | Path) -> Store:
+    """The results file at `path`, open (the caller closes it)."""
+    return Store(results_file(path))
+
+
+def chosen_run(store: Store, run: str) -> dict:
+    """The one run of the store whose id starts with `run`."""
+    matching = [r for r in store.runs() if r["id"].startswith(run)]
+    if len(matching) != 1:
+        raise InputError(f"--run {run}: {len(matching)} runs match in {store.path}")
+    return matching[0]
+
+
+def run_report(store: Store, run: dict) -> dict:
+    """One stored run's table: a tournament's standings, or a batch's summary."""
+    matches = store.run_results(run["id"])
+    if run["kind"] == "tournament":
+        report = tournament_report(matches, get_game(run["game"]), run["args"].get("format", ""), 0,
+                                   store.path)
+    else:
+        report = {"game": run["game"], "matches": len(matches), "skipped": 0,
+                  "db": str(store.path), **summarize(matches, by_seat)}
+    report["run"] = run
+    return report
+
+
+def run_title(run: dict, report: dict) -> str:
+    """The title of one stored run's table."""
+    return f"{run['kind']} {run['id'][:10]}: {report['matches']} of {run['planned']} matches"
+
+
+def export_rows(store: Store, run_id: str | None, export: str = "csv"
+                ) -> tuple[list[str], list[tuple]]:
+    """Every participant of every match (or of one run), one row each, with its columns."""
+    check_choice(export, EXPORTS, "--export format")
+    return store.export_rows(run_id)

@@ -1,0 +1,79 @@
+"""What a match or a run is built from, checked once for both fronts: the game, its
+rules and limits, the map, the bots, the sandbox mode, the workers and the results file.
+Every value a user gives is checked here (or by the helpers of orchestrator/options.py
+called from here), so `arena ...` and `api....` fail with the same `error:` line."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, Optional
+
+from engine import InputError
+from orchestrator import execute
+from orchestrator.bots import BotFile, read_bot
+from orchestrator.games import Game, get_game
+from orchestrator.match import SANDBOX_MODES, MatchSpec, match_fallback
+from orchestrator.options import check_choice, game_limits, rule_overrides, seed_or_draw
+from orchestrator.schedule import Setup
+
+RUNS_DIR = Path("runs")
+
+
+def match_spec(bots: list[Path], game: str, map_ref: str | None, seed: int | None,
+               rules: str | None, robots: int | None, max_turns: int | None,
+               random_spawn: bool, sandbox: str, cpu_limit: float | None,
+               memory_mb: int | None, on_skip: Callable[[str], None] | None = None
+               ) -> MatchSpec:
+    """One match's spec (`arena run`): no bots is the game's demo line-up (a sample that
+    cannot be built here is left out and told to `on_skip`); a lone bot of a two-player
+    game plays itself. A bad map, or one too small for these AIs, fails here."""
+    found = get_game(game)
+    overrides = rule_overrides(found, robots, max_turns, random_spawn)
+    limits = game_limits(found, cpu_limit, memory_mb)
+    check_choice(sandbox, SANDBOX_MODES, "--sandbox mode")
+    rules_obj = found.rules(rules or found.presets[0], **overrides)
+    paths = found.mirrored(list(bots)) if bots else found.demo_lineup(on_skip=on_skip)
+    bot_files = [read_bot(p, found.name) for p in paths]
+    if not bot_files:
+        raise InputError(f"no bots given and no sample bots found for {found.name}")
+    map_path = found.find_map(map_ref)
+    spec = MatchSpec(found.name, map_path, bot_files, seed_or_draw(seed), rules_obj, limits,
+                     sandbox)
+    # A bad map, or one too small for these AIs, fails here, before any child starts.
+    found.new_match(found.load_map(map_path), [b.name for b in bot_files], spec.seed, rules_obj)
+    return spec
+
+
+def run_setup(game, map_ref, rules, robots, max_turns, random_spawn, sandbox, cpu_limit,
+              memory_mb) -> Setup:
+    """What every match of a batch, tournament or comparison shares."""
+    found = get_game(game)
+    check_choice(sandbox, SANDBOX_MODES, "--sandbox mode")
+    rules_obj = found.rules(rules or found.presets[0],
+                            **rule_overrides(found, robots, max_turns, random_spawn))
+    return Setup.make(found, map_ref, rules_obj, game_limits(found, cpu_limit, memory_mb),
+                      sandbox)
+
+
+def workers_for(backend: str, workers: Optional[int]) -> int:
+    """The number of matches played at once (default: all cores), checked with the
+    backend that plays them."""
+    check_choice(backend, execute.BACKENDS, "--backend")
+    workers = workers or execute.default_workers()
+    if workers < 1:
+        raise InputError(f"--workers {workers}: must be at least 1")
+    return workers
+
+
+def results_path(db: Optional[Path], game: Game) -> Path:
+    """The results file of a run: the one given, else runs/GAME.sqlite."""
+    return db or RUNS_DIR / f"{game.name}.sqlite"
+
+
+def sandbox_shown(sandbox: str, game: Game, bots: list[BotFile]) -> tuple[str, dict]:
+    """A run's sandbox as its title names it, and its report's note: `match` asked for
+    executable bots plays them in the standard mode, and says so."""
+    note = match_fallback(game, bots) if sandbox == "match" else None
+    if note:
+        return f"standard ({note.split(':')[0]}: --sandbox match falls back)", \
+            {"sandbox_note": note}
+    return sandbox, {}
