@@ -1,9 +1,11 @@
 """`--sandbox match`, inside the jail: every bot of the match in one process, with its rules.
 
-The jail (`sandbox/_jailzygote.py`) runs `run_match` with these players. Each keeps what a
-standard child keeps for its bot: the per-call CPU and wall limits (the guard, whose soft
-limit makes Robot Game's guard-on-timeout), the per-match CPU bank, the per-request CPU
-budget the host would apply, captured output, rule-1 warnings and the refused attempts.
+The jail (`sandbox/_jailzygote.py`) runs its caller's job, which plays the match with these
+players (the orchestrator's `run_match`, told to by `orchestrator/jail_job.py`); the jail
+sets up `STATE` and the clocks around it. Each keeps what a standard child keeps for its
+bot: the per-call CPU and wall limits (the guard, whose soft limit makes Robot Game's
+guard-on-timeout), the per-match CPU bank, the per-request CPU budget the host would
+apply, captured output, rule-1 warnings and the refused attempts.
 A bot's CPU is counted in ticks of one CPU timer that runs through the match (no system call
 per call), charged to the bot whose code runs.
 
