@@ -261,17 +261,11 @@ class GuardedPlayer:
         STATE.attempts.take()
         STATE.enter(seat, LOADING)
         with self._bot_running():
-            module = runtime.load_bot(bot.source, bot.filename, self.guard,
-                                      module_name=f"bot_{seat}")
-            try:
-                with self.guard:
-                    self.game.check_module(module)
-            finally:
-                self.guard.disarm()
-        self.module = module
+            self.module = runtime.load_checked(self.game, bot.source, bot.filename,
+                                               self.guard, module_name=f"bot_{seat}")
         self.startup_output = self.output.take()
         self.startup_violations = [str(v)[:100] for v in STATE.attempts.take()][:20]
-        self.watch = runtime.ModuleWatch(module) if self.game.WATCH_MODULE_STATE else None
+        self.watch = runtime.module_watch(self.game, self.module)
 
     def _on_fatal(self, reason: str) -> None:
         """A limit fired in the bot's code: raise (and at every tick after, if the bot
@@ -303,12 +297,8 @@ class GuardedPlayer:
         STATE.enter(self.seat, STARTING)
         try:
             with self._bot_running():
-                try:
-                    with self.guard:
-                        self.runtime = self.game.RUNTIME(
-                            self.module, start_frame(names, ai, seed, info), self.guard)
-                finally:
-                    self.guard.disarm()
+                self.runtime = self.runtime_mod.start_runtime(
+                    self.game, self.module, start_frame(names, ai, seed, info), self.guard)
         except BaseException:     # not described: its __str__ would be the bot's code
             self.dead = self.fatal or "crash: the bot's module raised as the match started"
 
@@ -347,12 +337,7 @@ class GuardedPlayer:
         if problem is not None:
             self.dead = problem
             raise runtime.Fatal(problem)
-        reply["warn"] = self.watch.changes() if self.watch else []
-        reply["out"] = self.output.take()
-        reply["out_dropped"] = self.output.dropped
-        reply["violations"] = STATE.attempts.take()
-        reply["busy_s"] = time.perf_counter() - started
-        return reply
+        return runtime.finish_reply(reply, self.watch, self.output, STATE.attempts, started)
 
     def kill(self) -> None:
         """Its module goes with the attempt."""
