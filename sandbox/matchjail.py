@@ -170,8 +170,7 @@ class Jail:
                                         self.own.tasks)
         try:
             self.pid = jail_zygote(job_module).spawn(down_r, up_w, isolation.namespaces(),
-                                                     "match",
-                                           extra_fds=(marker_fd,))
+                                                     "match", extra_fds=(marker_fd,))
         except BaseException:
             for fd in (self.down_w, self.up_r):
                 os.close(fd)
