@@ -10,6 +10,7 @@ import sys
 WARM_COMMANDS = ("run", "check")
 WARM_TIERS = ("standard", "strict")     # off runs in-process; bwrap starts its own
 JAIL_COMMANDS = ("batch", "tournament", "compare")
+JAIL_JOB = "orchestrator.jail_job"      # orchestrator/match.py's: what its jails run
 
 
 def _option(args: list[str], name: str, default: str) -> str:
@@ -46,7 +47,7 @@ def main() -> None:
             prestart()
         elif wants_jail_zygote(sys.argv[1:]):
             from sandbox.matchjail import jail_zygote
-            jail_zygote()
+            jail_zygote(JAIL_JOB)
         from orchestrator.cli import main as cli_main
         cli_main()
     except KeyboardInterrupt:

@@ -179,6 +179,11 @@ def match_fallback(game: Game, bots: list[BotFile]) -> str | None:
     return None
 
 
+# What a match jail runs (orchestrator/jail_job.py), named to the sandbox, which imports
+# no orchestrator module.
+JAIL_JOB = "orchestrator.jail_job"
+
+
 def _jailed(spec, on_turn, replays, trace, stop) -> dict:
     """`--sandbox match`: the whole match in one jail (sandbox/matchjail.py). Its result
     is taken only where it charges no bot and checks out (orchestrator/jail_result.py);
@@ -200,7 +205,8 @@ def _jailed(spec, on_turn, replays, trace, stop) -> dict:
     def check(result, replay):
         return jail_result.refusal(result, replay, spec.game, spec.seed,
                                    spec.rules.max_turns, told.bots, names, replays is not None)
-    outcome = matchjail.run(told, check, on_turn, replays is not None, spec.rules.max_turns)
+    outcome = matchjail.run(told, check, on_turn, replays is not None, spec.rules.max_turns,
+                            job_module=JAIL_JOB)
     if isinstance(outcome, matchjail.Played):
         result = outcome.result
         result.update(sandbox_mode="match", sandbox=outcome.layers,

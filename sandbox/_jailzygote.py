@@ -1,25 +1,36 @@
-"""The match jail's zygote (`--sandbox match`): forks hardened children that play matches.
+"""The match jail's zygote (`--sandbox match`): forks hardened children that run the
+caller's jobs, one after another.
 
-`python -P -s -S _jailzygote.py CONTROL_FD PROJECT_DIR [SITE_DIR ...]`. Like the bots'
-zygote (`botlib/_zygote.py`, whose clone it uses), it imports what a child needs once (here
-the engines and `orchestrator.match` too) and answers each request, which carries the
-child's two pipe ends and the host's marker page, with the new child's pid. The child puts
-on every layer of a standard sandbox child (`_harden.harden`), then plays whole matches,
-one at a time, with `run_match` and the jail's players (`sandbox/jailplayers.py`), and
-sends back each result and replay. The host trusts nothing it sends but reads it as plain
-msgpack. Between two matches the bots' modules and libraries are dropped and loaded anew.
+`python -P -s -S _jailzygote.py CONTROL_FD JOB_MODULE PROJECT_DIR [SITE_DIR ...]`. It knows
+no game and no orchestrator: the caller names the module its jails run (for a match,
+`orchestrator/jail_job.py`), importable from PROJECT_DIR, which provides:
+
+- `preload()`: imports what its jobs need, here, once, and returns the bot sides their
+  bots may load, as (name, source or None) pairs for `_runtime.bot_side`;
+- `HIDDEN_PREFIXES`: the names (prefixes) of the modules the bots must not see beyond the
+  host's own packages (the games kept elsewhere, ARENA_GAMES);
+- `play(job, on_turn)`: one job, in a hardened jail, with the jail's players
+  (`sandbox/jailplayers.py`) and their clocks running; `on_turn(turn, max_turns)` puts the
+  turn in the page the host reads. Returns the answer, plain data with a "result".
+
+Like the bots' zygote (`botlib/_zygote.py`, whose loop and clone it uses), it answers each
+request, which carries the child's two pipe ends and the host's marker page, with the new
+child's pid. The child puts on every layer of a standard sandbox child (`_harden.harden`),
+then runs the jobs the host sends (pickled by the host; read here with the job module's
+classes), one at a time, and sends back each answer. The host trusts nothing it sends but
+reads it as plain msgpack. Between two jobs the bots' modules and libraries are dropped and
+loaded anew.
 """
 import os
 import sys
 
 sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "botlib"),
-                *sys.argv[2:]]
+                *sys.argv[3:]]
 
-import dataclasses  # noqa: E402
 import gc  # noqa: E402
+import importlib  # noqa: E402
 import io  # noqa: E402
 import pickle  # noqa: E402
-import socket  # noqa: E402
 
 import _attempts  # noqa: E402
 import _child  # noqa: E402
@@ -28,23 +39,18 @@ import _runtime  # noqa: E402
 import _seccomp  # noqa: E402
 import _wire  # noqa: E402
 import _zygote  # noqa: E402
-import msgpack  # noqa: E402
 
-from engine import lazy  # noqa: E402
-from orchestrator import replay  # noqa: E402, F401  (preloaded for the child)
-from orchestrator.games import GAMES, PLUGIN_MODULE, get_game  # noqa: E402
-from orchestrator.match import IN_JAIL, run_match  # noqa: E402
 from sandbox import jailplayers  # noqa: E402
-from sandbox.host import side_parts  # noqa: E402
 
 JOB_BYTES = 1 << 30
+JOB = None                       # the job module (JOB_MODULE), imported by main()
 LIBRARIES: jailplayers.Libraries | None = None
 
 
 def serve(in_fd, out_fd, marker_fd, namespaces, ns_problem, outer_ids):
-    """A jail's life: harden, then play the matches the host sends, one after another,
-    each with its bots and their libraries loaded anew (`jailplayers.Libraries`), until
-    the host closes the pipe or the jail is no longer fit to go on."""
+    """A jail's life: harden, then run the jobs the host sends, one after another, each
+    with its bots and their libraries loaded anew (`jailplayers.Libraries`), until the
+    host closes the pipe or the jail is no longer fit to go on."""
     page = jailplayers.map_page(marker_fd)
     os.close(marker_fd)          # no fd left for a bot's os.write to reach it by
     config = _wire.read_frame(in_fd, 1 << 20)["config"]
@@ -56,13 +62,14 @@ def serve(in_fd, out_fd, marker_fd, namespaces, ns_problem, outer_ids):
         _runtime.exit_now(_runtime.FATAL_EXIT)
     attempts = _attempts.Attempts(config["readable"], os.getcwd())
     attempts.install()
-    # The host's own packages, and the games kept elsewhere (ARENA_GAMES), as in a bot's
-    # child: out of sys.modules (the jail's code keeps what it imported), refused and
-    # noted when a bot imports them.
+    # The host's own packages, and the modules the job module names (the games kept
+    # elsewhere), as in a bot's child: out of sys.modules (the jail's code keeps what it
+    # imported), refused and noted when a bot imports them.
     _child._Blocker.attempts = attempts
     sys.meta_path.insert(0, _child._Blocker)
+    others = tuple(JOB.HIDDEN_PREFIXES)
     hidden = {m: sys.modules.pop(m) for m in list(sys.modules)
-              if m.split(".")[0] in _child.BLOCKED or m.startswith(PLUGIN_MODULE)}
+              if m.split(".")[0] in _child.BLOCKED or m.startswith(others)}
     LIBRARIES.install()
     marker = jailplayers.Marker(page)
     tasks = jailplayers._tasks()
@@ -73,7 +80,8 @@ def serve(in_fd, out_fd, marker_fd, namespaces, ns_problem, outer_ids):
             _runtime.exit_now(0)
         LIBRARIES.refresh()
         attempts.take()
-        reply = play(_Job(io.BytesIO(frame["job"]), hidden).load(), marker, attempts, out_fd)
+        reply = run_job(_Job(io.BytesIO(frame["job"]), hidden).load(), marker, attempts,
+                        out_fd)
         reply["again"] = jailplayers.clean(tasks)
         _wire.write_frame(out_fd, reply)
         if not reply["again"]:
@@ -93,62 +101,45 @@ class _Job(pickle.Unpickler):
         return super().find_class(module, name)
 
 
-def play(job, marker, attempts, out_fd):
-    """One match of the jail: its result and its replay."""
+def run_job(job, marker, attempts, out_fd):
+    """One job of the jail: the job module's answer, with the jail's players' state set
+    up and their clocks running. A bot that left the jail unfit to go on (`Poisoned`)
+    ends the jail here, its reason in the page."""
     turn = [0]
     jailplayers.STATE = jailplayers.JailState(marker, attempts, lambda: turn[0], out_fd)
-    spec = dataclasses.replace(job["spec"], sandbox=IN_JAIL)
-    replays = [] if job["replay"] else None
 
     def on_turn(now, _max_turns):
         turn[0] = now
 
     jailplayers.start_clocks()
     try:
-        result = run_match(spec, on_turn=on_turn, replays=replays)
+        reply = JOB.play(job, on_turn)
     except jailplayers.Poisoned as exc:
         marker.poison(*exc.args)
         _runtime.exit_now(_runtime.FATAL_EXIT)
     jailplayers.stop_clocks()
     marker.idle()
     jailplayers.STATE = None
-    return {"result": result, "replay": replays[0] if replays else None}
+    return reply
 
 
-def spawn(fds, control, wanted):
-    """Fork one jail in the `wanted` namespaces (or none, saying why); returns its pid."""
-    wanted = tuple(name for name in _harden.CLONE_FLAGS if name in wanted)
-    flags = _zygote.CLONE_PARENT
-    for name in wanted:
-        flags |= _harden.CLONE_FLAGS[name]
-    outer_ids = (os.geteuid(), os.getegid())
-    try:
-        pid, namespaces, problem = _zygote.clone(flags), wanted, "skipped"
-    except OSError as exc:
-        pid, namespaces, problem = _zygote.clone(_zygote.CLONE_PARENT), (), \
-            f"clone: {exc.strerror}"
-    if pid == 0:
-        code = 0
-        try:
-            control.close()
-            serve(*fds, namespaces, problem, outer_ids)
-        except BaseException:
-            code = 70
-        _runtime.exit_now(code)
-    return pid
+def _spawn_requested(control, fds, request):
+    """The jail a request asks for ({"namespaces"}), on its two pipe ends and the page."""
+    return _zygote.fork_child(control, request["namespaces"],
+                              lambda *how: serve(*fds, *how))
 
 
 def main():
-    global LIBRARIES
+    global JOB, LIBRARIES
     _harden.set_parent_death_signal()
-    sides = [side_parts(get_game(name).bot_side) for name in GAMES]
+    JOB = importlib.import_module(sys.argv[2])
+    sides = JOB.preload()
     for side in sides:          # every game's bot side, a file kept elsewhere's too
         _runtime.bot_side(*side)
     LIBRARIES = jailplayers.Libraries(os.path.dirname(_runtime.__file__),
                                       [name for name, _ in sides])
     for name in _zygote.PRELOAD:
         __import__(name)
-    lazy.load_all()             # what the engines import on first use (numpy): once, here
     try:
         _seccomp.PREBUILT[1] = _seccomp.seccomp_program(1)
     except Exception:       # no libseccomp: jails report the seccomp layer missing
@@ -157,29 +148,8 @@ def main():
     # write to each object's header, a copy-on-write fault per page in every jail.
     gc.collect()
     gc.freeze()
-    control = socket.socket(fileno=int(sys.argv[1]))
-    control.send(msgpack.packb({"ready": os.getpid()}))
-    while True:
-        try:
-            message, fds, _, _ = socket.recv_fds(control, 4096, 3)
-        except (ConnectionError, OSError):
-            break
-        if not message:
-            break
-        if len(fds) != 3:
-            for fd in fds:
-                os.close(fd)
-            control.send(msgpack.packb({"error": "expected two pipe ends and a page"}))
-            continue
-        try:
-            request = msgpack.unpackb(message)
-            answer = {"pid": spawn(fds, control, request["namespaces"])}
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            answer = {"error": f"fork failed: {exc}"}
-        finally:
-            for fd in fds:
-                os.close(fd)
-        control.send(msgpack.packb(answer))
+    _zygote.answer_requests(int(sys.argv[1]), 3, "two pipe ends and a page",
+                            _spawn_requested)
 
 
 if __name__ == "__main__":

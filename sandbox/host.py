@@ -8,6 +8,7 @@ from __future__ import annotations
 import fcntl
 import functools
 import os
+import resource
 import select
 import selectors
 import shutil
@@ -321,31 +322,20 @@ class Child:
                 max(self.peak_rss_mb, self.program.peak_mb))
 
     def _reap(self, timeout: float) -> int | None:
-        """Wait up to `timeout` s for the child to exit; keep its status and peak RSS.
-
-        `os.wait4` gives the peak RSS however the child ended (crash, exit or our kill),
-        which /proc can no longer show once it is a zombie.
-        """
+        """Wait up to `timeout` s for the child to exit (`reap`); keep its status, its CPU
+        and its peak RSS (bwrap tier: bwrap's, not the interpreter's; see `account`)."""
         if self.returncode is not None:
             return self.returncode
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                pid, status, usage = os.wait4(self.pid, os.WNOHANG)
-            except ChildProcessError:
-                return self.returncode
-            if pid:
-                if not self.wrapped:
-                    self.peak_rss_mb = max(self.peak_rss_mb, usage.ru_maxrss / 1024)
-                self.cpu_used = max(self.cpu_used, usage.ru_utime + usage.ru_stime)
-                self.returncode = os.waitstatus_to_exitcode(status)
-                if self.wrapped and self.returncode > 128:    # bwrap's 128 + signal
-                    self.returncode = 128 - self.returncode
-                return self.returncode
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return None
-            _wait_exit(self.pid, min(left, 0.05))
+        ended = reap(self.pid, timeout)
+        if ended is None:
+            return None
+        self.returncode, usage = ended
+        if not self.wrapped:
+            self.peak_rss_mb = max(self.peak_rss_mb, usage.ru_maxrss / 1024)
+        self.cpu_used = max(self.cpu_used, usage.ru_utime + usage.ru_stime)
+        if self.wrapped and self.returncode > 128:    # bwrap's 128 + signal
+            self.returncode = 128 - self.returncode
+        return self.returncode
 
     def death_reason(self) -> str:
         """Why the child went away without a frame."""
@@ -507,6 +497,25 @@ def _start_bwrap(isolation: Isolation, down_r: int, up_w: int, bot: BotSpec,
                 os.close(fd)
     proc.returncode = 0          # we reap it ourselves, with wait4; Popen must not
     return proc.pid
+
+
+def reap(pid: int, timeout: float) -> tuple[int, resource.struct_rusage] | None:
+    """Wait up to `timeout` s for our child `pid` (a bot's child or a match jail) to exit,
+    and reap it: its exit code (negative: the signal that killed it) and its rusage, or
+    None if it still runs (or was reaped before). Only wait4 tells the peak RSS however the
+    process ended (a crash, an exit, our kill): /proc no longer shows it once a zombie."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            reaped, status, usage = os.wait4(pid, os.WNOHANG)
+        except ChildProcessError:
+            return None
+        if reaped:
+            return os.waitstatus_to_exitcode(status), usage
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None
+        _wait_exit(pid, min(left, 0.05))
 
 
 def _wait_exit(pid: int, timeout: float) -> None:

@@ -38,14 +38,14 @@ class InProcessPlayer:
         self.game = runtime.bot_side(*side_parts(bot_side))
         self.guard = runtime.NoGuard()
         with contextlib.redirect_stdout(sys.stderr):
-            self.module = runtime.load_bot(bot.source, bot.filename, self.guard,
-                                           module_name=f"bot_{ai}")
-            self.game.check_module(self.module)
-        self.watch = runtime.ModuleWatch(self.module) if self.game.WATCH_MODULE_STATE else None
+            self.module = runtime.load_checked(self.game, bot.source, bot.filename,
+                                               self.guard, module_name=f"bot_{ai}")
+        self.watch = runtime.module_watch(self.game, self.module)
+        self.runtime_mod = runtime
 
     def start(self, names: list[str], ai: int, seed: int, info: dict | None = None) -> None:
-        self.runtime = self.game.RUNTIME(self.module, start_frame(names, ai, seed, info),
-                                         self.guard)
+        self.runtime = self.runtime_mod.start_runtime(
+            self.game, self.module, start_frame(names, ai, seed, info), self.guard)
 
     def kill(self) -> None:
         """Nothing to kill in-process."""

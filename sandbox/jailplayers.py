@@ -1,9 +1,11 @@
 """`--sandbox match`, inside the jail: every bot of the match in one process, with its rules.
 
-The jail (`sandbox/_jailzygote.py`) runs `run_match` with these players. Each keeps what a
-standard child keeps for its bot: the per-call CPU and wall limits (the guard, whose soft
-limit makes Robot Game's guard-on-timeout), the per-match CPU bank, the per-request CPU
-budget the host would apply, captured output, rule-1 warnings and the refused attempts.
+The jail (`sandbox/_jailzygote.py`) runs its caller's job, which plays the match with these
+players (the orchestrator's `run_match`, told to by `orchestrator/jail_job.py`); the jail
+sets up `STATE` and the clocks around it. Each keeps what a standard child keeps for its
+bot: the per-call CPU and wall limits (the guard, whose soft limit makes Robot Game's
+guard-on-timeout), the per-match CPU bank, the per-request CPU budget the host would
+apply, captured output, rule-1 warnings and the refused attempts.
 A bot's CPU is counted in ticks of one CPU timer that runs through the match (no system call
 per call), charged to the bot whose code runs.
 
@@ -259,17 +261,11 @@ class GuardedPlayer:
         STATE.attempts.take()
         STATE.enter(seat, LOADING)
         with self._bot_running():
-            module = runtime.load_bot(bot.source, bot.filename, self.guard,
-                                      module_name=f"bot_{seat}")
-            try:
-                with self.guard:
-                    self.game.check_module(module)
-            finally:
-                self.guard.disarm()
-        self.module = module
+            self.module = runtime.load_checked(self.game, bot.source, bot.filename,
+                                               self.guard, module_name=f"bot_{seat}")
         self.startup_output = self.output.take()
         self.startup_violations = [str(v)[:100] for v in STATE.attempts.take()][:20]
-        self.watch = runtime.ModuleWatch(module) if self.game.WATCH_MODULE_STATE else None
+        self.watch = runtime.module_watch(self.game, self.module)
 
     def _on_fatal(self, reason: str) -> None:
         """A limit fired in the bot's code: raise (and at every tick after, if the bot
@@ -301,12 +297,8 @@ class GuardedPlayer:
         STATE.enter(self.seat, STARTING)
         try:
             with self._bot_running():
-                try:
-                    with self.guard:
-                        self.runtime = self.game.RUNTIME(
-                            self.module, start_frame(names, ai, seed, info), self.guard)
-                finally:
-                    self.guard.disarm()
+                self.runtime = self.runtime_mod.start_runtime(
+                    self.game, self.module, start_frame(names, ai, seed, info), self.guard)
         except BaseException:     # not described: its __str__ would be the bot's code
             self.dead = self.fatal or "crash: the bot's module raised as the match started"
 
@@ -345,12 +337,7 @@ class GuardedPlayer:
         if problem is not None:
             self.dead = problem
             raise runtime.Fatal(problem)
-        reply["warn"] = self.watch.changes() if self.watch else []
-        reply["out"] = self.output.take()
-        reply["out_dropped"] = self.output.dropped
-        reply["violations"] = STATE.attempts.take()
-        reply["busy_s"] = time.perf_counter() - started
-        return reply
+        return runtime.finish_reply(reply, self.watch, self.output, STATE.attempts, started)
 
     def kill(self) -> None:
         """Its module goes with the attempt."""

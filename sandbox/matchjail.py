@@ -33,7 +33,7 @@ from pathlib import Path
 
 from sandbox.botlib import child_module
 from sandbox.cgroups import ChildCgroups, available
-from sandbox.host import F_SETPIPE_SZ, _wait_exit, describe_exit, kill_tree, release
+from sandbox.host import F_SETPIPE_SZ, describe_exit, kill_tree, reap, release
 from sandbox.isolation import (
     CGROUP_SLACK_MB,
     Isolation,
@@ -99,20 +99,26 @@ class JailFailure:
 
 
 _zygote: Zygote | None = None
+_zygote_job = ""                 # the job module _zygote's jails run
 _lock = threading.Lock()
 
 
-def jail_zygote() -> Zygote:
-    """This process's jail zygote, started on first use (and again after a fork or death)."""
-    global _zygote
+def jail_zygote(job_module: str) -> Zygote:
+    """This process's jail zygote, whose jails run `job_module` (a module the project
+    holds, named by the caller: see `sandbox/_jailzygote.py`), started on first use (and
+    again after a fork or death, or for another job module)."""
+    global _zygote, _zygote_job
     with _lock:
-        if _zygote is None or _zygote.owner != os.getpid() or not _zygote.alive():
+        if _zygote is None or _zygote.owner != os.getpid() or not _zygote.alive() \
+                or _zygote_job != job_module:
             if _zygote is not None and _zygote.owner == os.getpid():
                 _zygote.close()
             # A game kept elsewhere (ARENA_GAMES) is one the jail's registry knows too.
             plugins = {"ARENA_GAMES": os.environ["ARENA_GAMES"]} \
                 if os.environ.get("ARENA_GAMES") else {}
-            _zygote = Zygote(JAIL_ZYGOTE, (str(PROJECT),), {**NO_THREADS, **plugins})
+            _zygote = Zygote(JAIL_ZYGOTE, (job_module, str(PROJECT)),
+                             {**NO_THREADS, **plugins})
+            _zygote_job = job_module
         return _zygote
 
 
@@ -134,8 +140,10 @@ def jail_limits(limits: Limits, bots: int) -> Limits:
 class Jail:
     """One jailed match: spawn, hand it the match, watch the running bot, read the end."""
 
-    def __init__(self, limits: Limits, bots: int, isolation: Isolation) -> None:
-        """Spawn the jail and let it harden; it waits for its match (`run`)."""
+    def __init__(self, limits: Limits, bots: int, isolation: Isolation,
+                 job_module: str) -> None:
+        """Spawn the jail, which runs `job_module`'s `play`, and let it harden; it waits
+        for its match (`run`)."""
         self.limits = limits
         self.own = jail_limits(limits, bots)
         self.layers: list[str] = []
@@ -161,8 +169,8 @@ class Jail:
             self.cgroups = ChildCgroups((self.own.memory_mb + CGROUP_SLACK_MB) << 20,
                                         self.own.tasks)
         try:
-            self.pid = jail_zygote().spawn(down_r, up_w, isolation.namespaces(), "match",
-                                           extra_fds=(marker_fd,))
+            self.pid = jail_zygote(job_module).spawn(down_r, up_w, isolation.namespaces(),
+                                                     "match", extra_fds=(marker_fd,))
         except BaseException:
             for fd in (self.down_w, self.up_r):
                 os.close(fd)
@@ -313,22 +321,11 @@ class Jail:
         return describe_exit(status, cpu, self.own.cpu_backstop_s)
 
     def _reap(self, timeout: float) -> int | None:
-        if self.returncode is not None:
-            return self.returncode
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                pid, status, usage = os.wait4(self.pid, os.WNOHANG)
-            except ChildProcessError:
-                return self.returncode
-            if pid:
-                self.peak_rss_mb = usage.ru_maxrss / 1024
-                self.returncode = os.waitstatus_to_exitcode(status)
-                return self.returncode
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return None
-            _wait_exit(self.pid, min(left, 0.05))
+        """Wait up to `timeout` s for the jail to exit; keep its status and peak RSS."""
+        if self.returncode is None and (ended := reap(self.pid, timeout)) is not None:
+            self.returncode, usage = ended
+            self.peak_rss_mb = usage.ru_maxrss / 1024
+        return self.returncode
 
     def kill(self) -> None:
         """Kill the jail and all it started, and reap it (idempotent)."""
@@ -362,20 +359,21 @@ def _in_background(work, *args) -> Future:
     return _helper.submit(work, *args)
 
 
-def _take(key: tuple, limits: Limits, bots: int, isolation: Isolation) -> Jail:
+def _take(key: tuple, limits: Limits, bots: int, isolation: Isolation,
+          job_module: str) -> Jail:
     """The jail kept ready for `key`, or a new one; and, if kept, the next one started.
     The first take starts none: a batch's one line-up plays on in the jail it gets, and
     a spare is wanted only once jails change (a new line-up, a kill)."""
     ready = _spares.pop(key, None)
     if keep_spares and key in _taken:
-        _spares[key] = _in_background(Jail, limits, bots, isolation)
+        _spares[key] = _in_background(Jail, limits, bots, isolation, job_module)
     _taken.add(key)
     if ready is not None:
         try:
             return ready.result()
         except Exception:
             pass                # the next attempt says why, if it fails again
-    return Jail(limits, bots, isolation)
+    return Jail(limits, bots, isolation, job_module)
 
 
 def _reused(key: tuple, lineup: tuple) -> Jail | None:
@@ -415,18 +413,21 @@ def discard_spares() -> None:
         _helper = None
 
 
-def run(spec, check, on_turn=None, replay: bool = False, max_turns: int = 0
-        ) -> Played | JailFailure:
-    """Play `spec` (its limits and map text filled in) in a match jail, once. `check(
+def run(spec, check, on_turn=None, replay: bool = False, max_turns: int = 0, *,
+        job_module: str) -> Played | JailFailure:
+    """Play `spec` (its limits and map text filled in) in a match jail, once: the jail
+    runs `job_module`'s `play` (the caller's: `sandbox/_jailzygote.py`). `check(
     result, replay)` says why the result is not taken, and the seat it charges, or (None,
     None): a result not taken is a failure, and retires its jail. In a worker the jail of
     the line-up's previous match plays it, if it may. `strict` raises SandboxUnavailable
     where the jail lacks a layer."""
     isolation = Isolation("strict" if spec.sandbox == "strict" else "standard",
                           spec.skip_layers)
-    key = (os.getpid(), threading.get_ident(), spec.limits, len(spec.bots), isolation)
+    key = (os.getpid(), threading.get_ident(), spec.limits, len(spec.bots), isolation,
+           job_module)
     lineup = tuple(sorted(bot.sha256 for bot in spec.bots))
-    jail = _reused(key, lineup) or _take(key, spec.limits, len(spec.bots), isolation)
+    jail = _reused(key, lineup) or _take(key, spec.limits, len(spec.bots), isolation,
+                                         job_module)
     _playing.add(jail)
     try:
         outcome = jail.run({"spec": spec, "replay": replay}, on_turn, max_turns)

@@ -65,3 +65,26 @@ def test_a_zygote_that_cannot_start_fails_when_a_child_is_asked_for(monkeypatch)
         zygote.zygote().spawn(0, 1, [])
     assert zygote._current._control.fileno() == -1   # closed: the next zygote() starts anew
     assert not zygote._current.alive()
+
+
+def test_the_jail_zygote_warmed_first_is_the_one_that_plays_the_match() -> None:
+    # The entry point names the jail's job module as the match does: the zygote it warms
+    # (launch.JAIL_JOB) is not started again for the first jailed match.
+    code = """
+from orchestrator.launch import JAIL_JOB
+from sandbox import matchjail
+first = matchjail.jail_zygote(JAIL_JOB).pid
+from orchestrator.bots import read_bot
+from orchestrator.games import get_game
+from orchestrator.match import MatchSpec, run_match
+game = get_game("robotgame")
+bots = [read_bot(p) for p in game.demo_lineup(on_skip=lambda _: None)][:2]
+rules = game.rules(game.presets[0], max_turns=3)
+result = run_match(MatchSpec("robotgame", game.find_map(None), bots, 1, rules, None, "match"))
+assert result["sandbox_mode"] == "match", result
+assert matchjail.jail_zygote_pid() == first, (matchjail.jail_zygote_pid(), first)
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.stdout.strip() == "ok", done.stderr

@@ -68,10 +68,7 @@ def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter", outer_id
     sys.stdout = sys.stderr = output
     game = _runtime.bot_side(hello["bot_side"], hello.get("bot_side_source"))
     try:
-        module = _runtime.load_bot(hello["source"], hello["filename"], guard)
-        with guard:
-            game.check_module(module)
-        guard.disarm()
+        module = _runtime.load_checked(game, hello["source"], hello["filename"], guard)
     except _runtime.LoadError as exc:
         _wire.write_frame(out_fd, {"load_error": str(exc)})
         return
@@ -82,12 +79,10 @@ def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter", outer_id
     except (EOFError, KeyError, TypeError):
         return
     try:
-        with guard:              # it reads the bot's module: a hostile one runs code there
-            runtime = game.RUNTIME(module, start, guard)
-        guard.disarm()
+        runtime = _runtime.start_runtime(game, module, start, guard)
     except BaseException:        # not described: its __str__ would be the bot's code
         fatal("crash: the bot's module raised as the match started")
-    watch = _runtime.ModuleWatch(module) if game.WATCH_MODULE_STATE else None
+    watch = _runtime.module_watch(game, module)
     while True:
         try:
             request = _wire.read_frame(in_fd, 64 << 20)
@@ -105,12 +100,8 @@ def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter", outer_id
             fatal("memory limit")
         if _thread._count():         # Python threads the bot started and left running
             fatal("threads kept running after move() returned")
-        reply["warn"] = watch.changes() if watch else []
-        reply["out"] = output.take()
-        reply["out_dropped"] = output.dropped
-        reply["violations"] = attempts.take()
-        reply["busy_s"] = time.perf_counter() - started
-        _wire.write_frame(out_fd, reply)
+        _wire.write_frame(out_fd, _runtime.finish_reply(reply, watch, output, attempts,
+                                                        started))
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ import random
 import resource
 import signal
 import sys
+import time
 import types
 from gc import disable as _gc_disable
 from gc import enable as _gc_enable
@@ -278,6 +279,49 @@ def load_bot(source, filename, guard, module_name="bot"):
     except BaseException as exc:          # SystemExit too: the bot must not stop the child
         raise LoadError(f"raised at import: {describe_error(exc)}") from None
     return module
+
+
+# A bot's life, the same in a sandbox child (`_child.py`), in the match jail
+# (`sandbox/jailplayers.py`) and in the host (`sandbox/inprocess.py`): load and check,
+# start, then serve each request (the runtime's `handle`), each step under the bot's guard.
+def load_checked(game, source, filename, guard, module_name="bot"):
+    """The bot's module, executed (`load_bot`) and held to its game's bot side
+    (`check_module`, which may run the bot's code: under its guard). LoadError says why
+    it is not a bot of this game."""
+    module = load_bot(source, filename, guard, module_name)
+    try:
+        with guard:
+            game.check_module(module)
+    finally:
+        guard.disarm()
+    return module
+
+
+def start_runtime(game, module, start, guard):
+    """The game's runtime for the bot's match (`start`: the start frame), made under the
+    bot's guard: it reads the bot's module, where a hostile one runs code."""
+    try:
+        with guard:
+            return game.RUNTIME(module, start, guard)
+    finally:
+        guard.disarm()
+
+
+def module_watch(game, module):
+    """Rule 1's watch on the bot's module, for a game whose bot side asks for it."""
+    return ModuleWatch(module) if game.WATCH_MODULE_STATE else None
+
+
+def finish_reply(reply, watch, output, attempts, started):
+    """A request's reply, with what the host keeps of the bot's side of it: rule-1
+    warnings, its output, the attempts refused (`_attempts.Attempts`), the time it took
+    since `started` (time.perf_counter)."""
+    reply["warn"] = watch.changes() if watch else []
+    reply["out"] = output.take()
+    reply["out_dropped"] = output.dropped
+    reply["violations"] = attempts.take()
+    reply["busy_s"] = time.perf_counter() - started
+    return reply
 
 
 _MODULE_NAMESPACE = types.ModuleType.__dict__["__dict__"]     # a module's own dict, always

@@ -54,14 +54,20 @@ MAINS = {"_child": _child.serve, "_keeper": _keeper.serve}
 
 
 def spawn(in_fd, out_fd, control, wanted, main="_child"):
-    """Fork one child in the `wanted` namespaces; it runs `main` (a Python bot's child, or
-    an executable bot's keeper) and never returns.
+    """Fork one child in the `wanted` namespaces that runs `main` (a Python bot's child, or
+    an executable bot's keeper) on the pipe ends `in_fd` and `out_fd`. Returns its pid."""
+    serve = MAINS[main]
+    return fork_child(control, wanted, lambda *how: serve(in_fd, out_fd, *how))
+
+
+def fork_child(control, wanted, serve):
+    """Fork one child in the `wanted` namespaces; it closes `control` and runs
+    `serve(namespaces, ns_problem, outer_ids)`, and never returns. Returns its pid.
 
     `wanted` may include the user namespace (the host asks for it when it is not root).
     When the clone is refused (EPERM: not root, or user namespaces disabled), the child is
-    forked without namespaces, and says why. Returns the child's pid.
+    forked without namespaces, and says why (`ns_problem`).
     """
-    serve = MAINS[main]
     wanted = tuple(name for name in _harden.CLONE_FLAGS if name in wanted)
     flags = CLONE_PARENT
     for name in wanted:
@@ -75,11 +81,41 @@ def spawn(in_fd, out_fd, control, wanted, main="_child"):
         code = 0
         try:
             control.close()
-            serve(in_fd, out_fd, namespaces, problem, outer_ids)
+            serve(namespaces, problem, outer_ids)
         except BaseException:
             code = 70
         _runtime.exit_now(code)
     return pid
+
+
+def answer_requests(control_fd, fds_wanted, what, spawn_one):
+    """A zygote's loop, for as long as the host keeps its control socket open: say ready,
+    then answer each request, which carries `fds_wanted` descriptors (SCM_RIGHTS; `what`
+    names them) and a msgpack map, with {"pid"} of the child `spawn_one(control, fds,
+    request)` forked, or {"error"}. The descriptors are closed here once the child has its
+    copies, so the zygote keeps none."""
+    control = socket.socket(fileno=control_fd)
+    control.send(msgpack.packb({"ready": os.getpid()}))
+    while True:
+        try:
+            message, fds, _, _ = socket.recv_fds(control, 4096, fds_wanted)
+        except (ConnectionError, OSError):
+            break
+        if not message:
+            break
+        if len(fds) != fds_wanted:
+            for fd in fds:
+                os.close(fd)
+            control.send(msgpack.packb({"error": f"expected {what}"}))
+            continue
+        try:
+            answer = {"pid": spawn_one(control, fds, msgpack.unpackb(message))}
+        except (OSError, ValueError, KeyError, TypeError) as exc:  # KeyError: unknown main
+            answer = {"error": f"fork failed: {exc}"}
+        finally:
+            for fd in fds:
+                os.close(fd)
+        control.send(msgpack.packb(answer))
 
 
 def bot_sides():
@@ -117,31 +153,14 @@ def main():
         _seccomp.PROGRAM_PREBUILT = _seccomp.program_seccomp()
     except Exception:       # no libseccomp: children report the seccomp layer missing
         pass
-    control = socket.socket(fileno=int(sys.argv[1]))
-    control.send(msgpack.packb({"ready": os.getpid()}))
-    while True:
-        try:
-            message, fds, _, _ = socket.recv_fds(control, 4096, 2)
-        except (ConnectionError, OSError):
-            break
-        if not message:
-            break
-        if len(fds) != 2:
-            for fd in fds:
-                os.close(fd)
-            control.send(msgpack.packb({"error": "expected two pipe ends"}))
-            continue
-        try:
-            request = msgpack.unpackb(message)
-            _preload_side(request.get("side"))
-            answer = {"pid": spawn(fds[0], fds[1], control, request["namespaces"],
-                                   request.get("main", "_child"))}
-        except (OSError, ValueError, KeyError, TypeError) as exc:  # KeyError: unknown main
-            answer = {"error": f"fork failed: {exc}"}
-        finally:
-            for fd in fds:
-                os.close(fd)
-        control.send(msgpack.packb(answer))
+    answer_requests(int(sys.argv[1]), 2, "two pipe ends", _spawn_requested)
+
+
+def _spawn_requested(control, fds, request):
+    """The child a request asks for: {"namespaces", "main", "side"} (a bot side to import
+    here first), on the request's two pipe ends."""
+    _preload_side(request.get("side"))
+    return spawn(fds[0], fds[1], control, request["namespaces"], request.get("main", "_child"))
 
 
 if __name__ == "__main__":

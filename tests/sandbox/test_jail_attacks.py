@@ -17,6 +17,7 @@ from __future__ import annotations
 import gzip
 import json
 import sqlite3
+import stat
 import subprocess
 import sys
 import textwrap
@@ -295,3 +296,37 @@ def test_the_jail_is_told_file_names_and_hides_the_hosts_modules(
     printed, hosts = me["output"].split("PATHS", 1)[1].split("HOSTS")
     assert "finder.py" in printed and "/" not in printed, printed
     assert "toy" in GAMES and hosts.strip() == "[]", hosts   # tests/toy is ARENA_GAMES
+
+
+# Lists the descriptors open in the jail, as the bot's own code can (fstat each: the jail's
+# nobody may not read /proc/self/fd): the host's page is a memfd, a file with no name.
+FD_LISTER = """
+import json
+import os
+import rg
+class Robot:
+    def act(self, game):
+        if game.turn == 1 and self.location == min(
+                loc for loc, bot in game.robots.items() if bot.player_id == self.player_id):
+            found = []
+            for fd in range(1024):
+                try:
+                    found.append([fd, os.fstat(fd).st_mode, os.fstat(fd).st_nlink])
+                except OSError:
+                    pass
+            print('FDS', json.dumps(found))
+        return ['guard']
+"""
+
+
+def test_no_descriptor_of_the_hosts_page_is_open_in_the_jail(tmp_path,
+                                                            no_stray_processes) -> None:
+    path = tmp_path / "lister.py"
+    path.write_text(FD_LISTER)
+    result = play([read_bot(path), victim_bot()], "match")
+    assert result["sandbox_mode"] == "match", result
+    me = next(p for p in result["players"] if p["seat"] == 0)
+    found = json.loads(me["output"].split("FDS", 1)[1])
+    # It sees the jail's own two pipes to the host, and no file that has no name.
+    assert sum(stat.S_ISFIFO(mode) for _, mode, _ in found) == 2, found
+    assert [f for f in found if stat.S_ISREG(f[1]) and f[2] == 0] == [], found
