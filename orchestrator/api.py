@@ -40,6 +40,7 @@ from orchestrator.series import Series
 from orchestrator.store import Store, WriteFailed, digest
 from orchestrator.summary import by_file, by_seat, summarize
 from orchestrator.text import console, plural, shown_text
+from sandbox.modes import get_mode
 
 Bot = Union[str, Path, Callable[..., Any], type]
 """A bot: a file's path, a bundled sample's name, or a function or class (Python games)."""
@@ -113,11 +114,11 @@ def play(bots: Sequence[Bot] | None = None, *, game: str = DEFAULT_GAME, map: st
 
 
 def _sandbox_shown(sandbox: str, game: Game, bots: list[BotFile]) -> tuple[str, dict]:
-    """A run's sandbox as its title names it, and its report's note: `match` asked for
-    executable bots plays them in the standard mode, and says so."""
-    note = match_fallback(game, bots) if sandbox == "match" else None
+    """A run's sandbox as its title names it, and its report's note: a mode that runs no
+    executable bots (`match`) plays them in the standard mode, and says so."""
+    note = match_fallback(game, bots) if not get_mode(sandbox).programs else None
     if note:
-        return f"standard ({note.split(':')[0]}: --sandbox match falls back)", \
+        return f"standard ({note.split(':')[0]}: --sandbox {sandbox} falls back)", \
             {"sandbox_note": note}
     return sandbox, {}
 

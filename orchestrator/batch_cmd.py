@@ -26,7 +26,6 @@ from rich.table import Table
 from engine import InputError
 from orchestrator import execute
 from orchestrator.games import DEFAULT_GAME, Game, get_game
-from orchestrator.match import SANDBOX_MODES
 from orchestrator.options import (
     CpuOption,
     GameOption,
@@ -50,6 +49,7 @@ from orchestrator.series import Series
 from orchestrator.store import Store, WriteFailed, digest
 from orchestrator.summary import Tally, by_file, by_seat, summarize
 from orchestrator.text import console, shown, shown_text
+from sandbox import modes
 
 err = console(stderr=True)
 out = console()
@@ -71,7 +71,7 @@ ReplaysOption = Annotated[bool, typer.Option("--replays", help="Keep every match
 def _setup(game, map_ref, rules, robots, max_turns, random_spawn, sandbox, cpu_limit,
            memory_mb) -> Setup:
     found = get_game(game)
-    check_choice(sandbox, SANDBOX_MODES, "--sandbox mode")
+    modes.chosen(sandbox)
     rules_obj = found.rules(rules or found.presets[0],
                             **rule_overrides(found, robots, max_turns, random_spawn))
     return Setup.make(found, map_ref, rules_obj, game_limits(found, cpu_limit, memory_mb),

@@ -12,6 +12,7 @@ from orchestrator.games import DEFAULT_GAME, get_game
 from orchestrator.match import MatchSpec, run_match
 from sandbox.botlib import child_module
 from sandbox.limits import Limits
+from sandbox.modes import for_check
 from sandbox.programs import BY_NAME, PERSISTENT, PERSISTENT_LINES
 
 FAILING = child_module("_attempts").FAILING
@@ -96,6 +97,7 @@ def check_submission(bot: BotFile, game: str = DEFAULT_GAME, turns: int | None =
                      seed: int = 1, max_overheat_share: float = 0.1, sandbox: str = "standard",
                      limits: Limits | None = None) -> dict:
     """Play a bot (from a file or an upload) against the game's check lineup; its verdict."""
+    for_check(sandbox)
     if not 0.0 <= max_overheat_share <= 1.0:
         raise InputError(f"--max-overheats {max_overheat_share}: must be between 0 and 1")
     found = get_game(game)

@@ -23,8 +23,9 @@ from orchestrator import (
 from orchestrator.bots import read_bot
 from orchestrator.check_cmd import PROGRAM_FAULTS, check_bot
 from orchestrator.games import DEFAULT_GAME, GAMES, Game, get_game
-from orchestrator.match import SANDBOX_MODES, MatchSpec, run_match
+from orchestrator.match import MatchSpec, run_match
 from orchestrator.options import (
+    CHECK_SANDBOX_HELP,
     CpuOption,
     GameOption,
     Interrupted,
@@ -36,13 +37,13 @@ from orchestrator.options import (
     RobotsOption,
     RulesOption,
     SandboxOption,
-    check_choice,
     game_limits,
     seed_or_draw,
 )
 from orchestrator.replay_view import html_path
 from orchestrator.scenario_cmd import run_scenario_file
 from orchestrator.text import console, plural, shown, shown_text
+from sandbox import modes
 from sandbox.isolation import SandboxUnavailable, warning_once
 
 app = typer.Typer(
@@ -138,8 +139,7 @@ def check(
     max_overheats: float = typer.Option(0.1, help="Largest share of decisions that may "
                                         "overheat (raise, or answer an invalid move); for "
                                         "cave, of answers that may be invalid or late."),
-    sandbox: str = typer.Option("standard", help="standard, strict or bwrap (see `arena "
-                                "run --help`)."),
+    sandbox: str = typer.Option("standard", help=CHECK_SANDBOX_HELP),
     cpu_limit: CpuOption = None,
     memory_mb: MemoryOption = None,
     as_json: JsonOption = False,
@@ -160,7 +160,7 @@ def check(
 
       arena check --game cave my_bot.js             # any language, in the same sandbox
     """
-    check_choice(sandbox, ("standard", "strict", "bwrap"), "--sandbox mode for check")
+    modes.for_check(sandbox)
     chosen = get_game(game)
     read_bot(bot, chosen.name)          # a missing or unreadable file fails here, first
     limits = game_limits(chosen, cpu_limit, memory_mb)
@@ -183,7 +183,7 @@ def check(
 
 def _build_spec(bots, found: Game, map_ref, seed, rules, overrides: dict, sandbox, limits
                 ) -> MatchSpec:
-    check_choice(sandbox, SANDBOX_MODES, "--sandbox mode")
+    modes.chosen(sandbox)
     rules_obj = found.rules(rules or found.presets[0], **overrides)
     paths = found.mirrored(list(bots)) if bots else found.demo_lineup(on_skip=_skipped_sample)
     bot_files = [read_bot(p, found.name) for p in paths]
