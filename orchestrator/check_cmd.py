@@ -10,7 +10,13 @@ from rich.text import Text
 
 from orchestrator import api
 from orchestrator.games import DEFAULT_GAME
-from orchestrator.options import CpuOption, GameOption, JsonOption, MemoryOption
+from orchestrator.options import (
+    CHECK_SANDBOX_HELP,
+    CpuOption,
+    GameOption,
+    JsonOption,
+    MemoryOption,
+)
 from orchestrator.run_cmd import warn_sandbox
 from orchestrator.text import console, plural, shown, shown_text
 
@@ -26,8 +32,7 @@ def check(
     max_overheats: float = typer.Option(0.1, help="Largest share of decisions that may "
                                         "overheat (raise, or answer an invalid move); for "
                                         "cave, of answers that may be invalid or late."),
-    sandbox: str = typer.Option("standard", help="standard, strict or bwrap (see `arena "
-                                "run --help`)."),
+    sandbox: str = typer.Option("standard", help=CHECK_SANDBOX_HELP),
     cpu_limit: CpuOption = None,
     memory_mb: MemoryOption = None,
     as_json: JsonOption = False,

@@ -21,6 +21,7 @@ from orchestrator.series import Series
 from orchestrator.service.check import check_submission
 from sandbox.botlib import child_module
 from sandbox.limits import Limits
+from sandbox.modes import DEFAULT_MODE, MODES
 
 BACKENDS = ("local", "dask")
 
@@ -77,6 +78,7 @@ def check_planned(spec: dict) -> dict:
         bot = BotFile(spec["path"], spec["source"], spec["sha256"], spec["name"])
         limits = Limits(**spec["limits"]) if spec.get("limits") else None
         return {"verdict": check_submission(bot, spec["game"], spec.get("turns"),
+                                            sandbox=spec.get("sandbox", DEFAULT_MODE),
                                             limits=limits)}
     except Exception as exc:
         return {"error": f"{type(exc).__name__}: {exc}"[:500]}
@@ -321,13 +323,15 @@ class JailPool:
 
 
 def jailed_only(planned: list[Planned]) -> bool:
-    """Whether every match plays whole in a match jail (Python bots, `--sandbox match`)."""
+    """Whether every match plays whole in a match jail (`--sandbox match`, and no bot it
+    would play in the standard mode instead)."""
     for item in planned:
         spec = item.spec
-        if spec.get("sandbox") != "match":
+        mode = MODES.get(spec.get("sandbox"))
+        if mode is None or not mode.whole_match:
             return False
         bots = [BotFile(b["path"], b["source"], b["sha256"], b["name"]) for b in spec["bots"]]
-        if match_fallback(get_game(spec["game"]), bots):
+        if not mode.programs and match_fallback(get_game(spec["game"]), bots):
             return False
     return bool(planned)
 

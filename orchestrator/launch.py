@@ -2,13 +2,15 @@
 
 `arena run` and `arena check` each need the sandbox's zygote (a fresh interpreter that
 forks the children), and `batch`, `tournament` and `compare` with `--sandbox match` the
-match jail's zygote (sandbox/_jailzygote.py). Started first, it boots on the other core
-while this process imports typer, rich, the engines and numpy, instead of after them.
+match jail's zygote (sandbox/_jailzygote.py): the mode's record says which
+(`Mode.prestart`). Started first, it boots on the other core while this process imports
+typer, rich, the engines and numpy, instead of after them.
 """
 import sys
 
+from engine import InputError
+
 WARM_COMMANDS = ("run", "check")
-WARM_TIERS = ("standard", "strict")     # off runs in-process; bwrap starts its own
 JAIL_COMMANDS = ("batch", "tournament", "compare")
 JAIL_JOB = "orchestrator.jail_job"      # orchestrator/match.py's: what its jails run
 
@@ -24,11 +26,18 @@ def _option(args: list[str], name: str, default: str) -> str:
     return value
 
 
+def _prestart(args: list[str]) -> str | None:
+    """What the mode named on this command line starts ahead, if anything."""
+    from sandbox.modes import DEFAULT_MODE, MODES
+    mode = MODES.get(_option(args, "--sandbox", DEFAULT_MODE))
+    return mode.prestart if mode is not None and not mode.hidden else None
+
+
 def wants_zygote(args: list[str]) -> bool:
     """Whether this command line will start sandbox children through the zygote."""
     if not args or args[0] not in WARM_COMMANDS or "--help" in args:
         return False
-    return _option(args, "--sandbox", "standard") in WARM_TIERS
+    return _prestart(args) == "zygote"
 
 
 def wants_jail_zygote(args: list[str]) -> bool:
@@ -36,8 +45,7 @@ def wants_jail_zygote(args: list[str]) -> bool:
     (the local backend drives them from threads: orchestrator/execute.py, JailPool)."""
     if not args or args[0] not in JAIL_COMMANDS or "--help" in args:
         return False
-    return _option(args, "--sandbox", "standard") == "match" and \
-        _option(args, "--backend", "local") == "local"
+    return _prestart(args) == "jail" and _option(args, "--backend", "local") == "local"
 
 
 def main() -> None:
@@ -55,3 +63,8 @@ def main() -> None:
         # has run; a zygote started early ends with this process (its parent-death signal).
         sys.stderr.write("error: interrupted; every bot process was stopped\n")
         sys.exit(130)
+    except InputError as exc:
+        # A registry that cannot load (a game or a mode named in the environment that is
+        # not there) fails before the command line could report it.
+        sys.stderr.write(f"error: {exc}\n")
+        sys.exit(2)

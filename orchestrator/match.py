@@ -18,12 +18,9 @@ from orchestrator import jail_result, replay
 from orchestrator.bots import BotFile, unique_names
 from orchestrator.games import get_game, wrong_game_hint
 from orchestrator.games.entry import Game
-from sandbox import host, inprocess, jailplayers
-from sandbox.isolation import Isolation
 from sandbox.limits import Limits
-
-SANDBOX_MODES = ("standard", "strict", "bwrap", "match", "off")
-IN_JAIL = "match:inside"      # how `--sandbox match` plays inside its jail (never typed)
+from sandbox.modes import IN_JAIL, get_mode  # noqa: F401  (IN_JAIL: the jail imports it here)
+from sandbox.players import Players
 
 
 @dataclass
@@ -74,40 +71,11 @@ class Seat:
     scratch: dict | None = None      # an executable bot's scratch files, as it left them
 
 
-class _Players:
-    """The loaded AIs of one attempt, sandboxed or in-process, behind one interface."""
-
-    def __init__(self, spec: MatchSpec, seats: dict[int, Seat]) -> None:
-        game = get_game(spec.game)
-        bots = {i: game.bot_spec(seat.bot, seat.scratch) for i, seat in seats.items()}
-        self.off = spec.sandbox in ("off", IN_JAIL)
-        self.local = jailplayers if spec.sandbox == IN_JAIL else inprocess
-        if self.off:
-            self.procs, self.load_failed = self.local.load_players(game.bot_side, bots,
-                                                                   spec.limits)
-        else:
-            isolation = Isolation(spec.sandbox, spec.skip_layers)
-            self.procs, self.load_failed = host.load_children(game.bot_side, bots, spec.limits,
-                                                              isolation)
-
-    def sandbox_layers(self) -> tuple[list[str], dict[str, str]]:
-        """The isolation layers every child got, and those some child lacked, with why."""
-        if self.off or not self.procs:
-            return [], {}
-        children = list(self.procs.values())
-        active = [name for name in children[0].layers
-                  if all(name in child.layers for child in children)]
-        missing: dict[str, str] = {}
-        for child in children:
-            missing.update(child.missing)
-        return active, missing
-
-    def exchange(self, payloads):
-        return (self.local.exchange if self.off else host.exchange)(self.procs, payloads)
-
-    def close(self) -> None:
-        for proc in self.procs.values():
-            proc.kill()
+def _load_players(spec: MatchSpec, seats: dict[int, Seat]) -> Players:
+    """The AIs of one attempt, loaded by the spec's sandbox mode (sandbox/modes.py)."""
+    game = get_game(spec.game)
+    bots = {i: game.bot_spec(seat.bot, seat.scratch) for i, seat in seats.items()}
+    return get_mode(spec.sandbox).load(game.bot_side, bots, spec.limits, spec.skip_layers)
 
 
 # `stop(turn, stats)` after each turn: the turn just played (as the game counts) and
@@ -129,7 +97,7 @@ def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None
     game = get_game(spec.game)
     if spec.limits is None:
         spec = dataclasses.replace(spec, limits=game.limits)
-    if spec.sandbox == "match":
+    if get_mode(spec.sandbox).whole_match:
         return _jailed(spec, on_turn, replays, trace, stop)
     arena_map = game.parse_map(spec.map_text, spec.map_path.name) \
         if spec.map_text is not None else game.load_map(spec.map_path)
@@ -270,11 +238,11 @@ class _Attempt:
         (or, in a forfeit game, ends the match before it starts)."""
         spec, on_turn, timing, trace, stop = (self.spec, self.on_turn, self.timing,
                                               self.trace, self.stop)
-        players = _Players(spec, playing)
+        players = _load_players(spec, playing)
         forfeits = self.game.failure == "forfeit"
         try:
-            sandbox = players.sandbox_layers() if players.procs else None
-            for i, reason in players.load_failed.items():
+            sandbox = players.layers() if players.seats() else None
+            for i, reason in players.failed.items():
                 # A forfeit game keeps the seat, and the match ends before it starts.
                 seat = playing[i] if forfeits else playing.pop(i)
                 seat.status, seat.reason = "load_error", _hinted(reason, seat.bot, spec.game)
@@ -282,13 +250,13 @@ class _Attempt:
             local_names = [playing[i].name for i in lineup]
             match = self.game.new_match(self.arena_map, local_names, spec.seed, spec.rules)
             recorder = replay.Recorder(match) if self.record else None
+            loaded = players.seats()
             for local, i in enumerate(lineup):
-                if i in players.procs:
-                    players.procs[i].start(local_names, local, spec.seed,
-                                           match.start_info(local))
-                    playing[i].output = players.procs[i].startup_output
-                    _note_violations(playing[i], players.procs[i].startup_violations)
-            forfeited = bool(players.load_failed) and forfeits
+                if i in loaded:
+                    playing[i].output, violations = players.start(
+                        i, local_names, local, spec.seed, match.start_info(local))
+                    _note_violations(playing[i], violations)
+            forfeited = bool(players.failed) and forfeits
             played = 0                 # exchanges of this attempt (Race's round 0 adds none
                                        # to match.turn)
             while match.end is None and lineup and not forfeited:
@@ -390,10 +358,10 @@ def _note_violations(seat: Seat, violations) -> None:
             seat.violations.append(text)
 
 
-def _account(players: _Players, playing: dict[int, Seat]) -> None:
-    for i, proc in players.procs.items():
+def _account(players: Players, playing: dict[int, Seat]) -> None:
+    for i in players.seats():
         if i in playing:
-            cpu_s, peak_mb = proc.usage()
+            cpu_s, peak_mb = players.usage(i)
             playing[i].cpu_s = round(cpu_s, 3)
             playing[i].peak_rss_mb = round(peak_mb, 1)
 

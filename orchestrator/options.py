@@ -12,6 +12,7 @@ import typer
 from engine import InputError
 from orchestrator.assets import CHECKOUT
 from orchestrator.games import GAMES, Game, games_help
+from sandbox import modes
 from sandbox.limits import Limits
 
 
@@ -41,13 +42,12 @@ RULES_HELP = ("Rules preset, the first being the default: "
 CPU_HELP = ("CPU seconds per move()/act() call. arena: past it the AI is erased \\[default: 1]. "
             "robotgame: past it the robot guards, as a timeout \\[default: 0.3, and 1.5 for "
             "the first act].")
-SANDBOX_HELP = ("standard: each AI in its own limited, isolated process, with every "
-                "isolation layer this machine allows (a warning names any missing). strict: "
-                "the same, but refuse to run if any layer is missing. bwrap: strict, with "
-                "each AI inside bubblewrap too. match: the whole match in one such jail, fast; "
-                "it protects your machine, not the bots from each other. off: bots run in "
-                "this process, unlimited, "
-                "for pdb. See docs/security.md.")
+SANDBOX_HELP = modes.help_text()
+CHECK_SANDBOX_HELP = (f"{modes.names_text([m for m in modes.offered() if m.checks])} (see "
+                      f"`arena run --help`).")
+_LADDER_MODES = [m for m in modes.offered() if m.ladder_refusal is None]
+LADDER_SANDBOX_HELP = (f"How the ladder's matches and upload checks are sandboxed: "
+                       f"{modes.names_text(_LADDER_MODES)} (see `arena run --help`).")
 
 
 def seed_or_draw(seed: Optional[int]) -> int:

@@ -23,6 +23,7 @@ from orchestrator.bots import BotFile, unique_names
 from orchestrator.games import Game
 from orchestrator.store import digest
 from sandbox.limits import Limits
+from sandbox.modes import get_mode
 
 FORMATS = ("round-robin", "ffa", "combinations")
 
@@ -65,7 +66,8 @@ class Setup:
             "game": self.game.name, "map": hashlib.sha256(self.map_text.encode()).hexdigest(),
             "rules": self.rules.as_dict(), "seed": seed, "engine": ENGINE_VERSION,
             "bots": [bot.sha256 for bot in lineup],
-            "limits": dataclasses.asdict(self.limits), "sandboxed": self.sandbox != "off",
+            "limits": dataclasses.asdict(self.limits),
+            "sandboxed": get_mode(self.sandbox).isolates,
         }
         spec = {
             "game": self.game.name, "map_name": self.map_path.name, "map_text": self.map_text,

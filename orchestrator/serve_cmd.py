@@ -9,8 +9,9 @@ import typer
 from engine import InputError
 from orchestrator.execute import BACKENDS, default_workers
 from orchestrator.games import GAMES
-from orchestrator.options import check_choice, missing_server_extra
+from orchestrator.options import LADDER_SANDBOX_HELP, check_choice, missing_server_extra
 from orchestrator.text import console
+from sandbox.modes import for_ladder
 
 err = console(stderr=True)
 
@@ -52,6 +53,7 @@ def serve(
     lineup: Annotated[Optional[list[str]], typer.Option(
         help="A game's match size, GAME=N (repeatable) \\[default: robotgame 2, arena 4, "
              "race 6, cave 2].", show_default=False)] = None,
+    sandbox: Annotated[str, typer.Option(help=LADDER_SANDBOX_HELP)] = "standard",
 ) -> None:
     """Run the ladder server: contestants upload bots (from the /upload page, or
     POST /api/bots), the bots play each other all the time in the sandbox, and the pages
@@ -72,13 +74,14 @@ def serve(
     except ImportError as exc:
         raise missing_server_extra("arena serve", exc) from None
     check_choice(backend, BACKENDS, "--backend")
+    for_ladder(sandbox)
     if check_queue is not None and check_queue < 1:
         raise InputError(f"--check-queue {check_queue}: must be at least 1")
     chosen = [g.strip() for g in games.split(",") if g.strip()]
     for game in chosen:
         check_choice(game, tuple(GAMES), "game")
     ladder = Ladder(db, chosen, workers or default_workers(), backend, address, seed,
-                    _lineups(lineup or []), check_workers,
+                    _lineups(lineup or []), check_workers, sandbox,
                     **({} if check_queue is None else {"check_queue": check_queue}))
     err.print(f"ladder for {', '.join(chosen)} on [bold]http://{host}:{port}/[/bold] "
               f"(database {db}, {workers or default_workers()} workers); Ctrl-C stops it",

@@ -32,6 +32,7 @@ from sandbox.isolation import (
 )
 from sandbox.limits import Limits
 from sandbox.paths import BOTLIB, site_dirs
+from sandbox.players import Exchanged, Payloads, Seats
 from sandbox.zygote import zygote
 
 _harden, _wire = child_module("_harden"), child_module("_wire")
@@ -139,7 +140,7 @@ class Child:
                 fcntl.fcntl(fd, F_SETPIPE_SZ, 1 << 20)
             except OSError:
                 pass
-        self.wrapped = isolation.tier == "bwrap"
+        self.wrapped = isolation.wrapped
         self.executable = bot.program is not None      # its keeper starts its programs
         self.inner_pid = 0
         self.inner_fd = -1                    # a pidfd of it: signalled safely, waited on
@@ -577,10 +578,10 @@ def load_children(bot_side: str, bots: dict[int, BotSpec], limits: Limits,
                 failed[ai] = f"sandbox: the child did not start ({problem or 'bad frame'})"
         # A bwrap child that did not start is bubblewrap's failure, not the bot's, when
         # bubblewrap cannot start any sandbox here.
-        if isolation.tier == "bwrap" and failed and (problem := bwrap_problem()):
+        if isolation.wrapped and failed and (problem := bwrap_problem()):
             raise SandboxUnavailable(f"--sandbox bwrap: bubblewrap cannot start a sandbox here: "
                                      f"{problem}")
-        if isolation.tier != "standard":
+        if isolation.strict:
             for child in children.values():
                 if child.missing:
                     raise SandboxUnavailable(refusal(child.missing))
@@ -611,8 +612,7 @@ def load_children(bot_side: str, bots: dict[int, BotSpec], limits: Limits,
     return children, failed
 
 
-def exchange(children: dict[int, Child], payloads: dict[int, tuple[dict, int]]
-             ) -> tuple[dict[int, dict], dict[int, str]]:
+def exchange(children: dict[int, Child], payloads: Payloads) -> Exchanged:
     """Send each AI its request at once; gather the replies.
 
     `payloads[ai]` is (request, number of bot calls it makes). Returns the replies and,
@@ -644,6 +644,29 @@ def exchange(children: dict[int, Child], payloads: dict[int, tuple[dict, int]]
         else:
             failed[ai] = problem
     return replies, failed
+
+
+class Children(Seats):
+    """The players of the modes that give each bot a child process of its own (standard,
+    strict, bwrap: the mode's `tier`): started at once, asked at once each turn."""
+
+    def __init__(self, mode, bot_side: str, bots: dict[int, BotSpec], limits: Limits,
+                 skip: tuple[str, ...] = ()) -> None:
+        super().__init__(*load_children(bot_side, bots, limits, Isolation(mode.tier, skip)))
+
+    def exchange(self, payloads: Payloads) -> Exchanged:
+        return exchange(self.loaded, payloads)
+
+    def layers(self) -> tuple[list[str], dict[str, str]]:
+        children = list(self.loaded.values())
+        if not children:
+            return [], {}
+        active = [name for name in children[0].layers
+                  if all(name in child.layers for child in children)]
+        missing: dict[str, str] = {}
+        for child in children:
+            missing.update(child.missing)
+        return active, missing
 
 
 def _collect(waiting: dict[int, Child], deadline: float, check):

@@ -16,6 +16,7 @@ import time
 from sandbox.host import BotSpec, live_usage, side_parts, start_frame
 from sandbox.limits import Limits
 from sandbox.paths import BOTLIB
+from sandbox.players import Exchanged, Payloads, Seats
 
 
 def _botlib():
@@ -149,8 +150,7 @@ def load_players(bot_side: str, bots: dict[int, BotSpec], limits: Limits
     return players, failed
 
 
-def exchange(players: dict, payloads: dict[int, tuple[dict, int]]
-             ) -> tuple[dict[int, dict], dict[int, str]]:
+def exchange(players: dict, payloads: Payloads) -> Exchanged:
     """Call each AI in turn. A MemoryError or SystemExit in a bot still erases it."""
     runtime = _botlib()
     replies, failed = {}, {}
@@ -160,3 +160,14 @@ def exchange(players: dict, payloads: dict[int, tuple[dict, int]]
         except runtime.Fatal as exc:
             failed[ai] = str(exc)
     return replies, failed
+
+
+class InProcessPlayers(Seats):
+    """The players of `--sandbox off`: every bot in this process, called in turn."""
+
+    def __init__(self, mode, bot_side: str, bots: dict[int, BotSpec], limits: Limits,
+                 skip: tuple[str, ...] = ()) -> None:
+        super().__init__(*load_players(bot_side, bots, limits))
+
+    def exchange(self, payloads: Payloads) -> Exchanged:
+        return exchange(self.loaded, payloads)

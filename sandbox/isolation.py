@@ -62,9 +62,23 @@ class Isolation:
     uid: int = NOBODY
 
     def __post_init__(self) -> None:
+        if self.tier not in TIERS:
+            raise ValueError(f"unknown sandbox tier {self.tier!r} (tiers: {', '.join(TIERS)})")
         unknown = set(self.skip) - set(SKIPPABLE)
         if unknown:
             raise ValueError(f"unknown sandbox layers: {', '.join(sorted(unknown))}")
+
+    @property
+    def strict(self) -> bool:
+        """Whether a child missing any layer is refused (strict, bwrap) rather than run
+        with a warning (standard)."""
+        return self.tier != "standard"
+
+    @property
+    def wrapped(self) -> bool:
+        """Whether each child is a fresh interpreter inside bubblewrap (bwrap), rather
+        than a fork of the zygote."""
+        return self.tier == "bwrap"
 
     def wants_user_ns(self) -> bool:
         """Whether children go into a user namespace: when not root (it is what lets an
@@ -88,7 +102,7 @@ class Isolation:
         problem = None
         if "pids" not in cgroups and os.geteuid() == 0:
             problem = f"{available()[1] or 'no pids cgroup'} (root: RLIMIT_NPROC does not apply)"
-        elif "pids" not in cgroups and self.tier != "bwrap" and not self.wants_user_ns():
+        elif "pids" not in cgroups and not self.wrapped and not self.wants_user_ns():
             problem = "needs a pids cgroup or a user namespace"
         return {"cap": limits.tasks, "cgroups": cgroups, "problem": problem}
 
@@ -100,7 +114,7 @@ class Isolation:
         to the private root, a 1 KiB scratch, and the memory cap on what it allocates.
         `cgroups` are the controllers whose cgroup the host moved it into."""
         scratch = self.scratch_mb << 20
-        config = {"limits": limits.for_child(), "strict": self.tier != "standard",
+        config = {"limits": limits.for_child(), "strict": self.strict,
                   "tasks": self.tasks_config(limits, list(cgroups)),
                   USER_NS: self.wants_user_ns(),
                   "skip": list(self.skip), "uid": self.uid, "scratch_bytes": scratch,
@@ -111,7 +125,7 @@ class Isolation:
             config.update(program=program, readable=readable,
                           scratch_bytes=PROGRAM_SCRATCH_PAGE, file_bytes=PROGRAM_SCRATCH,
                           reserve_mb=PROGRAM_RESERVE_MB)
-        if self.tier == "bwrap":
+        if self.wrapped:
             config["outer"] = list(BWRAP_LAYERS)
         return config
 

@@ -36,6 +36,7 @@ from gc import isenabled as _gc_isenabled
 from sandbox.host import BotSpec, side_parts, start_frame
 from sandbox.inprocess import ProgramPlayer, _botlib
 from sandbox.limits import Limits
+from sandbox.players import Exchanged, Payloads, Seats
 
 # The marker page: a sequence number (odd while being written), the seat, how many times
 # its code has been entered, the kind of entry, the calls of the request, the turn.
@@ -468,8 +469,7 @@ def load_players(bot_side: str, bots: dict[int, BotSpec], limits: Limits
     return players, failed
 
 
-def exchange(players: dict, payloads: dict[int, tuple[dict, int]]
-             ) -> tuple[dict[int, dict], dict[int, str]]:
+def exchange(players: dict, payloads: Payloads) -> Exchanged:
     """Call each AI in turn; a Fatal erases (or forfeits) it."""
     runtime = _botlib()
     replies, failed = {}, {}
@@ -479,3 +479,15 @@ def exchange(players: dict, payloads: dict[int, tuple[dict, int]]
         except runtime.Fatal as exc:
             failed[seat] = str(exc)[:200]
     return replies, failed
+
+
+class JailPlayers(Seats):
+    """The players of a match jail's inside (`match:inside`): every bot of the match in
+    the jail's one process, each with a standard child's per-bot rules."""
+
+    def __init__(self, mode, bot_side: str, bots: dict[int, BotSpec], limits: Limits,
+                 skip: tuple[str, ...] = ()) -> None:
+        super().__init__(*load_players(bot_side, bots, limits))
+
+    def exchange(self, payloads: Payloads) -> Exchanged:
+        return exchange(self.loaded, payloads)

@@ -51,6 +51,7 @@ from sandbox.jailplayers import (
     read_marker,
 )
 from sandbox.limits import Limits
+from sandbox.modes import get_mode
 from sandbox.zygote import Zygote
 
 _wire = child_module("_wire")
@@ -189,7 +190,7 @@ class Jail:
         self._write({"config": config})
         if self.cgroups:
             self.cgroups.add(self.pid)
-        self.strict = isolation.tier != "standard"
+        self.strict = isolation.strict
 
     def _write(self, obj) -> None:
         try:
@@ -421,8 +422,7 @@ def run(spec, check, on_turn=None, replay: bool = False, max_turns: int = 0, *,
     None): a result not taken is a failure, and retires its jail. In a worker the jail of
     the line-up's previous match plays it, if it may. `strict` raises SandboxUnavailable
     where the jail lacks a layer."""
-    isolation = Isolation("strict" if spec.sandbox == "strict" else "standard",
-                          spec.skip_layers)
+    isolation = Isolation(get_mode(spec.sandbox).tier, spec.skip_layers)
     key = (os.getpid(), threading.get_ident(), spec.limits, len(spec.bots), isolation,
            job_module)
     lineup = tuple(sorted(bot.sha256 for bot in spec.bots))

@@ -16,6 +16,12 @@ ROOT = Path(__file__).resolve().parent.parent
 TOY = ROOT / "tests" / "toy"
 _named = [ref for ref in os.environ.get("ARENA_GAMES", "").split(os.pathsep) if ref]
 os.environ["ARENA_GAMES"] = os.pathsep.join(_named + [str(TOY)] * (str(TOY) not in _named))
+# A sandbox mode kept outside the package (tests/modes/counting.py: `off`, counting its
+# calls), registered the same way, by its file.
+COUNTING = ROOT / "tests" / "modes" / "counting.py"
+_modes = [ref for ref in os.environ.get("ARENA_SANDBOX_MODES", "").split(os.pathsep) if ref]
+os.environ["ARENA_SANDBOX_MODES"] = os.pathsep.join(_modes + [str(COUNTING)] * (str(COUNTING)
+                                                                                not in _modes))
 
 from sandbox.matchjail import jail_zygote_pid  # noqa: E402
 from sandbox.zygote import zygote_pid  # noqa: E402

@@ -23,7 +23,6 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine import InputError
 from orchestrator import execute
 from orchestrator.bots import BotFile
 from orchestrator.games import GAMES, get_game
@@ -33,6 +32,7 @@ from orchestrator.ratings import Ratings
 from orchestrator.schedule import Setup
 from orchestrator.stats import wilson
 from sandbox.limits import Limits
+from sandbox.modes import DEFAULT_MODE, for_ladder
 
 NAME = re.compile(r"[A-Za-z0-9 _.\-]{1,32}")
 MAX_FILE = 64 * 1024
@@ -90,11 +90,9 @@ class Ladder:
         """`check_turns` and `check_limits` change the upload check's (default: as
         `arena check`); the matches always run under each game's own limits. At most
         `check_queue` uploads wait for a check worker: a flood is refused (503), not
-        kept."""
-        if sandbox == "match":
-            # The ladder's bots are strangers to each other: each needs its own sandbox.
-            raise InputError("the ladder never uses --sandbox match: it keeps the host "
-                             "safe but not the bots from each other (docs/security.md)")
+        kept. `sandbox`: the mode of matches and checks (a mode check may not use leaves
+        the checks in the default mode); its record may refuse the ladder."""
+        mode = for_ladder(sandbox)       # the ladder's bots are strangers to each other
         self.games = list(games or GAMES)
         for game in self.games:
             get_game(game)
@@ -109,7 +107,8 @@ class Ladder:
         self.check_workers, self.sandbox, self.seed = check_workers, sandbox, seed
         self.check_queue = check_queue
         self.check_options = {"turns": check_turns, "limits": dataclasses.asdict(check_limits)
-                              if check_limits else None}
+                              if check_limits else None,
+                              "sandbox": mode.name if mode.checks else DEFAULT_MODE}
         self.lock = threading.RLock()
         self.wake = threading.Event()
         self.stopping = threading.Event()

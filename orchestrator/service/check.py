@@ -10,7 +10,8 @@ from engine import InputError
 from orchestrator.bots import BotFile, read_bot
 from orchestrator.games import DEFAULT_GAME, get_game
 from orchestrator.match import MatchSpec, run_match
-from orchestrator.options import check_choice, game_limits
+from orchestrator.options import game_limits
+from sandbox import modes
 from sandbox.botlib import child_module
 from sandbox.limits import Limits
 from sandbox.programs import BY_NAME, PERSISTENT, PERSISTENT_LINES
@@ -89,7 +90,7 @@ def check_setup(path, game: str, sandbox: str, cpu_limit: float | None,
                 memory_mb: int | None) -> Limits:
     """Check what a check is given before it plays (a missing or unreadable file fails
     here, first); the limits it plays with."""
-    check_choice(sandbox, ("standard", "strict", "bwrap"), "--sandbox mode for check")
+    modes.for_check(sandbox)
     chosen = get_game(game)
     read_bot(path, chosen.name)          # a missing or unreadable file fails here, first
     return game_limits(chosen, cpu_limit, memory_mb)
@@ -107,6 +108,7 @@ def check_submission(bot: BotFile, game: str = DEFAULT_GAME, turns: int | None =
                      seed: int = 1, max_overheat_share: float = 0.1, sandbox: str = "standard",
                      limits: Limits | None = None) -> dict:
     """Play a bot (from a file or an upload) against the game's check lineup; its verdict."""
+    modes.for_check(sandbox)
     if not 0.0 <= max_overheat_share <= 1.0:
         raise InputError(f"--max-overheats {max_overheat_share}: must be between 0 and 1")
     found = get_game(game)

@@ -11,9 +11,10 @@ from engine import InputError
 from orchestrator import execute
 from orchestrator.bots import BotFile, read_bot
 from orchestrator.games import Game, get_game
-from orchestrator.match import SANDBOX_MODES, MatchSpec, match_fallback
+from orchestrator.match import MatchSpec, match_fallback
 from orchestrator.options import check_choice, game_limits, rule_overrides, seed_or_draw
 from orchestrator.schedule import Setup
+from sandbox import modes
 
 RUNS_DIR = Path("runs")
 
@@ -29,7 +30,7 @@ def match_spec(bots: list[Path], game: str, map_ref: str | None, seed: int | Non
     found = get_game(game)
     overrides = rule_overrides(found, robots, max_turns, random_spawn)
     limits = game_limits(found, cpu_limit, memory_mb)
-    check_choice(sandbox, SANDBOX_MODES, "--sandbox mode")
+    modes.chosen(sandbox)
     rules_obj = found.rules(rules or found.presets[0], **overrides)
     paths = found.mirrored(list(bots)) if bots else found.demo_lineup(on_skip=on_skip)
     bot_files = [read_bot(p, found.name) for p in paths]
@@ -47,7 +48,7 @@ def run_setup(game, map_ref, rules, robots, max_turns, random_spawn, sandbox, cp
               memory_mb) -> Setup:
     """What every match of a batch, tournament or comparison shares."""
     found = get_game(game)
-    check_choice(sandbox, SANDBOX_MODES, "--sandbox mode")
+    modes.chosen(sandbox)
     rules_obj = found.rules(rules or found.presets[0],
                             **rule_overrides(found, robots, max_turns, random_spawn))
     return Setup.make(found, map_ref, rules_obj, game_limits(found, cpu_limit, memory_mb),
@@ -72,8 +73,8 @@ def results_path(db: Optional[Path], game: Game) -> Path:
 def sandbox_shown(sandbox: str, game: Game, bots: list[BotFile]) -> tuple[str, dict]:
     """A run's sandbox as its title names it, and its report's note: `match` asked for
     executable bots plays them in the standard mode, and says so."""
-    note = match_fallback(game, bots) if sandbox == "match" else None
+    note = match_fallback(game, bots) if not modes.get_mode(sandbox).programs else None
     if note:
-        return f"standard ({note.split(':')[0]}: --sandbox match falls back)", \
+        return f"standard ({note.split(':')[0]}: --sandbox {sandbox} falls back)", \
             {"sandbox_note": note}
     return sandbox, {}

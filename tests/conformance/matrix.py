@@ -12,15 +12,19 @@ import json
 import os
 import re
 import shutil
+import sqlite3
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+import pytest
+
 from orchestrator.bots import declared_name, sample_bots
-from orchestrator.games import GAMES, Game
+from orchestrator.games import DEFAULT_GAME, GAMES, Game
 from orchestrator.maps_cmd import GENERATED
 from orchestrator.samples import named_samples
+from sandbox.modes import DEFAULT_MODE, MODES, Mode, offered
 from sandbox.programs import BY_NAME, describe, with_driver
 from tests.conftest import ARENA_CMD, ROOT
 from tests.ladder.conftest import wait_for
@@ -401,6 +405,89 @@ def rows() -> list[Row]:
         found += [Row(command, name, s) for s in samples(name) for command in PER_SAMPLE]
         found += [Row(command, name, s) for s in driven(game) for command in PER_DRIVEN_SAMPLE]
     return found
+
+
+# --- the sandbox modes ------------------------------------------------------------------------
+# Every mode a user can name (sandbox/modes.py, whose registry the tests extend with
+# tests/modes/counting.py) gets a row per command that plays in it: `run` and `batch`, and
+# `check`, which passes where the mode's record lets check use it and is refused in one
+# line where it does not. The rule that keeps them few: a mode knows no game, so its rows
+# play the default game only, from the checkout; the default mode's rows are every other
+# row of the matrix.
+
+@dataclass(frozen=True)
+class ModeRow:
+    mode: str
+    command: str
+
+    def __str__(self) -> str:
+        return f"{self.mode}-{self.command}"
+
+    def play(self, where: Where, tmp: Path) -> None:
+        work = tmp / "work"
+        work.mkdir(exist_ok=True)
+        MODE_PLAYS[self.command](where, MODES[self.mode], GAMES[DEFAULT_GAME], work)
+
+
+def _refused_here(done: subprocess.CompletedProcess) -> str | None:
+    """Why a mode cannot run on this machine, in its own error line (`strict` missing a
+    layer, bubblewrap unable to start), if that is why it exited 2."""
+    said = done.stderr.strip()
+    if done.returncode == 2 and ("missing isolation layers" in said or "bubblewrap" in said):
+        return said
+    return None
+
+
+def _arena_in(where: Where, work: Path, *args: str) -> subprocess.CompletedProcess:
+    """`arena ARGS`; a row whose mode this machine cannot give is skipped, saying why."""
+    done = arena(where, work, *args, code=None)
+    if reason := _refused_here(done):
+        pytest.skip(reason)
+    assert done.returncode == 0, f"`arena {' '.join(args)}`: {done.stderr[-3000:]}"
+    return done
+
+
+def mode_run(where: Where, mode: Mode, game: Game, work: Path) -> None:
+    result = as_json(_arena_in(where, work, "run", "--game", game.name, "--seed", SEED,
+                               "--max-turns", TURNS, "--sandbox", mode.name, "--json"))
+    assert result["sandbox_mode"] == mode.name and 1 <= result["turns"] <= int(TURNS)
+    _expect_players(result["players"], game, demo(game))
+    assert bool(result["sandbox"]) == (mode.tier is not None), result["sandbox"]
+
+
+def mode_batch(where: Where, mode: Mode, game: Game, work: Path) -> None:
+    bots = [str(where.bot(game.name, sample)) for sample in lineup(game)]
+    db = work / "batch.sqlite"
+    report = as_json(_arena_in(where, work, "batch", "--game", game.name, *bots, "--seeds",
+                               "2", "--max-turns", TURNS, "--workers", "1", "--sandbox",
+                               mode.name, "--db", str(db), "--json"))
+    assert report["matches"] == 2 and report["skipped"] == 0
+    _expect_summary(report["players"], lineup(game), 2)
+    with sqlite3.connect(db) as conn:
+        played = [row[0] for row in conn.execute("SELECT sandbox FROM matches")]
+    assert played == [mode.name] * 2, played
+
+
+def mode_check(where: Where, mode: Mode, game: Game, work: Path) -> None:
+    bot = str(where.bot(game.name, lineup(game)[0]))
+    args = ("check", "--game", game.name, bot, "--turns", TURNS, "--sandbox", mode.name)
+    if not mode.checks:
+        done = arena(where, work, *args, code=2)
+        assert done.stderr.startswith(f"error: unknown --sandbox mode for check "
+                                      f"{mode.name!r}") and done.stderr.count("\n") == 1
+        return
+    found = as_json(_arena_in(where, work, *args, "--json"))
+    assert found["ok"] is True and found["turns"] >= 1, found
+
+
+MODE_PLAYS: dict[str, Callable[[Where, Mode, Game, Path], None]] = {
+    "run": mode_run, "batch": mode_batch, "check": mode_check}
+
+
+def mode_rows() -> list[ModeRow]:
+    """Every offered mode but the default, once per command that plays in it."""
+    return [ModeRow(mode.name, command) for mode in offered() if mode.name != DEFAULT_MODE
+            for command in MODE_PLAYS]
 
 
 def skip_reason(row: Row) -> str | None:

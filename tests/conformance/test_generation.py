@@ -3,6 +3,7 @@ samples on disk and the runtime table, so a new game, sample or runtime gets its
 no test edited, and a new command or runtime that nobody gave a row fails here."""
 from __future__ import annotations
 
+import functools
 import re
 import subprocess
 import sys
@@ -13,6 +14,7 @@ import typer
 
 from orchestrator.cli import app
 from orchestrator.games import GAMES
+from sandbox.modes import DEFAULT_MODE, offered
 from tests.conformance.matrix import COVERS, PER_GAME, PLAYS, ROOT, folder, scenario_files
 from tests.conformance.tiny import TINY, runtime_names
 
@@ -41,6 +43,7 @@ def test_every_game_has_a_ladder_and_its_scenarios() -> None:
             assert scenario_files(name), f"{name} runs scenarios: tests/{name}/scenarios/"
 
 
+@functools.lru_cache(maxsize=None)
 def _collected() -> list[str]:
     done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-n", "0",
                            "-p", "no:cacheprovider", str(HERE)],
@@ -77,3 +80,14 @@ def test_the_collected_rows_follow_the_registry_the_samples_and_the_runtimes() -
                                                       line)]
         spellings = len(TINY[name].spellings)
         assert len(modes) == 2 * spellings + 1, (name, modes)
+
+
+def test_the_collected_mode_rows_follow_the_mode_registry() -> None:
+    """Per mode a user can name, but the default (every other row's): a run, a batch and
+    a check, the tests' own mode (tests/modes/counting.py) among them."""
+    ids = [line for line in _collected() if "::test_a_sandbox_mode[" in line]
+    modes = [mode.name for mode in offered() if mode.name != DEFAULT_MODE]
+    assert "counting" in modes and "match" in modes
+    expected = sorted(f"[{mode}-{command}]" for mode in modes
+                      for command in ("run", "batch", "check"))
+    assert sorted(line[line.index("["):] for line in ids) == expected
