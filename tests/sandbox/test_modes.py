@@ -21,11 +21,11 @@ import pytest
 from engine import InputError
 from orchestrator import api
 from orchestrator.bots import read_bot
-from orchestrator.service.check import check_bot
 from orchestrator.execute import LocalPool
 from orchestrator.games import DEFAULT_GAME, get_game
 from orchestrator.options import SANDBOX_HELP
 from orchestrator.schedule import Setup, plan_batch
+from orchestrator.service.check import check_bot
 from sandbox import modes
 from sandbox.modes import MODES, Mode
 from sandbox.players import Players
