@@ -26,10 +26,10 @@ from engine import InputError
 from engine.protocol import Match
 from engine.rulebook import Rulebook
 from orchestrator.assets import bundled
-from orchestrator.bots import BotFile, sample_bots
+from orchestrator.bot_file import BotFile
 from orchestrator.ladder.matchmaking import LadderRules
-from orchestrator.replay_reader import ReplayShape
-from orchestrator.samples import Unbuildable, runnable
+from orchestrator.replay_shape import ReplayShape
+from orchestrator.sample_folder import Unbuildable, listed, runnable
 from sandbox.host import BotSpec
 from sandbox.limits import Limits
 from sandbox.programs import describe, with_driver
@@ -175,7 +175,7 @@ class Game:
         (a C sample built on first use), else all its Python samples. A sample that cannot
         be built here is an error, or with `on_skip`, left out and reported to it."""
         if not self.demo:
-            return sample_bots(self.name)
+            return [path for path in listed(self.bots_dir) if path.suffix == ".py"]
         lineup = []
         for bot in self.demo:
             try:

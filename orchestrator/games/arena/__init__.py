@@ -3,7 +3,7 @@ from engine import InputError, arena
 from engine.arena.generate import generate as _generate
 from orchestrator.games.entry import CodeBot, Game
 from orchestrator.ladder.matchmaking import LadderRules
-from orchestrator.replay_reader import ReplayShape
+from orchestrator.replay_shape import ReplayShape
 
 
 def _draw(ais: int, robots: int, flags: int, bots: int, seed: int) -> tuple[str, str]:

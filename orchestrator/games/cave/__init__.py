@@ -2,7 +2,7 @@
 from engine import InputError, cave
 from engine.cave.generate import generate as _generate
 from orchestrator.games.entry import Game
-from orchestrator.replay_reader import ReplayShape
+from orchestrator.replay_shape import ReplayShape
 from sandbox.limits import Limits
 from sandbox.programs import ELF, EXTENSIONS
 

@@ -4,7 +4,7 @@ import ast
 from engine import race
 from orchestrator.games.entry import CodeBot, Game
 from orchestrator.ladder.matchmaking import LadderRules
-from orchestrator.replay_reader import ReplayShape
+from orchestrator.replay_shape import ReplayShape
 from sandbox.limits import Limits
 
 RACE_ARGS = ("round", "order", "position", "score", "cards", "bots", "factory")

@@ -3,7 +3,7 @@ import ast
 
 from engine import robotgame
 from orchestrator.games.entry import CodeBot, Game
-from orchestrator.replay_reader import ReplayShape
+from orchestrator.replay_shape import ReplayShape
 from sandbox.limits import Limits
 from sandbox.paths import BOTLIB
 
