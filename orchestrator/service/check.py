@@ -61,11 +61,11 @@ class HangWatch:
         self.turn: int | None = None
 
     def __call__(self, turn: int, stats: dict[int, dict]) -> bool:
-        mine = stats.get(self.seat)
-        if mine is None:                       # erased or never loaded: its verdict says
+        seat_stats = stats.get(self.seat)
+        if seat_stats is None:                 # erased or never loaded: its verdict says
             return False
-        counts = {"decisions": mine.get("decisions", 0), **(mine.get("faults") or {}),
-                  "timeouts": mine.get("timeouts", 0)}
+        counts = {"decisions": seat_stats.get("decisions", 0),
+                  **(seat_stats.get("faults") or {}), "timeouts": seat_stats.get("timeouts", 0)}
         grew = {key: counts.get(key, 0) - self.seen.get(key, 0) for key in counts}
         self.seen = counts
         asked = grew.get("decisions", 0)
