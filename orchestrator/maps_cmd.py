@@ -20,7 +20,7 @@ app = typer.Typer(help="List the bundled maps, validate map files, generate aren
                   invoke_without_command=True, no_args_is_help=False)
 out = console()
 # the games whose maps `arena maps generate` draws
-GENERATED = tuple(name for name, game in GAMES.items() if game.generate)
+GENERATED = tuple(name for name, game in GAMES.items() if game.options.generate)
 
 
 @app.callback()
@@ -53,7 +53,7 @@ def validate(files: List[Path] = typer.Argument(..., help="Map files to check.")
 @app.command("generate")
 def generate_cmd(
     game: str = typer.Option(DEFAULT_GAME, help="; ".join(
-        f"{name}: {GAMES[name].generate_help}" for name in GENERATED) + "."),
+        f"{name}: {GAMES[name].options.generate_help}" for name in GENERATED) + "."),
     ais: int = typer.Option(8, help="How many AIs the arena is sized for."),
     robots: int = typer.Option(40, help="Robots per AI."),
     flags: int = typer.Option(8, help="Number of flags (1-9)."),
@@ -69,7 +69,7 @@ def generate_cmd(
     if found.name not in GENERATED:
         raise InputError(f"maps generate draws {' and '.join(GENERATED)} maps, not {found.name}: "
                          f"start from a bundled one (arena maps --game {found.name})")
-    text, summary = found.generate(ais=ais, robots=robots, flags=flags, bots=bots, seed=seed)
+    text, summary = found.options.generate(ais=ais, robots=robots, flags=flags, bots=bots, seed=seed)
     if out_file is None:
         typer.echo(text, nl=False)
         return

@@ -58,12 +58,12 @@ def rule_overrides(found: Game, robots: Optional[int], max_turns: Optional[int],
                random_spawn: bool = False) -> dict:
     rules: dict = {}
     if robots is not None:
-        rules[found.robots_rule] = robots
+        rules[found.options.robots_rule] = robots
     if max_turns is not None:
         rules["max_turns"] = max_turns
     if random_spawn:
-        if not found.random_spawn:
-            having = " or ".join(g.name for g in GAMES.values() if g.random_spawn)
+        if not found.options.random_spawn:
+            having = " or ".join(g.name for g in GAMES.values() if g.options.random_spawn)
             raise InputError(f"--random-spawn is a {having} option")
         rules["symmetric_spawn"] = False
     return rules

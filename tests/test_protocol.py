@@ -110,7 +110,8 @@ def test_a_toy_whose_stats_lack_a_key_fails_by_name(key: str) -> None:
 
 def test_a_game_ranked_by_score_must_give_an_integer_score() -> None:
     toy = GAMES["toy"]
-    scored = dataclasses.replace(toy, ranked_by="score")
+    scored = dataclasses.replace(
+        toy, competition=dataclasses.replace(toy.competition, ranked_by="score"))
     assert stats_problems(toy, {"decisions": 1}) == []
     assert stats_problems(scored, {"decisions": 1}) == [
         f"toy: stats() lacks 'score' ({COUNTED_STATS['score']})"]

@@ -23,7 +23,7 @@ COUNTS = ("decisions", "overheats", "timeouts", "invalid")
 def required_stats(game: Game) -> dict[str, str]:
     """The keys every AI's `stats()` must hold for `game`, each with what reads it."""
     needed = dict(REQUIRED_STATS)
-    if game.ranked_by == "score":
+    if game.competition.ranked_by == "score":
         needed["score"] = COUNTED_STATS["score"]
     return needed
 
@@ -44,7 +44,7 @@ def stats_problems(game: Game, stats: Any) -> list[str]:
             isinstance(kind, str) and _count(n) for kind, n in faults.items()):
         problems.append(f"{game.name}: stats()['faults'] is {faults!r:.40}, not "
                         f"{{kind: count}}")
-    ranked = game.ranked_by == "score"        # summed per bot: an int
+    ranked = game.competition.ranked_by == "score"        # summed per bot: an int
     if "score" in stats and type(stats["score"]) not in ((int,) if ranked else (int, float)):
         problems.append(f"{game.name}: stats()['score'] is {stats['score']!r:.40}, not "
                         f"{'an int (its tournaments rank by score)' if ranked else 'a number'}")
