@@ -28,7 +28,6 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Protocol, runtime_checkable
 
-
 # The keys of `stats(ai)` the orchestrator reads, each with what reads it. tests/
 # test_protocol.py holds every registered game to them and every reader to this list.
 REQUIRED_STATS: dict[str, str] = {

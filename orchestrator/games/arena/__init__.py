@@ -31,7 +31,9 @@ GAME = Game(
                  ("alive", lambda s: str(s.get("alive", "-")))),
         legend="flags: best robot / all robots; "),
     options=Options(
-        generate=_draw, generate_help="an arena (sized for --ais AIs of --robots robots)",
+        generate=_draw, generate_help=("an arena at the seed's 5-6 % robot density, with walls, "
+                                       "lasers, spinners and pits, for --ais AIs of --robots "
+                                       "robots"),
         presets_help="seed follows the seed document, v1.1 the original game's later release",
         edit_help="walls, pits, lasers, spinners and flags",
         scenario_help="""An arena file gives a map, robots and moves per turn, for example:

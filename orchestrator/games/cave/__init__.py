@@ -46,7 +46,7 @@ GAME = Game(
     competition=Competition(ranked_by="score",    # the seed's leaderboard: mean score
                             head_to_head=True),
     options=Options(
-        generate=_draw, generate_help="a cavern (for --bots bots)",
+        generate=_draw, generate_help="a fixed cavern for --bots bots",
         scenario_help="""A cave file (--game cave) gives a cavern, bots and their answers per turn:
 
   {"cavern": ["-----", "-G}--", "--P--"], "bots": [{"id": "a", "row": 2, "col": 1}],
