@@ -19,10 +19,34 @@ One match, as `orchestrator/match.py` plays it:
 
 AIs are numbered 0..n-1 in the order of `names`. Everything a view or a start_info holds
 must be plain data (msgpack-ready): it crosses into a sandboxed process.
+
+`stats(ai)` is the game's own numbers, shown as its entry's columns, and the few the
+orchestrator reads itself: REQUIRED_STATS, which every game gives, and COUNTED_STATS,
+read where present (docs/architecture.md, "The game contract").
 """
 from __future__ import annotations
 
 from typing import Any, Mapping, Protocol, runtime_checkable
+
+# The keys of `stats(ai)` the orchestrator reads, each with what reads it. tests/
+# test_protocol.py holds every registered game to them and every reader to this list.
+REQUIRED_STATS: dict[str, str] = {
+    "decisions": "the bot calls (a program: the turns) the AI was asked for; arena check's "
+                 "overheat, timeout and invalid gates and its hang watch divide by it, "
+                 "so without it they never fire",
+}
+COUNTED_STATS: dict[str, str] = {
+    "overheats": "exceptions and invalid moves: the result's `overheats` (0 without it) "
+                 "and arena check's overheat gate",
+    "timeouts": "calls past their time limit (the game played a default): arena check's "
+                "timeout gate and hang watch",
+    "invalid": "answers invalid, missing or late: arena check's invalid gate, arena run's note",
+    "faults": "a program's failed turns, {kind: count}, the kinds those of arena check's "
+              "PROGRAM_FAULTS (hang, cpu, memory, crash, output): arena check's verdict and "
+              "hang watch, arena run's note",
+    "score": "an integer score: a tournament's standings where the entry has "
+             "ranked_by=\"score\" (then required), and arena compare's order of equal ranks",
+}
 
 
 @runtime_checkable
@@ -67,7 +91,8 @@ class Match(Protocol):
         ...
 
     def stats(self, ai: int) -> dict:
-        """AI `ai`'s numbers for results (plain data; "overheats" is shown if present)."""
+        """AI `ai`'s numbers for results (plain data): the game's own, with every key of
+        REQUIRED_STATS and those of COUNTED_STATS the game counts."""
         ...
 
     def ranking(self) -> list[int]:

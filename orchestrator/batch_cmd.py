@@ -13,7 +13,9 @@ from defusedcsv import csv
 from rich.table import Table
 
 from orchestrator import api
-from orchestrator.games import DEFAULT_GAME
+from orchestrator.games import DEFAULT_GAME, GAMES
+from orchestrator.games.entry import Competition
+from orchestrator.games.help import listed, tournament_format
 from orchestrator.options import (
     CpuOption,
     GameOption,
@@ -45,6 +47,19 @@ AddressOption = Annotated[Optional[str], typer.Option(help="Dask scheduler, tcp:
 ReplaysOption = Annotated[bool, typer.Option("--replays", help="Keep every match's replay, "
                                              "in replays/ beside the results file.")]
 
+
+
+
+def _own_formats() -> str:
+    """Each game's own tournament where it has one, then everyone else's: `combinations
+    of 6, 3 games, for race; else round-robin, 2 games`."""
+    usual = Competition().tournament
+    own: dict[tuple, list[str]] = {}
+    for game in GAMES.values():
+        if game.competition.tournament != usual:
+            own.setdefault(game.competition.tournament, []).append(game.name)
+    return "".join(f"{tournament_format(fmt)}, for {listed(games)}; else "
+                   for fmt, games in own.items()) + tournament_format(usual)
 
 
 def batch(
@@ -96,8 +111,8 @@ def tournament(
     format: Optional[str] = typer.Option(
         None, "--format", help="round-robin: every pair, sides swapped. ffa: all bots in "
         "every match. combinations: every group of --size bots (the seed's 'every "
-        "combination of 6, 3 games each'). \\[default: the game's own: combinations of 6, 3 "
-        "games, for race; else round-robin, 2 games]", show_default=False),
+        f"combination of 6, 3 games each'). \\[default: the game's own: {_own_formats()}]",
+        show_default=False),
     games: Optional[int] = typer.Option(None, help="Games per pair, per group, or in all "
                                         "(ffa).", show_default=False),
     size: Optional[int] = typer.Option(None, help="combinations: bots per match (at most "

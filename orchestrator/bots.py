@@ -1,29 +1,17 @@
-"""Bot files as the orchestrator sees them: path, source, sha256 and name."""
+"""Bot files as the orchestrator sees them: path, source, sha256 and name (`BotFile`), read
+from a path or a game's sample found by name."""
 from __future__ import annotations
 
 import ast
 import functools
 import hashlib
-from dataclasses import dataclass
 from pathlib import Path
 
 from engine import InputError
+from orchestrator.bot_file import BotFile
 from orchestrator.samples import find_sample, named_samples, runnable, sample_files
-from sandbox.host import BotSpec
 
-
-@dataclass(frozen=True)
-class BotFile:
-    """One bot given on the command line."""
-
-    path: str          # as the user gave it (or relative to the project for samples)
-    source: bytes
-    sha256: str
-    name: str          # the module-level `name`, else the file's stem
-
-    @property
-    def spec(self) -> BotSpec:
-        return BotSpec(filename=Path(self.path).name, source=self.source)
+__all__ = ["BotFile", "declared_name", "read_bot", "sample_bots", "unique_names"]
 
 
 def declared_name(source: bytes, fallback: str) -> str:

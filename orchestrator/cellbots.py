@@ -16,7 +16,7 @@ from engine import InputError
 from orchestrator.code_source import Definition, definition, own_codes
 from orchestrator.games import Game
 from orchestrator.games.entry import CodeBot
-from orchestrator.samples import cache_dir
+from orchestrator.sample_folder import cache_dir
 
 
 def bot_side(game: Game) -> CodeBot:

@@ -10,6 +10,7 @@ from rich.text import Text
 
 from orchestrator import api
 from orchestrator.games import DEFAULT_GAME
+from orchestrator.games.help import check_turns, per_game
 from orchestrator.options import (
     CHECK_SANDBOX_HELP,
     CpuOption,
@@ -26,12 +27,13 @@ out = console()
 def check(
     bot: Path = typer.Argument(..., help="The bot file to check, or a bundled sample's name.", show_default=False),
     game: GameOption = DEFAULT_GAME,
-    turns: Optional[int] = typer.Option(None, help="Turns to play \\[default: arena 50, "
-                                        "robotgame 100, cave 50]."),
+    turns: Optional[int] = typer.Option(None, help=f"Turns to play \\[default: "
+                                        f"{per_game(check_turns)}]."),
     seed: int = typer.Option(1, help="Match seed."),
     max_overheats: float = typer.Option(0.1, help="Largest share of decisions that may "
-                                        "overheat (raise, or answer an invalid move); for "
-                                        "cave, of answers that may be invalid or late."),
+                                        "overheat (raise, or answer an invalid move), and "
+                                        "apart from it, of calls that may time out and of "
+                                        "answers that may be invalid or late."),
     sandbox: str = typer.Option("standard", help=CHECK_SANDBOX_HELP),
     cpu_limit: CpuOption = None,
     memory_mb: MemoryOption = None,
@@ -41,7 +43,7 @@ def check(
 
     Exit status 0: the bot behaves.
 
-    Exit status 1: it does not, and one line says why: load_error, hang, cpu, memory, crash, protocol, sandbox (tried something the sandbox refused: a process, a socket, a signal, importing the engine), overheats (more than --max-overheats of its decisions raised or were invalid), invalid (cave: more than --max-overheats of its answers were invalid, missing or late) or output (printed past the cap).
+    Exit status 1: it does not, and one line says why: load_error, hang, cpu, memory, crash, protocol, sandbox (tried something the sandbox refused: a process, a socket, a signal, importing the engine), overheats (more than --max-overheats of its decisions raised or were invalid), timeout (more than --max-overheats of its calls went past their time limit), invalid (more than --max-overheats of its answers were invalid, missing or late) or output (printed past the cap).
 
     Exit status 2: bad input (no such file, a bad option).
 

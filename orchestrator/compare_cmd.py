@@ -19,6 +19,7 @@ from orchestrator.batch_cmd import (
     WorkersOption,
 )
 from orchestrator.games import DEFAULT_GAME
+from orchestrator.games.help import names
 from orchestrator.options import (
     CpuOption,
     GameOption,
@@ -44,8 +45,8 @@ def compare(
     against: Optional[List[str]] = typer.Option(
         None, "--against", help="Opponents for games of more players, comma-separated or "
         "repeated: each pair seats NEW, then OLD, in one seat among them \\[default: none "
-        "for robotgame and cave (NEW against OLD, seats swapped); else the game's first "
-        "three samples].", show_default=False),
+        f"for {names(lambda game: game.competition.head_to_head)} (NEW against OLD, seats "
+        "swapped); else the game's first three samples].", show_default=False),
     elo0: float = typer.Option(0.0, help="H0: NEW is not better than this (Elo)."),
     elo1: float = typer.Option(10.0, help="H1: NEW is better by at least this (Elo). The "
                                "closer to elo0, the more games the test needs."),

@@ -12,6 +12,7 @@ from rich.table import Table
 
 from engine import InputError
 from orchestrator.games import DEFAULT_GAME, GAMES, games_help, get_game
+from orchestrator.games.help import has_editor, listed, names
 from orchestrator.options import missing_server_extra
 from orchestrator.text import console
 
@@ -20,7 +21,7 @@ app = typer.Typer(help="List the bundled maps, validate map files, generate aren
                   invoke_without_command=True, no_args_is_help=False)
 out = console()
 # the games whose maps `arena maps generate` draws
-GENERATED = tuple(name for name, game in GAMES.items() if game.generate)
+GENERATED = tuple(name for name, game in GAMES.items() if game.options.generate)
 
 
 @app.callback()
@@ -50,26 +51,31 @@ def validate(files: List[Path] = typer.Argument(..., help="Map files to check.")
         print(f"ok: {path}: {found.map_facts(found.load_map(path))}")
 
 
-@app.command("generate")
+GENERATE_HELP = (
+    "Generate " + "; or ".join(f"{GAMES[name].options.generate_help} ({name})"
+                               for name in GENERATED)
+    + ", as a match with that seed would draw it.\n"
+    "Examples: arena maps generate --ais 8 --seed 3 --out maps/arena/mine.txt;\n"
+    "arena maps generate --game cave --bots 4 --seed 7 --out cave.txt")
+
+
+@app.command("generate", help=GENERATE_HELP)
 def generate_cmd(
     game: str = typer.Option(DEFAULT_GAME, help="; ".join(
-        f"{name}: {GAMES[name].generate_help}" for name in GENERATED) + "."),
-    ais: int = typer.Option(8, help="How many AIs the arena is sized for."),
+        f"{name}: {GAMES[name].options.generate_help}" for name in GENERATED) + "."),
+    ais: int = typer.Option(8, help="How many AIs the map is sized for."),
     robots: int = typer.Option(40, help="Robots per AI."),
     flags: int = typer.Option(8, help="Number of flags (1-9)."),
-    bots: int = typer.Option(2, help="cave: how many bots the cavern is sized for."),
+    bots: int = typer.Option(2, help="How many bots the map is sized for."),
     seed: int = typer.Option(0, help="Generator seed: the same seed gives the same map."),
     out_file: Optional[Path] = typer.Option(None, "--out", help="Write here (default: stdout)."),
 ) -> None:
-    """Generate an arena at the seed's 5-6 % robot density, with walls, lasers, spinners
-    and pits; or (--game cave) a fixed cavern, as a match with that seed would draw it.
-    Examples: arena maps generate --ais 8 --seed 3 --out maps/arena/mine.txt;
-    arena maps generate --game cave --bots 4 --seed 7 --out cave.txt"""
+    """`arena maps generate`: its help is GENERATE_HELP, made from the registry."""
     found = get_game(game)
     if found.name not in GENERATED:
         raise InputError(f"maps generate draws {' and '.join(GENERATED)} maps, not {found.name}: "
                          f"start from a bundled one (arena maps --game {found.name})")
-    text, summary = found.generate(ais=ais, robots=robots, flags=flags, bots=bots, seed=seed)
+    text, summary = found.options.generate(ais=ais, robots=robots, flags=flags, bots=bots, seed=seed)
     if out_file is None:
         typer.echo(text, nl=False)
         return
@@ -80,29 +86,47 @@ def generate_cmd(
     console(stderr=True).print(f"wrote {out_file}: {summary}")
 
 
-@app.command()
+
+def _new_maps() -> str:
+    """The new file `arena maps edit` makes without one: `new_map.txt, or new_map.py for
+    robotgame` (the default game's suffix, then each other suffix with its games)."""
+    editable = [game for game in GAMES.values() if has_editor(game)]
+    first = GAMES[DEFAULT_GAME].map_suffix
+    others = {game.map_suffix: [] for game in editable if game.map_suffix != first}
+    for game in editable:
+        others.get(game.map_suffix, []).append(game.name)
+    return ", or ".join([f"new_map{first}"] + [f"new_map{suffix} for {listed(games)}"
+                                               for suffix, games in others.items()])
+
+
+EDIT_HELP = (
+    "Draw a map in a browser, as the kit's map editor did: paint "
+    + listed((f"{game.options.edit_help} ({game.name})" for game in GAMES.values()
+              if has_editor(game)), "or")
+    + ", with mirror symmetry, and see [bold]arena maps validate[/bold]'s verdict as you "
+    "go. Save writes the file only when it is valid, so [bold]arena run --map FILE[/bold] "
+    "plays on it.\n\n"
+    "The page is served on 127.0.0.1 only, until Ctrl-C.\n"
+    "Examples: arena maps edit --game robotgame mine.py --from default;\n"
+    "arena maps edit maps/arena/mine.txt --size 24")
+
+
+@app.command(help=EDIT_HELP)
 def edit(
     file: Optional[Path] = typer.Argument(
         None, help="The map file to edit; a new one if it does not exist \\[default: a new "
-                   "new_map.txt, or new_map.py for robotgame, in this folder].",
+                   f"{_new_maps()}, in this folder].",
         show_default=False),
-    game: str = typer.Option(DEFAULT_GAME, help="arena or robotgame."),
+    game: str = typer.Option(DEFAULT_GAME, help=f"{names(has_editor, 'or')}."),
     start: Optional[str] = typer.Option(None, "--from", help="A new file starts as this map "
                                         "(a file or a bundled map's name), not blank."),
-    size: int = typer.Option(20, help="arena: a new blank map's side."),
+    size: int = typer.Option(20, help="A new blank map's side, for a game whose maps vary in size."),
     port: int = typer.Option(0, help="Loopback port \\[default: a free one].", show_default=False),
     open_browser: Optional[bool] = typer.Option(
         None, "--open/--no-open", help="Open the page in a browser \\[default: when there is "
                                        "a display]."),
 ) -> None:
-    """Draw a map in a browser, as the kit's map editor did: paint obstacles and spawn
-    squares (robotgame), or walls, pits, lasers, spinners and flags (arena), with mirror
-    symmetry, and see [bold]arena maps validate[/bold]'s verdict as you go. Save writes the
-    file only when it is valid, so [bold]arena run --map FILE[/bold] plays on it.
-
-    The page is served on 127.0.0.1 only, until Ctrl-C.
-    Examples: arena maps edit --game robotgame mine.py --from default;
-    arena maps edit maps/arena/mine.txt --size 24"""
+    """`arena maps edit`: its help is EDIT_HELP, made from the registry."""
     try:
         import uvicorn
 

@@ -12,6 +12,7 @@ import typer
 from engine import InputError
 from orchestrator.assets import CHECKOUT
 from orchestrator.games import GAMES, Game, games_help
+from orchestrator.games.help import cpu_limit, names, per_game, soft_limit
 from sandbox import modes
 from sandbox.limits import Limits
 
@@ -37,11 +38,12 @@ def missing_server_extra(command: str, exc: ImportError) -> InputError:
 GAME_HELP = f"Which game: {games_help()}."
 RULES_HELP = ("Rules preset, the first being the default: "
               + "; ".join(f"{game.name}: {', '.join(game.presets)}" for game in GAMES.values())
-              + ". arena's seed follows the seed document, v1.1 the original game's later "
-                "release.")
-CPU_HELP = ("CPU seconds per move()/act() call. arena: past it the AI is erased \\[default: 1]. "
-            "robotgame: past it the robot guards, as a timeout \\[default: 0.3, and 1.5 for "
-            "the first act].")
+              + "".join(f". {game.name}'s {game.options.presets_help}" for game in GAMES.values()
+                        if game.options.presets_help) + ".")
+CPU_HELP = (f"CPU seconds per bot call (a move(), an act(), a program's turn) \\[default: "
+            f"{per_game(cpu_limit)}]. A game with a soft limit plays a call past it as a "
+            f"timeout, the game's default (a robot guards, random cards fill in) \\[default: "
+            f"{per_game(soft_limit)}].")
 SANDBOX_HELP = modes.help_text()
 CHECK_SANDBOX_HELP = (f"{modes.names_text([m for m in modes.offered() if m.checks])} (see "
                       f"`arena run --help`).")
@@ -58,12 +60,12 @@ def rule_overrides(found: Game, robots: Optional[int], max_turns: Optional[int],
                random_spawn: bool = False) -> dict:
     rules: dict = {}
     if robots is not None:
-        rules[found.robots_rule] = robots
+        rules[found.options.robots_rule] = robots
     if max_turns is not None:
         rules["max_turns"] = max_turns
     if random_spawn:
-        if not found.random_spawn:
-            having = " or ".join(g.name for g in GAMES.values() if g.random_spawn)
+        if not found.options.random_spawn:
+            having = " or ".join(g.name for g in GAMES.values() if g.options.random_spawn)
             raise InputError(f"--random-spawn is a {having} option")
         rules["symmetric_spawn"] = False
     return rules
@@ -100,11 +102,14 @@ MapOption = Annotated[Optional[str], typer.Option("--map", help="A map file or a
                                                   "name (see `arena maps`).")]
 RulesOption = Annotated[Optional[str], typer.Option(help=RULES_HELP, show_default=False)]
 RobotsOption = Annotated[Optional[int], typer.Option(
-    min=1, help="Robots per AI (robotgame: spawned per player each time). Default: the preset's.")]
+    min=1, help="Robots per AI" + "".join(
+        f" ({game.name}: {game.options.robots_help})" for game in GAMES.values()
+        if game.options.robots_help) + ". Default: the preset's.")]
 MaxTurnsOption = Annotated[Optional[int], typer.Option(min=1, help="Turn limit (default: the "
                                                             "preset's).")]
-RandomSpawnOption = Annotated[bool, typer.Option("--random-spawn", help="robotgame: draw each "
-                                                 "player's spawn squares without the mirror.")]
+RandomSpawnOption = Annotated[bool, typer.Option("--random-spawn", help=(
+    f"{names(lambda game: game.options.random_spawn)}: draw each player's spawn squares "
+    f"without the mirror."))]
 SandboxOption = Annotated[str, typer.Option(help=SANDBOX_HELP)]
 CpuOption = Annotated[Optional[float], typer.Option(help=CPU_HELP, show_default=False)]
 MemoryOption = Annotated[Optional[int], typer.Option(help="Memory cap per AI, in MiB "

@@ -18,12 +18,13 @@ import json
 import math
 import sys
 import zlib
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import UnionType
 from typing import Any, Callable
 
 from engine import InputError
+from orchestrator.games import GAMES
+from orchestrator.replay_shape import ReplayShape
 from orchestrator.text import shown
 
 FORMAT = "robot-arena-replay"
@@ -46,19 +47,6 @@ MAX_ROWS = 50_000                  # rows in one turn's state, every table toget
 MAX_TURNS = 100_000                # the longest preset is 1000 turns
 MAX_FRAME_ROWS = 5_000_000         # rows in every turn's state together (rows x turns):
                                    # what the page's viewer holds at once
-
-
-@dataclass(frozen=True)
-class ReplayShape:
-    """What a game's replays hold beyond the shared envelope, for the reader to check:
-    `map` names the static map's fields and `tables` the state's tables (each must be in
-    the initial state, and each row, initial or changed, must fit). A shape is a type
-    (`int` is an integer, never a bool or a float), a tuple (a JSON list of exactly those
-    items), a one-item list (a JSON list of any length of that item) or a union
-    (`int | None`)."""
-
-    map: dict[str, Any] = field(default_factory=dict)
-    tables: dict[str, tuple] = field(default_factory=dict)
 
 
 def read(path: Path, name: str | None = None) -> dict:
@@ -373,7 +361,5 @@ def _key(value: Any) -> bool:
 def _shape_of(game: str) -> ReplayShape:
     """The shape the game's entry declares; none (the envelope only) for a game this
     registry does not know, or one that declares none."""
-    from orchestrator.games import GAMES
-
     found = GAMES.get(game)
     return found.replay_shape if found is not None and found.replay_shape else ReplayShape()

@@ -98,7 +98,7 @@ def print_result(result: dict) -> None:
     table = Table(title=shown_text(f"{result['game']} on {result['map']}, seed "
                                    f"{result['seed']}: {plural(result['turns'], 'turn')}, ended by "
                                    f"{result['end']}"))
-    headers = ("rank", "AI", "status", *(name for name, _ in game.columns), "heat", "CPU s",
+    headers = ("rank", "AI", "status", *(name for name, _ in game.shown.columns), "heat", "CPU s",
                "MB", "note")
     for column in headers:
         table.add_column(column, justify="left" if column in ("AI", "status", "note")
@@ -110,11 +110,11 @@ def print_result(result: dict) -> None:
             note = f"{note} (turn {p['turn']})"
         style = {"erased": "red", "load_error": "red", "forfeit": "red"}.get(p["status"])
         table.add_row(str(p["rank"]), shown_text(p["name"]), p["status"],
-                      *((cell(stats) if stats else "-") for _, cell in game.columns),
+                      *((cell(stats) if stats else "-") for _, cell in game.shown.columns),
                       str(p["overheats"]), f"{p['cpu_s']:.2f}", f"{p['peak_rss_mb']:.0f}",
                       shown_text(note), style=style)
     out.print(table)
-    out.print(f"[dim]{game.legend}heat: overheats (exceptions and invalid moves)[/dim]")
+    out.print(f"[dim]{game.shown.legend}heat: overheats (exceptions and invalid moves)[/dim]")
     out.print(Text.assemble("Winner: ", shown_text(_placed(result, 0), "bold green"),
                             "   Runner-up: ", shown_text(_placed(result, 1), "bold")))
     if result["restarts"]:

@@ -22,30 +22,18 @@ def scenario(
                              f"(their formats: docs/scenarios.md)."),
     as_json: JsonOption = False,
 ) -> None:
-    """Play scripted moves on a hand-made position, print the final state.
-
-    An arena file gives a map, robots and moves per turn, for example:
-
-      {"map": ["#####", "#1  #", "#   #", "#####"],
-       "robots": [{"id": "a", "ai": "A", "row": 1, "col": 2, "facing": "N"}],
-       "moves": [{"a": "FORWARD"}, {"a": "LASER"}], "seed": 1}
-
-    A cave file (--game cave) gives a cavern, bots and their answers per turn:
-
-      {"cavern": ["-----", "-G}--", "--P--"], "bots": [{"id": "a", "row": 2, "col": 1}],
-       "turns": [{"a": "MNNANW"}], "creatures_move": false, "seed": 1}
-
-    A race file (--game race) gives a factory (null: the seed's), bots and their five
-    registers per round:
-
-      {"factory": null, "bots": [{"id": "a", "x": 7, "y": 4, "d": "E"}],
-       "rounds": [{"a": ["M1", null, null, null, null]}], "seed": 1}
-    """
+    """Play scripted moves on a hand-made position, print the final state."""
     state = api.scenario(file, game=game)
     if as_json:
         print(json.dumps(state))
         return
     _print_state(state)
+
+
+# `arena scenario --help`: each game's file format, as its entry gives it.
+scenario.__doc__ = "\n\n".join([scenario.__doc__, *(
+    game.options.scenario_help for game in GAMES.values()
+    if game.scenario and game.options.scenario_help)])
 
 
 def _print_state(state: dict) -> None:

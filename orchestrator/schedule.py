@@ -167,7 +167,7 @@ def _plan_series(setup: Setup, lineups: list[tuple[list[BotFile], int, list[int]
 
 def _check_lineup(game: Game, size: int) -> None:
     if game.players is not None and size != game.players:
-        raise InputError(f"{game.called or game.title} is for {game.players} players, "
+        raise InputError(f"{game.shown.called or game.title} is for {game.players} players, "
                          f"not {size}")
     if size < 1:
         raise InputError("no bots given")

@@ -9,6 +9,7 @@ import typer
 from engine import InputError
 from orchestrator.execute import BACKENDS, default_workers
 from orchestrator.games import GAMES
+from orchestrator.games.help import per_game
 from orchestrator.options import LADDER_SANDBOX_HELP, check_choice, missing_server_extra
 from orchestrator.text import console
 from sandbox.modes import for_ladder
@@ -51,8 +52,8 @@ def serve(
         = None,
     seed: Annotated[int, typer.Option(help="The ladder's seed: match N plays seed + N.")] = 0,
     lineup: Annotated[Optional[list[str]], typer.Option(
-        help="A game's match size, GAME=N (repeatable) \\[default: robotgame 2, arena 4, "
-             "race 6, cave 2].", show_default=False)] = None,
+        help=f"A game's match size, GAME=N (repeatable) \\[default: "
+             f"{per_game(lambda game: game.ladder_rules.size)}].", show_default=False)] = None,
     sandbox: Annotated[str, typer.Option(help=LADDER_SANDBOX_HELP)] = "standard",
 ) -> None:
     """Run the ladder server: contestants upload bots (from the /upload page, or

@@ -103,3 +103,114 @@ def test_the_names_and_the_exempt_files_come_from_the_registry() -> None:
         side = Path(game.bot_side)
         assert side.suffix == ".py" and side.is_file() or \
             (ROOT / "sandbox" / "botlib" / f"{game.bot_side}.py").is_file(), game.bot_side
+
+
+# -- help text ------------------------------------------------------------------------------
+# Every per-game part of `--help` is made from the registry (orchestrator/games/help.py and
+# each entry's fields), so a new game shows in every help text and none is left out (the
+# hand-written `check --turns` help once listed three games of four).
+COMMAND_MODULES = ("cli.py", "_cmd.py", "options.py")
+
+
+def app_commands() -> set[tuple[str, str]]:
+    """(module, function) of every command the `arena` app runs."""
+    import click  # noqa: PLC0415  (the CLI's own dependency, only for this scan)
+    import typer  # noqa: PLC0415
+
+    from orchestrator.cli import app  # noqa: PLC0415
+
+    found = set()
+    groups = [typer.main.get_command(app)]
+    while groups:
+        for command in groups.pop().commands.values():
+            if isinstance(command, click.Group):
+                groups.append(command)
+            callback = getattr(command, "callback", None)
+            if callback is not None:
+                found.add((callback.__module__, callback.__name__))
+    return found
+
+
+def help_literals(path: Path, text: str, commands: set[tuple[str, str]]) -> list[tuple[int, str]]:
+    """(line, text) of every piece of help written by hand in a command module: each string
+    literal (an f-string's literal parts too) in a `help=` argument or in a value given to
+    a name ending in `_HELP`, and each command function's docstring (typer's help for it)."""
+    module = ".".join(path.with_suffix("").parts)
+    found = []
+
+    def literals(node: ast.AST) -> None:
+        for part in ast.walk(node):
+            if isinstance(part, ast.Constant) and isinstance(part.value, str):
+                found.append((part.lineno, part.value))
+
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.keyword) and node.arg == "help":
+            literals(node.value)
+        elif isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id.endswith("_HELP") for t in node.targets):
+            literals(node.value)
+        elif isinstance(node, ast.FunctionDef) and (module, node.name) in commands:
+            doc = node.body[0] if node.body else None
+            if isinstance(doc, ast.Expr) and isinstance(doc.value, ast.Constant):
+                literals(doc.value)
+    return found
+
+
+def game_words() -> set[str]:
+    """Each game's name, and its short name in messages."""
+    return {word for game in GAMES.values() for word in (game.name, game.shown.called) if word}
+
+
+def named_in_help(literal: str, words: set[str], commands: set[str]) -> list[str]:
+    """The game names a piece of help text holds, save in example command lines (`arena
+    run --game robotgame ...`, `Examples: ...`), in a path (`bots/arena/hunter.py`) and
+    where `arena` is the program (`arena bots`)."""
+    pattern = re.compile(r"\b(%s)\b" % "|".join(map(re.escape, sorted(words, key=len)[::-1])))
+    program = re.compile(r"\barena (?=(%s)\b)" % "|".join(map(re.escape, sorted(commands))))
+    found = []
+    for line in literal.splitlines():
+        if line.strip().startswith(("arena ", "Example")):
+            continue
+        found += pattern.findall(program.sub("", re.sub(r"[\w.-]*/[\w./-]*", "", line)))
+    return found
+
+
+def help_violations() -> list[str]:
+    import typer  # noqa: PLC0415
+
+    from orchestrator.cli import app  # noqa: PLC0415
+
+    commands = app_commands()
+    names_of_commands = set(typer.main.get_command(app).commands)
+    words = game_words()
+    found = []
+    for path in shared_files():
+        if path.parts[0] != "orchestrator" or not path.name.endswith(COMMAND_MODULES):
+            continue
+        text = (ROOT / path).read_text(encoding="utf-8")
+        for line, literal in help_literals(path, text, commands):
+            for name in named_in_help(literal, words, names_of_commands):
+                found.append(f"{path}:{line}: {name!r} in {literal.strip()[:70]!r}")
+    return found
+
+
+def test_no_help_text_names_a_game_by_hand() -> None:
+    found = help_violations()
+    assert not found, ("help text names a game by hand (make it from the registry: "
+                       "orchestrator/games/help.py):\n" + "\n".join(found))
+
+
+def test_the_help_scan_sees_a_name_written_by_hand() -> None:
+    """The scanner itself: a name in a help= literal, in an f-string's literal part, in a
+    *_HELP constant or in a command's docstring is caught; an example line, the program's
+    own name and a name made from the registry are not."""
+    code = ('X_HELP = "for robotgame only"\n'
+            'def run(turns=Option(help=f"default: arena 50, {per_game(x)}")):\n'
+            '    """Play.\n\n    cave: a cavern. See `arena bots`, bots/arena/a.py.\n\n'
+            '      arena run --game robotgame a.py\n    Examples: arena run --game cave\n    """\n'
+            'def helper():\n    """robotgame is not a command."""\n'
+            'Y = Option(help=names(lambda g: g.random_spawn))\n')
+    literals = help_literals(Path("orchestrator/x_cmd.py"), code, {("orchestrator.x_cmd", "run")})
+    said = [name for _, text in literals
+            for name in named_in_help(text, {"arena", "robotgame", "cave"}, {"run", "bots"})]
+    assert sorted(said) == ["arena", "cave", "robotgame"]

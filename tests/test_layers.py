@@ -16,18 +16,6 @@ from pathlib import Path
 from tests.conftest import ROOT
 
 PACKAGES = ("orchestrator", "sandbox", "engine")
-# Cycles known and left for a later change, each with why. The test fails if one of them
-# is gone (so that it is taken off this list) or if any other cycle appears.
-KNOWN_CYCLES = {
-    # samples.sample_files asks the registry for a game's folder (a game kept elsewhere
-    # has its own), and the registry's entries import samples and bots: the fix moves
-    # entry.py's `sample_bots(self.name)` to its own `bots_dir` and BotFile below the
-    # registry, in orchestrator/games/, which this change did not touch.
-    frozenset({"orchestrator.bots", "orchestrator.games", "orchestrator.games.arena",
-               "orchestrator.games.cave", "orchestrator.games.entry",
-               "orchestrator.games.race", "orchestrator.games.robotgame",
-               "orchestrator.samples"}),
-}
 
 
 def modules(root: Path = ROOT) -> dict[str, Path]:
@@ -130,10 +118,7 @@ def test_the_orchestrator_imports_without_a_cycle() -> None:
     graph = {name: {t for t in targets if t.startswith("orchestrator")}
              for name, targets in import_graph().items() if name.startswith("orchestrator")}
     found = cycles(graph)
-    unknown = [loop for group, loop in found if group not in KNOWN_CYCLES]
-    assert not unknown, "import cycles:\n" + "\n".join(" -> ".join(loop) for loop in unknown)
-    gone = [sorted(known) for known in KNOWN_CYCLES if known not in {g for g, _ in found}]
-    assert not gone, f"a known cycle is gone or changed: take it off KNOWN_CYCLES: {gone}"
+    assert not found, "import cycles:\n" + "\n".join(" -> ".join(loop) for _, loop in found)
 
 
 def test_the_api_and_the_service_layer_import_no_command_module() -> None:

@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from engine import InputError
-from orchestrator import samples
+from orchestrator import sample_folder, samples
 from orchestrator.bots import read_bot
 from orchestrator.bots_cmd import listing
 from orchestrator.cli import app
@@ -121,7 +121,7 @@ def test_the_c_sample_is_built_once_into_the_cache(tmp_path, monkeypatch) -> Non
     assert first.is_relative_to(tmp_path / "cache" / "robot-arena")
     assert first.read_bytes().startswith(b"\x7fELF") and os.access(first, os.X_OK)
     assert [p.name for p in first.parent.iterdir()] == ["digger"]   # no temporary left
-    monkeypatch.setattr(samples.subprocess, "run", None)            # no second compile
+    monkeypatch.setattr(sample_folder.subprocess, "run", None)            # no second compile
     assert build(source) == first
     edited = tmp_path / "digger.c"
     edited.write_bytes(source.read_bytes() + b"\n/* edited */\n")

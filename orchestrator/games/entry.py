@@ -26,10 +26,10 @@ from engine import InputError
 from engine.protocol import Match
 from engine.rulebook import Rulebook
 from orchestrator.assets import bundled
-from orchestrator.bots import BotFile, sample_bots
+from orchestrator.bot_file import BotFile
 from orchestrator.ladder.matchmaking import LadderRules
-from orchestrator.replay_reader import ReplayShape
-from orchestrator.samples import Unbuildable, runnable
+from orchestrator.replay_shape import ReplayShape
+from orchestrator.sample_folder import Unbuildable, listed, runnable
 from sandbox.host import BotSpec
 from sandbox.limits import Limits
 from sandbox.programs import describe, with_driver
@@ -46,8 +46,55 @@ class CodeBot:
 
 
 @dataclass(frozen=True)
+class Check:
+    """`arena check`: where a submission plays, against which samples, for how long."""
+
+    map: str                           # the map it plays on
+    opponents: tuple[str, ...]         # sample bots it plays against
+    turns: int | None = None           # this many turns (default: the rules')
+
+
+@dataclass(frozen=True)
+class Competition:
+    """Many matches: a tournament's format and standings, the ladder's matches, and how
+    `arena compare` plays."""
+
+    tournament: tuple[str, int, int | None] = ("round-robin", 2, None)   # format, games, size
+    ranked_by: str = "elo"             # a tournament's standings: "elo", "points" (wins) or
+                                       # "score" (mean score)
+    ladder: LadderRules | None = None  # `arena serve`: match size, fewest bots, maps
+                                       # (default: `players`, else 2, on the default map)
+    head_to_head: bool = False         # `arena compare` without --against: NEW against OLD
+
+
+@dataclass(frozen=True)
+class Shown:
+    """How its results read: `arena run`'s columns and what they mean, its short name."""
+
+    columns: tuple[tuple[str, Callable[[dict], str]], ...] = ()   # result table columns
+    legend: str = ""                   # `arena run`'s table: what its columns mean
+    called: str = ""                   # its short name in messages (default: title)
+
+
+@dataclass(frozen=True)
+class Options:
+    """The game's own part of the commands' options."""
+
+    robots_rule: str = "robots_per_type"   # the rule --robots sets
+    random_spawn: bool = False         # --random-spawn: the rules' symmetric_spawn off
+    generate: Callable[..., tuple[str, str]] | None = None   # `arena maps generate`:
+                                       # (ais, robots, flags, bots, seed) -> (text, summary)
+    generate_help: str = ""            # what its generator draws, for --help
+    robots_help: str = ""              # what --robots counts, where not robots per AI
+    presets_help: str = ""             # what its rules presets are, for --rules' help
+    edit_help: str = ""                # what `arena maps edit` paints on its maps
+    scenario_help: str = ""            # its scenario file, for `arena scenario --help`
+
+
+@dataclass(frozen=True)
 class Game:
-    """How to load a game's maps and rules, start a match of it, and run its bots."""
+    """How to load a game's maps and rules, start a match of it, and run its bots; the
+    parts for one command or view each in a record of their own."""
 
     name: str
     title: str                         # what --help calls it
@@ -56,33 +103,20 @@ class Game:
                                        # the path of a .py file (a game kept elsewhere)
     default_map: str
     map_suffix: str
-    check_map: str                     # where `arena check` plays a submission
-    check_opponents: tuple[str, ...]   # sample bots it plays against
+    check: Check                       # `arena check`
+    competition: Competition = Competition()   # tournaments, the ladder, `arena compare`
+    shown: Shown = Shown()             # `arena run`'s table, its name in messages
+    options: Options = Options()       # --robots, --random-spawn, `arena maps generate`
     failure: str = "erase"             # a dead AI is erased and the match replayed, or
                                        # "forfeit": the match ends and it loses
     limits: Limits = Limits()          # the game's default limits
     demo: tuple[str, ...] = ()         # `arena run` with no bots: these (default: all)
-    columns: tuple[tuple[str, Callable[[dict], str]], ...] = ()   # result table columns
     programs: bool = False             # bots are programs in any language, not Python modules
-    tournament: tuple[str, int, int | None] = ("round-robin", 2, None)   # format, games, size
-    ranked_by: str = "elo"             # a tournament's standings: "elo", "points" (wins) or
-                                       # "score" (mean score)
     players: int | None = None         # a match's exact number of players, if fixed
     drivers: tuple[tuple[str, str], ...] = ()   # (suffix, driver): bots in other languages,
                                                # loaded by our driver program (Ruby)
-    called: str = ""                   # its short name in messages (default: title)
     home: Path | None = None           # a game kept elsewhere: its folder, with bots/ and
                                        # maps/ (None: the bundled bots/<name>/, maps/<name>/)
-    legend: str = ""                   # `arena run`'s table: what its columns mean
-    check_turns: int | None = None     # `arena check` plays this many (default: the rules')
-    ladder: LadderRules | None = None  # `arena serve`: match size, fewest bots, maps
-                                       # (default: `players`, else 2, on the default map)
-    head_to_head: bool = False         # `arena compare` without --against: NEW against OLD
-    robots_rule: str = "robots_per_type"   # the rule --robots sets
-    random_spawn: bool = False         # --random-spawn: the rules' symmetric_spawn off
-    generate: Callable[..., tuple[str, str]] | None = None   # `arena maps generate`:
-                                       # (ais, robots, flags, bots, seed) -> (text, summary)
-    generate_help: str = ""            # what its generator draws, for --help
     looks_like: Callable[[Any], int] | None = None   # how sure (0: not) a bot file
                                        # (orchestrator.kinds.BotText) is written for it
     code_bot: CodeBot | None = None    # the Python API's bots as code (None: files only)
@@ -165,17 +199,17 @@ class Game:
     @property
     def ladder_rules(self) -> LadderRules:
         size = self.players or 2
-        return self.ladder or LadderRules(size, size, (self.default_map,))
+        return self.competition.ladder or LadderRules(size, size, (self.default_map,))
 
     def check_lineup(self) -> list[Path]:
-        return [runnable(self.bots_dir / bot) for bot in self.check_opponents]
+        return [runnable(self.bots_dir / bot) for bot in self.check.opponents]
 
     def demo_lineup(self, on_skip: Callable[[str], None] | None = None) -> list[Path]:
         """The files `arena run` plays with no bots given: the game's `demo` samples
         (a C sample built on first use), else all its Python samples. A sample that cannot
         be built here is an error, or with `on_skip`, left out and reported to it."""
         if not self.demo:
-            return sample_bots(self.name)
+            return [path for path in listed(self.bots_dir) if path.suffix == ".py"]
         lineup = []
         for bot in self.demo:
             try:

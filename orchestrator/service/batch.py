@@ -70,7 +70,7 @@ def tournament(bots: Sequence[Path], format: str | None, games: int | None,
     setup = run_setup(game, map, rules, robots, max_turns, False, sandbox, cpu_limit,
                       memory_mb)
     lineup = [read_bot(p, setup.game.name) for p in bots]
-    own_format, own_games, own_size = setup.game.tournament
+    own_format, own_games, own_size = setup.game.competition.tournament
     format = format or own_format
     games = games or own_games
     if size is None and own_size is not None and format == own_format:
@@ -98,13 +98,13 @@ def tournament_report(matches: list[dict], game: Game, fmt: str, skipped: int,
     ratings = ratings_table(matches, key=by_file)
     players = [row | ratings[by_file(row)] | {"points": row["wins"]}
                for row in summary["players"]]
-    if game.ranked_by == "points":
+    if game.competition.ranked_by == "points":
         players.sort(key=lambda r: (-r["points"], -r["elo"], r["name"]))
-    elif game.ranked_by == "score":
+    elif game.competition.ranked_by == "score":
         players.sort(key=lambda r: (-(r["mean_score"] or 0), -r["elo"], r["name"]))
     else:
         players.sort(key=lambda r: (-r["elo"], r["name"]))
-    return {"game": game.name, "format": fmt, "ranked_by": game.ranked_by,
+    return {"game": game.name, "format": fmt, "ranked_by": game.competition.ranked_by,
             "matches": len(matches), "skipped": skipped,
             "db": str(db), "players": players, "lengths": summary["lengths"],
             "elo": {"initial": ELO_INITIAL, "k": ELO_K}}

@@ -62,11 +62,11 @@ class HangWatch:
         self.turn: int | None = None
 
     def __call__(self, turn: int, stats: dict[int, dict]) -> bool:
-        mine = stats.get(self.seat)
-        if mine is None:                       # erased or never loaded: its verdict says
+        seat_stats = stats.get(self.seat)
+        if seat_stats is None:                 # erased or never loaded: its verdict says
             return False
-        counts = {"decisions": mine.get("decisions", 0), **(mine.get("faults") or {}),
-                  "timeouts": mine.get("timeouts", 0)}
+        counts = {"decisions": seat_stats.get("decisions", 0),
+                  **(seat_stats.get("faults") or {}), "timeouts": seat_stats.get("timeouts", 0)}
         grew = {key: counts.get(key, 0) - self.seen.get(key, 0) for key in counts}
         self.seen = counts
         asked = grew.get("decisions", 0)
@@ -113,12 +113,12 @@ def check_submission(bot: BotFile, game: str = DEFAULT_GAME, turns: int | None =
         raise InputError(f"--max-overheats {max_overheat_share}: must be between 0 and 1")
     found = get_game(game)
     preset = found.rules(found.presets[0])
-    turns = turns if turns is not None else found.check_turns or preset.max_turns
+    turns = turns if turns is not None else found.check.turns or preset.max_turns
     if turns < 1:
         raise InputError(f"--turns {turns}: must be at least 1")
     opponents = [read_bot(p) for p in found.check_lineup()]
     rules = found.rules(found.presets[0], max_turns=turns)
-    spec = MatchSpec(found.name, found.find_map(found.check_map), [bot, *opponents], seed,
+    spec = MatchSpec(found.name, found.find_map(found.check.map), [bot, *opponents], seed,
                      rules, limits or found.limits, sandbox)
     watch = HangWatch()
     result = run_match(spec, stop=watch)

@@ -198,9 +198,9 @@ def _opponents(game: str, against: Optional[List[str]]) -> list[BotFile]:
     found = get_game(game)
     names = [n.strip() for item in against or () for n in item.split(",") if n.strip()]
     if found.players == 2 and names:
-        raise InputError(f"--against: {found.called or found.title} is for 2 players "
+        raise InputError(f"--against: {found.shown.called or found.title} is for 2 players "
                          f"(NEW against OLD)")
-    if not names and found.head_to_head:
+    if not names and found.competition.head_to_head:
         return []
     if not names:
         return [read_bot(p, game) for p in found.demo_lineup()[:OPPONENTS]]

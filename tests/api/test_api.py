@@ -38,7 +38,7 @@ def stable(data):
 
 
 def lineup(game) -> list[str]:
-    return [str(game.bots_dir / bot) for bot in game.check_opponents]
+    return [str(game.bots_dir / bot) for bot in game.check.opponents]
 
 
 @pytest.mark.parametrize("game", GAMES.values(), ids=lambda g: g.name)

@@ -9,7 +9,7 @@ and the per-game data the tests ask of every game (`scenarios/`, `hang.py`)."""
 from pathlib import Path
 
 from engine.rulebook import Rulebook
-from orchestrator.games.entry import Game
+from orchestrator.games.entry import Check, Competition, Game, Shown
 
 from . import scenario
 from .game import ToyGame
@@ -27,8 +27,8 @@ def _looks_like(bot) -> int:
 
 GAME = Game(
     "toy", "the toy game of tests/", RULEBOOK, str(HOME / "_toy.py"), default_map="plain",
-    map_suffix=".txt", check_map="plain", check_opponents=("wanderer.py",), players=2,
-    columns=(("coins", lambda s: str(s.get("coins", "-"))),
-             ("invalid", lambda s: str(s.get("invalid", "-")))),
-    legend="coins: taken; ", check_turns=10, head_to_head=True, home=HOME,
-    looks_like=_looks_like)
+    map_suffix=".txt", check=Check("plain", ("wanderer.py",), turns=10), players=2,
+    shown=Shown(columns=(("coins", lambda s: str(s.get("coins", "-"))),
+                         ("invalid", lambda s: str(s.get("invalid", "-")))),
+                legend="coins: taken; "),
+    competition=Competition(head_to_head=True), home=HOME, looks_like=_looks_like)

@@ -1,9 +1,9 @@
 """Robot Arena's entry: flags, lasers, 40 robots per AI (engine/arena/)."""
 from engine import InputError, arena
 from engine.arena.generate import generate as _generate
-from orchestrator.games.entry import CodeBot, Game
+from orchestrator.games.entry import Check, CodeBot, Competition, Game, Options, Shown
 from orchestrator.ladder.matchmaking import LadderRules
-from orchestrator.replay_reader import ReplayShape
+from orchestrator.replay_shape import ReplayShape
 
 
 def _draw(ais: int, robots: int, flags: int, bots: int, seed: int) -> tuple[str, str]:
@@ -23,12 +23,24 @@ def _looks_like(bot) -> int:
 GAME = Game(
     "arena", "Robot Arena",
     arena.RULEBOOK, "_arena", default_map="quad", map_suffix=".txt",
-    check_map="skirmish", check_opponents=("hunter.py", "beeline.py"),
-    columns=(("flags", lambda s: f"{s.get('max_flags', 0)}/{s.get('total_flags', 0)}"),
-             ("alive", lambda s: str(s.get("alive", "-")))),
-    legend="flags: best robot / all robots; ", check_turns=50,
-    ladder=LadderRules(4, 4, ("quad",)),          # free-for-alls of 4 on the 4-AI map
-    generate=_draw, generate_help="an arena (sized for --ais AIs of --robots robots)",
+    check=Check("skirmish", ("hunter.py", "beeline.py"), turns=50),
+    competition=Competition(
+        ladder=LadderRules(4, 4, ("quad",))),     # free-for-alls of 4 on the 4-AI map
+    shown=Shown(
+        columns=(("flags", lambda s: f"{s.get('max_flags', 0)}/{s.get('total_flags', 0)}"),
+                 ("alive", lambda s: str(s.get("alive", "-")))),
+        legend="flags: best robot / all robots; "),
+    options=Options(
+        generate=_draw, generate_help=("an arena at the seed's 5-6 % robot density, with walls, "
+                                       "lasers, spinners and pits, for --ais AIs of --robots "
+                                       "robots"),
+        presets_help="seed follows the seed document, v1.1 the original game's later release",
+        edit_help="walls, pits, lasers, spinners and flags",
+        scenario_help="""An arena file gives a map, robots and moves per turn, for example:
+
+  {"map": ["#####", "#1  #", "#   #", "#####"],
+   "robots": [{"id": "a", "ai": "A", "row": 1, "col": 2, "facing": "N"}],
+   "moves": [{"a": "FORWARD"}, {"a": "LASER"}], "seed": 1}"""),
     looks_like=_looks_like,
     code_bot=CodeBot("move", "function", "from roborally.api import *\n"),
     replay_shape=ReplayShape(

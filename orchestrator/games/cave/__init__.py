@@ -1,8 +1,8 @@
 """Cave Rangers' entry: stdin/stdout bots in any language (engine/cave/)."""
 from engine import InputError, cave
 from engine.cave.generate import generate as _generate
-from orchestrator.games.entry import Game
-from orchestrator.replay_reader import ReplayShape
+from orchestrator.games.entry import Check, Competition, Game, Options, Shown
+from orchestrator.replay_shape import ReplayShape
 from sandbox.limits import Limits
 from sandbox.programs import ELF, EXTENSIONS
 
@@ -33,17 +33,24 @@ def _looks_like(bot) -> int:
 GAME = Game(
     "cave", "Cave Rangers, bots in any language",
     cave.RULEBOOK, "_cave", default_map="generated", map_suffix=".txt",
-    check_map="generated", check_opponents=("forager.py", "miner.sh"),
+    check=Check("generated", ("forager.py", "miner.sh")),
     # The seed's controller: 1 s a turn. A persistent program's first turn gets 5 s.
     limits=Limits(cpu_per_call_s=1.0, wall_per_call_s=1.0, watchdog_grace_s=5.0,
                   cpu_bank_s=60.0, output_bytes=16 << 10),
     demo=("forager.py", "wanderer.py", "miner.sh", "scout.js", "digger.c"),
-    columns=(("score", lambda s: str(s.get("score", "-"))),
-             ("gold", lambda s: str(s.get("gold", "-"))),
-             ("lasted", lambda s: str(s.get("turns", "-"))),
-             ("invalid", lambda s: str(s.get("invalid", "-")))), programs=True,
-    ranked_by="score",        # the seed's leaderboard: mean score
-    head_to_head=True, generate=_draw, generate_help="a cavern (for --bots bots)",
+    shown=Shown(columns=(("score", lambda s: str(s.get("score", "-"))),
+                         ("gold", lambda s: str(s.get("gold", "-"))),
+                         ("lasted", lambda s: str(s.get("turns", "-"))),
+                         ("invalid", lambda s: str(s.get("invalid", "-"))))),
+    programs=True,
+    competition=Competition(ranked_by="score",    # the seed's leaderboard: mean score
+                            head_to_head=True),
+    options=Options(
+        generate=_draw, generate_help="a fixed cavern for --bots bots",
+        scenario_help="""A cave file (--game cave) gives a cavern, bots and their answers per turn:
+
+  {"cavern": ["-----", "-G}--", "--P--"], "bots": [{"id": "a", "row": 2, "col": 1}],
+   "turns": [{"a": "MNNANW"}], "creatures_move": false, "seed": 1}"""),
     looks_like=_looks_like,
     replay_shape=ReplayShape(tables={"bots": (int,) * 8, "creatures": (int, str, int, int),
                                      "nurse": (int, int, int), "squares": (int, str)}),

@@ -2,9 +2,9 @@
 import ast
 
 from engine import race
-from orchestrator.games.entry import CodeBot, Game
+from orchestrator.games.entry import Check, CodeBot, Competition, Game, Options, Shown
 from orchestrator.ladder.matchmaking import LadderRules
-from orchestrator.replay_reader import ReplayShape
+from orchestrator.replay_shape import ReplayShape
 from sandbox.limits import Limits
 
 RACE_ARGS = ("round", "order", "position", "score", "cards", "bots", "factory")
@@ -22,17 +22,22 @@ def _looks_like(bot) -> int:
 GAME = Game(
     "race", "Race some Robots, RoboRally cards",
     race.RULEBOOK, "_race", default_map="seed", map_suffix=".json",
-    check_map="seed", check_opponents=("random_bot.py", "planner.py"),
+    check=Check("seed", ("random_bot.py", "planner.py"), turns=20),
     # The seed gives no time; a round's choice gets 1 s, then random cards fill in.
     limits=Limits(cpu_per_call_s=2.0, act_soft_s=1.0, first_act_soft_s=1.0),
     demo=("planner.py", "random_bot.py", "cautious.py", "sprinter.py"),
-    columns=(("C1", lambda s: "yes" if s.get("checkpoint") else "-"),
-             ("to go", lambda s: str(s.get("distance", "-"))),
-             ("reboots", lambda s: str(s.get("reboots", "-"))),
-             ("filled", lambda s: str(s.get("invalid", 0) + s.get("overheats", 0)
-                                      + s.get("timeouts", 0)))),
-    tournament=("combinations", 3, 6), ranked_by="points", check_turns=20,
-    ladder=LadderRules(6, 2, ("seed",)),           # 6, or every bot when fewer
+    shown=Shown(columns=(("C1", lambda s: "yes" if s.get("checkpoint") else "-"),
+                         ("to go", lambda s: str(s.get("distance", "-"))),
+                         ("reboots", lambda s: str(s.get("reboots", "-"))),
+                         ("filled", lambda s: str(s.get("invalid", 0) + s.get("overheats", 0)
+                                                  + s.get("timeouts", 0))))),
+    competition=Competition(tournament=("combinations", 3, 6), ranked_by="points",
+                            ladder=LadderRules(6, 2, ("seed",))),  # 6, or all when fewer
+    options=Options(scenario_help=(
+        "A race file (--game race) gives a factory (null: the seed's), bots and their five\n"
+        "registers per round:\n\n"
+        '  {"factory": null, "bots": [{"id": "a", "x": 7, "y": 4, "d": "E"}],\n'
+        '   "rounds": [{"a": ["M1", null, null, null, null]}], "seed": 1}')),
     looks_like=_looks_like,
     code_bot=CodeBot("bot", "function"),
     replay_shape=ReplayShape(map={"width": int, "height": int, "cells": [[str]]},

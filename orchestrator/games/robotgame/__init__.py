@@ -2,8 +2,8 @@
 import ast
 
 from engine import robotgame
-from orchestrator.games.entry import CodeBot, Game
-from orchestrator.replay_reader import ReplayShape
+from orchestrator.games.entry import Check, CodeBot, Competition, Game, Options, Shown
+from orchestrator.replay_shape import ReplayShape
 from sandbox.limits import Limits
 from sandbox.paths import BOTLIB
 
@@ -21,7 +21,7 @@ def _looks_like(bot) -> int:
 GAME = Game(
     "robotgame", "rgkit's Robot Game",
     robotgame.RULEBOOK, "_robotgame", default_map="default",
-    map_suffix=".py", check_map="default", check_opponents=("example.py",),
+    map_suffix=".py", check=Check("default", ("example.py",)),
     failure="forfeit", players=2,
     # rgkit's server: 300 ms per act (1.5 s for the first); past that the robot guards.
     # Two turns of nothing but timeouts, or a 20 s bank, forfeit (docs/robotgame.md).
@@ -29,10 +29,14 @@ GAME = Game(
                   cpu_bank_s=20.0),
     demo=("coordinator.py", "example.py"),
     drivers=((".rb", str(BOTLIB / "ruby" / "driver.rb")),),
-    columns=(("robots", lambda s: str(s.get("robots", "-"))),
-             ("timeouts", lambda s: str(s.get("timeouts", "-")))),
-    called="Robot Game", legend="robots: alive at the end (the score); ", head_to_head=True,
-    robots_rule="spawn_per_player", random_spawn=True, looks_like=_looks_like,
+    shown=Shown(columns=(("robots", lambda s: str(s.get("robots", "-"))),
+                         ("timeouts", lambda s: str(s.get("timeouts", "-")))),
+                legend="robots: alive at the end (the score); ", called="Robot Game"),
+    competition=Competition(head_to_head=True),
+    options=Options(robots_rule="spawn_per_player", random_spawn=True,
+                    robots_help="spawned per player each time",
+                    edit_help="obstacles and spawn squares"),
+    looks_like=_looks_like,
     code_bot=CodeBot("Robot", "class", "import rg\n"),
     replay_shape=ReplayShape(map={"spawn": [(int, int)], "obstacle": [(int, int)]},
                              tables={"robots": (int,) * 5}),
