@@ -12,14 +12,11 @@ defines `MODE = Mode(...)`, named in the `ARENA_SANDBOX_MODES` environment varia
 """
 from __future__ import annotations
 
-import importlib.util
-import os
 import re
-import sys
 from dataclasses import dataclass
-from pathlib import Path
 
 from engine import InputError
+from sandbox import plugins
 from sandbox.host import Children
 from sandbox.inprocess import InProcessPlayers
 from sandbox.isolation import TIERS
@@ -92,17 +89,8 @@ IN_JAIL = INSIDE.name
 
 def _load_plugin(ref: str) -> Mode:
     """The `MODE` of a Python file named in $ARENA_SANDBOX_MODES."""
-    path = Path(ref).expanduser().resolve()
-    if not path.is_file():
-        raise InputError(f"{ref} (in ${PLUGINS_VARIABLE}): no such file")
-    name = f"{PLUGIN_MODULE}{path.stem}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    mode = getattr(module, "MODE", None)
-    if not isinstance(mode, Mode):
-        raise InputError(f"{ref} (in ${PLUGINS_VARIABLE}): defines no MODE = Mode(...)")
+    mode = plugins.entry(ref, PLUGINS_VARIABLE, PLUGIN_MODULE, "MODE", Mode,
+                         "MODE = Mode(...)")
     if not re.fullmatch(r"[a-z][a-z0-9_-]*", mode.name):
         raise InputError(f"{ref} (in ${PLUGINS_VARIABLE}): a mode's name is lower-case "
                          f"letters, digits, - and _, not {mode.name!r}")
@@ -113,7 +101,7 @@ def _load_plugin(ref: str) -> Mode:
 
 
 MODES: dict[str, Mode] = {mode.name: mode for mode in BUILT_IN}
-for _ref in filter(None, os.environ.get(PLUGINS_VARIABLE, "").split(os.pathsep)):
+for _ref in plugins.named(PLUGINS_VARIABLE):
     _mode = _load_plugin(_ref)
     MODES[_mode.name] = _mode
 

@@ -7,11 +7,6 @@ in PATH); child processes and servers started from here inherit it.
 """
 from __future__ import annotations
 
-import importlib.util
-import os
-import sys
-from pathlib import Path
-
 from engine import InputError
 from orchestrator import kinds
 from orchestrator.games.arena import GAME as _ARENA
@@ -19,6 +14,7 @@ from orchestrator.games.cave import GAME as _CAVE
 from orchestrator.games.entry import Game
 from orchestrator.games.race import GAME as _RACE
 from orchestrator.games.robotgame import GAME as _ROBOTGAME
+from sandbox import plugins
 
 PLUGINS_VARIABLE = "ARENA_GAMES"
 PLUGIN_MODULE = "arena_game_"       # a game kept elsewhere is this module + its name
@@ -28,26 +24,13 @@ DEFAULT_GAME = _ARENA.name          # what the commands play without --game
 
 def _load_plugin(ref: str) -> Game:
     """The `GAME` of a game's folder (its `__init__.py`) or of a Python file."""
-    path = Path(ref).expanduser().resolve()
-    folder = path.is_dir()
-    init = path / "__init__.py" if folder else path
-    if not init.is_file():
-        raise InputError(f"{ref} (in ${PLUGINS_VARIABLE}): no such game folder or file")
-    name = f"{PLUGIN_MODULE}{path.stem if not folder else path.name}"
-    spec = importlib.util.spec_from_file_location(
-        name, init, submodule_search_locations=[str(path)] if folder else None)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    game = getattr(module, "GAME", None)
-    if not isinstance(game, Game):
-        raise InputError(f"{ref} (in ${PLUGINS_VARIABLE}): defines no GAME entry")
-    return game
+    return plugins.entry(ref, PLUGINS_VARIABLE, PLUGIN_MODULE, "GAME", Game, "GAME entry",
+                         folders=True)
 
 
 def _registry() -> dict[str, Game]:
     games = {game.name: game for game in BUILT_IN}
-    for ref in filter(None, os.environ.get(PLUGINS_VARIABLE, "").split(os.pathsep)):
+    for ref in plugins.named(PLUGINS_VARIABLE):
         game = _load_plugin(ref)
         games[game.name] = game
     return games
