@@ -56,7 +56,10 @@ class Setup:
     def make(cls, game: Game, map_ref: str | None, rules: Any, limits: Limits,
              sandbox: str) -> "Setup":
         path = game.find_map(map_ref)
-        text = path.read_text(encoding="utf-8")
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise InputError(f"{path}: cannot read the map (not UTF-8 text)") from None
         game.parse_map(text, path.name)              # a bad map fails here, once
         return cls(game, path, text, rules, limits, sandbox)
 
@@ -69,6 +72,10 @@ class Setup:
             "limits": dataclasses.asdict(self.limits),
             "sandboxed": get_mode(self.sandbox).isolates,
         }
+        if get_mode(self.sandbox).whole_match:
+            # A jail's result is not a standard match's (its bots share one process): a
+            # batch in one mode never takes the other's results as its own.
+            identity["jailed"] = True
         spec = {
             "game": self.game.name, "map_name": self.map_path.name, "map_text": self.map_text,
             "rules": self.rules.as_dict(), "seed": seed,

@@ -79,7 +79,9 @@ def parse_map(text: str, name: str = "<map>", board_size: int = 19) -> RobotGame
 
 def load_map(path: Path) -> RobotGameMap:
     try:
-        text = Path(path).read_text()
+        text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise MapError(f"{path}: cannot read the map ({exc.strerror})") from None
+    except UnicodeDecodeError:
+        raise MapError(f"{path}: cannot read the map (not UTF-8 text)") from None
     return parse_map(text, str(path))

@@ -330,3 +330,21 @@ def test_no_descriptor_of_the_hosts_page_is_open_in_the_jail(tmp_path,
     # It sees the jail's own two pipes to the host, and no file that has no name.
     assert sum(stat.S_ISFIFO(mode) for _, mode, _ in found) == 2, found
     assert [f for f in found if stat.S_ISREG(f[1]) and f[2] == 0] == [], found
+
+
+def test_a_standard_batch_never_takes_a_jailed_batchs_results(tmp_path,
+                                                              no_stray_processes) -> None:
+    """A jail's results may have been bent by a bot of its line-up (its bots share one
+    process), so the same batch in the standard mode plays every match again, into the
+    same results file, rather than counting them as its own (a newcomer found a
+    standard batch that said "6 already in" the match batch's file)."""
+    from orchestrator import api
+    db = tmp_path / "runs.sqlite"
+    bots = [victim_bot().path, victim_bot().path]
+    skipped = [api.batch(bots, game="robotgame", seeds=2, max_turns=3, sandbox=mode, db=db,
+                         workers=1, progress=False).to_json()["skipped"]
+               for mode in ("match", "standard", "standard")]
+    assert skipped == [0, 0, 2], skipped          # the second standard batch resumes
+    with sqlite3.connect(db) as conn:
+        modes = sorted(row[0] for row in conn.execute("SELECT sandbox FROM matches"))
+    assert modes == ["match", "match", "standard", "standard"], modes

@@ -29,10 +29,10 @@ pytestmark = pytest.mark.skipif(
 # and spinner, and Robot Game's hanging hooks (tests/robotgame/test_hangs.py), run here.
 NOT_AS_USER = "not bwrap and not test_arena_check_of_a_hanging_bot"
 SUITES = ["tests/sandbox/test_hostile.py", "tests/sandbox/test_jail_attacks.py",
-          "tests/sandbox/test_check.py",
-          "tests/sandbox/test_tiers.py", "tests/arena/test_matches.py",
-          "tests/cave/test_hostile_programs.py", "tests/robotgame/test_hangs.py",
-          "tests/sandbox/test_jail_attacks.py"]
+          "tests/sandbox/test_check.py", "tests/sandbox/test_tiers.py",
+          "tests/arena/test_matches.py", "tests/cave/test_hostile_programs.py",
+          "tests/robotgame/test_hangs.py", "tests/api/test_code_bots.py",
+          "tests/replay/test_hostile_replays.py"]
 
 
 @HOST_WIDE        # it runs the hostile suites, whose port and files it shares
