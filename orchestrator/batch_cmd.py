@@ -12,6 +12,7 @@ import typer
 from defusedcsv import csv
 from rich.table import Table
 
+from engine import InputError
 from orchestrator import api
 from orchestrator.games import DEFAULT_GAME, GAMES
 from orchestrator.games.entry import Competition
@@ -242,7 +243,11 @@ def results(
         chosen = stored.chosen_run(store, run) if run else None
         if export is not None:
             columns, rows = stored.export_rows(store, chosen["id"] if chosen else None, export)
-            handle = output.open("w", newline="") if output else sys.stdout
+            try:
+                handle = output.open("w", newline="") if output else sys.stdout
+            except OSError as exc:
+                raise InputError(f"{output}: cannot write the export "
+                                 f"({exc.strerror})") from None
             writer = csv.writer(handle)
             writer.writerow(columns)        # defusedcsv: no cell reads as a formula
             writer.writerows(tuple(shown(v) if isinstance(v, str) else v for v in row)

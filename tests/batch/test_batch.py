@@ -148,6 +148,11 @@ def test_results_lists_shows_and_exports_runs(tmp_path) -> None:
     assert lines[0].startswith("match_id,game,map,seed") and len(lines) == 1 + 3 * 2
     missing = arena("results", str(tmp_path / "none.sqlite"))
     assert missing.returncode == 2 and missing.stderr.startswith("error: ")
+    for out in (tmp_path, tmp_path / "no-such-folder" / "x.csv"):   # a folder; no folder
+        unwritable = arena("results", str(db), "--export", "csv", "--out", str(out))
+        assert unwritable.returncode == 2, unwritable.stderr
+        assert unwritable.stderr.startswith(f"error: {out}: cannot write the export")
+        assert len(unwritable.stderr.strip().splitlines()) == 1, unwritable.stderr
 
 
 def test_dask_backend_on_a_local_cluster_matches_the_local_backend(tmp_path) -> None:
