@@ -65,6 +65,12 @@ def parse_map(text: str, name: str = "<map>", board_size: int = 19) -> RobotGame
             data = ast.literal_eval(text)
     except (ValueError, SyntaxError, MemoryError, RecursionError) as exc:
         raise MapError(f"{name}: not a Python dict literal ({type(exc).__name__})") from None
+    return map_from_data(data, name, board_size)
+
+
+def map_from_data(data: object, name: str = "<map>", board_size: int = 19) -> RobotGameMap:
+    """A map from rgkit's dict, {'spawn': [(x, y), ...], 'obstacle': [...]} (lists or
+    tuples: a scenario file gives it as JSON), checked as a map file is."""
     if not isinstance(data, dict):
         raise MapError(f"{name}: the map must be a dict with 'spawn' and 'obstacle' lists")
     spawn = _locs(data, "spawn", name, board_size)

@@ -47,6 +47,8 @@ class RobotGameMatch:
         self.timeouts = [0] * 2
         self.damage_dealt = [0] * 2
         self._faults: list[list] = []          # this turn's acts that raised or timed out
+        self.died: list[Robot] = []            # last turn's dead, where they ended (hp <= 0
+                                               # when damage killed them)
         self._spawn_squares = set(board.spawn)
 
     # -- a turn ---------------------------------------------------------------------------
@@ -64,14 +66,15 @@ class RobotGameMatch:
                           suicide_damage=rules.suicide_damage,
                           attack_damage=lambda: self.attack_rng.randint(rules.attack_min,
                                                                         rules.attack_max))
-        survivors = []
+        survivors, died = [], []
         for robot, (loc, hp) in zip(self.robots, outcome, strict=True):
             self.damage_dealt[1 - robot.player] += robot.hp - max(hp, 0)
-            if hp > 0:
-                survivors.append(Robot(loc, robot.player, hp, robot.rid))
+            (survivors if hp > 0 else died).append(Robot(loc, robot.player, hp, robot.rid))
         if self.turn % rules.spawn_every == 0:
+            died += [r for r in survivors if r.loc in self._spawn_squares]
             survivors = [r for r in survivors if r.loc not in self._spawn_squares]
             survivors += self._spawn()
+        self.died = died
         self.robots = survivors
         self.turn += 1
         if self.turn >= rules.max_turns:

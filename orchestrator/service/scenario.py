@@ -1,5 +1,9 @@
 """Scripted moves on a hand-made position (`arena scenario FILE`): read the scenario file
-and run it through the game's engine; the final state, as plain data."""
+and run it through the game's engine; the final state, as plain data.
+
+A scenario file is untrusted input: at most MAX_SCENARIO_BYTES are read, and JSON that is
+nested too deep or holds a number too long to convert is one error line, as bad JSON is;
+each game's reader bounds what the JSON holds."""
 from __future__ import annotations
 
 import json
@@ -8,17 +12,35 @@ from pathlib import Path
 from engine import InputError
 from orchestrator.games import DEFAULT_GAME, get_game
 
+MAX_SCENARIO_BYTES = 1 << 20       # 1 MiB: the largest bundled scenario is under 3 KiB
+
+
+def read_scenario_file(path: Path) -> object:
+    """The scenario file's JSON, read within bounds."""
+    try:
+        with open(path, "rb") as file:
+            raw = file.read(MAX_SCENARIO_BYTES + 1)
+    except FileNotFoundError:
+        raise InputError(f"{path}: scenario file not found") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read scenario ({exc.strerror or exc})") from None
+    if len(raw) > MAX_SCENARIO_BYTES:
+        raise InputError(f"{path}: the scenario file is over {MAX_SCENARIO_BYTES >> 20} MiB")
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: cannot read scenario (not UTF-8 text)") from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}:{exc.lineno}:{exc.colno}: invalid JSON ({exc.msg})") from None
+    except RecursionError:
+        raise InputError(f"{path}: invalid JSON (nested too deep)") from None
+    except ValueError:      # an integer of thousands of digits
+        raise InputError(f"{path}: invalid JSON (a number too long)") from None
+
 
 def run_scenario_file(path: Path, game: str = DEFAULT_GAME) -> dict:
     """The final state of the scenario in `path` (`arena scenario --json` prints it)."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(f"{path}: scenario file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot read scenario ({exc})") from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path}:{exc.lineno}:{exc.colno}: invalid JSON ({exc.msg})") from None
+    data = read_scenario_file(Path(path))
     found = get_game(game)
     if found.scenario is None:
         raise InputError(f"{found.name} has no scenario files")

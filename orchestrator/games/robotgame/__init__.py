@@ -1,7 +1,10 @@
 """Robot Game's entry: rgkit's rules, its bots unmodified, and bots in Ruby (seed 001)."""
 import ast
+from dataclasses import replace
 
-from engine import robotgame
+from engine import InputError, robotgame
+from engine.robotgame import scenario
+from engine.robotgame.mapfile import RobotGameMap
 from orchestrator.games.entry import Check, CodeBot, Competition, Game, Options, Shown
 from orchestrator.replay_shape import ReplayShape
 from sandbox.limits import Limits
@@ -18,9 +21,24 @@ def _looks_like(bot) -> int:
         for node in bot.tree.body) else 0
 
 
+def _bundled_map(ref: str) -> RobotGameMap:
+    """A scenario's map by name: a bundled map only (the file is untrusted, so it names
+    no path to read)."""
+    found = {path.stem: path for path in GAME.bundled_maps()}
+    if ref not in found:
+        raise InputError(f"map {ref!r:.40} is not a bundled Robot Game map (known: "
+                         f"{', '.join(found)}); or give it as an object of 'spawn' and "
+                         f"'obstacle' squares")
+    return GAME.load_map(found[ref])
+
+
+def _scenario(data, name: str) -> dict:
+    return scenario.run(data, name, find_map=_bundled_map)
+
+
 GAME = Game(
     "robotgame", "rgkit's Robot Game",
-    robotgame.RULEBOOK, "_robotgame", default_map="default",
+    replace(robotgame.RULEBOOK, scenario=_scenario), "_robotgame", default_map="default",
     map_suffix=".py", check=Check("default", ("example.py",)),
     failure="forfeit", players=2,
     # rgkit's server: 300 ms per act (1.5 s for the first); past that the robot guards.
@@ -35,7 +53,14 @@ GAME = Game(
     competition=Competition(head_to_head=True),
     options=Options(robots_rule="spawn_per_player", random_spawn=True,
                     robots_help="spawned per player each time",
-                    edit_help="obstacles and spawn squares"),
+                    edit_help="obstacles and spawn squares",
+                    scenario_help=(
+        "A Robot Game file (--game robotgame) gives a position (the turn, robots with\n"
+        "location, hp, player_id, robot_id; the default map unless it names another) and\n"
+        "each turn's actions by robot_id, in rgkit's forms:\n\n"
+        '  {"turn": 1, "robots": [{"location": [5, 5], "hp": 50, "player_id": 0,\n'
+        '   "robot_id": 0}, {"location": [6, 5], "hp": 50, "player_id": 1, "robot_id": 1}],\n'
+        '   "actions": [{"0": ["attack", [6, 5]], "1": ["guard"]}], "seed": 1}')),
     looks_like=_looks_like,
     code_bot=CodeBot("Robot", "class", "import rg\n"),
     replay_shape=ReplayShape(map={"spawn": [(int, int)], "obstacle": [(int, int)]},
