@@ -23,7 +23,7 @@ from engine.robotgame.mapfile import RobotGameMap, map_from_data
 from engine.robotgame.resolve import ATTACK, GUARD, MOVE, SUICIDE, Robot, around
 from engine.robotgame.rules import Rules, rules_from
 
-MAX_TURNS = 1000            # scripted turns in one file (a match is 100)
+MAX_TURNS = 200             # scripted turns in one file (a match is 100)
 MAX_NUMBER = 32767          # hp, ids and damage: a turn's view holds them as 16-bit numbers
 MAX_SIDE = 255              # the board's side: a target's x and y are one byte each
 DEFAULT_TURN = 1            # turn 0, 10, 20 ... end with a spawn; turn 1 does not

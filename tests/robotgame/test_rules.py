@@ -1,4 +1,6 @@
-"""Robot Game rules, one by one (spec robotgame.md), on the pure turn resolution."""
+"""Robot Game rules, one by one (spec robotgame.md), that need a whole match: spawning, the
+wire's checks, the score, the length, the maps. One turn's moves, collisions, attacks,
+guards and suicides are scenario files (tests/robotgame/scenarios/, test_scenarios.py)."""
 from __future__ import annotations
 
 import warnings
@@ -8,92 +10,10 @@ import pytest
 from engine import InputError
 from engine.robotgame.game import CODE_ATTACK, CODE_GUARD, CODE_MOVE, RobotGame
 from engine.robotgame.mapfile import load_map, parse_map
-from engine.robotgame.resolve import Robot, resolve
 from engine.robotgame.rules import rules_from
 from tests.conftest import ROOT
 
 DEFAULT_MAP = ROOT / "maps" / "robotgame" / "default.py"
-
-
-def turn(robots: list[tuple], actions: dict, damage: int = 9) -> dict:
-    """Resolve one turn; robots are (x, y, player, hp). Returns {start loc: (end loc, hp)}."""
-    bots = [Robot((x, y), p, hp, i) for i, (x, y, p, hp) in enumerate(robots)]
-    out = resolve(bots, actions, collision_damage=5, suicide_damage=15,
-                  attack_damage=lambda: damage)
-    return {bot.loc: end for bot, end in zip(bots, out, strict=True)}
-
-
-def test_a_chain_moves_when_its_head_moves() -> None:
-    got = turn([(5, 5, 0, 50), (6, 5, 0, 50), (7, 5, 0, 50)],
-               {(5, 5): ("move", (6, 5)), (6, 5): ("move", (7, 5)), (7, 5): ("move", (8, 5))})
-    assert got == {(5, 5): ((6, 5), 50), (6, 5): ((7, 5), 50), (7, 5): ((8, 5), 50)}
-
-
-def test_a_blocked_head_stops_the_whole_chain_and_only_enemies_hurt() -> None:
-    # Friends A -> B -> (8,5), and an enemy C also wants (8,5).
-    got = turn([(6, 5, 0, 50), (7, 5, 0, 50), (9, 5, 1, 50)],
-               {(6, 5): ("move", (7, 5)), (7, 5): ("move", (8, 5)), (9, 5): ("move", (8, 5))})
-    assert got[(6, 5)] == ((6, 5), 50)          # stayed; bumped only a friend
-    assert got[(7, 5)] == ((7, 5), 45)          # stayed; bumped the enemy
-    assert got[(9, 5)] == ((9, 5), 45)
-
-
-def test_a_cycle_of_four_all_move() -> None:
-    square = [(5, 5), (6, 5), (6, 6), (5, 6)]
-    robots = [(x, y, i % 2, 50) for i, (x, y) in enumerate(square)]
-    actions = {square[i]: ("move", square[(i + 1) % 4]) for i in range(4)}
-    got = turn(robots, actions)
-    assert got == {square[i]: (square[(i + 1) % 4], 50) for i in range(4)}
-
-
-@pytest.mark.parametrize("players,hp", [((0, 1), 45), ((0, 0), 50)])
-def test_a_direct_swap_fails_and_hurts_only_enemies(players, hp) -> None:
-    got = turn([(5, 5, players[0], 50), (6, 5, players[1], 50)],
-               {(5, 5): ("move", (6, 5)), (6, 5): ("move", (5, 5))})
-    assert got == {(5, 5): ((5, 5), hp), (6, 5): ((6, 5), hp)}
-
-
-def test_collision_damage_counts_each_enemy() -> None:
-    # Three robots want (6, 6): one of player 0, two of player 1.
-    got = turn([(5, 6, 0, 50), (7, 6, 1, 50), (6, 7, 1, 50)],
-               {(5, 6): ("move", (6, 6)), (7, 6): ("move", (6, 6)), (6, 7): ("move", (6, 6))})
-    assert got[(5, 6)] == ((5, 6), 40)          # two enemies: 2 x 5
-    assert got[(7, 6)] == ((7, 6), 45) and got[(6, 7)] == ((6, 7), 45)
-
-
-def test_moving_into_a_robot_that_stays_bumps_it_but_a_guard_takes_nothing() -> None:
-    got = turn([(5, 5, 0, 50), (6, 5, 1, 50)], {(5, 5): ("move", (6, 5)), (6, 5): ("guard",)})
-    assert got == {(5, 5): ((5, 5), 45), (6, 5): ((6, 5), 50)}
-    got = turn([(5, 5, 0, 50), (6, 5, 1, 50)],
-               {(5, 5): ("move", (6, 5)), (6, 5): ("attack", (6, 6))})
-    assert got == {(5, 5): ((5, 5), 45), (6, 5): ((6, 5), 45)}
-
-
-def test_attacks_land_on_final_positions_and_guard_halves_them() -> None:
-    # The enemy steps into the attacked square: hit. The other attack hits the square its
-    # target left: miss.
-    got = turn([(5, 5, 0, 50), (7, 5, 1, 50), (5, 7, 0, 50), (5, 8, 1, 50)],
-               {(5, 5): ("attack", (6, 5)), (7, 5): ("move", (6, 5)),
-                (5, 7): ("attack", (5, 8)), (5, 8): ("move", (5, 9))})
-    assert got[(7, 5)] == ((6, 5), 41) and got[(5, 8)] == ((5, 9), 50)
-    got = turn([(5, 5, 0, 50), (6, 5, 1, 50)], {(5, 5): ("attack", (6, 5)), (6, 5): ("guard",)})
-    assert got[(6, 5)] == ((6, 5), 46)           # 9 // 2
-
-
-def test_suicide_kills_itself_and_hurts_adjacent_enemies_only() -> None:
-    got = turn([(5, 5, 0, 50), (6, 5, 1, 50), (5, 6, 1, 50), (4, 5, 0, 50), (5, 4, 1, 50)],
-               {(5, 5): ("suicide",), (5, 6): ("guard",), (6, 5): ("attack", (7, 5)),
-                (5, 4): ("attack", (5, 3))})      # a missing action would be a guard
-    assert got[(5, 5)][1] == 0
-    assert got[(6, 5)] == ((6, 5), 35)
-    assert got[(5, 6)] == ((5, 6), 43)           # guarding: 15 // 2
-    assert got[(4, 5)] == ((4, 5), 50)           # a friend: nothing
-    assert got[(5, 4)] == ((5, 4), 35)
-
-
-def test_no_friendly_fire_from_attacks() -> None:
-    got = turn([(5, 5, 0, 50), (6, 5, 0, 50)], {(5, 5): ("attack", (6, 5))})
-    assert got[(6, 5)] == ((6, 5), 50)
 
 
 def new_match(seed: int = 1, **rules) -> RobotGame:
