@@ -25,7 +25,7 @@ from engine.robotgame.rules import Rules, rules_from
 
 MAX_TURNS = 200             # scripted turns in one file (a match is 100)
 MAX_NUMBER = 32767          # hp, ids and damage: a turn's view holds them as 16-bit numbers
-MAX_SIDE = 255              # the board's side: a target's x and y are one byte each
+MAX_SIDE = 19               # the board's side: rgkit's (map files are read as 19)
 DEFAULT_TURN = 1            # turn 0, 10, 20 ... end with a spawn; turn 1 does not
 CODES = {GUARD: CODE_GUARD, MOVE: CODE_MOVE, ATTACK: CODE_ATTACK, SUICIDE: CODE_SUICIDE}
 ACTION_FORMS = '["move", [x, y]], ["attack", [x, y]], ["guard"] or ["suicide"]'
@@ -186,6 +186,9 @@ def play(match: RobotGame, turns: Any, name: str) -> dict[int, tuple[Robot, bool
             if key not in on_board:
                 raise InputError(f"{where}: no robot {key!r:.40} is on the board")
             scripted[on_board[key]] = _action(value, f"{where}, robot {key}")
+        if match.turn % match.rules.spawn_every == 0 and \
+                match.next_id + 2 * match.rules.spawn_per_player - 1 > MAX_NUMBER:
+            raise InputError(f"{where}: its spawn would number robots past {MAX_NUMBER}")
         match.views()                     # whom the turn asks, as a real turn does
         actions: dict = {}
         for ai in (0, 1):
