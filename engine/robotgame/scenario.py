@@ -39,6 +39,11 @@ RULE_BOUNDS = {"board_size": (2, MAX_SIDE), "spawn_every": (1, MAX_NUMBER),
 FindMap = Callable[[str], RobotGameMap]
 
 
+def _short(message: str, most: int = 300) -> str:
+    """An error that quotes what the file holds, cut to a line's worth."""
+    return message if len(message) <= most else message[:most] + "..."
+
+
 def _int(value: Any, low: int, high: int, where: str) -> int:
     if type(value) is not int or not low <= value <= high:
         raise InputError(f"{where} must be a whole number from {low} to {high}")
@@ -52,7 +57,10 @@ def read_rules(data: Any, name: str) -> Rules:
         raise InputError(f"{name}: 'rules' must be an object of rule: value")
     overrides = dict(overrides)
     preset = overrides.pop("preset", "rgkit")
-    rules = rules_from(preset if isinstance(preset, str) else repr(preset), **overrides)
+    try:
+        rules = rules_from(preset if isinstance(preset, str) else repr(preset), **overrides)
+    except InputError as exc:
+        raise InputError(_short(f"{name}: {exc}")) from None
     for key, (low, high) in RULE_BOUNDS.items():
         _int(getattr(rules, key), low, high, f"{name}: rule {key!r}")
     if rules.attack_min > rules.attack_max:
@@ -65,7 +73,10 @@ def read_map(data: Any, name: str, rules: Rules, find_map: FindMap | None) -> Ro
     as an object, {"spawn": [[x, y], ...], "obstacle": [[x, y], ...]}."""
     ref = data.get("map", "default")
     if isinstance(ref, dict):
-        return map_from_data(ref, f"{name} map", rules.board_size)
+        try:
+            return map_from_data(ref, f"{name} map", rules.board_size)
+        except InputError as exc:
+            raise InputError(_short(str(exc))) from None
     if not isinstance(ref, str):
         raise InputError(f"{name}: 'map' must be a bundled map's name or an object of "
                          f"'spawn' and 'obstacle' squares")

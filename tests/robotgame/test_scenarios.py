@@ -157,6 +157,17 @@ def test_bad_scenarios_are_one_input_error(data, message) -> None:
         run(data)
 
 
+@pytest.mark.parametrize("data", [{"rules": {"preset": "x" * 100_000}},
+                                  {"rules": {"x" * 100_000: 1}},
+                                  {"rules": {"robot_hp": "x" * 100_000}},
+                                  {"map": {"spawn": ["\x1b[31m" * 10_000], "obstacle": []}}],
+                         ids=["preset", "rule name", "rule value", "map square"])
+def test_an_error_quoting_the_file_is_a_line_long(data) -> None:
+    with pytest.raises(InputError) as caught:
+        run(data)
+    assert len(str(caught.value)) <= 303 and "\n" not in str(caught.value)
+
+
 FILES = {"deep": (b"[" * 100_000, "nested too deep"),
          "long number": (b'{"seed": 1' + b"1" * 5000 + b"}", "a number too long"),
          "large": (b" " * (1 << 20) + b"{}", "over 1 MiB"),
