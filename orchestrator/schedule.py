@@ -92,11 +92,13 @@ class Setup:
 def record_of(spec: dict[str, Any]) -> dict[str, Any]:
     """What the store keeps of a played match's spec to play it again (`arena replay
     DB:MATCH_ID`): everything but the map's and the bots' text, which stay in their files
-    and are named by path and sha256 (a replay refuses a file that changed since)."""
+    and are named by path and sha256 (a replay refuses a file that changed since). A bot's
+    `file` is its absolute path, where it is read again; its `path` stays as it was given,
+    as the match's results and replay name it."""
     record = {key: value for key, value in spec.items() if key not in ("map_text", "replay")}
     record["map_sha256"] = hashlib.sha256(spec["map_text"].encode()).hexdigest()
     record["bots"] = [{key: value for key, value in bot.items() if key != "source"}
-                      | {"path": str(Path(bot["path"]).resolve())} for bot in spec["bots"]]
+                      | {"file": str(Path(bot["path"]).resolve())} for bot in spec["bots"]]
     return record
 
 

@@ -85,11 +85,12 @@ def _spec(record: dict, where: str) -> dict:
                          f"(sha256 differs); it cannot be replayed exactly")
     bots = []
     for bot in record["bots"]:
-        source = _read(Path(bot["path"]), "bot", where)
+        source = _read(Path(bot["file"]), "bot", where)
         if hashlib.sha256(source).hexdigest() != bot["sha256"]:
-            raise InputError(f"{where}: the bot {bot['path']} changed since the match was "
+            raise InputError(f"{where}: the bot {bot['file']} changed since the match was "
                              f"played (sha256 differs); it cannot be replayed exactly")
-        bots.append(bot | {"source": source})
+        bots.append({key: value for key, value in bot.items() if key != "file"}
+                    | {"source": source})
     try:
         map_text = map_bytes.decode("utf-8")
     except UnicodeDecodeError:
