@@ -54,8 +54,7 @@ def print_games(report: dict) -> None:
     table = Table(title=shown_text(f"{what} of {report['bot']}"
                                    + (f" against {report['vs']}" if report["vs"] else "")
                                    + (f" on {report['map']}" if report["map"] else "")))
-    for column in ("match", "seed", "map", "seat", "opponents", "result", "out at", "turns",
-                   "open with"):
+    for column in ("match", "seed", "map", "seat", "opponents", "result", "out at", "turns"):
         table.add_column(column, justify="right" if column in ("seed", "seat", "out at",
                                                                 "turns") else "left",
                          overflow="fold")
@@ -64,8 +63,11 @@ def print_games(report: dict) -> None:
                       str(row["seat"]), shown_text(", ".join(row["opponents"])),
                       f"{row['result']} ({row['rank']} of {row['of']})",
                       "" if row["eliminated"] is None else str(row["eliminated"]),
-                      str(row["turns"]), shown_text(row["open"]))
+                      str(row["turns"]))
     out.print(table)
+    # The commands whole, one a line, never folded: they are for copying.
+    for row in report["games"]:
+        out.print(shown_text(f"{row['match'][:12]}  {row['open']}"), soft_wrap=True)
     out.print(shown_text(f"{len(report['games'])} {what}; out at: the turn the bot was "
                          f"erased or lost its last robot"), style="dim")
 

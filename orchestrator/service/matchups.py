@@ -126,12 +126,14 @@ def matrix(store: Store, run_id: str | None = None, bot: str | None = None,
     }
 
 
-def _chosen(bot: str, labels: dict[tuple[str, str], str]) -> set[tuple[str, str]]:
-    """The entrants `--bot` names: by label, else every version of that name."""
+def _chosen(bot: str, labels: dict[tuple[str, str], str], option: str = "--bot"
+            ) -> set[tuple[str, str]]:
+    """The entrants `--bot` (or `option`) names: by label, else every version of that
+    name."""
     found = {key for key, label in labels.items() if label == bot} or \
         {key for key in labels if key[0] == bot}
     if not found:
-        raise InputError(f"--bot {bot}: no entrant is named so (entrants: "
+        raise InputError(f"{option} {bot}: no entrant is named so (entrants: "
                          f"{', '.join(sorted(labels.values())) or 'none'})")
     return found
 
@@ -218,7 +220,7 @@ def games(store: Store, bot: str, run_id: str | None = None, lost: bool = False,
             entrants.key(p)
     labels = entrants.labels()
     chosen = _chosen(bot, labels)
-    opponents_named = _chosen(vs, labels) if vs is not None else None
+    opponents_named = _chosen(vs, labels, "--vs") if vs is not None else None
     rows = []
     for match in matches:
         players = match["players"]
