@@ -232,6 +232,35 @@ class Store:
         return {"id": row[0], "game": row[1], "map": row[2], "seed": row[3], "turns": row[4],
                 "end": row[5], "restarts": row[6], "replay": row[7], "players": players}
 
+    def iter_matches(self, run_id: str | None = None) -> Iterator[dict]:
+        """`match()` of every finished match of a run (schedule order), or of the file
+        (the order they finished in), read in one query rather than two per match."""
+        query = ("SELECT m.id, m.game, m.map, m.seed, m.turns, m.end_reason, m.restarts, "
+                 "m.replay, p.seat, p.name, p.bot, p.sha256, p.rank, p.status, p.reason, "
+                 "p.turn, p.overheats, p.cpu_s, p.peak_rss_mb, p.stats FROM matches m "
+                 "JOIN participants p ON p.match_id = m.id")
+        if run_id:
+            query += (" JOIN run_matches rm ON rm.match_id = m.id WHERE rm.run_id = ? "
+                      "ORDER BY rm.ordinal, p.seat")
+        else:
+            query += " ORDER BY m.finished, m.id, p.seat"
+        current: dict | None = None
+        for row in self.db.execute(query, (run_id,) if run_id else ()):
+            if current is None or current["id"] != row[0]:
+                if current is not None:
+                    yield current
+                current = {"id": row[0], "game": row[1], "map": row[2], "seed": row[3],
+                           "turns": row[4], "end": row[5], "restarts": row[6],
+                           "replay": row[7], "players": []}
+            (seat, name, bot, sha, rank, status, reason, turn, overheats, cpu_s, rss,
+             stats) = row[8:]
+            current["players"].append({
+                "seat": seat, "name": name, "bot": bot, "sha256": sha, "rank": rank,
+                "status": status, "reason": reason, "turn": turn, "overheats": overheats,
+                "cpu_s": cpu_s, "peak_rss_mb": rss, "stats": json.loads(stats)})
+        if current is not None:
+            yield current
+
     def inputs(self, match_id: str) -> dict | None:
         """What a match was played from (`add_match`'s `inputs`), or None: not recorded
         (a results file from before they were, or no such match)."""

@@ -30,12 +30,7 @@ COLUMNS = ("entrant", "opponent", "games", "wins", "draws", "losses", "win_rate"
 def selected(store: Store, run_id: str | None, map: str | None = None) -> Iterator[dict]:
     """The finished matches of one run (schedule order) or of the whole file (the order
     they finished in), of one map if `map` is given."""
-    if run_id:
-        matches = store.iter_run_results(run_id)
-    else:
-        ids = [row[0] for row in store.db.execute("SELECT id FROM matches ORDER BY finished, id")]
-        matches = (store.match(mid) for mid in ids)
-    for match in matches:
+    for match in store.iter_matches(run_id):
         if map is None or match["map"] == map:
             yield match
 
@@ -112,6 +107,7 @@ def matrix(store: Store, run_id: str | None = None, bot: str | None = None,
                       "losses": c["loss"], "win_rate": round(c["win"] / c["games"], 4),
                       "win_ci": [round(low, 4), round(high, 4)], "matches": c["matches"]})
     shown_ids = {mid for cell in cells for mid in cell["matches"]}
+    kept = Kept(store.path)
     shown_labels = {cell[side] for cell in cells for side in ("entrant", "opponent")}
     return {
         "db": str(store.path), "run": run_id, "game": next(iter(game_names), None),
@@ -121,7 +117,7 @@ def matrix(store: Store, run_id: str | None = None, bot: str | None = None,
                      if labels[key] in shown_labels],
         "splits": sorted({cell[by] for cell in cells}, key=str) if by else [],
         "cells": cells,
-        "games": {mid: _game(games[mid], labels, entrants, store.path)
+        "games": {mid: _game(games[mid], labels, entrants, kept)
                   for mid in games if mid in shown_ids},
     }
 
@@ -148,14 +144,14 @@ def _strongest_first(counts: dict[tuple, dict], labels: dict) -> dict[tuple[str,
     return {key: i for i, key in enumerate(ranked)}
 
 
-def _game(match: dict, labels: dict, entrants: Entrants, db: Path) -> dict:
+def _game(match: dict, labels: dict, entrants: Entrants, kept: "Kept") -> dict:
     """One game as a cell of the matrix lists it."""
     return {"id": match["id"], "seed": match["seed"], "map": match["map"],
             "turns": match["turns"], "end": match["end"],
             "players": [{"name": labels[entrants.key(p)], "seat": p["seat"], "rank": p["rank"],
                          "status": p["status"], "eliminated": elimination_turn(p)}
                         for p in match["players"]],
-            "open": open_command(db, match)}
+            "open": kept.command(match)}
 
 
 def matrix_rows(report: dict) -> tuple[list[str], list[tuple]]:
@@ -191,21 +187,29 @@ def result_of(player: dict, players: list[dict]) -> str:
     return "draw" if sum(p["rank"] == 1 for p in players) > 1 else "won"
 
 
-def replay_file(db: Path, match: dict) -> Path | None:
-    """The replay file a batch with --replays kept for this match (or one `arena replay
-    DB:ID` made), if it is there."""
-    for path in ((Path(match["replay"]),) if match.get("replay") else ()) + (
-            Path(db).parent / "replays" / f"{match['id']}.json.gz",):
-        if path.is_file():
-            return path
-    return None
+class Kept:
+    """The replays kept beside a results file, listed once for a listing of any length."""
 
+    def __init__(self, db: Path) -> None:
+        self.db = Path(db)
+        folder = self.db.parent / "replays"
+        self.names = {p.name for p in folder.iterdir()} if folder.is_dir() else set()
 
-def open_command(db: Path, match: dict) -> str:
-    """The command that opens the game: its replay file, else its record."""
-    found = replay_file(db, match)
-    target = str(found) if found else f"{db}:{match['id']}"
-    return f"arena replay {shlex.quote(target)}"
+    def file(self, match: dict) -> Path | None:
+        """The match's replay file (kept by the batch, or made by `arena replay DB:ID`,
+        both beside the results file), or None."""
+        name = f"{match['id']}.json.gz"
+        if name in self.names:
+            return self.db.parent / "replays" / name
+        if match.get("replay") and Path(match["replay"]).is_file():
+            return Path(match["replay"])        # where the batch's working folder put it
+        return None
+
+    def command(self, match: dict) -> str:
+        """The command that opens the game: its replay file, else its record."""
+        found = self.file(match)
+        target = str(found) if found else f"{self.db}:{match['id']}"
+        return f"arena replay {shlex.quote(target)}"
 
 
 def games(store: Store, bot: str, run_id: str | None = None, lost: bool = False,
@@ -222,6 +226,7 @@ def games(store: Store, bot: str, run_id: str | None = None, lost: bool = False,
     chosen = _chosen(bot, labels)
     opponents_named = _chosen(vs, labels, "--vs") if vs is not None else None
     rows = []
+    kept = Kept(store.path)
     for match in matches:
         players = match["players"]
         for me in players:
@@ -239,6 +244,6 @@ def games(store: Store, bot: str, run_id: str | None = None, lost: bool = False,
                          "opponents": [labels[entrants.key(p)] for p in others],
                          "result": result, "rank": me["rank"], "of": len(players),
                          "status": me["status"], "eliminated": elimination_turn(me),
-                         "turns": match["turns"], "open": open_command(store.path, match)})
+                         "turns": match["turns"], "open": kept.command(match)})
     return {"db": str(store.path), "run": run_id, "bot": bot, "lost": lost, "vs": vs,
             "map": map, "games": rows}

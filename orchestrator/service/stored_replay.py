@@ -18,7 +18,7 @@ from typing import Callable
 from engine import InputError
 from orchestrator import execute
 from orchestrator.service.batch import write_whole
-from orchestrator.service.matchups import replay_file
+from orchestrator.service.matchups import Kept
 from orchestrator.service.results import open_results
 from orchestrator.store import Store
 
@@ -50,7 +50,7 @@ def replay_path(db: Path, match_id: str, told: Callable[[str], None] = lambda _:
     store = open_results(db)
     try:
         match = chosen_match(store, match_id)
-        kept = replay_file(store.path, match)
+        kept = Kept(store.path).file(match)
         if kept is not None:
             return kept
         record = store.inputs(match["id"])
