@@ -30,8 +30,8 @@ from orchestrator import progress as views
 from orchestrator.api_types import (
     BatchResult,
     CompareResult,
-    Matchups,
     MatchResult,
+    Matchups,
     PlayerResult,
     Replay,
     RunInfo,

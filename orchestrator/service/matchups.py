@@ -79,8 +79,8 @@ def matrix(store: Store, run_id: str | None = None, bot: str | None = None,
         players = match["players"]
         keys = [entrants.key(p) for p in players]
         games[match["id"]] = match
-        for mine, me in zip(players, keys):
-            for theirs, them in zip(players, keys):
+        for mine, me in zip(players, keys, strict=True):
+            for theirs, them in zip(players, keys, strict=True):
                 if mine is theirs:
                     continue
                 split = (match["map"] if by == "map" else mine["seat"]) if by else None

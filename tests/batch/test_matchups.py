@@ -23,7 +23,6 @@ from tests.batch.matchup_store import (
     ESCAPE,
     FORMULA,
     MARKUP,
-    NAMES,
     SCRIPT,
     hostile_tournament,
     player,

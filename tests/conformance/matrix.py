@@ -405,7 +405,8 @@ PLAYS: dict[str, Callable[[Where, Game, Path, str], None]] = {
     "run": run_table, "run-json": run_json, "run-by-name": run_by_name, "bots": bots_list,
     "batch": batch, "tournament": tournament, "compare": compare, "scenario": scenario,
     "replay": replay, "maps": maps, "maps-generate": maps_generate, "ladder": ladder,
-    "check": check, "lost-games": lost_games, "driver-run": driver_run, "driver-check": driver_check,
+    "check": check, "lost-games": lost_games, "driver-run": driver_run,
+    "driver-check": driver_check,
     "driver-ladder": driver_ladder,
 }
 PER_GAME = ("run", "run-json", "run-by-name", "bots", "batch", "lost-games", "tournament",
@@ -417,7 +418,8 @@ PER_DRIVEN_SAMPLE = ("driver-run", "driver-check", "driver-ladder")
 COVERS = {"run": ("run", "run-json", "run-by-name"), "check": ("check", "driver-check"),
           "batch": ("batch",), "results": ("batch", "lost-games"),
           "tournament": ("tournament",), "compare": ("compare",),
-          "scenario": ("scenario",), "replay": ("replay", "lost-games"), "maps": ("maps", "maps-generate"),
+          "scenario": ("scenario",), "replay": ("replay", "lost-games"),
+          "maps": ("maps", "maps-generate"),
           "serve": ("ladder", "driver-ladder"), "bots": ("bots",)}
 
 
