@@ -261,6 +261,9 @@ def results(
       arena results runs/arena.sqlite --games --bot Hunter --lost --vs Turtle
     """
     _check_results_options(matrix, games, by, bot, html, lost, vs, map)
+    if games and export is not None:
+        raise InputError("--export goes with a run's rows or --matrix, not --games (--json "
+                         "gives the games as data)")
     store = stored.open_results(db)
     try:
         runs = store.runs()
