@@ -78,7 +78,7 @@ def matrix(store: Store, run_id: str | None = None, bot: str | None = None,
         game_names.add(match["game"])
         players = match["players"]
         keys = [entrants.key(p) for p in players]
-        games[match["id"]] = match
+        games[match["id"]] = _compact(match, keys)        # not its stats: any length
         for mine, me in zip(players, keys, strict=True):
             for theirs, them in zip(players, keys, strict=True):
                 if mine is theirs:
@@ -117,7 +117,7 @@ def matrix(store: Store, run_id: str | None = None, bot: str | None = None,
                      if labels[key] in shown_labels],
         "splits": sorted({cell[by] for cell in cells}, key=str) if by else [],
         "cells": cells,
-        "games": {mid: _game(games[mid], labels, entrants, kept)
+        "games": {mid: _game(games[mid], labels, kept)
                   for mid in games if mid in shown_ids},
     }
 
@@ -144,13 +144,20 @@ def _strongest_first(counts: dict[tuple, dict], labels: dict) -> dict[tuple[str,
     return {key: i for i, key in enumerate(ranked)}
 
 
-def _game(match: dict, labels: dict, entrants: Entrants, kept: "Kept") -> dict:
+def _compact(match: dict, keys: list[tuple[str, str]]) -> dict:
+    """What the matrix keeps of a game until the labels are known."""
+    return {"id": match["id"], "seed": match["seed"], "map": match["map"],
+            "turns": match["turns"], "end": match["end"], "replay": match["replay"],
+            "players": [(key, p["seat"], p["rank"], p["status"], elimination_turn(p))
+                        for key, p in zip(keys, match["players"], strict=True)]}
+
+
+def _game(match: dict, labels: dict, kept: "Kept") -> dict:
     """One game as a cell of the matrix lists it."""
     return {"id": match["id"], "seed": match["seed"], "map": match["map"],
             "turns": match["turns"], "end": match["end"],
-            "players": [{"name": labels[entrants.key(p)], "seat": p["seat"], "rank": p["rank"],
-                         "status": p["status"], "eliminated": elimination_turn(p)}
-                        for p in match["players"]],
+            "players": [{"name": labels[key], "seat": seat, "rank": rank, "status": status,
+                         "eliminated": out} for key, seat, rank, status, out in match["players"]],
             "open": kept.command(match)}
 
 
