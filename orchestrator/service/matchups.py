@@ -97,7 +97,7 @@ def matrix(store: Store, run_id: str | None = None, bot: str | None = None,
     order = _strongest_first(counts, labels)
     cells = []
     for (me, them, split), c in sorted(counts.items(), key=lambda kv: (
-            order[kv[0][0]], order[kv[0][1]], str(kv[0][2]))):
+            order[kv[0][0]], order[kv[0][1]], kv[0][2] if by else 0)):
         if chosen is not None and me not in chosen:
             continue
         low, high = wilson(c["win"], c["games"])
@@ -115,7 +115,7 @@ def matrix(store: Store, run_id: str | None = None, bot: str | None = None,
         "entrants": [{"label": labels[key], **entrants.found[key]}
                      for key in sorted(labels, key=order.__getitem__)
                      if labels[key] in shown_labels],
-        "splits": sorted({cell[by] for cell in cells}, key=str) if by else [],
+        "splits": sorted({cell[by] for cell in cells}) if by else [],   # one type each
         "cells": cells,
         "games": {mid: _game(games[mid], labels, kept)
                   for mid in games if mid in shown_ids},
