@@ -31,6 +31,7 @@ from orchestrator.api_types import (
     BatchResult,
     CompareResult,
     MatchResult,
+    Matchups,
     PlayerResult,
     Replay,
     RunInfo,
@@ -53,7 +54,7 @@ Bot = Union[str, Path, Callable[..., Any], type]
 __all__ = ["play", "check", "scenario", "batch", "tournament", "compare", "open_store",
            "load_replay", "bot_file",
            "Bot", "MatchResult", "PlayerResult", "BatchResult", "Standing", "CompareResult",
-           "Replay", "ResultsStore", "RunInfo", "InputError", "Interrupted", "GAMES"]
+           "Replay", "ResultsStore", "Matchups", "RunInfo", "InputError", "Interrupted", "GAMES"]
 
 _err = console(stderr=True)
 
@@ -261,6 +262,39 @@ class ResultsStore:
         finally:
             store.close()
         return pandas_module().DataFrame(rows, columns=columns)
+
+    def matrix(self, run: str | None = None, *, bot: str | None = None, by: str | None = None,
+               map: str | None = None) -> Matchups:
+        """Who beats whom, in one run or the whole file (`arena results DB --matrix`):
+        `bot` keeps that bot's rows, `by` ("map" or "seat") splits each pair's games,
+        `map` keeps that map's games. `.to_pandas()` gives the cells as a DataFrame."""
+        store = stored.open_results(self.path)
+        try:
+            chosen = stored.chosen_run(store, run)["id"] if run else None
+            return Matchups.from_dict(stored.matrix(store, chosen, bot=bot, by=by, map=map))
+        finally:
+            store.close()
+
+    def games(self, bot: str, run: str | None = None, *, lost: bool = False,
+              vs: str | None = None, map: str | None = None) -> list[dict]:
+        """The games of `bot` (`arena results DB --games --bot NAME`), those it `lost`,
+        against `vs`, on `map`: each with its match id, seed, map, opponents, result, the
+        turn it was out, and the command that opens its replay."""
+        from orchestrator.service import matchups
+
+        store = stored.open_results(self.path)
+        try:
+            chosen = stored.chosen_run(store, run)["id"] if run else None
+            return matchups.games(store, bot, chosen, lost=lost, vs=vs, map=map)["games"]
+        finally:
+            store.close()
+
+    def replay(self, match: str) -> Replay:
+        """The replay of a stored match, by its id or a prefix (`arena replay DB:ID`): the
+        one the batch kept, else the match played again exactly from its record."""
+        from orchestrator.service.stored_replay import replay_path
+
+        return Replay.from_dict(replay.load(replay_path(self.path, match)))
 
     def _repr_html_(self) -> str:
         from orchestrator.api_types import html_table

@@ -301,3 +301,44 @@ class RunInfo:
     finished: int
     data: dict = field(repr=False)
 
+
+
+@dataclass(frozen=True)
+class Matchups(_Json):
+    """Who beats whom (`arena results DB --matrix --json`): one cell per entrant,
+    opponent (and map or seat with `by`), with games, wins, draws, losses, the win rate
+    and its 95 % Wilson interval, and the ids of its games; in Jupyter, the heat map."""
+
+    entrants: list
+    cells: list
+    games: dict
+    data: dict = field(repr=False)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Matchups":
+        return _typed(cls, data)
+
+    def rows(self) -> tuple[list[str], list[tuple]]:
+        """The cells as flat rows, the columns of `--matrix --export csv`."""
+        from orchestrator.service.matchups import matrix_rows
+        return matrix_rows(self.data)
+
+    def to_pandas(self):
+        """One row per cell: the columns of `--matrix --export csv`."""
+        columns, rows = self.rows()
+        return pandas_module().DataFrame(rows, columns=columns)
+
+    def html(self) -> str:
+        """The self-contained page (as `--matrix --html` writes it)."""
+        from orchestrator import matrix_page
+        return matrix_page.page(self.data)
+
+    def save(self, path) -> str:
+        """Write the page, as `--matrix --html FILE` does."""
+        from orchestrator import matrix_page
+        return str(matrix_page.write_page(self.data, path))
+
+    def _repr_html_(self) -> str:
+        return (f'<iframe srcdoc="{escape(self.html(), quote=True)}" sandbox="allow-scripts" '
+                f'style="width:100%;height:{VIEWER_HEIGHT}px;border:0" '
+                f'title="matchups"></iframe>')

@@ -39,6 +39,7 @@ from engine import InputError
 from orchestrator import plain_view, replay
 from orchestrator.board import COLORS, Grid, blank, seat_table  # noqa: F401 (for the games)
 from orchestrator.games import GAMES
+from orchestrator.service.stored_replay import replay_path, stored_ref
 from orchestrator.text import console, shown, shown_text
 
 out = console()
@@ -277,7 +278,10 @@ def watch(file: Path, data: dict, speed: float) -> None:
 
 
 def replay_command(
-    file: Path = typer.Argument(..., help="A replay file (.json.gz) from --replay."),
+    file: Path = typer.Argument(..., help="A replay file (.json.gz) from --replay, or a "
+                                "stored match, DB:MATCH_ID (`arena results DB --games` lists "
+                                "them): its kept replay, else the match played again from "
+                                "its record."),
     html: Optional[Path] = typer.Option(None, "--html", help="Write a self-contained web page "
                                         "here instead, to watch in any browser."),
     turn: Optional[int] = typer.Option(None, help="Print the board at this turn and stop "
@@ -293,7 +297,12 @@ def replay_command(
       arena replay match.json.gz --html match.html    # canvas viewer, charts, robot panel
 
       arena replay match.json.gz --turn 120           # one frame, printed
+
+      arena replay runs/arena.sqlite:3f2a9c01       # a match of a batch, by its id
     """
+    ref = stored_ref(str(file))
+    if ref is not None:
+        file = replay_path(*ref, told=lambda note: err.print(shown_text(note)))
     data = replay.load(file)
     if html is not None:
         err.print(shown_text(f"wrote {write_html(data, html)}"))

@@ -78,6 +78,7 @@ class Setup:
             identity["jailed"] = True
         spec = {
             "game": self.game.name, "map_name": self.map_path.name, "map_text": self.map_text,
+            "map_path": str(self.map_path.resolve()),
             "rules": self.rules.as_dict(), "seed": seed,
             "limits": dataclasses.asdict(self.limits), "sandbox": self.sandbox,
             "bots": [{"path": bot.path, "name": bot.name, "sha256": bot.sha256,
@@ -86,6 +87,19 @@ class Setup:
         if after:
             identity["after"] = list(after)
         return Planned(ordinal, digest(identity), spec, entrants, after)
+
+
+def record_of(spec: dict[str, Any]) -> dict[str, Any]:
+    """What the store keeps of a played match's spec to play it again (`arena replay
+    DB:MATCH_ID`): everything but the map's and the bots' text, which stay in their files
+    and are named by path and sha256 (a replay refuses a file that changed since). A bot's
+    `file` is its absolute path, where it is read again; its `path` stays as it was given,
+    as the match's results and replay name it."""
+    record = {key: value for key, value in spec.items() if key not in ("map_text", "replay")}
+    record["map_sha256"] = hashlib.sha256(spec["map_text"].encode()).hexdigest()
+    record["bots"] = [{key: value for key, value in bot.items() if key != "source"}
+                      | {"file": str(Path(bot["path"]).resolve())} for bot in spec["bots"]]
+    return record
 
 
 def plan_batch(setup: Setup, bots: list[BotFile], seeds: list[int]) -> list[Planned]:

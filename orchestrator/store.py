@@ -39,6 +39,9 @@ CREATE TABLE IF NOT EXISTS participants (
     stats TEXT NOT NULL,
     PRIMARY KEY (match_id, seat)
 );
+CREATE TABLE IF NOT EXISTS inputs (
+    match_id TEXT PRIMARY KEY, spec TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS scratch (
     match_id TEXT NOT NULL, seat INTEGER NOT NULL, files TEXT NOT NULL,
     PRIMARY KEY (match_id, seat)
@@ -115,10 +118,16 @@ class Store:
             self.db.executemany("INSERT OR IGNORE INTO run_matches VALUES (?, ?, ?)",
                                 [(run_id, mid, i) for i, mid in enumerate(match_ids)])
 
-    def add_match(self, match_id: str, result: dict, wall_s: float) -> None:
-        """Record one finished match and its participants, all or nothing."""
+    def add_match(self, match_id: str, result: dict, wall_s: float,
+                  inputs: dict | None = None) -> None:
+        """Record one finished match and its participants, all or nothing. `inputs`: what
+        the match was played from (its planned spec, without the bots' and the map's
+        text), so that `arena replay DB:MATCH_ID` can play it again exactly."""
         with self.writing(), self.transaction():
             self.write_match(match_id, result, wall_s)
+            if inputs is not None:
+                self.db.execute("INSERT OR REPLACE INTO inputs VALUES (?, ?)",
+                                (match_id, json.dumps(inputs, sort_keys=True)))
 
     def write_match(self, match_id: str, result: dict, wall_s: float) -> None:
         """add_match's statements, inside the caller's transaction."""
@@ -222,6 +231,49 @@ class Store:
                 (match_id,))]
         return {"id": row[0], "game": row[1], "map": row[2], "seed": row[3], "turns": row[4],
                 "end": row[5], "restarts": row[6], "replay": row[7], "players": players}
+
+    def iter_matches(self, run_id: str | None = None) -> Iterator[dict]:
+        """`match()` of every finished match of a run (schedule order), or of the file
+        (the order they finished in), read in one query rather than two per match."""
+        query = ("SELECT m.id, m.game, m.map, m.seed, m.turns, m.end_reason, m.restarts, "
+                 "m.replay, p.seat, p.name, p.bot, p.sha256, p.rank, p.status, p.reason, "
+                 "p.turn, p.overheats, p.cpu_s, p.peak_rss_mb, p.stats FROM matches m "
+                 "JOIN participants p ON p.match_id = m.id")
+        if run_id:
+            query += (" JOIN run_matches rm ON rm.match_id = m.id WHERE rm.run_id = ? "
+                      "ORDER BY rm.ordinal, p.seat")
+        else:
+            query += " ORDER BY m.finished, m.id, p.seat"
+        current: dict | None = None
+        for row in self.db.execute(query, (run_id,) if run_id else ()):
+            if current is None or current["id"] != row[0]:
+                if current is not None:
+                    yield current
+                current = {"id": row[0], "game": row[1], "map": row[2], "seed": row[3],
+                           "turns": row[4], "end": row[5], "restarts": row[6],
+                           "replay": row[7], "players": []}
+            (seat, name, bot, sha, rank, status, reason, turn, overheats, cpu_s, rss,
+             stats) = row[8:]
+            current["players"].append({
+                "seat": seat, "name": name, "bot": bot, "sha256": sha, "rank": rank,
+                "status": status, "reason": reason, "turn": turn, "overheats": overheats,
+                "cpu_s": cpu_s, "peak_rss_mb": rss, "stats": json.loads(stats)})
+        if current is not None:
+            yield current
+
+    def inputs(self, match_id: str) -> dict | None:
+        """What a match was played from (`add_match`'s `inputs`), or None: not recorded
+        (a results file from before they were, or no such match)."""
+        row = self.db.execute("SELECT spec FROM inputs WHERE match_id = ?",
+                              (match_id,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def match_ids(self, prefix: str) -> list[str]:
+        """The ids of the matches that start with `prefix` (at most two: enough to tell
+        a unique prefix from an ambiguous one)."""
+        return [row[0] for row in self.db.execute(
+            "SELECT id FROM matches WHERE substr(id, 1, ?) = ? ORDER BY id LIMIT 2",
+            (len(prefix), prefix))]
 
     def runs(self) -> list[dict]:
         rows = self.db.execute(

@@ -6,6 +6,7 @@ import os
 import re
 import shlex
 import shutil
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -152,10 +153,14 @@ def test_a_readme_command_runs_as_written(command, clone) -> None:
         subprocess.run(["./.venv/bin/arena", "run", "--max-turns", "5", "--seed", "1",
                         "--replay", "match.json.gz"], cwd=clone, check=True,
                        capture_output=True)
-    if argv[1] == "results":
+    if argv[1] == "results" or argv[1] == "replay" and ":" in argv[2]:
         subprocess.run(["./.venv/bin/arena", "batch", "hunter", "beeline", "--seeds", "1",
                         "--max-turns", "5", "--workers", "1"], cwd=clone, check=True,
                        capture_output=True)
+    if argv[1] == "replay" and ":" in argv[2]:         # DB:MATCH_ID: an id of that file
+        db = argv[2].rpartition(":")[0]
+        with sqlite3.connect(clone / db) as conn:
+            argv[2] = f"{db}:{conn.execute('SELECT id FROM matches').fetchone()[0]}"
     if argv[1] == "maps" and "validate" in argv and "my_factory.json" in argv:
         shutil.copy2(ROOT / "maps" / "race" / "seed.json", clone / "my_factory.json")
     done = subprocess.run(["./" + argv[0], *argv[1:]], cwd=clone, env=env,

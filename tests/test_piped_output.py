@@ -90,7 +90,9 @@ def test_help_piped_at_80_columns(path, tmp_path) -> None:
     done = piped(args, tmp_path)
     assert done.returncode == 0, done.stderr
     assert_clean(done, f"arena {' '.join(args)}")
-    if "--game" in done.stdout and path not in (("maps", "generate"), ("maps", "edit")):
+    # --game, the option (not --games, the option of `results` and `tournament`)
+    if re.search(r"--game\b", done.stdout) and path not in (("maps", "generate"),
+                                                             ("maps", "edit")):
         flat = " ".join(done.stdout.replace("│", " ").split())
         games = [name for name, game in GAMES.items()
                  if path != ("scenario",) or game.scenario]     # games with scenario files

@@ -13,5 +13,7 @@ through the callbacks the caller passes).
   batch     many matches into a results file (`arena batch`, `arena tournament`)
   compare   paired games until a sequential test decides (`arena compare`)
   results   the runs of a results file (`arena results`)
+  matchups  who beats whom, and a bot's games (`arena results --matrix`, `--games`)
+  stored_replay  a stored match's replay: kept, or played again from its record
   scenario  scripted moves on a hand-made position (`arena scenario`)
 """

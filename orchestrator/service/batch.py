@@ -16,7 +16,7 @@ from orchestrator.games import Game
 from orchestrator.options import Interrupted
 from orchestrator.ratings import ELO_INITIAL, ELO_K
 from orchestrator.ratings import table as ratings_table
-from orchestrator.schedule import Planned, Setup, plan_batch, plan_tournament
+from orchestrator.schedule import Planned, Setup, plan_batch, plan_tournament, record_of
 from orchestrator.series import Series
 from orchestrator.service.setup import results_path, run_setup, sandbox_shown, workers_for
 from orchestrator.store import Store, WriteFailed, digest
@@ -167,7 +167,8 @@ def _play(series: Series, tally: Tally, store: Store, backend: str, workers: int
                 with store.writing(path):
                     write_whole(path, outcome["replay"])
                 outcome["result"]["replay"] = str(path)
-            store.add_match(item.match_id, outcome["result"], outcome["wall_s"])
+            store.add_match(item.match_id, outcome["result"], outcome["wall_s"],
+                            record_of(item.spec))
             tally.add(outcome["result"])
             advance()
 

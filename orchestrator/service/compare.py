@@ -22,7 +22,7 @@ from orchestrator import execute, sprt
 from orchestrator.bots import BotFile, read_bot
 from orchestrator.games import get_game
 from orchestrator.options import Interrupted, check_choice
-from orchestrator.schedule import Planned, Setup, plan_compare
+from orchestrator.schedule import Planned, Setup, plan_compare, record_of
 from orchestrator.series import Series
 from orchestrator.service.batch import stopped_writing
 from orchestrator.service.setup import results_path, run_setup, sandbox_shown, workers_for
@@ -228,7 +228,8 @@ def _play(series: Series, test: Test, planned: list[Planned], seats: list[int | 
                                          capacity=capacity):
             if "error" in outcome:
                 raise InputError(f"game with seed {item.spec['seed']}: {outcome['error']}")
-            store.add_match(item.match_id, outcome["result"], outcome["wall_s"])
+            store.add_match(item.match_id, outcome["result"], outcome["wall_s"],
+                            record_of(item.spec))
             results[item.match_id] = outcome["result"]
             if not test.verdict:
                 _advance(test, planned, seats, results)

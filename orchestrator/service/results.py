@@ -7,6 +7,7 @@ from pathlib import Path
 from engine import InputError
 from orchestrator.games import get_game
 from orchestrator.options import check_choice
+from orchestrator.service import matchups
 from orchestrator.service.batch import tournament_report
 from orchestrator.store import Store
 from orchestrator.summary import by_seat, summarize
@@ -58,3 +59,12 @@ def export_rows(store: Store, run_id: str | None, export: str = "csv"
     """Every participant of every match (or of one run), one row each, with its columns."""
     check_choice(export, EXPORTS, "--export format")
     return store.export_rows(run_id)
+
+
+def matrix(store: Store, run_id: str | None, bot: str | None = None, by: str | None = None,
+           map: str | None = None, export: str | None = None) -> dict:
+    """The matchup matrix (orchestrator/service/matchups.py) of one run or the whole file;
+    `export` is checked as --export's format."""
+    if export is not None:
+        check_choice(export, EXPORTS, "--export format")
+    return matchups.matrix(store, run_id, bot=bot, by=by, map=map)

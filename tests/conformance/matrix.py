@@ -217,6 +217,36 @@ def batch(where: Where, game: Game, work: Path, _: str) -> None:
     assert [(r["kind"], r["game"], r["finished"]) for r in runs] == [("batch", game.name, 2)]
 
 
+def lost_games(where: Where, game: Game, work: Path, _: str) -> None:
+    """The contestant's way from a batch to a lost game: `results --matrix`, `--games
+    --bot NAME --lost`, then `arena replay DB:MATCH_ID` of a listed game, played again
+    from its record (the batch kept no replay), and its page."""
+    bots = [str(where.bot(game.name, sample)) for sample in lineup(game)]
+    db = work / "batch.sqlite"
+    as_json(arena(where, work, "batch", "--game", game.name, *bots, "--seeds", "2",
+                  "--max-turns", TURNS, "--workers", "1", "--db", str(db), "--json"))
+    matrix = as_json(arena(where, work, "results", str(db), "--matrix", "--json"))
+    name = matrix["entrants"][0]["label"]
+    listed = as_json(arena(where, work, "results", str(db), "--games", "--bot", name,
+                           "--json"))["games"]
+    assert len(listed) == 2 and {row["seed"] for row in listed} == {1, 2}, listed
+    mine = [c for c in matrix["cells"] if c["entrant"] == name]
+    assert sum(c["losses"] for c in mine) >= sum(row["result"] == "lost" for row in listed)
+    lost = as_json(arena(where, work, "results", str(db), "--games", "--bot", name, "--lost",
+                         "--json"))["games"]
+    assert lost == [row for row in listed if row["result"] == "lost"], (lost, listed)
+    chosen = (lost or listed)[0]
+    assert chosen["open"] == f"arena replay {db}:{chosen['match']}", chosen
+    shown = arena(where, work, "replay", f"{db}:{chosen['match']}", "--turn", "1")
+    assert all(n in shown.stdout for n in chosen["opponents"]), shown.stdout
+    page = work / "lost.html"
+    arena(where, work, "replay", f"{db}:{chosen['match']}", "--html", str(page))
+    assert page.read_text().lower().startswith("<!doctype html")
+    heat = work / "matrix.html"
+    arena(where, work, "results", str(db), "--matrix", "--html", str(heat))
+    assert "matrix-data" in heat.read_text()
+
+
 def compare(where: Where, game: Game, work: Path, _: str) -> None:
     """`arena compare NEW OLD` (the game's default opponents where it seats more): pairs of
     games until the sequential test decides, here cut at two pairs."""
@@ -375,19 +405,21 @@ PLAYS: dict[str, Callable[[Where, Game, Path, str], None]] = {
     "run": run_table, "run-json": run_json, "run-by-name": run_by_name, "bots": bots_list,
     "batch": batch, "tournament": tournament, "compare": compare, "scenario": scenario,
     "replay": replay, "maps": maps, "maps-generate": maps_generate, "ladder": ladder,
-    "check": check, "driver-run": driver_run, "driver-check": driver_check,
+    "check": check, "lost-games": lost_games, "driver-run": driver_run,
+    "driver-check": driver_check,
     "driver-ladder": driver_ladder,
 }
-PER_GAME = ("run", "run-json", "run-by-name", "bots", "batch", "tournament", "compare",
-            "scenario", "replay", "maps", "maps-generate", "ladder")
+PER_GAME = ("run", "run-json", "run-by-name", "bots", "batch", "lost-games", "tournament",
+            "compare", "scenario", "replay", "maps", "maps-generate", "ladder")
 PER_SAMPLE = ("check",)
 PER_DRIVEN_SAMPLE = ("driver-run", "driver-check", "driver-ladder")
 # Each `arena` command and the rows that run it: a command with no entry fails
 # test_generation, so a new command cannot go unplayed.
 COVERS = {"run": ("run", "run-json", "run-by-name"), "check": ("check", "driver-check"),
-          "batch": ("batch",), "results": ("batch",), "tournament": ("tournament",),
-          "compare": ("compare",),
-          "scenario": ("scenario",), "replay": ("replay",), "maps": ("maps", "maps-generate"),
+          "batch": ("batch",), "results": ("batch", "lost-games"),
+          "tournament": ("tournament",), "compare": ("compare",),
+          "scenario": ("scenario",), "replay": ("replay", "lost-games"),
+          "maps": ("maps", "maps-generate"),
           "serve": ("ladder", "driver-ladder"), "bots": ("bots",)}
 
 

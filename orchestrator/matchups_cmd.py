@@ -1,0 +1,87 @@
+"""What `arena results DB --matrix` and `--games` print: the tables, CSV and the page of
+orchestrator/service/matchups.py's reports. Every bot name is shown as text (rich
+`Text`, never markup), and CSV cells go through defusedcsv (no cell reads as a formula)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from defusedcsv import csv
+from rich.table import Table
+
+from engine import InputError
+from orchestrator.text import console, shown, shown_text
+
+out = console()
+err = console(stderr=True)
+
+
+def percent(rate: float) -> str:
+    """A rate as the tables show it: `55.0`."""
+    return f"{100 * rate:.1f}"
+
+
+def interval(ci: list[float]) -> str:
+    """A Wilson interval as the tables and the page show it: `40.1-69.2`."""
+    return f"{100 * ci[0]:.1f}-{100 * ci[1]:.1f}"
+
+
+def print_matrix(report: dict) -> None:
+    """The matrix as a table: one row per entrant and opponent (and map or seat)."""
+    by = report["by"]
+    title = f"matchups in {report['db']}" + (f", run {report['run'][:10]}" if report["run"]
+                                             else "") + (f", by {by}" if by else "")
+    table = Table(title=shown_text(title), caption="win: games won in %, 95% CI: its Wilson "
+                  "interval; a game of more players counts each pair of them (ahead wins)")
+    columns = ("AI", "vs", *((by,) if by else ()), "games", "wins", "draws", "losses", "win",
+               "95% CI")
+    for column in columns:
+        table.add_column(column, justify="left" if column in ("AI", "vs", "map") else "right",
+                         overflow="fold")
+    for cell in report["cells"]:
+        split = (shown_text(cell[by]),) if by else ()
+        table.add_row(shown_text(cell["entrant"]), shown_text(cell["opponent"]), *split,
+                      str(cell["games"]), str(cell["wins"]), str(cell["draws"]),
+                      str(cell["losses"]), percent(cell["win_rate"]), interval(cell["win_ci"]))
+    out.print(table)
+    if not report["cells"]:
+        out.print("no games")
+
+
+def print_games(report: dict) -> None:
+    """The games of one bot, each with the command that opens it."""
+    what = "lost games" if report["lost"] else "games"
+    table = Table(title=shown_text(f"{what} of {report['bot']}"
+                                   + (f" against {report['vs']}" if report["vs"] else "")
+                                   + (f" on {report['map']}" if report["map"] else "")))
+    for column in ("match", "seed", "map", "seat", "opponents", "result", "out at", "turns"):
+        table.add_column(column, justify="right" if column in ("seed", "seat", "out at",
+                                                                "turns") else "left",
+                         overflow="fold")
+    for row in report["games"]:
+        table.add_row(row["match"][:12], str(row["seed"]), shown_text(row["map"]),
+                      str(row["seat"]), shown_text(", ".join(row["opponents"])),
+                      f"{row['result']} ({row['rank']} of {row['of']})",
+                      "" if row["eliminated"] is None else str(row["eliminated"]),
+                      str(row["turns"]))
+    out.print(table)
+    # The commands whole, one a line, never folded: they are for copying.
+    for row in report["games"]:
+        out.print(shown_text(f"{row['match'][:12]}  {row['open']}"), soft_wrap=True)
+    out.print(shown_text(f"{len(report['games'])} {what}; out at: the turn the bot was "
+                         f"erased or lost its last robot"), style="dim")
+
+
+def write_csv(columns: list[str], rows: list[tuple], output: Path | None) -> None:
+    """Rows as CSV, to `output` or standard output. defusedcsv escapes a cell that a
+    spreadsheet would read as a formula (=, +, -, @ first); controls are shown escaped."""
+    try:
+        handle = output.open("w", newline="") if output else sys.stdout
+    except OSError as exc:
+        raise InputError(f"{output}: cannot write the export ({exc.strerror})") from None
+    writer = csv.writer(handle)
+    writer.writerow(columns)
+    writer.writerows(tuple(shown(v) if isinstance(v, str) else v for v in row) for row in rows)
+    if output:
+        handle.close()
+        err.print(shown_text(f"wrote {len(rows)} rows to {output}"))

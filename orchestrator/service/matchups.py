@@ -1,0 +1,256 @@
+"""Who beats whom in a results file (`arena results DB --matrix`, `--games`, and the API's
+`ResultsStore.matrix()` and `.games()`): one computation that every output prints.
+
+The matrix counts, for every ordered pair of entrants (A, B) that met, the games in which
+A finished ahead of B (a win), level with B (a draw) or behind B (a loss), by the match's
+ranks: in a two-player game that is the match's result; in a match of more players, each
+pair of its players is one head-to-head. The win rate is wins / games, with its 95 %
+Wilson interval, as in `arena results DB --run ID`. `by` splits each pair's games by the
+map played or by A's seat.
+
+An entrant is a bot's name and content (sha256): the same file in two runs is one
+entrant, two versions of `my_bot.py` are two (labelled with the start of their sha256).
+"""
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import Iterator
+
+from engine import InputError
+from orchestrator.options import check_choice
+from orchestrator.stats import wilson
+from orchestrator.store import Store
+
+SPLITS = ("map", "seat")
+COLUMNS = ("entrant", "opponent", "games", "wins", "draws", "losses", "win_rate", "ci_low",
+           "ci_high")
+
+
+def selected(store: Store, run_id: str | None, map: str | None = None) -> Iterator[dict]:
+    """The finished matches of one run (schedule order) or of the whole file (the order
+    they finished in), of one map if `map` is given."""
+    for match in store.iter_matches(run_id):
+        if map is None or match["map"] == map:
+            yield match
+
+
+def outcome(mine: dict, theirs: dict) -> str:
+    """`mine` against `theirs` in one match: "win", "draw" or "loss" by their ranks."""
+    if mine["rank"] == theirs["rank"]:
+        return "draw"
+    return "win" if mine["rank"] < theirs["rank"] else "loss"
+
+
+class Entrants:
+    """The entrants met so far, keyed by (name, sha256), and the label each is shown by."""
+
+    def __init__(self) -> None:
+        self.found: dict[tuple[str, str], dict] = {}
+
+    def key(self, player: dict) -> tuple[str, str]:
+        key = (player["name"], player["sha256"])
+        self.found.setdefault(key, {"name": player["name"], "bot": player["bot"],
+                                    "sha256": player["sha256"]})
+        return key
+
+    def labels(self) -> dict[tuple[str, str], str]:
+        """Each entrant's name; where two share a name, with its sha256's first 8 digits."""
+        names: dict[str, int] = {}
+        for name, _ in self.found:
+            names[name] = names.get(name, 0) + 1
+        return {(name, sha): name if names[name] == 1 else f"{name} ({sha[:8]})"
+                for name, sha in self.found}
+
+
+def matrix(store: Store, run_id: str | None = None, bot: str | None = None,
+           by: str | None = None, map: str | None = None) -> dict:
+    """The matchup matrix of a run (or of the whole file): entrants, one cell per (entrant,
+    opponent[, map or seat]) with its games, wins, draws, losses, win rate, Wilson
+    interval and match ids, and each of those games. `bot`: only that entrant's rows."""
+    if by is not None:
+        check_choice(by, SPLITS, "--by")
+    entrants = Entrants()
+    counts: dict[tuple, dict] = {}
+    games: dict[str, dict] = {}
+    game_names: set[str] = set()
+    for match in selected(store, run_id, map):
+        game_names.add(match["game"])
+        players = match["players"]
+        keys = [entrants.key(p) for p in players]
+        games[match["id"]] = _compact(match, keys)        # not its stats: any length
+        for mine, me in zip(players, keys, strict=True):
+            for theirs, them in zip(players, keys, strict=True):
+                if mine is theirs:
+                    continue
+                split = (match["map"] if by == "map" else mine["seat"]) if by else None
+                cell = counts.setdefault((me, them, split), {
+                    "games": 0, "win": 0, "draw": 0, "loss": 0, "matches": []})
+                cell["games"] += 1
+                cell[outcome(mine, theirs)] += 1
+                cell["matches"].append(match["id"])
+    if len(game_names) > 1:
+        raise InputError(f"{store.path}: holds matches of {len(game_names)} games "
+                         f"({', '.join(sorted(game_names))}): choose one run with --run")
+    labels = entrants.labels()
+    chosen = _chosen(bot, labels) if bot is not None else None
+    order = _strongest_first(counts, labels)
+    cells = []
+    for (me, them, split), c in sorted(counts.items(), key=lambda kv: (
+            order[kv[0][0]], order[kv[0][1]], kv[0][2] if by else 0)):
+        if chosen is not None and me not in chosen:
+            continue
+        low, high = wilson(c["win"], c["games"])
+        cells.append({"entrant": labels[me], "opponent": labels[them],
+                      **({by: split} if by else {}),
+                      "games": c["games"], "wins": c["win"], "draws": c["draw"],
+                      "losses": c["loss"], "win_rate": round(c["win"] / c["games"], 4),
+                      "win_ci": [round(low, 4), round(high, 4)], "matches": c["matches"]})
+    shown_ids = {mid for cell in cells for mid in cell["matches"]}
+    kept = Kept(store.path)
+    shown_labels = {cell[side] for cell in cells for side in ("entrant", "opponent")}
+    return {
+        "db": str(store.path), "run": run_id, "game": next(iter(game_names), None),
+        "by": by, "bot": bot, "map": map,
+        "entrants": [{"label": labels[key], **entrants.found[key]}
+                     for key in sorted(labels, key=order.__getitem__)
+                     if labels[key] in shown_labels],
+        "splits": sorted({cell[by] for cell in cells}) if by else [],   # one type each
+        "cells": cells,
+        "games": {mid: _game(games[mid], labels, kept)
+                  for mid in games if mid in shown_ids},
+    }
+
+
+def _chosen(bot: str, labels: dict[tuple[str, str], str], option: str = "--bot"
+            ) -> set[tuple[str, str]]:
+    """The entrants `--bot` (or `option`) names: by label, else every version of that
+    name."""
+    found = {key for key, label in labels.items() if label == bot} or \
+        {key for key in labels if key[0] == bot}
+    if not found:
+        raise InputError(f"{option} {bot}: no entrant is named so (entrants: "
+                         f"{', '.join(sorted(labels.values())) or 'none'})")
+    return found
+
+
+def _strongest_first(counts: dict[tuple, dict], labels: dict) -> dict[tuple[str, str], int]:
+    """Each entrant's place in the matrix: the best head-to-head win rate first."""
+    won: dict[tuple[str, str], list[int]] = {key: [0, 0] for key in labels}
+    for (me, _, _), c in counts.items():
+        won[me][0] += c["win"]
+        won[me][1] += c["games"]
+    ranked = sorted(labels, key=lambda k: (-won[k][0] / max(1, won[k][1]), labels[k]))
+    return {key: i for i, key in enumerate(ranked)}
+
+
+def _compact(match: dict, keys: list[tuple[str, str]]) -> dict:
+    """What the matrix keeps of a game until the labels are known."""
+    return {"id": match["id"], "seed": match["seed"], "map": match["map"],
+            "turns": match["turns"], "end": match["end"], "replay": match["replay"],
+            "players": [(key, p["seat"], p["rank"], p["status"], elimination_turn(p))
+                        for key, p in zip(keys, match["players"], strict=True)]}
+
+
+def _game(match: dict, labels: dict, kept: "Kept") -> dict:
+    """One game as a cell of the matrix lists it."""
+    return {"id": match["id"], "seed": match["seed"], "map": match["map"],
+            "turns": match["turns"], "end": match["end"],
+            "players": [{"name": labels[key], "seat": seat, "rank": rank, "status": status,
+                         "eliminated": out} for key, seat, rank, status, out in match["players"]],
+            "open": kept.command(match)}
+
+
+def matrix_rows(report: dict) -> tuple[list[str], list[tuple]]:
+    """The matrix as flat rows (CSV, the DataFrame): one per cell."""
+    by = report["by"]
+    columns = list(COLUMNS[:2]) + ([by] if by else []) + list(COLUMNS[2:])
+    rows = [(c["entrant"], c["opponent"], *((c[by],) if by else ()), c["games"], c["wins"],
+             c["draws"], c["losses"], c["win_rate"], c["win_ci"][0], c["win_ci"][1])
+            for c in report["cells"]]
+    return columns, rows
+
+
+# -- the games of one bot --------------------------------------------------------------------
+def elimination_turn(player: dict) -> int | None:
+    """The turn a player was out of the game, where it was: the turn it was erased or
+    forfeited; else, in a game whose stats say whether it still has `alive` pieces, the
+    last turn it had any (`last_alive_turn`, Robot Arena) or lasted (`turns`, Cave
+    Rangers). None for a player still in at the end, or a game with no elimination."""
+    if player["status"] in ("erased", "forfeit") and player.get("turn") is not None:
+        return player["turn"]
+    stats = player.get("stats") or {}
+    if "alive" in stats and not stats["alive"]:
+        for key in ("last_alive_turn", "turns"):
+            if isinstance(stats.get(key), int):
+                return stats[key]
+    return None
+
+
+def result_of(player: dict, players: list[dict]) -> str:
+    """"won" (sole first), "draw" (first, shared) or "lost" (any other place)."""
+    if player["rank"] != 1:
+        return "lost"
+    return "draw" if sum(p["rank"] == 1 for p in players) > 1 else "won"
+
+
+class Kept:
+    """The replays kept beside a results file, listed once for a listing of any length."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = Path(db)
+        folder = self.db.parent / "replays"
+        self.names = {p.name for p in folder.iterdir()} if folder.is_dir() else set()
+
+    def file(self, match: dict) -> Path | None:
+        """The match's replay file (kept by the batch, or made by `arena replay DB:ID`,
+        both beside the results file), or None."""
+        name = f"{match['id']}.json.gz"
+        if name in self.names:
+            return self.db.parent / "replays" / name
+        if match.get("replay") and Path(match["replay"]).is_file():
+            return Path(match["replay"])        # where the batch's working folder put it
+        return None
+
+    def command(self, match: dict) -> str:
+        """The command that opens the game: its replay file, else its record."""
+        found = self.file(match)
+        target = str(found) if found else f"{self.db}:{match['id']}"
+        return f"arena replay {shlex.quote(target)}"
+
+
+def games(store: Store, bot: str, run_id: str | None = None, lost: bool = False,
+          vs: str | None = None, map: str | None = None) -> dict:
+    """The games of the entrant `bot` (of one run, or the whole file), those it lost with
+    `lost`, against `vs`, on `map`: each with its id, seed, map, opponents, result, rank,
+    turn of elimination and the command that opens it."""
+    matches = list(selected(store, run_id, map))
+    entrants = Entrants()
+    for match in matches:
+        for p in match["players"]:
+            entrants.key(p)
+    labels = entrants.labels()
+    chosen = _chosen(bot, labels)
+    opponents_named = _chosen(vs, labels, "--vs") if vs is not None else None
+    rows = []
+    kept = Kept(store.path)
+    for match in matches:
+        players = match["players"]
+        for me in players:
+            if entrants.key(me) not in chosen:
+                continue
+            others = [p for p in players if p is not me]
+            if opponents_named is not None and not any(
+                    entrants.key(p) in opponents_named for p in others):
+                continue
+            result = result_of(me, players)
+            if lost and result != "lost":
+                continue
+            rows.append({"match": match["id"], "seed": match["seed"], "map": match["map"],
+                         "bot": labels[entrants.key(me)], "seat": me["seat"],
+                         "opponents": [labels[entrants.key(p)] for p in others],
+                         "result": result, "rank": me["rank"], "of": len(players),
+                         "status": me["status"], "eliminated": elimination_turn(me),
+                         "turns": match["turns"], "open": kept.command(match)})
+    return {"db": str(store.path), "run": run_id, "bot": bot, "lost": lost, "vs": vs,
+            "map": map, "games": rows}
