@@ -1,4 +1,5 @@
 """Robot Game: rgkit's rules (spec robotgame.md) on this project's engine protocol."""
+from engine.robotgame import position
 from engine.robotgame.game import RobotGame
 from engine.robotgame.mapfile import load_map, parse_map
 from engine.robotgame.rules import PRESETS, rules_from
@@ -12,4 +13,5 @@ def _summary(board) -> dict[str, str]:
             "spawn squares": str(len(board.spawn)), "obstacles": str(len(board.obstacles))}
 
 
-RULEBOOK = Rulebook(load_map, parse_map, rules_from, tuple(PRESETS), RobotGame, _summary)
+RULEBOOK = Rulebook(load_map, parse_map, rules_from, tuple(PRESETS), RobotGame, _summary,
+                    position=position.HOOKS)

@@ -23,6 +23,7 @@ from types import ModuleType
 from typing import Any, Callable
 
 from engine import InputError
+from engine.position import PositionHooks
 from engine.protocol import Match
 from engine.rulebook import Rulebook
 from orchestrator.assets import bundled
@@ -175,6 +176,11 @@ class Game:
         """A map in one line, as `arena maps validate` reports it."""
         return ", ".join(value if key == "size" else f"{value} {key}"
                          for key, value in self.summary(board).items())
+
+    @property
+    def position(self) -> PositionHooks | None:
+        """How a match's state is saved and a match started from one (a position file)."""
+        return self.rulebook.position
 
     @property
     def scenario(self) -> Callable[[Any, str], dict] | None:

@@ -11,13 +11,13 @@ from pathlib import Path
 from engine.rulebook import Rulebook
 from orchestrator.games.entry import Check, Competition, Game, Shown
 
-from . import scenario
+from . import position, scenario
 from .game import ToyGame
 from .match import PRESETS, load_map, parse_map, rules_from, summary
 
 HOME = Path(__file__).resolve().parent
 RULEBOOK = Rulebook(load_map, parse_map, rules_from, tuple(PRESETS), ToyGame, summary,
-                    scenario.run)
+                    scenario.run, position.HOOKS)
 
 
 def _looks_like(bot) -> int:
