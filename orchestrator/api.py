@@ -144,14 +144,15 @@ def _from_position(start, bots, game, map, seed, rules, robots, max_turns, rando
     if given:
         raise InputError(f"--from: the position fixes the map, seed and rules; leave out "
                          f"{', '.join(given)}")
+    name = str(start) if isinstance(start, (str, Path)) else "the position"
     position = positions.read(Path(start)) if isinstance(start, (str, Path)) else \
-        positions.check(start)
+        positions.check(start, name)
     if game != DEFAULT_GAME and game != position["game"]:
         raise InputError(f"--game {game}: the position is of {position['game']}")
     if not bots:
         raise InputError("--from: name the bots to play the position (as many as its "
                          f"players: {len(position['players'])})")
-    return position_spec(position, _files(bots, position["game"]), sandbox, cpu_limit,
+    return position_spec(position, name, _files(bots, position["game"]), sandbox, cpu_limit,
                          memory_mb, turns)
 
 

@@ -276,6 +276,15 @@ def watch(file: Path, data: dict, speed: float) -> None:
         termios.tcsetattr(sys.stdin, termios.TCSADRAIN, saved)
 
 
+def _save_position(file: Path, data: dict, turn: int | None, target: Path) -> None:
+    """`--save-position`: the position at `turn` (a frame, as the viewer numbers them)."""
+    from orchestrator import position
+    frame = len(data["turns"]) if turn is None else turn
+    saved = position.write(position.from_replay(data, frame, str(file)), target)
+    err.print(shown_text(f"wrote {saved}: {data['game']} at turn {frame} of {file.name}; "
+                         f"play on from it with: arena run --from {saved} BOT..."))
+
+
 def replay_command(
     file: Path = typer.Argument(..., help="A replay file (.json.gz) from --replay."),
     html: Optional[Path] = typer.Option(None, "--html", help="Write a self-contained web page "
@@ -283,6 +292,9 @@ def replay_command(
     turn: Optional[int] = typer.Option(None, help="Print the board at this turn and stop "
                                        "(what happens without a terminal, at the last turn)."),
     speed: float = typer.Option(10.0, help="Turns per second when playing."),
+    save_position: Optional[Path] = typer.Option(
+        None, "--save-position", help="Write the game's whole state at --turn (default: the "
+        "last) to this position file, to play on from with `arena run --from FILE BOT...`."),
 ) -> None:
     """Watch a saved match: in the terminal (keys: space, arrows, q), or as a web page.
 
@@ -293,8 +305,13 @@ def replay_command(
       arena replay match.json.gz --html match.html    # canvas viewer, charts, robot panel
 
       arena replay match.json.gz --turn 120           # one frame, printed
+
+      arena replay match.json.gz --turn 120 --save-position pos.json
     """
     data = replay.load(file)
+    if save_position is not None:
+        _save_position(file, data, turn, save_position)
+        return
     if html is not None:
         err.print(shown_text(f"wrote {write_html(data, html)}"))
         return

@@ -46,19 +46,13 @@ def match_spec(bots: list[Path], game: str, map_ref: str | None, seed: int | Non
     return spec
 
 
-def position_spec(start: dict | str | Path, bots: list[Path], sandbox: str,
+def position_spec(start: dict, name: str, bots: list[Path], sandbox: str,
                   cpu_limit: float | None, memory_mb: int | None,
                   turns: int | None) -> MatchSpec:
-    """A match from a position (`arena run --from`): its game, map, seed, rules and state
-    from the position (a file's path, or a position as loaded), the bots given (as many as
-    its players: a lone bot of a two-player game plays itself), each starting fresh, and
-    `turns` to stop after that many."""
-    if isinstance(start, (str, Path)):
-        name = str(start)
-        start = positions.read(Path(start))
-    else:
-        name = "the position"
-        start = positions.check(start, name)
+    """A match from a position (`arena run --from`), checked (`position.read`/`check`)
+    and called `name` in errors: its game, map, seed, rules and state, the bots given (as
+    many as its players: a lone bot of a two-player game plays itself), each starting
+    fresh, and `turns` to stop after that many."""
     found = get_game(start["game"])
     modes.chosen(sandbox)
     if turns is not None and turns < 1:

@@ -46,5 +46,7 @@ GAME = Game(
     replay_shape=ReplayShape(
         map={"rows": [str], "flags": int, "sight": int, "owners": [(int, int)],
              "blocks": [(int, int, int, str, int)]},
-        tables={"robots": (int,) * 8, "blocks": (int, int)}),
+        tables={"robots": (int,) * 8, "blocks": (int, int)},
+        names={"robots": ("id", "row", "col", "facing", "life", "charges", "flags", "state"),
+               "blocks": ("index", "life")}),
     package=__name__)

@@ -39,5 +39,6 @@ GAME = Game(
     looks_like=_looks_like,
     code_bot=CodeBot("Robot", "class", "import rg\n"),
     replay_shape=ReplayShape(map={"spawn": [(int, int)], "obstacle": [(int, int)]},
-                             tables={"robots": (int,) * 5}),
+                             tables={"robots": (int,) * 5},
+                             names={"robots": ("id", "player", "x", "y", "hp")}),
     package=__name__)
