@@ -42,7 +42,9 @@ class Recorder:
 
     def turn(self, match: Match, log: Any, answers: list[list] | None = None) -> None:
         if self.setup is not None:
-            self.answers.append([[ai, packed(answer)] for ai, answer in answers or ()])
+            # by AI: the replies arrive in whichever order the children answer
+            self.answers.append([[ai, packed(answer)] for ai, answer in
+                                 sorted(answers or (), key=lambda pair: pair[0])])
         frame = _index(match.replay_frame())
         changed: dict[str, list] = {}
         gone: dict[str, list] = {}
