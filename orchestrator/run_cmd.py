@@ -82,7 +82,7 @@ def run(
         target = replay_file or Path("runs") / "replays" / f"{played.game}-{played.seed}.json.gz"
         played.save_replay(target)
         if open_viewer:
-            page = replay_view.write_html(played.replay.data, html_path(target))
+            page = replay_view.write_html(played.replay.data, html_path(target), target)
             err.print(Text.assemble("replay viewer: ", shown_text(page, "bold"),
                                     " (open it in a browser)"))
     result = played.to_json()

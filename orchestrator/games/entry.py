@@ -125,6 +125,9 @@ class Game:
                                        # viewer.js, terminal.py and editor.py sit beside it
     replay_shape: ReplayShape | None = None   # what its replays' map and rows hold, checked
                                        # when a replay file is read (None: the envelope only)
+    memoryless: tuple[str, ...] = ()   # its samples that keep nothing from turn to turn:
+                                       # from a position they play as they did in the match
+                                       # (the positions' byte-for-byte tests play them)
 
     @property
     def folder(self) -> Path | None:

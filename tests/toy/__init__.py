@@ -31,4 +31,5 @@ GAME = Game(
     shown=Shown(columns=(("coins", lambda s: str(s.get("coins", "-"))),
                          ("invalid", lambda s: str(s.get("invalid", "-")))),
                 legend="coins: taken; "),
-    competition=Competition(head_to_head=True), home=HOME, looks_like=_looks_like)
+    competition=Competition(head_to_head=True), home=HOME, looks_like=_looks_like,
+    memoryless=("greedy.py", "wanderer.py"))

@@ -49,4 +49,5 @@ GAME = Game(
         tables={"robots": (int,) * 8, "blocks": (int, int)},
         names={"robots": ("id", "row", "col", "facing", "life", "charges", "flags", "state"),
                "blocks": ("index", "life")}),
+    memoryless=("hunter.py", "beeline.py", "randy.py", "turtle.py"),
     package=__name__)

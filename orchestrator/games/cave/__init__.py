@@ -58,4 +58,5 @@ GAME = Game(
                                              "poison", "stuck"),
                                     "creatures": ("index", "kind", "row", "col"),
                                     "nurse": ("id", "row", "col"), "squares": ("row", "symbols")}),
+    memoryless=("forager.py", "miner.sh"),
     package=__name__)

@@ -44,4 +44,5 @@ GAME = Game(
                              tables={"bots": (int, int, int, str, int, int, int)},
                              names={"bots": ("index", "x", "y", "facing", "checkpoint", "spam",
                                              "reboots")}),
+    memoryless=("sprinter.py", "cautious.py", "planner.py", "random_bot.py"),
     package=__name__)

@@ -41,4 +41,5 @@ GAME = Game(
     replay_shape=ReplayShape(map={"spawn": [(int, int)], "obstacle": [(int, int)]},
                              tables={"robots": (int,) * 5},
                              names={"robots": ("id", "player", "x", "y", "hp")}),
+    memoryless=("example.py", "rusher.py", "survivor.py", "coordinator.py"),
     package=__name__)
