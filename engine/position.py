@@ -17,7 +17,8 @@ from typing import Any, Callable
 from engine import InputError
 from engine.protocol import Match
 
-MAX_ITEMS = 100_000            # items in one list of a state (robots, rows, cards)
+MAX_ITEMS = 50_000             # items in one list of a state (robots, rows, cards): a
+                               # replay's state holds at most as many rows
 MAX_INT = 1 << 53              # integers of a state stay below this, either sign
 RNG_VERSION, RNG_WORDS = 3, 625
 
