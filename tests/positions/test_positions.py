@@ -182,3 +182,28 @@ def test_a_position_names_what_it_fixes_and_the_bots_it_needs(folder, tmp_path) 
     loaded = json.loads(pos.read_text())                      # a dict works as a path does
     assert api.play(lineup("arena"), start=loaded, turns=1, sandbox="off",
                     progress=False).to_json()["end"] == "stopped"
+
+
+@pytest.mark.xdist_group("installed")
+@pytest.mark.parametrize("name", NAMES)
+def test_the_installed_wheel_saves_a_position_and_plays_on_from_it(name, installed,
+                                                                   tmp_path) -> None:
+    """The loop's last steps from the wheel installed outside the checkout, its samples
+    named as a user names them: a match with its replay, a position at its middle, then
+    two turns from there, the replay's own."""
+    samples = [Path(bot).name for bot in lineup(name)]       # a sample's file name
+
+    def arena(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([*installed.arena, *args], capture_output=True, text=True,
+                              cwd=tmp_path, timeout=300)
+    first = arena("run", "--game", name, *samples, "--seed", str(SEED), "--sandbox", "off",
+                  "--replay", "m.json.gz", "--json")
+    assert first.returncode == 0, first.stderr
+    whole = turns_of(load(tmp_path / "m.json.gz"))
+    frame = len(whole) // 2
+    saved = arena("replay", "m.json.gz", "--turn", str(frame), "--save-position", "p.json")
+    assert saved.returncode == 0, saved.stderr
+    again = arena("run", "--from", "p.json", *samples, "--turns", "2", "--replay",
+                  "again.json.gz", "--json")
+    assert again.returncode == 0, again.stderr
+    assert turns_of(load(tmp_path / "again.json.gz")) == whole[frame:frame + 2]
