@@ -80,7 +80,8 @@ class State:
         value = self.get(key)
         if not isinstance(value, list) or len(value) > most or (
                 length is not None and len(value) != length):
-            raise self.fail(key, f"must be a list of {length if length is not None else f'at most {most}'} items")
+            count = length if length is not None else f"at most {most}"
+            raise self.fail(key, f"must be a list of {count} items")
         return value
 
     def ints(self, key: str, length: int | None = None, low: int = 0,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from engine import InputError
 from engine.cave.constants import CREATURES, SQUARE_SYMBOLS
 from engine.cave.game import FAULTS, CaveGame
-from engine.cave.match import Bot, Cavern, CaveMatch, Creature
+from engine.cave.match import Bot, CaveMatch, Cavern, Creature
 from engine.cave.rules import Rules
 from engine.position import PositionHooks, State, rng_state
 

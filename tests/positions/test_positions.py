@@ -16,7 +16,6 @@ import pytest
 from engine import InputError
 from orchestrator import api
 from orchestrator import position as positions
-from orchestrator import replay
 from orchestrator.games import GAMES
 from orchestrator.games.contract import position_problems
 from tests.conftest import ROOT
