@@ -206,3 +206,20 @@ def test_the_installed_wheel_saves_a_position_and_plays_on_from_it(name, install
                   "again.json.gz", "--json")
     assert again.returncode == 0, again.stderr
     assert turns_of(load(tmp_path / "again.json.gz")) == whole[frame:frame + 2]
+
+
+@pytest.mark.parametrize("name", ["toy", "arena"])
+def test_a_position_from_a_match_that_started_from_one_is_the_same(name, folder,
+                                                                   tmp_path) -> None:
+    """A replay of a match played from turn N keeps where it started: its turn 2 is the
+    first match's turn N + 2, state and all."""
+    path, _ = recorded(name, folder)
+    data = load(path)
+    frame = len(data["turns"]) // 3
+    pos = positions.write(positions.from_replay(data, frame, str(path)), tmp_path / "p.json")
+    played = api.play(lineup(name), start=pos, sandbox="off", progress=False,
+                      replay=tmp_path / "on.json.gz")
+    later = positions.from_replay(load(tmp_path / "on.json.gz"), 2, "on.json.gz")
+    direct = positions.from_replay(data, frame + 2, str(path))
+    assert later["state"] == direct["state"] and later["turn"] == direct["turn"]
+    assert played.replay.data["setup"]["start"] == json.loads(pos.read_text())["state"]
