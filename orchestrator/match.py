@@ -315,7 +315,6 @@ class _Attempt:
             players.close()
             _account(players, playing)
 
-
     def _new_match(self, names: list[str]) -> Match:
         """The match at its first turn, or at the position the spec starts from."""
         spec = self.spec
