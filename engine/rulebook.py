@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from engine.position import PositionHooks
 from engine.protocol import Match
 
 
@@ -20,3 +21,4 @@ class Rulebook:
     new_match: Callable[[Any, list[str], int, Any], Match]   # (map, names, seed, rules)
     summary: Callable[[Any], dict[str, str]] = lambda board: {}   # a map, for `arena maps`
     scenario: Callable[[Any, str], dict] | None = None   # (data, file name) -> final state
+    position: PositionHooks | None = None    # a match's state saved, and a match from one

@@ -26,6 +26,7 @@ from typing import Any, Callable, Sequence, Union
 
 from engine import InputError
 from orchestrator import cellbots, replay
+from orchestrator import position as positions
 from orchestrator import progress as views
 from orchestrator.api_types import (
     BatchResult,
@@ -45,7 +46,7 @@ from orchestrator.service import compare as comparisons
 from orchestrator.service import play as matches
 from orchestrator.service import results as stored
 from orchestrator.service import scenario as scenarios
-from orchestrator.service.setup import match_spec
+from orchestrator.service.setup import match_spec, position_spec
 from orchestrator.text import console, plural, shown_text
 
 Bot = Union[str, Path, Callable[..., Any], type]
@@ -93,18 +94,32 @@ def play(bots: Sequence[Bot] | None = None, *, game: str = DEFAULT_GAME, map: st
          max_turns: int | None = None, random_spawn: bool = False,
          sandbox: str = "standard", cpu_limit: float | None = None,
          memory_mb: int | None = None, replay: str | Path | None = None,
-         progress: bool | None = None, record: bool = True) -> MatchResult:
+         progress: bool | None = None, record: bool = True,
+         start: str | Path | dict | None = None, turns: int | None = None) -> MatchResult:
     """Play one match (`arena run`). No bots: the game's sample bots.
+
+    `start`: a position (a file's path, or the dict of one) to start from instead of turn
+    0 (`arena run --from`): its game, map, seed and rules are the match's, and the bots
+    given (as many as its players) start fresh, their own memory empty. `turns`: stop
+    after that many turns (the result's `end` is then "stopped").
 
     `seed` None draws one (the result names it). `replay`: also save the replay file
     there. `record`: keep the replay in the result (`.replay`, shown inline in Jupyter);
     False saves the time of recording it. `progress`: a turn bar (None: where someone
     watches).
     """
-    found = get_game(game)
-    spec = match_spec(_files(bots, found.name), found.name, map, seed, rules, robots,
-                      max_turns, random_spawn, sandbox, cpu_limit, memory_mb,
-                      on_skip=_skipped_sample)
+    if start is not None:
+        spec = _from_position(start, bots, game, map, seed, rules, robots, max_turns,
+                              random_spawn, sandbox, cpu_limit, memory_mb, turns)
+    else:
+        found = get_game(game)
+        spec = match_spec(_files(bots, found.name), found.name, map, seed, rules, robots,
+                          max_turns, random_spawn, sandbox, cpu_limit, memory_mb,
+                          on_skip=_skipped_sample)
+        if turns is not None:
+            if turns < 1:
+                raise InputError(f"--turns {turns}: must be at least 1")
+            spec.turns = turns
     shown = _shows_progress(progress)
     replays: list[dict] | None = [] if record or replay is not None else None
     if shown:
@@ -119,6 +134,27 @@ def play(bots: Sequence[Bot] | None = None, *, game: str = DEFAULT_GAME, map: st
     if replay is not None:
         result.save_replay(replay)
     return result
+
+
+def _from_position(start, bots, game, map, seed, rules, robots, max_turns, random_spawn,
+                   sandbox, cpu_limit, memory_mb, turns):
+    """The spec of a match from a position: what the position fixes may not be given."""
+    given = [option for option, value in (("--map", map), ("--seed", seed), ("--rules", rules),
+                                          ("--robots", robots), ("--max-turns", max_turns),
+                                          ("--random-spawn", random_spawn)) if value]
+    if given:
+        raise InputError(f"--from: the position fixes the map, seed and rules; leave out "
+                         f"{', '.join(given)}")
+    name = str(start) if isinstance(start, (str, Path)) else "the position"
+    position = positions.read(Path(start)) if isinstance(start, (str, Path)) else \
+        positions.check(start, name)
+    if game != DEFAULT_GAME and game != position["game"]:
+        raise InputError(f"--game {game}: the position is of {position['game']}")
+    if not bots:
+        raise InputError("--from: name the bots to play the position (as many as its "
+                         f"players: {len(position['players'])})")
+    return position_spec(position, name, _files(bots, position["game"]), sandbox, cpu_limit,
+                         memory_mb, turns)
 
 
 def _skipped_sample(why: str) -> None:

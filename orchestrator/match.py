@@ -39,6 +39,10 @@ class MatchSpec:
     # Executable bots: the files each bot's scratch directory starts with (by seat), the
     # ones it left at the end of its previous game of the series.
     scratch: list[dict] | None = None
+    # A position file's game state (orchestrator/position.py, checked): the match starts
+    # there instead of at turn 0, with the position's seed, rules and map text.
+    start: dict | None = None
+    turns: int | None = None               # stop after this many turns (None: play on)
 
 
 @dataclass
@@ -248,8 +252,9 @@ class _Attempt:
                 seat.status, seat.reason = "load_error", _hinted(reason, seat.bot, spec.game)
             lineup = sorted(playing)                       # match-local index -> seat index
             local_names = [playing[i].name for i in lineup]
-            match = self.game.new_match(self.arena_map, local_names, spec.seed, spec.rules)
-            recorder = replay.Recorder(match) if self.record else None
+            match = self._new_match(local_names)
+            recorder = replay.Recorder(match, self._setup(local_names)) \
+                if self.record else None
             loaded = players.seats()
             for local, i in enumerate(lineup):
                 if i in loaded:
@@ -267,6 +272,7 @@ class _Attempt:
                 replies, failed = players.exchange(payloads)
                 exchanged = time.perf_counter()
                 moves: dict = {}
+                answers: list[list] = []
                 for i, reply in replies.items():
                     local = lineup.index(i)
                     try:
@@ -274,6 +280,7 @@ class _Attempt:
                     except ValueError as exc:
                         failed[i] = f"protocol: {exc}"
                         continue
+                    answers.append([local, reply.get("moves")])
                     _note_reply(playing[i], reply, spec.limits)
                 for i, reason in failed.items():
                     _fail(playing[i], reason, match, spec.game, forfeits)
@@ -285,7 +292,7 @@ class _Attempt:
                 log = match.play_turn(moves)
                 played += 1
                 if recorder is not None:
-                    recorder.turn(match, log)
+                    recorder.turn(match, log, answers)
                 if timing is not None:
                     timing.engine_s.append(engine_s + time.perf_counter() - exchanged)
                     timing.exchange_s.append(exchanged - started - engine_s)
@@ -301,10 +308,37 @@ class _Attempt:
                         played - 1 + match.first_turn,
                         {i: match.stats(local) for local, i in enumerate(lineup)}):
                     return Finished(match, lineup, True, recorder, sandbox)
+                if spec.turns is not None and match.end is None and played >= spec.turns:
+                    return Finished(match, lineup, True, recorder, sandbox)
             return Finished(match, lineup, False, recorder, sandbox)
         finally:
             players.close()
             _account(players, playing)
+
+    def _new_match(self, names: list[str]) -> Match:
+        """The match at its first turn, or at the position the spec starts from."""
+        spec = self.spec
+        if spec.start is None:
+            return self.game.new_match(self.arena_map, names, spec.seed, spec.rules)
+        return self.game.position.load(self.arena_map, names, spec.seed, spec.rules,
+                                       spec.start)
+
+    def _setup(self, names: list[str]) -> dict:
+        """What a replay keeps to play its match again without the bots: the map's text,
+        the AIs' names, the position it started from (if any); the answers come by turn."""
+        spec = self.spec
+        text = spec.map_text if spec.map_text is not None else _map_text(spec.map_path)
+        setup = {"map_text": text, "names": list(names)}
+        if spec.start is not None:
+            setup["start"] = spec.start
+        return setup
+
+
+def _map_text(path: Path) -> str | None:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def _fail(seat: Seat, reason: str, match: Match, game: str, forfeits: bool) -> None:

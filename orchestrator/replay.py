@@ -11,10 +11,13 @@ turns are rebuilt as they are shown (`Frames`), never all at once.
 """
 from __future__ import annotations
 
+import base64
 import gzip
 import json
 from pathlib import Path
 from typing import Any
+
+import msgpack
 
 from engine import ENGINE_VERSION, InputError
 from engine.protocol import Match
@@ -25,15 +28,23 @@ CHECKPOINT_EVERY = 64          # Frames keeps a copy of the state every this man
 
 
 class Recorder:
-    """Follows one attempt of a match, turn by turn."""
+    """Follows one attempt of a match, turn by turn. With a `setup` (the map's text, the
+    AIs' names), it keeps each turn's answers too, so the match can be played again
+    without its bots (orchestrator/position.py)."""
 
-    def __init__(self, match: Match) -> None:
+    def __init__(self, match: Match, setup: dict | None = None) -> None:
         self.static = match.replay_static()
         self.initial = match.replay_frame()
         self.previous = _index(self.initial)
         self.turns: list[dict] = []
+        self.setup = setup
+        self.answers: list[list] = []
 
-    def turn(self, match: Match, log: Any) -> None:
+    def turn(self, match: Match, log: Any, answers: list[list] | None = None) -> None:
+        if self.setup is not None:
+            # by AI: the replies arrive in whichever order the children answer
+            self.answers.append([[ai, packed(answer)] for ai, answer in
+                                 sorted(answers or (), key=lambda pair: pair[0])])
         frame = _index(match.replay_frame())
         changed: dict[str, list] = {}
         gone: dict[str, list] = {}
@@ -74,7 +85,20 @@ def build(result: dict, recorder: Recorder, marks: list[dict]) -> dict:
                                 "overheats": p["overheats"], "stats": p["stats"]}
                                for p in result["players"]]},
         "output": {p["name"]: p["output"] for p in result["players"] if p["output"]},
+        **({"setup": {**recorder.setup, "answers": recorder.answers}}
+           if recorder.setup is not None and recorder.setup.get("map_text") is not None
+           else {}),
     }
+
+
+def packed(answer: Any) -> str | None:
+    """One AI's answer as it reached the engine (msgpack's data, as a child sends it), in
+    base64 text; None for one msgpack cannot hold (only a `--sandbox off` bot's odd object),
+    which leaves the replay unplayable from that turn."""
+    try:
+        return base64.b64encode(msgpack.packb(answer, use_bin_type=True)).decode()
+    except (TypeError, ValueError, OverflowError):
+        return None
 
 
 def encode(replay: dict) -> bytes:

@@ -135,13 +135,14 @@ def _brackets(text: bytes) -> bytes:
     return b"".join(marks.split(b'"')[::2]).translate(_BRACKETS)
 
 
-def _decoded(text: bytes, name: str) -> Any:
-    """Strict JSON, parsed only once the nesting and the count of containers are known."""
+def _decoded(text: bytes, name: str, what: str = "replay") -> Any:
+    """Strict JSON, parsed only once the nesting and the count of containers are known;
+    `what` the file is (a replay, a position) names it in the errors."""
     brackets = _brackets(text)
     containers = brackets.count(b"[")
     if containers > MAX_CONTAINERS:
-        raise InputError(f"{name}: the replay holds {containers:,} lists and objects; a "
-                         f"replay holds at most {MAX_CONTAINERS:,}")
+        raise InputError(f"{name}: the {what} holds {containers:,} lists and objects; a "
+                         f"{what} holds at most {MAX_CONTAINERS:,}")
     # Each pass drops the innermost pairs: what is left after MAX_DEPTH passes nests
     # deeper, or never closes.
     for _ in range(MAX_DEPTH):
@@ -150,21 +151,21 @@ def _decoded(text: bytes, name: str) -> Any:
             break
         brackets = shorter
     if brackets:
-        raise InputError(f"{name}: not a replay file (its lists and objects nest more than "
+        raise InputError(f"{name}: not a {what} file (its lists and objects nest more than "
                          f"{MAX_DEPTH} deep, or do not close)")
     try:
         return json.loads(text.decode("utf-8"), parse_constant=_no_constant,
                           parse_float=_finite if _may_overflow(text) else None)
     except UnicodeDecodeError:
-        raise InputError(f"{name}: not a replay file (not UTF-8 text)") from None
+        raise InputError(f"{name}: not a {what} file (not UTF-8 text)") from None
     except _NotFinite as exc:
-        raise InputError(f"{name}: not a replay file (it {exc})") from None
+        raise InputError(f"{name}: not a {what} file (it {exc})") from None
     except json.JSONDecodeError as exc:
-        raise InputError(f"{name}: not a replay file ({shown(str(exc))[:120]})") from None
+        raise InputError(f"{name}: not a {what} file ({shown(str(exc))[:120]})") from None
     except RecursionError:      # not reached: the scan above bounds the nesting
-        raise InputError(f"{name}: not a replay file (nested too deep)") from None
+        raise InputError(f"{name}: not a {what} file (nested too deep)") from None
     except ValueError:          # Python's limit on the digits of an integer it reads
-        raise InputError(f"{name}: not a replay file (it holds an integer of over "
+        raise InputError(f"{name}: not a {what} file (it holds an integer of over "
                          f"{sys.get_int_max_str_digits()} digits)") from None
 
 

@@ -18,3 +18,6 @@ class ReplayShape:
 
     map: dict[str, Any] = field(default_factory=dict)
     tables: dict[str, tuple] = field(default_factory=dict)
+    # What each table's columns are called (for `arena run --turns`'s changes), where the
+    # replay's map does not name them itself (`columns`).
+    names: dict[str, tuple[str, ...]] = field(default_factory=dict)

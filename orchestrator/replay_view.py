@@ -73,12 +73,17 @@ def renderer(game: object) -> str:
     return text
 
 
-def page(data: dict) -> str:
-    """The self-contained viewer page of one replay."""
+def page(data: dict, source: str | Path | None = None) -> str:
+    """The self-contained viewer page of one replay; `source`, the replay file's path,
+    goes in the command its position button copies. The bots' answers a replay keeps to
+    make positions (`setup`) stay out: the page does not show them."""
     template = resources.files("orchestrator").joinpath("viewer/viewer.html").read_text()
-    # The renderer first: the replay's JSON may hold the renderer's marker as text.
+    shown_data = {key: value for key, value in data.items() if key != "setup"}
+    # The renderer first: the replay's JSON may hold the renderer's marker as text; the
+    # replay's JSON last, so no marker inside it is replaced.
     return (template.replace("/*__RENDERER__*/", renderer(data.get("game")))
-            .replace("__REPLAY_JSON__", embed(data)))
+            .replace("__REPLAY_SOURCE__", _source(source))
+            .replace("__REPLAY_JSON__", embed(shown_data)))
 
 
 def html_path(replay_file: Path) -> Path:
@@ -88,10 +93,16 @@ def html_path(replay_file: Path) -> Path:
     return Path(replay_file).with_name(name + ".html")
 
 
-def write_html(data: dict, target: Path) -> Path:
+def _source(source: str | Path | None) -> str:
+    """The replay file's path as JSON for the page, its underscores escaped so that it
+    holds no marker of the template (a file named __REPLAY_JSON__)."""
+    return embed(None if source is None else str(source)).replace("_", "\\u005f")
+
+
+def write_html(data: dict, target: Path, source: str | Path | None = None) -> Path:
     try:
         Path(target).parent.mkdir(parents=True, exist_ok=True)
-        Path(target).write_text(page(data), encoding="utf-8")
+        Path(target).write_text(page(data, source), encoding="utf-8")
     except OSError as exc:
         raise InputError(f"{target}: cannot write the viewer ({exc.strerror})") from None
     return Path(target)
@@ -277,6 +288,16 @@ def watch(file: Path, data: dict, speed: float) -> None:
         termios.tcsetattr(sys.stdin, termios.TCSADRAIN, saved)
 
 
+def _save_position(file: Path, data: dict, turn: int | None, target: Path) -> None:
+    """`--save-position`: the position at `turn` (a frame, as the viewer numbers them)."""
+    from orchestrator import position
+    frame = len(data["turns"]) if turn is None else turn
+    saved = position.write(position.from_replay(data, frame, str(file)), target)
+    err.print(shown_text(f"wrote {saved}: {data['game']} at turn {frame} of {file.name}; "
+                         f"play on from it with: arena run --from {saved} BOT..."),
+              soft_wrap=True)
+
+
 def replay_command(
     file: Path = typer.Argument(..., help="A replay file (.json.gz) from --replay, or a "
                                 "stored match, DB:MATCH_ID (`arena results DB --games` lists "
@@ -287,6 +308,9 @@ def replay_command(
     turn: Optional[int] = typer.Option(None, help="Print the board at this turn and stop "
                                        "(what happens without a terminal, at the last turn)."),
     speed: float = typer.Option(10.0, help="Turns per second when playing."),
+    save_position: Optional[Path] = typer.Option(
+        None, "--save-position", help="Write the game's whole state at --turn (default: the "
+        "last) to this position file, to play on from with `arena run --from FILE BOT...`."),
 ) -> None:
     """Watch a saved match: in the terminal (keys: space, arrows, q), or as a web page.
 
@@ -299,13 +323,17 @@ def replay_command(
       arena replay match.json.gz --turn 120           # one frame, printed
 
       arena replay runs/arena.sqlite:3f2a9c01       # a match of a batch, by its id
+      arena replay match.json.gz --turn 120 --save-position pos.json
     """
     ref = stored_ref(str(file))
     if ref is not None:
         file = replay_path(*ref, told=lambda note: err.print(shown_text(note)))
     data = replay.load(file)
+    if save_position is not None:
+        _save_position(file, data, turn, save_position)
+        return
     if html is not None:
-        err.print(shown_text(f"wrote {write_html(data, html)}"))
+        err.print(shown_text(f"wrote {write_html(data, html, file)}"))
         return
     if turn is None and sys.stdin.isatty() and sys.stdout.isatty():
         watch(file, data, max(0.5, speed))

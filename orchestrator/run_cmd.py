@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from orchestrator import api, replay_view
+from orchestrator import api, replay_view, turn_report
 from orchestrator.games import DEFAULT_GAME, get_game
 from orchestrator.options import (
     CpuOption,
@@ -50,6 +50,13 @@ def run(
                                                "replay here (gzip JSON; see docs/replay.md)."),
     open_viewer: bool = typer.Option(False, "--open", help="Also write the replay as a web "
                                      "page you can open in a browser, and say where."),
+    start: Optional[Path] = typer.Option(None, "--from", help="Start from this position "
+                                         "file (from `arena replay FILE --turn N "
+                                         "--save-position pos.json`): its game, map, seed and "
+                                         "rules; the bots given start fresh."),
+    turns: Optional[int] = typer.Option(None, "--turns", help="Stop after this many turns "
+                                        "and print what each robot did and what changed, "
+                                        "turn by turn."),
     as_json: JsonOption = False,
 ) -> None:
     """Play one match and print the ranking, winner and runner-up.
@@ -63,24 +70,33 @@ def run(
       arena run my_bot.py --sandbox off           # debug your bot with pdb
 
       arena run --game robotgame my_rgkit_bot.py bots/robotgame/example.py
+
+      arena run --from pos.json my_bot.py hunter --turns 3 --sandbox off
     """
     played = api.play(bots, game=game, map=map, seed=seed, rules=rules, robots=robots,
                       max_turns=max_turns, random_spawn=random_spawn, sandbox=sandbox,
                       cpu_limit=cpu_limit, memory_mb=memory_mb, progress=not as_json,
-                      record=bool(replay_file or open_viewer))
+                      record=bool(replay_file or open_viewer or turns), start=start,
+                      turns=turns)
     if replay_file or open_viewer:
         target = replay_file or Path("runs") / "replays" / f"{played.game}-{played.seed}.json.gz"
         played.save_replay(target)
         if open_viewer:
-            page = replay_view.write_html(played.replay.data, html_path(target))
+            page = replay_view.write_html(played.replay.data, html_path(target), target)
             err.print(Text.assemble("replay viewer: ", shown_text(page, "bold"),
                                     " (open it in a browser)"))
     result = played.to_json()
     warn_sandbox(result)
+    report = turn_report.played_turns(played.replay.data) if turns else None
     if as_json:
-        print(json.dumps(result))
-    else:
-        print_result(result)
+        print(json.dumps({**result, "played_turns": report} if turns else result))
+        return
+    if report is not None:
+        turn_report.print_turns(out, report)
+        frames = replay_view.replay.Frames(played.replay.data)
+        out.print(replay_view.drawn(Path("the match"), played.replay.data, frames,
+                                    len(frames) - 1, False, keys=False))
+    print_result(result)
 
 
 def warn_sandbox(result: dict) -> None:

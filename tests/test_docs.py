@@ -131,7 +131,7 @@ def adapted(command: str, clone: Path) -> list[str] | None:
         argv += sorted(str(p.relative_to(clone)) for p in clone.glob(word)) \
             if "*" in word else [word]
     sub = argv[1]
-    if sub == "run" and "--max-turns" not in argv:
+    if sub == "run" and "--max-turns" not in argv and "--from" not in argv:
         argv += ["--max-turns", "10"]
     argv += FAST.get(sub, [])
     game = argv[argv.index("--game") + 1] if "--game" in argv else "arena"
@@ -152,6 +152,14 @@ def test_a_readme_command_runs_as_written(command, clone) -> None:
     if argv[1] == "replay":
         subprocess.run(["./.venv/bin/arena", "run", "--max-turns", "5", "--seed", "1",
                         "--replay", "match.json.gz"], cwd=clone, check=True,
+                       capture_output=True)
+    if "--from" in argv:           # a position of the README's bots, from their replay
+        mine = [word for word in argv if word.endswith(".py")]
+        subprocess.run(["./.venv/bin/arena", "run", *mine, "--max-turns", "8", "--seed", "1",
+                        "--replay", "mine.json.gz"], cwd=clone, check=True,
+                       capture_output=True)
+        subprocess.run(["./.venv/bin/arena", "replay", "mine.json.gz", "--turn", "3",
+                        "--save-position", "pos.json"], cwd=clone, check=True,
                        capture_output=True)
     if argv[1] == "results" or argv[1] == "replay" and ":" in argv[2]:
         subprocess.run(["./.venv/bin/arena", "batch", "hunter", "beeline", "--seeds", "1",

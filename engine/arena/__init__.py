@@ -1,7 +1,7 @@
 """Robot Arena: flags, lasers and 40 robots per AI (spec/arena.md)."""
 from pathlib import Path
 
-from engine.arena import scenario
+from engine.arena import position, scenario
 from engine.arena.game import ArenaGame
 from engine.arena.generate import TARGET_DENSITY
 from engine.arena.mapfile import load_map, parse_map
@@ -22,4 +22,4 @@ def _summary(arena) -> dict[str, str]:
 
 
 RULEBOOK = Rulebook(load_map, _parse, rules_from, tuple(PRESETS), ArenaGame, _summary,
-                    scenario.run)
+                    scenario.run, position.HOOKS)

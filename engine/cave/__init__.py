@@ -1,5 +1,5 @@
 """Cave Rangers: gold, creatures and bots in any language (spec/cave.md)."""
-from engine.cave import scenario
+from engine.cave import position, scenario
 from engine.cave.game import CaveGame
 from engine.cave.mapfile import load_map, parse_map
 from engine.cave.rules import PRESETS, rules_from
@@ -15,4 +15,4 @@ def _summary(cave_map) -> dict[str, str]:
 
 
 RULEBOOK = Rulebook(load_map, parse_map, rules_from, tuple(PRESETS), CaveGame, _summary,
-                    scenario.run)
+                    scenario.run, position.HOOKS)

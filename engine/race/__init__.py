@@ -1,5 +1,5 @@
 """Race some Robots: RoboRally cards, belts and checkpoints (seed 003, spec/race.md)."""
-from engine.race import scenario
+from engine.race import position, scenario
 from engine.race.factory import load_factory, parse_factory
 from engine.race.game import RaceGame
 from engine.race.rules import PRESETS, rules_from
@@ -13,4 +13,4 @@ def _summary(factory) -> dict[str, str]:
 
 
 RULEBOOK = Rulebook(load_factory, parse_factory, rules_from, tuple(PRESETS), RaceGame, _summary,
-                    scenario.run)
+                    scenario.run, position.HOOKS)

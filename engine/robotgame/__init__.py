@@ -1,5 +1,5 @@
 """Robot Game: rgkit's rules (spec robotgame.md) on this project's engine protocol."""
-from engine.robotgame import scenario
+from engine.robotgame import position, scenario
 from engine.robotgame.game import RobotGame
 from engine.robotgame.mapfile import load_map, parse_map
 from engine.robotgame.rules import PRESETS, rules_from
@@ -14,4 +14,4 @@ def _summary(board) -> dict[str, str]:
 
 
 RULEBOOK = Rulebook(load_map, parse_map, rules_from, tuple(PRESETS), RobotGame, _summary,
-                    scenario.run)
+                    scenario.run, position=position.HOOKS)

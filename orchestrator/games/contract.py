@@ -72,5 +72,16 @@ def bot_side_problems(game: Game, side: ModuleType) -> list[str]:
     return problems
 
 
+def position_problems(game: Game) -> list[str]:
+    """What the game lacks to save a match's state and start a match from one (`arena
+    replay --save-position`, `arena run --from`): its rulebook's `position` hooks."""
+    hooks = game.position
+    if hooks is None:
+        return [f"{game.name}: its rulebook has no position hooks (save(match) -> state, "
+                f"load(map, names, seed, rules, state) -> match; engine/position.py)"]
+    return [f"{game.name}: its position hooks' {part} is not callable"
+            for part in ("save", "load") if not callable(getattr(hooks, part, None))]
+
+
 def _count(value: Any) -> bool:
     return type(value) is int and value >= 0

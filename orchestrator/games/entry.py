@@ -23,6 +23,7 @@ from types import ModuleType
 from typing import Any, Callable
 
 from engine import InputError
+from engine.position import PositionHooks
 from engine.protocol import Match
 from engine.rulebook import Rulebook
 from orchestrator.assets import bundled
@@ -124,6 +125,9 @@ class Game:
                                        # viewer.js, terminal.py and editor.py sit beside it
     replay_shape: ReplayShape | None = None   # what its replays' map and rows hold, checked
                                        # when a replay file is read (None: the envelope only)
+    memoryless: tuple[str, ...] = ()   # its samples that keep nothing from turn to turn:
+                                       # from a position they play as they did in the match
+                                       # (the positions' byte-for-byte tests play them)
 
     @property
     def folder(self) -> Path | None:
@@ -175,6 +179,11 @@ class Game:
         """A map in one line, as `arena maps validate` reports it."""
         return ", ".join(value if key == "size" else f"{value} {key}"
                          for key, value in self.summary(board).items())
+
+    @property
+    def position(self) -> PositionHooks | None:
+        """How a match's state is saved and a match started from one (a position file)."""
+        return self.rulebook.position
 
     @property
     def scenario(self) -> Callable[[Any, str], dict] | None:

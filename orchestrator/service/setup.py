@@ -9,11 +9,13 @@ from typing import Callable, Optional
 
 from engine import InputError
 from orchestrator import execute
+from orchestrator import position as positions
 from orchestrator.bots import BotFile, read_bot
 from orchestrator.games import Game, get_game
 from orchestrator.match import MatchSpec, match_fallback
 from orchestrator.options import check_choice, game_limits, rule_overrides, seed_or_draw
 from orchestrator.schedule import Setup
+from orchestrator.text import shown
 from sandbox import modes
 
 RUNS_DIR = Path("runs")
@@ -42,6 +44,33 @@ def match_spec(bots: list[Path], game: str, map_ref: str | None, seed: int | Non
     # A bad map, or one too small for these AIs, fails here, before any child starts.
     found.new_match(found.load_map(map_path), [b.name for b in bot_files], spec.seed, rules_obj)
     return spec
+
+
+def position_spec(start: dict, name: str, bots: list[Path], sandbox: str,
+                  cpu_limit: float | None, memory_mb: int | None,
+                  turns: int | None) -> MatchSpec:
+    """A match from a position (`arena run --from`), checked (`position.read`/`check`)
+    and called `name` in errors: its game, map, seed, rules and state, the bots given (as
+    many as its players: a lone bot of a two-player game plays itself), each starting
+    fresh, and `turns` to stop after that many."""
+    found = get_game(start["game"])
+    modes.chosen(sandbox)
+    if turns is not None and turns < 1:
+        raise InputError(f"--turns {turns}: must be at least 1")
+    limits = game_limits(found, cpu_limit, memory_mb)
+    wanted = len(start["players"])
+    paths = found.mirrored(list(bots)) if bots else []
+    if len(paths) != wanted:
+        raise InputError(f"{shown(name)}: the position has {wanted} players "
+                         f"({', '.join(shown(p)[:40] for p in start['players'])}); give "
+                         f"{wanted} bots, not {len(paths)}")
+    bot_files = [read_bot(p, found.name) for p in paths]
+    positions.start(start, [b.name for b in bot_files], name, found)
+    rules = found.rules(start["rules"]["preset"],
+                        **{k: v for k, v in start["rules"].items() if k != "preset"})
+    return MatchSpec(found.name, Path(start["map"]["name"] + found.map_suffix), bot_files,
+                     start["seed"], rules, limits, sandbox, map_text=start["map"]["text"],
+                     start=start["state"], turns=turns)
 
 
 def run_setup(game, map_ref, rules, robots, max_turns, random_spawn, sandbox, cpu_limit,

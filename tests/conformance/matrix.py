@@ -309,6 +309,25 @@ def replay(where: Where, game: Game, work: Path, _: str) -> None:
     assert all(n in shown for n in names), shown
 
 
+def position(where: Where, game: Game, work: Path, _: str) -> None:
+    """A match saved with --replay, the position at its turn 2 saved from it, then a match
+    of the same samples from there for 2 turns (table and JSON): the turns after 2."""
+    saved, pos = work / "match.json.gz", work / "pos.json"
+    bots = [str(where.bot(game.name, sample)) for sample in lineup(game)]
+    arena(where, work, "run", "--game", game.name, *bots, "--seed", SEED, "--max-turns",
+          TURNS, "--replay", str(saved), "--json")
+    arena(where, work, "replay", str(saved), "--turn", "2", "--save-position", str(pos))
+    state = json.loads(pos.read_text())
+    assert state["game"] == game.name and state["seed"] == int(SEED), state
+    played = as_json(arena(where, work, "run", "--from", str(pos), *bots, "--turns", "2",
+                           "--json"))
+    turns = [entry["turn"] for entry in json.loads(gzip.decompress(saved.read_bytes()))
+             ["turns"][2:4]]
+    assert [t["turn"] for t in played["played_turns"]] == turns, played["played_turns"]
+    shown = arena(where, work, "run", "--from", str(pos), *bots, "--turns", "1").stdout
+    assert f"turn {turns[0]}: events" in shown, shown
+
+
 def maps(where: Where, game: Game, work: Path, _: str) -> None:
     """`arena maps --game G` lists every bundled map, and every one of them validates."""
     bundled = sorted(folder(game.name, "maps", where.bundled).glob(f"*{game.map_suffix}"))
@@ -404,21 +423,23 @@ def driver_ladder(where: Where, game: Game, work: Path, sample: str) -> None:
 PLAYS: dict[str, Callable[[Where, Game, Path, str], None]] = {
     "run": run_table, "run-json": run_json, "run-by-name": run_by_name, "bots": bots_list,
     "batch": batch, "tournament": tournament, "compare": compare, "scenario": scenario,
-    "replay": replay, "maps": maps, "maps-generate": maps_generate, "ladder": ladder,
+    "replay": replay, "position": position, "maps": maps, "maps-generate": maps_generate,
+    "ladder": ladder,
     "check": check, "lost-games": lost_games, "driver-run": driver_run,
     "driver-check": driver_check,
     "driver-ladder": driver_ladder,
 }
 PER_GAME = ("run", "run-json", "run-by-name", "bots", "batch", "lost-games", "tournament",
-            "compare", "scenario", "replay", "maps", "maps-generate", "ladder")
+            "compare", "scenario", "replay", "position", "maps", "maps-generate", "ladder")
 PER_SAMPLE = ("check",)
 PER_DRIVEN_SAMPLE = ("driver-run", "driver-check", "driver-ladder")
 # Each `arena` command and the rows that run it: a command with no entry fails
 # test_generation, so a new command cannot go unplayed.
-COVERS = {"run": ("run", "run-json", "run-by-name"), "check": ("check", "driver-check"),
+COVERS = {"run": ("run", "run-json", "run-by-name", "position"),
+          "check": ("check", "driver-check"),
           "batch": ("batch",), "results": ("batch", "lost-games"),
           "tournament": ("tournament",), "compare": ("compare",),
-          "scenario": ("scenario",), "replay": ("replay", "lost-games"),
+          "scenario": ("scenario",), "replay": ("replay", "lost-games", "position"),
           "maps": ("maps", "maps-generate"),
           "serve": ("ladder", "driver-ladder"), "bots": ("bots",)}
 

@@ -201,3 +201,51 @@ def test_a_race_replay_draws_belts_lasers_and_reboots(open_page) -> None:
         }
         return belt && laser; })()""")
     assert page.errors == []
+
+
+def test_the_position_button_copies_the_command_that_saves_the_shown_turn(
+        browser, tmp_path) -> None:
+    """The page names the replay file it was written from; at turn 5 its button copies
+    `arena replay FILE --turn 5 --save-position ...`, and that command writes a position
+    a match starts from."""
+    import subprocess
+    import sys
+
+    from orchestrator import position as positions
+    from tests.positions.support import lineup, recorded
+    path, _ = recorded("toy", str(tmp_path))
+    html = write_html(replay.load(path), tmp_path / "page.html", path)
+    context = browser.new_context()
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(html.as_uri())
+    page.evaluate("viewer.go(5)")
+    page.click("#position")
+    page.wait_for_function("document.getElementById('positionCopied').textContent !== ''")
+    command = f"arena replay {path} --turn 5 --save-position toy-turn5.json"
+    assert page.text_content("#positionCommand") == command
+    if page.text_content("#positionCopied") == "copied":
+        assert page.evaluate("navigator.clipboard.readText()") == command
+    assert errors == []
+    context.close()
+    done = subprocess.run([sys.executable, "-m", "orchestrator", *command.split()[1:]],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    saved = positions.read(tmp_path / "toy-turn5.json")
+    assert saved["turn"] == 5 and saved["game"] == "toy" and lineup("toy")
+
+
+def test_the_position_command_quotes_an_odd_file_name(browser, arena_replay, tmp_path) -> None:
+    """A file name with a space, a quote or a template marker is quoted as a shell reads
+    it, and a page written without a file (a notebook's, the ladder's) says REPLAY."""
+    odd = "my runs/it's __REPLAY_JSON__.json.gz"
+    for source, expected in ((odd, "'my runs/it'\\''s __REPLAY_JSON__.json.gz'"),
+                             (None, "REPLAY.json.gz")):
+        html = write_html(arena_replay, tmp_path / "odd.html", source)
+        page = browser.new_page()
+        page.goto(html.as_uri())
+        assert page.evaluate("viewer.positionCommand(3)") == \
+            f"arena replay {expected} --turn 3 --save-position arena-turn3.json"
+        page.close()

@@ -11,13 +11,13 @@ from pathlib import Path
 from engine.rulebook import Rulebook
 from orchestrator.games.entry import Check, Competition, Game, Shown
 
-from . import scenario
+from . import position, scenario
 from .game import ToyGame
 from .match import PRESETS, load_map, parse_map, rules_from, summary
 
 HOME = Path(__file__).resolve().parent
 RULEBOOK = Rulebook(load_map, parse_map, rules_from, tuple(PRESETS), ToyGame, summary,
-                    scenario.run)
+                    scenario.run, position.HOOKS)
 
 
 def _looks_like(bot) -> int:
@@ -31,4 +31,5 @@ GAME = Game(
     shown=Shown(columns=(("coins", lambda s: str(s.get("coins", "-"))),
                          ("invalid", lambda s: str(s.get("invalid", "-")))),
                 legend="coins: taken; "),
-    competition=Competition(head_to_head=True), home=HOME, looks_like=_looks_like)
+    competition=Competition(head_to_head=True), home=HOME, looks_like=_looks_like,
+    memoryless=("greedy.py", "wanderer.py"))

@@ -46,5 +46,8 @@ GAME = Game(
     replay_shape=ReplayShape(
         map={"rows": [str], "flags": int, "sight": int, "owners": [(int, int)],
              "blocks": [(int, int, int, str, int)]},
-        tables={"robots": (int,) * 8, "blocks": (int, int)}),
+        tables={"robots": (int,) * 8, "blocks": (int, int)},
+        names={"robots": ("id", "row", "col", "facing", "life", "charges", "flags", "state"),
+               "blocks": ("index", "life")}),
+    memoryless=("hunter.py", "beeline.py", "randy.py", "turtle.py"),
     package=__name__)

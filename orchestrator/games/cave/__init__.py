@@ -53,5 +53,10 @@ GAME = Game(
    "turns": [{"a": "MNNANW"}], "creatures_move": false, "seed": 1}"""),
     looks_like=_looks_like,
     replay_shape=ReplayShape(tables={"bots": (int,) * 8, "creatures": (int, str, int, int),
-                                     "nurse": (int, int, int), "squares": (int, str)}),
+                                     "nurse": (int, int, int), "squares": (int, str)},
+                             names={"bots": ("index", "row", "col", "health", "gold", "alive",
+                                             "poison", "stuck"),
+                                    "creatures": ("index", "kind", "row", "col"),
+                                    "nurse": ("id", "row", "col"), "squares": ("row", "symbols")}),
+    memoryless=("forager.py", "miner.sh"),
     package=__name__)

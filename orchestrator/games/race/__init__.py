@@ -41,5 +41,8 @@ GAME = Game(
     looks_like=_looks_like,
     code_bot=CodeBot("bot", "function"),
     replay_shape=ReplayShape(map={"width": int, "height": int, "cells": [[str]]},
-                             tables={"bots": (int, int, int, str, int, int, int)}),
+                             tables={"bots": (int, int, int, str, int, int, int)},
+                             names={"bots": ("index", "x", "y", "facing", "checkpoint", "spam",
+                                             "reboots")}),
+    memoryless=("sprinter.py", "cautious.py", "planner.py", "random_bot.py"),
     package=__name__)

@@ -64,5 +64,7 @@ GAME = Game(
     looks_like=_looks_like,
     code_bot=CodeBot("Robot", "class", "import rg\n"),
     replay_shape=ReplayShape(map={"spawn": [(int, int)], "obstacle": [(int, int)]},
-                             tables={"robots": (int,) * 5}),
+                             tables={"robots": (int,) * 5},
+                             names={"robots": ("id", "player", "x", "y", "hp")}),
+    memoryless=("example.py", "rusher.py", "survivor.py", "coordinator.py"),
     package=__name__)
