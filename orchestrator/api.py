@@ -135,7 +135,8 @@ def check(bot: Bot, *, game: str = DEFAULT_GAME, turns: int | None = None, seed:
     overheats, invalid, output, timeout) and the `reason` in one line. `progress`: say
     what is checked (None: where someone watches)."""
     path = bot_file(bot, game)
-    limits = checks.check_setup(path, game, sandbox, cpu_limit, memory_mb)
+    limits = checks.check_setup(path, game, sandbox, cpu_limit, memory_mb, seed, turns,
+                                max_overheats)
     if _shows_progress(progress):
         _err.print(shown_text(f"checking {path} ({game}, seed {seed}, sandbox {sandbox})",
                               "dim"))
