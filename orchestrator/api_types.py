@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any, Callable, Sequence, TypeVar
 
-from orchestrator import replay_view
+from orchestrator import notes, replay_view
 
 T = TypeVar("T")
 VIEWER_HEIGHT = 760        # px: the viewer's board, controls and side panels
@@ -120,6 +120,7 @@ class PlayerResult(_Json):
     cpu_s: float
     peak_rss_mb: float
     stats: dict
+    note: str                    # what went wrong, in one line (orchestrator/notes.py)
     data: dict = field(repr=False)
 
 
@@ -168,7 +169,7 @@ class MatchResult(_Json):
 MATCH_COLUMNS = (("rank", lambda p: p["rank"]), ("AI", lambda p: p["name"]),
                  ("status", lambda p: p["status"]), ("overheats", lambda p: p["overheats"]),
                  ("CPU s", lambda p: round(p["cpu_s"], 2)),
-                 ("note", lambda p: p["reason"] or ""))
+                 ("note", notes.note))
 
 
 def _flat(row: dict) -> dict:

@@ -6,7 +6,7 @@ overheat (raise or answer nonsense) rarely enough?
 """
 from __future__ import annotations
 
-from orchestrator import arguments
+from orchestrator import arguments, notes
 from orchestrator.bots import BotFile, read_bot
 from orchestrator.games import DEFAULT_GAME, get_game
 from orchestrator.match import MatchSpec, run_match
@@ -21,9 +21,7 @@ FAILING = child_module("_attempts").FAILING
 FAILURES = ("load_error", "hang", "timeout", "cpu", "memory", "crash", "protocol", "sandbox",
             "overheats", "output", "invalid")
 # An executable bot's turns that went wrong, as the sandbox counts them, and what each says.
-PROGRAM_FAULTS = {"hang": "gave no answer in time", "cpu": "went past its CPU limit",
-                  "memory": "was stopped at the memory cap", "crash": "ended with an error",
-                  "output": "wrote more than the output cap to stdout"}
+PROGRAM_FAULTS = notes.PROGRAM_FAULTS
 
 
 def failure_kind(status: str, reason: str) -> str:
