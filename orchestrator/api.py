@@ -232,14 +232,17 @@ class ResultsStore:
         """Every run in the file, oldest first."""
         return [RunInfo(**run, data=run) for run in self.to_json()["runs"]]
 
-    def run(self, run: str) -> BatchResult:
-        """One run's table, by its id or a prefix of it (`arena results DB --run ID`)."""
+    def run(self, run: str) -> BatchResult | CompareResult:
+        """One run's table, by its id or a prefix of it (`arena results DB --run ID`): a
+        batch's or tournament's standings, or a comparison's verdict on NEW against OLD."""
         store = stored.open_results(self.path)
         try:
             chosen = stored.chosen_run(store, run)
             report = stored.run_report(store, chosen)
         finally:
             store.close()
+        if chosen["kind"] == "compare":
+            return CompareResult.from_dict(report, report["new_name"], report["old_name"])
         return BatchResult.from_dict(report, stored.run_title(chosen, report))
 
     def to_json(self) -> dict:

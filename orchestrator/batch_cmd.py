@@ -279,5 +279,10 @@ def _show_run(store, run: dict, as_json: bool) -> None:
     report = stored.run_report(store, run)
     if as_json:
         print(json.dumps(report))
+    elif run["kind"] == "compare":           # NEW against OLD, as `arena compare` shows it
+        from orchestrator.compare_cmd import print_record
+
+        out.print(shown_text(stored.run_title(run, report), style="bold"))
+        print_record(report, report["new_name"], report["old_name"])
     else:
         _print_summary(report, stored.run_title(run, report))

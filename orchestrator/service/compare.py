@@ -252,3 +252,29 @@ def _report(test: Test, planned: list[Planned], results: dict[str, dict], skippe
         "uncounted": sum(1 for o in finished if o >= counted), "skipped": skipped,
         "db": str(db),
     }
+
+
+@dataclass(frozen=True)
+class _Stored:
+    """A planned game as a stored run knows it: its place and id."""
+
+    ordinal: int
+    match_id: str
+
+
+def stored_report(run: dict, matches: list[dict], db: Path) -> dict:
+    """A compare run read back from its results file (`arena results DB --run ID`): the
+    test replayed over the stored pairs in schedule order, as the run counted them, in
+    the `arena compare --json` shape (NEW and OLD by path, as the run's args name them)."""
+    new, old, *against = run["args"]["bots"]
+    elo0, elo1, alpha, beta, model = run["args"]["test"][:5]
+    test = Test(elo0, elo1, alpha, beta, model, 3 if against else 5)
+    ids = {m["ordinal"]: m["id"] for m in matches}
+    planned = [_Stored(i, ids.get(i, f"unplayed-{i}")) for i in range(run["planned"])]
+    pairs = run["planned"] // 2
+    seats = [None if not against else k % (len(against) + 1) for k in range(pairs)]
+    results = {m["id"]: m for m in matches}
+    _advance(test, planned, seats, results)
+    report = _report(test, planned, results, 0, db)
+    return report | {"game": run["game"], "new": new, "old": old, "against": against,
+                     "sandbox": run["args"].get("sandbox")}
