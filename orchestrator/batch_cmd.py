@@ -43,7 +43,7 @@ DbOption = Annotated[Optional[Path], typer.Option(
     show_default=False)]
 BackendOption = Annotated[str, typer.Option(
     help="local: worker processes on this machine. dask: a Dask cluster (--address), or a "
-         "LocalCluster without one; needs pip install '.[dask]'.")]
+         "LocalCluster without one; needs pip install '.\\[dask]'.")]
 AddressOption = Annotated[Optional[str], typer.Option(help="Dask scheduler, tcp://host:port.")]
 ReplaysOption = Annotated[bool, typer.Option("--replays", help="Keep every match's replay, "
                                              "in replays/ beside the results file.")]
