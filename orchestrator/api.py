@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence, Union
 
 from engine import InputError
-from orchestrator import cellbots, replay
+from orchestrator import arguments, cellbots, replay
 from orchestrator import position as positions
 from orchestrator import progress as views
 from orchestrator.api_types import (
@@ -117,8 +117,7 @@ def play(bots: Sequence[Bot] | None = None, *, game: str = DEFAULT_GAME, map: st
                           max_turns, random_spawn, sandbox, cpu_limit, memory_mb,
                           on_skip=_skipped_sample)
         if turns is not None:
-            if turns < 1:
-                raise InputError(f"--turns {turns}: must be at least 1")
+            arguments.check(turns=turns)
             spec.turns = turns
     shown = _shows_progress(progress)
     replays: list[dict] | None = [] if record or replay is not None else None
@@ -172,7 +171,8 @@ def check(bot: Bot, *, game: str = DEFAULT_GAME, turns: int | None = None, seed:
     overheats, invalid, output, timeout) and the `reason` in one line. `progress`: say
     what is checked (None: where someone watches)."""
     path = bot_file(bot, game)
-    limits = checks.check_setup(path, game, sandbox, cpu_limit, memory_mb)
+    limits = checks.check_setup(path, game, sandbox, cpu_limit, memory_mb, seed, turns,
+                                max_overheats)
     if _shows_progress(progress):
         _err.print(shown_text(f"checking {path} ({game}, seed {seed}, sandbox {sandbox})",
                               "dim"))
@@ -268,14 +268,17 @@ class ResultsStore:
         """Every run in the file, oldest first."""
         return [RunInfo(**run, data=run) for run in self.to_json()["runs"]]
 
-    def run(self, run: str) -> BatchResult:
-        """One run's table, by its id or a prefix of it (`arena results DB --run ID`)."""
+    def run(self, run: str) -> BatchResult | CompareResult:
+        """One run's table, by its id or a prefix of it (`arena results DB --run ID`): a
+        batch's or tournament's standings, or a comparison's verdict on NEW against OLD."""
         store = stored.open_results(self.path)
         try:
             chosen = stored.chosen_run(store, run)
             report = stored.run_report(store, chosen)
         finally:
             store.close()
+        if chosen["kind"] == "compare":
+            return CompareResult.from_dict(report, report["new_name"], report["old_name"])
         return BatchResult.from_dict(report, stored.run_title(chosen, report))
 
     def to_json(self) -> dict:

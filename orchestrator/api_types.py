@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any, Callable, Sequence, TypeVar
 
-from orchestrator import replay_view
+from orchestrator import notes, replay_view
 
 T = TypeVar("T")
 VIEWER_HEIGHT = 760        # px: the viewer's board, controls and side panels
@@ -120,6 +120,7 @@ class PlayerResult(_Json):
     cpu_s: float
     peak_rss_mb: float
     stats: dict
+    note: str                    # what went wrong, in one line (orchestrator/notes.py)
     data: dict = field(repr=False)
 
 
@@ -168,7 +169,7 @@ class MatchResult(_Json):
 MATCH_COLUMNS = (("rank", lambda p: p["rank"]), ("AI", lambda p: p["name"]),
                  ("status", lambda p: p["status"]), ("overheats", lambda p: p["overheats"]),
                  ("CPU s", lambda p: round(p["cpu_s"], 2)),
-                 ("note", lambda p: p["reason"] or ""))
+                 ("note", notes.note))
 
 
 def _flat(row: dict) -> dict:
@@ -275,10 +276,20 @@ class CompareResult(_Json):
     def from_dict(cls, data: dict, new_name: str = "", old_name: str = "") -> "CompareResult":
         return dataclasses.replace(_typed(cls, data), new_name=new_name, old_name=old_name)
 
+    @property
+    def record(self) -> dict:
+        """NEW's pairs won, drawn and lost against OLD."""
+        from orchestrator.service.results import pair_record
+
+        return pair_record(self.counts)
+
     def _repr_html_(self) -> str:
-        rows = [{"what": key, "value": self.data[key]} for key in (
+        won, drawn, lost = (self.record[k] for k in ("won", "drawn", "lost"))
+        rows = [{"what": "pairs (new)", "value": f"{won} won, {drawn} drawn, {lost} lost"}]
+        rows += [{"what": key, "value": self.data[key]} for key in (
             "verdict", "games", "pairs", "elo", "elo_ci", "nelo", "llr", "bounds", "counts",
-            "outcomes", "model", "elo0", "elo1", "alpha", "beta", "uncounted", "db")]
+            "outcomes", "model", "elo0", "elo1", "alpha", "beta", "uncounted", "db")
+            if key in self.data]
         return html_table(rows, (("", lambda r: r["what"]), ("", lambda r: r["value"])),
                           caption=f"compare {self.new_name or self.new} (new) with "
                                   f"{self.old_name or self.old} (old)")

@@ -42,7 +42,7 @@ DbOption = Annotated[Optional[Path], typer.Option(
     show_default=False)]
 BackendOption = Annotated[str, typer.Option(
     help="local: worker processes on this machine. dask: a Dask cluster (--address), or a "
-         "LocalCluster without one; needs pip install '.[dask]'.")]
+         "LocalCluster without one; needs pip install '.\\[dask]'.")]
 AddressOption = Annotated[Optional[str], typer.Option(help="Dask scheduler, tcp://host:port.")]
 ReplaysOption = Annotated[bool, typer.Option("--replays", help="Keep every match's replay, "
                                              "in replays/ beside the results file.")]
@@ -331,5 +331,10 @@ def _show_run(store, run: dict, as_json: bool) -> None:
     report = stored.run_report(store, run)
     if as_json:
         print(json.dumps(report))
+    elif run["kind"] == "compare":           # NEW against OLD, as `arena compare` shows it
+        from orchestrator.compare_cmd import print_record
+
+        out.print(shown_text(stored.run_title(run, report), style="bold"))
+        print_record(report, report["new_name"], report["old_name"])
     else:
         _print_summary(report, stored.run_title(run, report))

@@ -32,6 +32,36 @@ app = typer.Typer(
          "map. Then pass your own bot files: [bold]arena run my_bot.py bots/arena/hunter.py"
          "[/bold].",
 )
+
+
+def version_line() -> str:
+    """`arena --version`: the package's version and the engine's (a result records the
+    engine's: the same engine version plays the same match for the same seed)."""
+    from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415
+
+    from engine import ENGINE_VERSION  # noqa: PLC0415
+
+    try:
+        package = version("robot-arena")
+    except PackageNotFoundError:            # a checkout run without installing it
+        package = "(not installed)"
+    return f"robot-arena {package}, engine {ENGINE_VERSION}"
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(version_line())
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _main(version: bool = typer.Option(False, "--version", is_eager=True,
+                                       callback=_show_version,
+                                       help="Print the package's and the engine's versions "
+                                            "and exit.")) -> None:
+    """Run sandboxed matches of robot programming games."""
+
+
 app.add_typer(maps_cmd.app, name="maps")
 app.command()(batch_cmd.batch)
 app.command()(batch_cmd.tournament)
@@ -69,7 +99,10 @@ def main(argv: list[str] | None = None) -> None:
         code = exc.exit_code
     except Exception as exc:
         if type(exc).__name__ == "NoArgsIsHelpError":
-            typer.echo(exc.ctx.get_help())
+            # Made by ctx.get_help(), which rich's help prints as it makes it (and returns
+            # ""): echo only what was not printed yet.
+            if exc.format_message().strip():
+                typer.echo(exc.format_message())
             sys.exit(0)
         problem = _usage_problem(exc)
         if problem is None:

@@ -131,8 +131,13 @@ def _find(obj: Any, codes: list[CodeType], filename: str, lines: list[str],
     node = located[0]
     at = f"its definition at {filename}:{_start(node)}"
     text = textwrap.dedent("".join(lines[_start(node) - 1:node.end_lineno]))
+    # The file's module-level imports, compiled (never run) ahead of the text: CPython
+    # compiles `math.floor()` differently where `math` is a module-level import of the
+    # same file, so without them a bot that calls a module imported in its own file would
+    # not compile to its code. The text written for the sandbox stays the definition.
+    header = _module_imports(tree)
     try:
-        module = compile(text, filename, "exec", flags=flags, dont_inherit=True)
+        module = compile(header + text, filename, "exec", flags=flags, dont_inherit=True)
     except (SyntaxError, ValueError):
         return _Miss(f"{at} does not compile on its own")
     made = [c for c in module.co_consts if isinstance(c, CodeType) and c.co_name == node.name]
@@ -141,12 +146,29 @@ def _find(obj: Any, codes: list[CodeType], filename: str, lines: list[str],
     if inspect.isfunction(obj):
         return text if _same(made[0], obj.__code__) else \
             _Miss(f"{at} does not compile to the code it runs ({changed})")
-    replaced = _unlike_methods(obj, node, made[0], filename)
+    replaced = _unlike_methods(obj, node, made[0], filename, header.count("\n"))
     if replaced:
         return _Miss(f"its method {replaced} is not the one {at} makes (the file changed "
                      f"after it was defined, or the method was replaced after the class was "
                      f"made)")
     return text
+
+
+def _module_imports(tree: ast.Module) -> str:
+    """The import statements of a module's own scope (also under its `if` and `try`, not
+    inside its functions or classes), one per line, `__future__` ones left out."""
+    found, blocks = [], [tree.body]
+    while blocks:
+        for item in blocks.pop(0):
+            if isinstance(item, (ast.Import, ast.ImportFrom)):
+                if not (isinstance(item, ast.ImportFrom) and item.module == "__future__"):
+                    found.append(ast.unparse(item) + "\n")
+            elif not isinstance(item, (*_DEFS, ast.Lambda)):
+                for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+                    inner = getattr(item, field, None)
+                    if isinstance(inner, list):
+                        blocks.append([i for i in inner if isinstance(i, ast.AST)])
+    return "".join(found)
 
 
 def _definitions(tree: ast.AST) -> Iterator[ast.AST]:
@@ -175,13 +197,14 @@ def _body_defs(node: ast.ClassDef) -> Iterator[ast.AST]:
                         blocks.append([i for i in inner if isinstance(i, ast.AST)])
 
 
-def _unlike_methods(cls: type, node: ast.ClassDef, body: CodeType, filename: str
-                    ) -> str | None:
+def _unlike_methods(cls: type, node: ast.ClassDef, body: CodeType, filename: str,
+                    header: int = 0) -> str | None:
     """The name of a method of the class that is not the code its definition makes: one
     whose lines in the definition compile to other code, or one the body defines that was
     replaced afterwards by code from elsewhere. None when every one matches."""
     start, end = _start(node), node.end_lineno or 0
-    compiled = {(c.co_name, c.co_firstlineno + start - 1): c for c in _nested(body)}
+    compiled = {(c.co_name, c.co_firstlineno - header + start - 1): c
+                for c in _nested(body)}
 
     def inside(code: CodeType) -> bool:
         return code.co_filename == filename and start <= code.co_firstlineno <= end

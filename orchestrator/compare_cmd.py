@@ -98,6 +98,17 @@ def compare(
         _print_report(found.to_json(), found.new_name, found.old_name)
 
 
+def print_record(report: dict, new: str, old: str) -> None:
+    """A comparison by bot (`arena results DB --run ID` of a compare run): NEW's pairs
+    won, drawn and lost against OLD, then the verdict and the estimate."""
+    from orchestrator.service.results import pair_record
+
+    record = pair_record(report["counts"])
+    out.print(shown_text(f"{new} against {old}: {record['won']} pairs won, "
+                         f"{record['drawn']} drawn, {record['lost']} lost"))
+    _print_report(report, new, old)
+
+
 def _print_report(report: dict, new: str, old: str) -> None:
     verdict = report["verdict"]
     unit = "nElo" if report["model"] == "normalized" else "Elo"

@@ -10,6 +10,7 @@ from typing import Annotated, Optional
 import typer
 
 from engine import InputError
+from orchestrator import arguments
 from orchestrator.assets import CHECKOUT
 from orchestrator.games import GAMES, Game, games_help
 from orchestrator.games.help import cpu_limit, names, per_game, soft_limit
@@ -58,6 +59,7 @@ def seed_or_draw(seed: Optional[int]) -> int:
 
 def rule_overrides(found: Game, robots: Optional[int], max_turns: Optional[int],
                random_spawn: bool = False) -> dict:
+    arguments.check(robots=robots, max_turns=max_turns)
     rules: dict = {}
     if robots is not None:
         rules[found.options.robots_rule] = robots
@@ -73,10 +75,9 @@ def rule_overrides(found: Game, robots: Optional[int], max_turns: Optional[int],
 
 def game_limits(found: Game, cpu_limit: Optional[float], memory_mb: Optional[int]) -> Limits:
     """The game's default limits, with the command line's changes."""
+    arguments.check(cpu_limit=cpu_limit, memory_mb=memory_mb)
     limits = found.limits
     if cpu_limit is not None:
-        if cpu_limit <= 0:
-            raise InputError(f"--cpu-limit {cpu_limit}: must be positive")
         if limits.act_soft_s is not None:        # a timeout (the robot guards), not fatal
             limits = dataclasses.replace(limits, act_soft_s=cpu_limit, first_act_soft_s=None,
                                          cpu_per_call_s=max(limits.cpu_per_call_s,
@@ -84,8 +85,6 @@ def game_limits(found: Game, cpu_limit: Optional[float], memory_mb: Optional[int
         else:
             limits = dataclasses.replace(limits, cpu_per_call_s=cpu_limit)
     if memory_mb is not None:
-        if memory_mb < 64:
-            raise InputError(f"--memory-mb {memory_mb}: at least 64 MiB")
         limits = dataclasses.replace(limits, memory_mb=memory_mb)
     return limits
 
@@ -102,10 +101,10 @@ MapOption = Annotated[Optional[str], typer.Option("--map", help="A map file or a
                                                   "name (see `arena maps`).")]
 RulesOption = Annotated[Optional[str], typer.Option(help=RULES_HELP, show_default=False)]
 RobotsOption = Annotated[Optional[int], typer.Option(
-    min=1, help="Robots per AI" + "".join(
+    help="Robots per AI" + "".join(
         f" ({game.name}: {game.options.robots_help})" for game in GAMES.values()
         if game.options.robots_help) + ". Default: the preset's.")]
-MaxTurnsOption = Annotated[Optional[int], typer.Option(min=1, help="Turn limit (default: the "
+MaxTurnsOption = Annotated[Optional[int], typer.Option(help="Turn limit (default: the "
                                                             "preset's).")]
 RandomSpawnOption = Annotated[bool, typer.Option("--random-spawn", help=(
     f"{names(lambda game: game.options.random_spawn)}: draw each player's spawn squares "

@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from orchestrator import api, replay_view, turn_report
+from orchestrator import api, notes, replay_view, turn_report
 from orchestrator.games import DEFAULT_GAME, get_game
 from orchestrator.options import (
     CpuOption,
@@ -24,7 +24,6 @@ from orchestrator.options import (
     SandboxOption,
 )
 from orchestrator.replay_view import html_path
-from orchestrator.service.check import PROGRAM_FAULTS
 from orchestrator.text import console, plural, shown_text
 from sandbox.isolation import warning_once
 
@@ -121,9 +120,7 @@ def print_result(result: dict) -> None:
                          else "right", overflow="fold" if column in ("AI", "note") else "ellipsis")
     for p in result["players"]:
         stats = p["stats"]
-        note = p["reason"] or "; ".join(p["warnings"][:1]) or faults_note(p)
-        if p["turn"]:
-            note = f"{note} (turn {p['turn']})"
+        note = notes.note(p)
         style = {"erased": "red", "load_error": "red", "forfeit": "red"}.get(p["status"])
         table.add_row(str(p["rank"]), shown_text(p["name"]), p["status"],
                       *((cell(stats) if stats else "-") for _, cell in game.shown.columns),
@@ -136,20 +133,6 @@ def print_result(result: dict) -> None:
     if result["restarts"]:
         out.print(f"The match was replayed from turn 0 {result['restarts']} time(s) "
                   f"after erasing an AI.")
-
-
-def faults_note(player: dict) -> str:
-    """What went wrong for an AI that still finished: a program's failed turns (by kind),
-    its invalid answers and what the sandbox refused it, else ""."""
-    stats = player.get("stats") or {}
-    turns = stats.get("decisions") or 0
-    said = [f"{kind}: {PROGRAM_FAULTS.get(kind, 'failed')} in {count} of {turns} turns"
-            for kind, count in (stats.get("faults") or {}).items() if count]
-    if stats.get("invalid") and not said:
-        said.append(f"{plural(stats['invalid'], 'invalid answer')}")
-    if player.get("violations"):
-        said.append("refused: " + ", ".join(player["violations"][:3]))
-    return "; ".join(said)
 
 
 def _placed(result: dict, place: int) -> str:

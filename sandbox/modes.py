@@ -43,6 +43,7 @@ class Mode:
     whole_match: bool = False         # the engine and the bots play in one jail (match)
     programs: bool = True             # runs executable bots (else they play in standard)
     checks: bool = True               # `arena check` may use it
+    check_refusal: str | None = None  # why not, where it may not (for the error line)
     ladder_refusal: str | None = None  # why the ladder never uses it (None: it may)
     # What `arena` starts ahead, while the command imports: the bots' "zygote" (commands
     # that play one match), the "jail" zygote (batches), or nothing.
@@ -74,10 +75,13 @@ BWRAP = Mode("bwrap", "strict, with each AI inside bubblewrap too.", Children, t
 MATCH = Mode(
     "match", "the whole match in one such jail, fast; it protects your machine, not the "
     "bots from each other.", None, whole_match=True, programs=False, checks=False,
+    check_refusal="a check judges one bot's CPU, memory and what the sandbox refused it, "
+                  "and a whole-match jail does not tell the bots apart",
     ladder_refusal="it keeps the host safe but not the bots from each other "
                    "(docs/security.md)", prestart="jail")
 OFF = Mode("off", "bots run in this process, unlimited, for pdb.", InProcessPlayers,
            tier=None, isolates=False, checks=False,
+           check_refusal="its bots run unlimited, so no limit can judge them",
            ladder_refusal="its bots would run unlimited in the server's own processes")
 # How `--sandbox match` plays inside its jail: the jail is the isolation.
 INSIDE = Mode("match:inside", "the inside of a match jail.", JailPlayers, tier=None,
@@ -148,9 +152,13 @@ def for_check(name: str) -> Mode:
     """The mode a user named for `arena check`, if its record lets check use it."""
     mode = MODES.get(name)
     allowed = [m for m in offered() if m.checks]
-    if mode not in allowed:
+    if mode in allowed:
+        return mode
+    if mode is None or mode.hidden:
         raise _unknown(name, "--sandbox mode for check", allowed)
-    return mode
+    why = f": {mode.check_refusal}" if mode.check_refusal else ""
+    raise InputError(f"--sandbox {name} is not available for check{why} (check runs "
+                     f"in {names_text(allowed)})")
 
 
 def for_ladder(name: str) -> Mode:

@@ -36,6 +36,8 @@ def test_every_sample_looks_written_for_its_own_game(game) -> None:
      "(it looks like a robotgame bot: try --game robotgame)"),
     (["check", "--turns", "3", str(ROOT / "bots" / "race" / "planner.py")],
      "(it looks like a race bot: try --game race)"),
+    (["check", "--game", "robotgame", "--turns", "3", str(ROOT / "bots" / "arena" / "hunter.py")],
+     "(it looks like an arena bot: try --game arena)"),          # an, not "a arena"
 ])
 def test_a_bot_given_to_the_wrong_game_says_which_game_it_looks_for(args, hint) -> None:
     done = arena(*args, "--json") if args[0] == "run" else arena(*args)

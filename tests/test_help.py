@@ -32,12 +32,30 @@ def test_every_parameters_help_is_shown_whole() -> None:
             text = getattr(param, "help", None)
             if not text or param.name == "help":
                 continue
-            # the first sentence, as rich prints it: markup escapes undone
-            first = flat(text.replace("\\[", "[").split(". ")[0])
-            first = re.sub(r"\[bold\]|\[/bold\]", "", first)
-            assert first in shown, f"arena {' '.join(path)}: {param.name}: {first!r}"
+            # the whole text, as rich prints it: markup escapes undone (a bracket left
+            # unescaped, as in pip install '.[dask]', is eaten as markup)
+            whole = flat(text.replace("\\[", "["))
+            whole = re.sub(r"\[bold\]|\[/bold\]", "", whole)
+            assert whole in shown, f"arena {' '.join(path)}: {param.name}: {whole!r}"
             checked += 1
     assert checked > 60
     edit = flat(runner.invoke(app, ["maps", "edit", "--help"]).output)
     assert "The map file to edit; a new one if it does not exist [default: a new" in edit
     assert "Loopback port [default: a free one]." in edit
+
+
+def test_bare_arena_prints_its_help_once_and_version_names_both_versions() -> None:
+    import subprocess
+
+    from engine import ENGINE_VERSION
+    from tests.conftest import ARENA_CMD, ROOT
+
+    bare = subprocess.run(ARENA_CMD, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert bare.returncode == 0 and bare.stderr == ""
+    assert bare.stdout.count("Usage: arena") == 1, bare.stdout
+    assert bare.stdout.count("Run sandboxed matches") == 1
+    version = subprocess.run(ARENA_CMD + ["--version"], cwd=ROOT, capture_output=True,
+                             text=True, timeout=60)
+    assert version.returncode == 0
+    assert re.fullmatch(rf"robot-arena \d+\.\d+\.\d+\S*, engine {re.escape(ENGINE_VERSION)}\n",
+                        version.stdout), version.stdout

@@ -82,3 +82,17 @@ def test_an_editable_install_prints_no_warning(tmp_path) -> None:
     said = [line for line in (done.stdout + done.stderr).splitlines()
             if line.strip() and not re.match(r"WARNING: Location '.*' is ignored", line)]
     assert said == [], "\n".join(said)
+
+
+def test_the_notebook_extra_brings_a_kernel_and_the_docs_say_how_to_run_the_example() -> None:
+    """`pip install '.[notebook]'` is enough to run docs/example.ipynb in a Jupyter or VS
+    Code of one's own: it brings the kernel (ipykernel), which the docs name with the
+    install line and the front end to add where there is none."""
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]["notebook"]
+    names = {re.split(r"[<>=\[; ]", spec, maxsplit=1)[0] for spec in extras}
+    assert {"ipykernel", "ipywidgets", "pandas"} <= names, names
+    guide = (ROOT / "docs" / "python-api.md").read_text()
+    assert "pip install -e '.[notebook]'" in guide and "jupyterlab" in guide
+    assert "jupyter lab docs/example.ipynb" in guide
+    assert "[notebook]" in (ROOT / "README.md").read_text()

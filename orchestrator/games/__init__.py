@@ -7,6 +7,8 @@ in PATH); child processes and servers started from here inherit it.
 """
 from __future__ import annotations
 
+import re
+
 from engine import InputError
 from orchestrator import kinds
 from orchestrator.games.arena import GAME as _ARENA
@@ -57,11 +59,27 @@ def likely_game(filename: str, source: bytes) -> str | None:
 
 
 def wrong_game_hint(filename: str, source: bytes, game: str) -> str:
-    """`; it looks like a robotgame bot: try --game robotgame`, or "" when it fits."""
+    """` (it looks like a robotgame bot: try --game robotgame)`, or "" when it fits. In
+    the command line's terms: the ladder says it in its own (hint_for_ladder)."""
     found = likely_game(filename, source)
     if found is None or found == game:
         return ""
-    return f" (it looks like a {found} bot: try --game {found})"
+    return f" (it looks like {_a(found)} {found} bot: try --game {found})"
+
+
+_HINT = re.compile(r" \(it looks like an? ([\w.-]+) bot: try --game \1\)")
+
+
+def hint_for_ladder(reason: str) -> str:
+    """A reason with wrong_game_hint's advice in the ladder's terms: an upload names its
+    game in the form (`game`), not with a command-line flag."""
+    return _HINT.sub(lambda m: f" (it looks like {_a(m[1])} {m[1]} bot: upload it for the "
+                               f"game {m[1]})", reason)
+
+
+def _a(word: str) -> str:
+    """The article before a game's name: `an arena`, `a robotgame`."""
+    return "an" if word[:1].lower() in "aeiou" else "a"
 
 
 def get_game(name: str) -> Game:

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from orchestrator import execute
 from orchestrator.bots import BotFile
-from orchestrator.games import GAMES, get_game
+from orchestrator.games import GAMES, get_game, hint_for_ladder
 from orchestrator.ladder.matchmaking import LadderRules, Standing, pick
 from orchestrator.ladder.store import LadderStore, Queued
 from orchestrator.ratings import Ratings
@@ -333,7 +333,7 @@ class Ladder:
             raise LadderError(500, "check failed to run", outcome["error"])
         verdict = outcome["verdict"]
         if not verdict["ok"]:
-            raise LadderError(422, "check failed", verdict["reason"])
+            raise LadderError(422, "check failed", hint_for_ladder(verdict["reason"]))
         return verdict
 
     def validate_name(self, game: str, name: str) -> str:

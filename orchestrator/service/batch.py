@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Callable, Hashable, Optional, Sequence
 
 from engine import InputError
-from orchestrator import execute
+from orchestrator import arguments, execute
 from orchestrator.bots import read_bot
 from orchestrator.games import Game
 from orchestrator.options import Interrupted
@@ -38,8 +38,8 @@ def batch(bots: Sequence[Path], seeds: int, first_seed: int, game: str, map: str
           workers: int | None, db: Path | None, backend: str, address: str | None,
           replays: bool, watch: Watch = unwatched) -> tuple[dict, str]:
     """The same line-up over `seeds` seeds: the `arena batch --json` report, and its title."""
-    if seeds < 1:
-        raise InputError(f"--seeds {seeds}: must be at least 1")
+    arguments.check(seeds=seeds, first_seed=first_seed, workers=workers)
+    arguments.check_span(first_seed, seeds)
     setup = run_setup(game, map, rules, robots, max_turns, random_spawn, sandbox, cpu_limit,
                       memory_mb)
     lineup = [read_bot(p, setup.game.name) for p in setup.game.mirrored(list(bots))]
@@ -67,6 +67,8 @@ def tournament(bots: Sequence[Path], format: str | None, games: int | None,
                watch: Watch = unwatched) -> tuple[dict, str]:
     """A tournament rated by Elo and openskill: the `arena tournament --json` report, and
     its title. `format`, `games` and `size` default to the game's own."""
+    arguments.check(games=games, size=size, first_seed=first_seed, workers=workers)
+    arguments.check_span(first_seed, games or 1)
     setup = run_setup(game, map, rules, robots, max_turns, False, sandbox, cpu_limit,
                       memory_mb)
     lineup = [read_bot(p, setup.game.name) for p in bots]

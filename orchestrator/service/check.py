@@ -6,7 +6,7 @@ overheat (raise or answer nonsense) rarely enough?
 """
 from __future__ import annotations
 
-from engine import InputError
+from orchestrator import arguments, notes
 from orchestrator.bots import BotFile, read_bot
 from orchestrator.games import DEFAULT_GAME, get_game
 from orchestrator.match import MatchSpec, run_match
@@ -21,9 +21,7 @@ FAILING = child_module("_attempts").FAILING
 FAILURES = ("load_error", "hang", "timeout", "cpu", "memory", "crash", "protocol", "sandbox",
             "overheats", "output", "invalid")
 # An executable bot's turns that went wrong, as the sandbox counts them, and what each says.
-PROGRAM_FAULTS = {"hang": "gave no answer in time", "cpu": "went past its CPU limit",
-                  "memory": "was stopped at the memory cap", "crash": "ended with an error",
-                  "output": "wrote more than the output cap to stdout"}
+PROGRAM_FAULTS = notes.PROGRAM_FAULTS
 
 
 def failure_kind(status: str, reason: str) -> str:
@@ -87,10 +85,12 @@ class HangWatch:
 
 
 def check_setup(path, game: str, sandbox: str, cpu_limit: float | None,
-                memory_mb: int | None) -> Limits:
+                memory_mb: int | None, seed: int | None = None, turns: int | None = None,
+                max_overheats: float | None = None) -> Limits:
     """Check what a check is given before it plays (a missing or unreadable file fails
     here, first); the limits it plays with."""
     modes.for_check(sandbox)
+    arguments.check(seed=seed, turns=turns, max_overheats=max_overheats)
     chosen = get_game(game)
     read_bot(path, chosen.name)          # a missing or unreadable file fails here, first
     return game_limits(chosen, cpu_limit, memory_mb)
@@ -109,13 +109,10 @@ def check_submission(bot: BotFile, game: str = DEFAULT_GAME, turns: int | None =
                      limits: Limits | None = None) -> dict:
     """Play a bot (from a file or an upload) against the game's check lineup; its verdict."""
     modes.for_check(sandbox)
-    if not 0.0 <= max_overheat_share <= 1.0:
-        raise InputError(f"--max-overheats {max_overheat_share}: must be between 0 and 1")
+    arguments.check(seed=seed, turns=turns, max_overheats=max_overheat_share)
     found = get_game(game)
     preset = found.rules(found.presets[0])
     turns = turns if turns is not None else found.check.turns or preset.max_turns
-    if turns < 1:
-        raise InputError(f"--turns {turns}: must be at least 1")
     opponents = [read_bot(p) for p in found.check_lineup()]
     rules = found.rules(found.presets[0], max_turns=turns)
     spec = MatchSpec(found.name, found.find_map(found.check.map), [bot, *opponents], seed,

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Callable, List, Optional
 
 from engine import InputError
 from engine.lazy import lazy_import
-from orchestrator import execute, sprt
+from orchestrator import arguments, execute, sprt
 from orchestrator.bots import BotFile, read_bot
 from orchestrator.games import get_game
 from orchestrator.options import Interrupted, check_choice
@@ -126,17 +126,15 @@ def start(new: Path, old: Path, game: str, against: Optional[List[str]], elo0: f
           ) -> Comparison:
     """Check the options, plan the pairs, and count the pairs the results file holds."""
     check_choice(model, sprt.MODELS, "--model")
-    for label, value in (("--alpha", alpha), ("--beta", beta)):
-        if not 0 < value < 0.5:
-            raise InputError(f"{label} {value}: must be between 0 and 0.5")
+    arguments.check(alpha=alpha, beta=beta, elo0=elo0, elo1=elo1, max_games=max_games,
+                    seed=seed, workers=workers)
+    arguments.check_span(seed, max_games // 2, "--seed")
     if not elo1 > elo0:
         raise InputError(f"--elo1 {elo1}: must be greater than --elo0 {elo0}")
     if model == "normalized" and max(abs(elo0), abs(elo1)) > MAX_NELO:
         raise InputError(f"--elo0/--elo1: at most {MAX_NELO} normalized Elo (a "
                          f"gap that wide is clear in a few games; use --model logistic for "
                          f"it)")
-    if max_games < 2:
-        raise InputError(f"--max-games {max_games}: must be at least 2 (one pair)")
     setup = run_setup(game, map, rules, robots, max_turns, False, sandbox, cpu_limit,
                       memory_mb)
     name = setup.game.name
@@ -255,3 +253,29 @@ def _report(test: Test, planned: list[Planned], results: dict[str, dict], skippe
         "uncounted": sum(1 for o in finished if o >= counted), "skipped": skipped,
         "db": str(db),
     }
+
+
+@dataclass(frozen=True)
+class _Stored:
+    """A planned game as a stored run knows it: its place and id."""
+
+    ordinal: int
+    match_id: str
+
+
+def stored_report(run: dict, matches: list[dict], db: Path) -> dict:
+    """A compare run read back from its results file (`arena results DB --run ID`): the
+    test replayed over the stored pairs in schedule order, as the run counted them, in
+    the `arena compare --json` shape (NEW and OLD by path, as the run's args name them)."""
+    new, old, *against = run["args"]["bots"]
+    elo0, elo1, alpha, beta, model = run["args"]["test"][:5]
+    test = Test(elo0, elo1, alpha, beta, model, 3 if against else 5)
+    ids = {m["ordinal"]: m["id"] for m in matches}
+    planned = [_Stored(i, ids.get(i, f"unplayed-{i}")) for i in range(run["planned"])]
+    pairs = run["planned"] // 2
+    seats = [None if not against else k % (len(against) + 1) for k in range(pairs)]
+    results = {m["id"]: m for m in matches}
+    _advance(test, planned, seats, results)
+    report = _report(test, planned, results, 0, db)
+    return report | {"game": run["game"], "new": new, "old": old, "against": against,
+                     "sandbox": run["args"].get("sandbox")}

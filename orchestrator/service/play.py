@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from typing import Callable
 
+from orchestrator import notes
 from orchestrator.match import MatchSpec, run_match
 
 
 def play(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None,
          replays: list | None = None) -> dict:
     """Play the match; `on_turn(turn, total)` after each turn; its replay is appended to
-    `replays` where given."""
+    `replays` where given. Each player gets its note (orchestrator/notes.py)."""
     if on_turn is None:
-        return run_match(spec, replays=replays)
-    return run_match(spec, on_turn=on_turn, replays=replays)
+        result = run_match(spec, replays=replays)
+    else:
+        result = run_match(spec, on_turn=on_turn, replays=replays)
+    for player in result["players"]:
+        player["note"] = notes.note(player)
+    return result

@@ -7,6 +7,7 @@ from pathlib import Path
 from engine import InputError
 from orchestrator.games import get_game
 from orchestrator.options import check_choice
+from orchestrator.service import compare as comparisons
 from orchestrator.service import matchups
 from orchestrator.service.batch import tournament_report
 from orchestrator.store import Store
@@ -37,9 +38,15 @@ def chosen_run(store: Store, run: str) -> dict:
 
 
 def run_report(store: Store, run: dict) -> dict:
-    """One stored run's table: a tournament's standings, or a batch's summary."""
+    """One stored run's table: a tournament's standings, a batch's summary, or a
+    comparison's verdict on NEW against OLD (never by seat: each pair seats both)."""
     matches = store.run_results(run["id"])
-    if run["kind"] == "tournament":
+    if run["kind"] == "compare":
+        report = comparisons.stored_report(run, matches, store.path)
+        report |= {"new_name": bot_name(matches, report["new"]),
+                   "old_name": bot_name(matches, report["old"]),
+                   "record": pair_record(report["counts"])}
+    elif run["kind"] == "tournament":
         report = tournament_report(matches, get_game(run["game"]), run["args"].get("format", ""), 0,
                                    store.path)
     else:
@@ -51,7 +58,27 @@ def run_report(store: Store, run: dict) -> dict:
 
 def run_title(run: dict, report: dict) -> str:
     """The title of one stored run's table."""
+    if run["kind"] == "compare":
+        return (f"compare {run['id'][:10]}: {report['new_name']} (new) against "
+                f"{report['old_name']} (old), {report['pairs']} pairs counted")
     return f"{run['kind']} {run['id'][:10]}: {report['matches']} of {run['planned']} matches"
+
+
+def bot_name(matches: list[dict], path: str) -> str:
+    """A bot's name in a run's matches (its file's stem if it never played)."""
+    for match in matches:
+        for player in match["players"]:
+            if player["bot"] == path:
+                return player["name"]
+    return Path(path).stem
+
+
+def pair_record(counts: list[int]) -> dict:
+    """NEW's pairs won, drawn and lost, from the test's counts: pair points 0..2 in
+    halves (pentanomial: more than 1 is a pair won), or worse / as well / better."""
+    if len(counts) == 5:
+        return {"won": counts[3] + counts[4], "drawn": counts[2], "lost": counts[0] + counts[1]}
+    return {"won": counts[2], "drawn": counts[1], "lost": counts[0]}
 
 
 def export_rows(store: Store, run_id: str | None, export: str = "csv"

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from engine import InputError
-from orchestrator import execute
+from orchestrator import arguments, execute
 from orchestrator import position as positions
 from orchestrator.bots import BotFile, read_bot
 from orchestrator.games import Game, get_game
@@ -29,6 +29,7 @@ def match_spec(bots: list[Path], game: str, map_ref: str | None, seed: int | Non
     """One match's spec (`arena run`): no bots is the game's demo line-up (a sample that
     cannot be built here is left out and told to `on_skip`); a lone bot of a two-player
     game plays itself. A bad map, or one too small for these AIs, fails here."""
+    arguments.check(seed=seed)
     found = get_game(game)
     overrides = rule_overrides(found, robots, max_turns, random_spawn)
     limits = game_limits(found, cpu_limit, memory_mb)
@@ -55,8 +56,7 @@ def position_spec(start: dict, name: str, bots: list[Path], sandbox: str,
     fresh, and `turns` to stop after that many."""
     found = get_game(start["game"])
     modes.chosen(sandbox)
-    if turns is not None and turns < 1:
-        raise InputError(f"--turns {turns}: must be at least 1")
+    arguments.check(turns=turns)
     limits = game_limits(found, cpu_limit, memory_mb)
     wanted = len(start["players"])
     paths = found.mirrored(list(bots)) if bots else []
@@ -88,10 +88,8 @@ def workers_for(backend: str, workers: Optional[int]) -> int:
     """The number of matches played at once (default: all cores), checked with the
     backend that plays them."""
     check_choice(backend, execute.BACKENDS, "--backend")
-    workers = workers or execute.default_workers()
-    if workers < 1:
-        raise InputError(f"--workers {workers}: must be at least 1")
-    return workers
+    arguments.check(workers=workers)
+    return workers or execute.default_workers()
 
 
 def results_path(db: Optional[Path], game: Game) -> Path:

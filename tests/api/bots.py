@@ -30,3 +30,20 @@ def closure_maker():
 
 def by_kind(kind: str):
     return {"function": idle, "class": Idle}[kind]
+
+
+# A module bound outside the bot, as another notebook cell's `import math` binds it (an
+# import statement in this file would compile the bot's calls on it differently).
+math = __import__("math")
+
+
+def uses_math(*args):
+    """An arena bot that uses a module imported outside it: in its sandbox, where its file
+    has no `import math`, every call raises NameError."""
+    return math.floor(0)
+
+
+def says_hostile(*args):
+    """An arena bot whose every call raises with terminal escapes and a bidi override in
+    the message."""
+    raise ValueError("\x1b]52;c;cGFzdGU=\x07\x1b[31mred\u202eevil")

@@ -138,3 +138,20 @@ def test_a_bot_from_a_file_with_postponed_annotations_plays_as_compiled(tmp_path
     mine, text = played(module.move, "arena", "hunter")
     assert text.startswith(b"from __future__ import annotations\n")
     assert mine.status == "ok" and "passed" in mine.data["output"], mine.reason
+
+
+def test_code_using_a_module_imported_at_the_top_of_its_file_is_accepted() -> None:
+    """The definition is checked against its code with the file's imports compiled ahead
+    of it (not run, not written): the bot file holds the definition alone, so the calls on
+    the module raise NameError in the sandbox, and the note says how to fix it."""
+    from tests.api import imports_outside
+
+    path = api.bot_file(imports_outside.uses_imported)
+    assert "import math" not in path.read_text() and "math.floor(0)" in path.read_text()
+    robot = api.bot_file(imports_outside.Floors, "robotgame")
+    assert "math.floor(0.5)" in robot.read_text()
+    played = api.play([imports_outside.uses_imported, "hunter"], seed=2, max_turns=3,
+                      robots=2, progress=False, record=False)
+    me = next(p for p in played.players if p.name == "uses_imported")
+    assert "NameError: name 'math' is not defined" in me.note
+    assert "import what it uses inside the function" in me.note

@@ -526,8 +526,8 @@ def mode_check(where: Where, mode: Mode, game: Game, work: Path) -> None:
     args = ("check", "--game", game.name, bot, "--turns", TURNS, "--sandbox", mode.name)
     if not mode.checks:
         done = arena(where, work, *args, code=2)
-        assert done.stderr.startswith(f"error: unknown --sandbox mode for check "
-                                      f"{mode.name!r}") and done.stderr.count("\n") == 1
+        assert done.stderr.startswith(f"error: --sandbox {mode.name} is not available for "
+                                      f"check") and done.stderr.count("\n") == 1
         return
     found = as_json(_arena_in(where, work, *args, "--json"))
     assert found["ok"] is True and found["turns"] >= 1, found

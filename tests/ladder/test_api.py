@@ -112,6 +112,18 @@ def test_an_upload_that_fails_its_check_is_422_with_the_checks_reason(
     assert all(b.name != f"bad {kind}" for b in ladder.bots.values())
 
 
+def test_a_bot_for_another_game_is_told_so_in_the_ladder_s_terms(served) -> None:
+    """The check's hint names the game the file looks written for as the upload form
+    does (its `game`), not as a command-line flag, and with the right article."""
+    client, _ = served
+    answer = upload(client, "robotgame", "lost hunter", SAMPLES / "arena" / "hunter.py")
+    assert answer.status_code == 422, answer.text
+    reason = answer.json()["reason"]
+    assert reason.endswith("(it looks like an arena bot: upload it for the game arena)"), \
+        reason
+    assert "--game" not in reason and "a arena" not in reason
+
+
 def test_a_new_version_needs_the_token_and_a_passing_check(served, rg_bots) -> None:
     client, _ = served
     bot_id, token = rg_bots["survivor"]

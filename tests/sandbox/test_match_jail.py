@@ -135,7 +135,8 @@ def test_check_and_the_ladder_never_use_it(tmp_path) -> None:
     from orchestrator.ladder.service import Ladder
     done = CliRunner().invoke(app, ["check", "hunter", "--sandbox", "match"])
     assert isinstance(done.exception, InputError)        # `arena` prints it as error:
-    assert "unknown --sandbox mode for check 'match'" in str(done.exception)
+    assert str(done.exception).startswith("--sandbox match is not available for check: a "
+                                          "check judges one bot's CPU")
     with pytest.raises(InputError, match="never uses --sandbox match"):
         Ladder(tmp_path / "ladder.sqlite", sandbox="match")
 

@@ -135,10 +135,20 @@ def test_check_refuses_a_mode_whose_record_says_so_in_one_line(mode, tmp_path) -
     with pytest.raises(InputError) as refused:
         check_bot(BOTS / "hunter.py", sandbox=mode)
     said = str(refused.value)
-    assert said.startswith(f"unknown --sandbox mode for check {mode!r} (choose from: ")
+    # A known mode is named as one (not "unknown"), with why check does not use it.
+    record = modes.MODES[mode]
+    assert said.startswith(f"--sandbox {mode} is not available for check: "
+                           f"{record.check_refusal} (check runs in ")
     assert _error_line(arena("check", str(BOTS / "hunter.py"), "--sandbox", mode)) == said
-    allowed = said.partition("(choose from: ")[2].rstrip(")").split(", ")
-    assert allowed == [m.name for m in modes.offered() if m.checks] and mode not in allowed
+    allowed = said.partition("(check runs in ")[2].rstrip(")").replace(" or ", ", ")
+    assert allowed.split(", ") == [m.name for m in modes.offered() if m.checks]
+    assert mode not in allowed.split(", ")
+
+
+def test_check_says_unknown_of_a_mode_that_is_not_one() -> None:
+    with pytest.raises(InputError, match=r"^unknown --sandbox mode for check 'nope' \(choose "
+                                         r"from: standard, strict, bwrap"):
+        check_bot(BOTS / "hunter.py", sandbox="nope")
 
 
 @pytest.mark.parametrize("mode", [m.name for m in modes.offered() if m.ladder_refusal])
