@@ -1,11 +1,20 @@
 """Where a short Robot Game match's CPU goes, per sandbox mode, side by side.
 
 Plays `--games` matches of one pair in this process (as a batch's worker does), the
-variants interleaved match by match, and reports per match: wall time, the host's CPU,
-the bot processes' CPU (reaped children: `RUSAGE_CHILDREN`), and the host's wall time in
-each phase of a match (load: spawn, harden, import the bot; start; the turns; close:
-kill and reap). Variants: `off`, `standard`, `standard` less one layer at a time (what
-each layer costs), and rgkit's own game loop in-process (`rgkit.game.Game`, no sandbox).
+variants interleaved match by match, and prints per match, in CPU milliseconds (the
+median over the matches; wall time is left out: on a shared machine it measures the
+neighbours):
+- host: this process (the engine, the match loop, the host's side of the sandbox);
+  `turns` is its share in the turn exchange, `load` and `close` in starting and
+  stopping the bots' processes;
+- bots: the bots' processes, once reaped (RUSAGE_CHILDREN): `bots load` what they used
+  until their bot was loaded (fork, hardening, import), the rest in turns and exit;
+- all: host + bots. What a zygote's fork costs, and what the kernel does after a child
+  died (a network namespace goes in a kernel worker), are not counted here: compare
+  whole commands with `perf stat` for those.
+Variants: `rgkit` (its own game loop, `rgkit.run.Runner`, bots loaded anew per game as
+`rgrun` does), `off`, `standard`, and `standard` less one layer (`-net_ns`, ...): what
+each layer costs. `--turns 1` leaves the per-match costs alone.
 """
 from __future__ import annotations
 
@@ -23,58 +32,38 @@ from sandbox import host, inprocess, players
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "bots" / "robotgame"
-PHASES = defaultdict(float)
+CPU = defaultdict(float)          # phase -> CPU seconds of this match
+COLUMNS = ("host", "turns", "load", "close", "bots", "bots load", "all")
 
 
 def _timed(name, fn):
     def wrapper(*args, **kwargs):
-        started = time.perf_counter()
+        cpu = time.process_time()
         try:
             return fn(*args, **kwargs)
         finally:
-            PHASES[name] += time.perf_counter() - started
+            CPU[name] += time.process_time() - cpu
     return wrapper
 
 
 def instrument() -> None:
-    load_children, exchange = host.load_children, host.exchange
+    load_children = host.load_children
 
     def loaded(*args, **kwargs):
         children, failed = load_children(*args, **kwargs)
-        PHASES["bots load cpu"] += sum(child.cpu_used for child in children.values())
+        CPU["bots load"] += sum(child.cpu_used for child in children.values())
         return children, failed
 
-    def exchanged(*args, **kwargs):
-        replies, failed = exchange(*args, **kwargs)
-        for reply in replies.values():
-            PHASES["bots busy"] += reply.get("busy_s", 0.0)
-            PHASES["bot code"] += reply.get("bot_s", 0.0)
-        return replies, failed
-
-    host.load_children, host.exchange = loaded, exchanged
-    inprocess_exchange = inprocess.exchange
-
-    def exchanged_here(*args, **kwargs):
-        replies, failed = inprocess_exchange(*args, **kwargs)
-        for reply in replies.values():
-            PHASES["bots busy"] += reply.get("busy_s", 0.0)
-            PHASES["bot code"] += reply.get("bot_s", 0.0)
-        return replies, failed
-
-    inprocess.exchange = exchanged_here
+    host.load_children = loaded
     host.Children.__init__ = _timed("load", host.Children.__init__)
     host.Children.exchange = _timed("turns", host.Children.exchange)
-    players.Seats.start = _timed("start", players.Seats.start)
+    inprocess.InProcessPlayers.exchange = _timed("turns",
+                                                 inprocess.InProcessPlayers.exchange)
     players.Seats.close = _timed("close", players.Seats.close)
 
 
 def children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-def self_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
 
 
@@ -105,8 +94,8 @@ def main() -> None:
     stats: dict[str, dict[str, list[float]]] = {v: defaultdict(list) for v in args.variants}
     for seed in range(1, args.games + 1):
         for variant in args.variants:
-            PHASES.clear()
-            wall, mine, theirs = time.perf_counter(), self_cpu(), children_cpu()
+            CPU.clear()
+            mine, theirs = time.process_time(), children_cpu()
             if variant == "rgkit":
                 rgkit_match(pair[0], pair[1], seed)
             else:
@@ -114,23 +103,20 @@ def main() -> None:
                 skip = (variant[1:],) if variant.startswith("-") else ()
                 if "fs_view" in skip:
                     skip = ("fs_view", "mount_ns")
-                run_match(MatchSpec("robotgame", map_path, bots, seed, game.rules("rgkit", max_turns=args.turns),
+                run_match(MatchSpec("robotgame", map_path, bots, seed,
+                                    game.rules("rgkit", max_turns=args.turns),
                                     sandbox=mode, skip_layers=skip, map_text=map_text))
-            row = stats[variant]
-            row["wall"].append(time.perf_counter() - wall)
-            row["host cpu"].append(self_cpu() - mine)
-            row["bots cpu"].append(children_cpu() - theirs)
-            for phase in ("load", "start", "turns", "close", "bots load cpu", "bots busy",
-                          "bot code"):
-                row[phase].append(PHASES[phase])
-    columns = ["wall", "host cpu", "bots cpu", "load", "start", "turns", "close",
-               "bots load cpu", "bots busy", "bot code"]
-    print(f"ms per match, median of {args.games} ({' v '.join(args.pair)}), interleaved")
-    print(f"{'variant':>10} " + " ".join(f"{c.split()[-1] if c.startswith('bots ') and c != 'bots cpu' else c:>9}" for c in columns) + f" {'all cpu':>9}")
+            CPU["host"] = time.process_time() - mine
+            CPU["bots"] = children_cpu() - theirs
+            CPU["all"] = CPU["host"] + CPU["bots"]
+            for column in COLUMNS:
+                stats[variant][column].append(CPU[column])
+    print(f"CPU ms per match, median of {args.games} ({' v '.join(args.pair)}, "
+          f"{args.turns} turns), variants interleaved")
+    print(f"{'variant':>10} " + " ".join(f"{c:>9}" for c in COLUMNS))
     for variant, row in stats.items():
-        cells = [statistics.median(row[c]) * 1000 for c in columns]
-        cpu = statistics.median([a + b for a, b in zip(row["host cpu"], row["bots cpu"])])
-        print(f"{variant:>10} " + " ".join(f"{c:9.1f}" for c in cells) + f" {cpu * 1000:9.1f}")
+        print(f"{variant:>10} " + " ".join(f"{statistics.median(row[c]) * 1000:9.1f}"
+                                          for c in COLUMNS))
 
 
 if __name__ == "__main__":
