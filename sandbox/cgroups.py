@@ -148,6 +148,7 @@ class ChildCgroups:
                 continue
             self.paths[controller] = (path, hierarchy.version)
         self._seen = dict.fromkeys(self.paths, 0)
+        self._events: dict[str, int] = {}       # controller -> its open events file
         self.lost: list[str] = []
 
     @property
@@ -161,6 +162,7 @@ class ChildCgroups:
             try:
                 (path / "cgroup.procs").write_text(str(pid))
             except OSError:
+                self._close(controller)
                 del self.paths[controller]
                 _rmdir(path)
                 self.lost.append(controller)
@@ -173,13 +175,21 @@ class ChildCgroups:
             self.add(child)
 
     def count(self, controller: str) -> int:
-        """How many times the cap was hit: tasks refused, or OOM kills."""
+        """How many times the cap was hit: tasks refused, or OOM kills.
+
+        The events file is opened once and read again from its start (pread): the host
+        asks after every turn of every child, and a path walk through cgroupfs each time
+        cost 60 us, against 1 us for the read (measured)."""
         if controller not in self.paths:
             return 0
         path, version = self.paths[controller]
         _, events, key = FILES[version][controller]
+        fd = self._events.get(controller)
         try:
-            for line in (path / events).read_text().splitlines():
+            if fd is None:
+                fd = self._events[controller] = os.open(path / events,
+                                                        os.O_RDONLY | os.O_CLOEXEC)
+            for line in os.pread(fd, 4096, 0).decode("ascii").splitlines():
                 word, _, value = line.partition(" ")
                 if word == key:
                     return int(value)
@@ -200,9 +210,16 @@ class ChildCgroups:
 
     def remove(self) -> None:
         """Remove the cgroups (once their processes are gone; v1 moves the charges up)."""
+        for controller in list(self._events):
+            self._close(controller)
         for path, _ in self.paths.values():
             _rmdir(path)
         self.paths = {}
+
+    def _close(self, controller: str) -> None:
+        fd = self._events.pop(controller, None)
+        if fd is not None:
+            os.close(fd)
 
 
 def _rmdir(path: Path) -> None:

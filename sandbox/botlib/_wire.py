@@ -142,25 +142,38 @@ class FrameReader:
         self.small = small
         self.buffer = bytearray()
         self.size = None
+        # On a non-blocking fd the body is read in the same call as its header (a frame is
+        # written whole, so it is usually there): one wake-up and one read fewer a frame.
+        try:
+            self.nonblocking = not os.get_blocking(fd)
+        except OSError:
+            self.nonblocking = False
 
     def feed(self):
         """Read what is available. Returns a decoded frame, or None when incomplete.
 
         Raises EOFError when the pipe closed, FrameError on a bad frame.
         """
-        want = HEADER.size if self.size is None else self.size
-        chunk = os.read(self.fd, want - len(self.buffer))
-        if not chunk:
-            raise EOFError("pipe closed")
-        self.buffer += chunk
-        if len(self.buffer) < want:
-            return None
-        if self.size is None:
-            (self.size,) = HEADER.unpack(self.buffer)
-            self.buffer.clear()
-            if self.size > self.limit:
-                raise FrameError(f"frame of {self.size} bytes exceeds the {self.limit}-byte cap")
-            if self.size:
+        while True:
+            want = HEADER.size if self.size is None else self.size
+            try:
+                chunk = os.read(self.fd, want - len(self.buffer))
+            except BlockingIOError:
                 return None
-        data, self.buffer, self.size = self.buffer, bytearray(), None
-        return unpack(data, self.budget, self.small)
+            if not chunk:
+                raise EOFError("pipe closed")
+            self.buffer += chunk
+            if len(self.buffer) < want:
+                return None
+            if self.size is None:
+                (self.size,) = HEADER.unpack(self.buffer)
+                self.buffer.clear()
+                if self.size > self.limit:
+                    raise FrameError(f"frame of {self.size} bytes exceeds the "
+                                     f"{self.limit}-byte cap")
+                if self.size:
+                    if self.nonblocking:
+                        continue
+                    return None
+            data, self.buffer, self.size = self.buffer, bytearray(), None
+            return unpack(data, self.budget, self.small)

@@ -17,6 +17,7 @@ import sys
 sys.path[:0] = [os.path.dirname(os.path.abspath(__file__))] + sys.argv[2:]
 
 import ctypes  # noqa: E402
+import gc  # noqa: E402
 import socket  # noqa: E402
 
 import _child  # noqa: E402
@@ -153,13 +154,26 @@ def main():
         _seccomp.PROGRAM_PREBUILT = _seccomp.program_seccomp()
     except Exception:       # no libseccomp: children report the seccomp layer missing
         pass
+    freeze()
     answer_requests(int(sys.argv[1]), 2, "two pipe ends", _spawn_requested)
+
+
+def freeze():
+    """Keep what the zygote holds out of its children's collections, as the match jail's
+    zygote does: a collection in a child (a bot's calls run with the collector on) would
+    otherwise walk every object imported here and write to each one's header, a
+    copy-on-write fault per page in every child."""
+    gc.collect()
+    gc.freeze()
 
 
 def _spawn_requested(control, fds, request):
     """The child a request asks for: {"namespaces", "main", "side"} (a bot side to import
     here first), on the request's two pipe ends."""
-    _preload_side(request.get("side"))
+    side = request.get("side")
+    if isinstance(side, str) and side and side not in sys.modules:
+        _preload_side(side)
+        freeze()                # the side imported now joins what the children share
     return spawn(fds[0], fds[1], control, request["namespaces"], request.get("main", "_child"))
 
 
