@@ -24,6 +24,7 @@ rout (every pair won) ends in 11 pairs instead of 74.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.lazy import lazy_import
@@ -88,51 +89,66 @@ def verdict(counts, elo0: float, elo1: float, alpha: float, beta: float,
     return said, float(up), float(down)
 
 
+@dataclass
+class Simulated:
+    """Simulated runs of `arena compare` and, on the same outcomes, of the GSPRT alone."""
+
+    h1: np.ndarray               # accepted H1, per run (both tests)
+    length: np.ndarray           # observations to the verdict
+    by_betting: np.ndarray       # decided by the betting test
+    gsprt_h1: np.ndarray         # the GSPRT alone, at the whole alpha and beta
+    gsprt_length: np.ndarray
+
+
 def simulate(pdf, elo0: float, elo1: float, alpha: float, beta: float, model: str,
              runs: int, rng: np.random.Generator, max_length: int = 100_000,
-             chunk: int = 50, betting: bool = True
-             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+             chunk: int = 50) -> Simulated:
     """`runs` tests of `arena compare` on outcomes drawn from `pdf`, each evaluated after
-    every observation: the GSPRT at its share of alpha and beta and (with `betting`)
-    this test beside it, the first to decide deciding. Returns (accepted H1, length,
-    decided by this test) per run; a run still open at `max_length` counts as H0."""
+    every observation: the GSPRT at its share of alpha and beta and this test beside
+    it, the first to decide deciding; and on the very same outcomes the GSPRT alone, as
+    it was before, so that the two are compared without sampling noise between them. A
+    run still open at `max_length` counts as H0 at that length."""
     pdf = np.asarray(pdf, dtype=float)
     k = pdf.size
-    ga, gb, ba, bb = split(alpha, beta) if betting else (alpha, beta, 0.0, 0.0)
+    ga, gb, ba, bb = split(alpha, beta)
     lower, upper = sprt.bounds(ga, gb)
+    alone_lower, alone_upper = sprt.bounds(alpha, beta)
     m0, m1 = mean_bounds(elo0, elo1, model, k)
     counts = np.zeros((runs, k))
-    h1 = np.zeros(runs, dtype=bool)
+    h1, alone_h1 = np.zeros(runs, dtype=bool), np.zeros(runs, dtype=bool)
     by_betting = np.zeros(runs, dtype=bool)
-    length = np.full(runs, max_length)
-    active = np.arange(runs)
+    length, alone_length = np.full(runs, max_length), np.full(runs, max_length)
+    open_, alone_open = np.ones(runs, dtype=bool), np.ones(runs, dtype=bool)
     done = 0
     eye = np.eye(k)
-    while active.size and done < max_length:
+    while (open_ | alone_open).any() and done < max_length:
+        active = np.flatnonzero(open_ | alone_open)
         steps = min(chunk, max_length - done)
         draws = rng.choice(k, size=(active.size, steps), p=pdf / pdf.sum())
         path = counts[active][:, None, :] + np.cumsum(eye[draws], axis=1)
         values = sprt.llr(path, elo0, elo1, model)
         g_h1, g_h0 = values >= upper, values <= lower
-        if betting:
-            b_h1 = log_wealth(path, m0, +1) >= math.log(1 / ba)
-            b_h0 = log_wealth(path, m1, -1) >= math.log(1 / bb)
-        else:
-            b_h1 = b_h0 = np.zeros_like(g_h1)
+        b_h1 = log_wealth(path, m0, +1) >= math.log(1 / ba)
+        b_h0 = log_wealth(path, m1, -1) >= math.log(1 / bb)
         hit = g_h1 | g_h0 | b_h1 | b_h0
-        stopped = hit.any(axis=1)
-        first = hit.argmax(axis=1)
-        ended = active[stopped]
-        rows, at = np.nonzero(stopped)[0], first[stopped]
+        ended = open_[active] & hit.any(axis=1)
+        rows = np.flatnonzero(ended)
+        at = hit[rows].argmax(axis=1)
         gsprt = g_h1[rows, at] | g_h0[rows, at]           # at a tie, the GSPRT's word
-        h1[ended] = np.where(gsprt, g_h1[rows, at], b_h1[rows, at])
-        by_betting[ended] = ~gsprt
-        length[ended] = done + at + 1
+        h1[active[rows]] = np.where(gsprt, g_h1[rows, at], b_h1[rows, at])
+        by_betting[active[rows]] = ~gsprt
+        length[active[rows]] = done + at + 1
+        open_[active[rows]] = False
+        alone = (values >= alone_upper) | (values <= alone_lower)
+        ended = alone_open[active] & alone.any(axis=1)
+        rows = np.flatnonzero(ended)
+        at = alone[rows].argmax(axis=1)
+        alone_h1[active[rows]] = values[rows, at] >= alone_upper
+        alone_length[active[rows]] = done + at + 1
+        alone_open[active[rows]] = False
         counts[active] = path[:, -1]
-        active = active[~stopped]
         done += steps
-    return h1, length, by_betting
-
+    return Simulated(h1, length, by_betting, alone_h1, alone_length)
 
 
 def mean_interval(counts, level: float = 0.95) -> tuple[float, float]:
