@@ -3,7 +3,7 @@
 0. Simulated, the two tests together (orchestrator/betting.py: the GSPRT at 90 % of alpha
    and beta and the betting test at 10 %) against the GSPRT alone on the same outcomes,
    at the default bounds (normalized Elo 0 vs 10, alpha = beta = 0.05): the H1 rate and
-   the mean games at elo0 and elo1, and at wide true differences (100, 300 nElo and a
+   the mean games at elo0 and elo1, and at wider true differences (50, 150 nElo and a
    rout, every pair won), pairs and pairs' outcomes.
 
 1. Simulated (orchestrator/sprt.py, every observation evaluated, as the command does): the
@@ -69,7 +69,7 @@ TWO_TESTS_RUNS = 400
 def two_tests(table: Table) -> None:
     for label, base in (("pairs (pentanomial)", [0.05, 0.2, 0.5, 0.2, 0.05]),
                         ("pair won (trinomial)", [0.35, 0.3, 0.35])):
-        for true in (0.0, 10.0, 100.0, 300.0, None):
+        for true in (0.0, 10.0, 50.0, 150.0, None):
             if true is None:
                 pdf = np.zeros(len(base))
                 pdf[-1] = 1.0                                # a rout: every pair won
