@@ -172,7 +172,8 @@ def test_a_copy_under_another_name_is_identical_within_40_games(tmp_path) -> Non
     assert "30 counted in 15 pairs" in done.stdout and "exit status  4" in done.stdout
     report = compare(COPY, SURVIVOR, *RG, "--sandbox", "off", "--db",
                      str(tmp_path / "c.sqlite"))                             # resumed
-    assert report["skipped"] >= 30
+    # Byte-identical files: a pair's two games are one match id, stored once.
+    assert report["skipped"] >= 15
     assert (report["verdict"], report["decided_by"]) == ("identical", "moves")
     assert report["games"] <= 40 and report["alike_pairs"] == report["pairs"]
 
