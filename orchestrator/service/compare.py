@@ -315,10 +315,14 @@ def elo_shown(counts, found: dict) -> str:
     if not int(np.sum(counts)):
         return "no pair counted yet"
     low, high = (_round(x, 1) for x in found["elo_ci"])
-    if -ELO_END < low and high < ELO_END:
+    one_kind = np.count_nonzero(counts) == 1     # no spread seen: the variance says nothing
+    if -ELO_END < low and high < ELO_END and not one_kind:
         return (f"{_round(found['elo'], 1):+.1f} Elo (95 % interval {low:+.1f} to "
                 f"{high:+.1f}); {_round(found['nelo'], 1):+.1f} nElo")
     bottom, top = (float(sprt.elo_of(m)) for m in betting.mean_interval(counts))
+    if bottom > -ELO_END and top < ELO_END:
+        return (f"{_round(found['elo'], 1):+.1f} Elo (95 % interval {bottom:+.0f} to "
+                f"{top:+.0f}, every pair scored the same so far)")
     if found["elo"] > 0:
         return f"more than {min(bottom, ELO_END):+.0f} Elo (95 % sure; no upper bound yet)"
     return f"less than {max(top, -ELO_END):+.0f} Elo (95 % sure; no lower bound yet)"

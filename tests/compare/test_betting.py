@@ -153,5 +153,9 @@ def test_elo_near_the_scales_end_is_a_bound() -> None:
     assert elo_shown([11, 0, 0], sprt.estimate([11, 0, 0])).startswith("less than -")
     plain = elo_shown([5, 10, 40, 30, 15], sprt.estimate([5, 10, 40, 30, 15]))
     assert plain.startswith("+70.4 Elo (95 % interval") and "nElo" in plain
+    # Pairs that all scored the same: the pairs' variance is 0, so the confidence
+    # sequence gives the interval (not the +-0 of a zero variance).
+    tied = elo_shown([0, 0, 15, 0, 0], sprt.estimate([0, 0, 15, 0, 0]))
+    assert tied.startswith("+0.0 Elo (95 % interval -") and "nElo" not in tied
     low, high = betting.mean_interval([0, 0, 0, 0, 11])
     assert 0.5 < low < 0.8 and high > 0.99               # 11 pairs won: NEW scores > ½
