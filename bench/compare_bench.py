@@ -1,5 +1,11 @@
 """`arena compare`: the average games to a verdict, against a fixed batch of the same power.
 
+0. Simulated, the two tests together (orchestrator/betting.py: the GSPRT at 90 % of alpha
+   and beta and the betting test at 10 %) against the GSPRT alone on the same outcomes,
+   at the default bounds (normalized Elo 0 vs 10, alpha = beta = 0.05): the H1 rate and
+   the mean games at elo0 and elo1, and at wider true differences (50, 150 nElo and a
+   rout, every pair won), pairs and pairs' outcomes.
+
 1. Simulated (orchestrator/sprt.py, every observation evaluated, as the command does): the
    default test (normalized Elo 0 vs 10, alpha = beta = 0.05) on pairs of games
    (pentanomial; two-player games) and on pairs' outcomes (trinomial; games of more
@@ -33,11 +39,12 @@ from rich.table import Table
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from orchestrator import sprt  # noqa: E402
+from orchestrator import betting, sprt  # noqa: E402
 from orchestrator.stats import wilson  # noqa: E402
 from orchestrator.text import console  # noqa: E402
 
 ALPHA = BETA = 0.05
+COMPARE_EXITS = (0, 1, 3, 4)      # H1, H0, undecided, identical
 RUNS = 400
 
 
@@ -54,6 +61,28 @@ def simulated(table: Table) -> None:
             table.add_row(f"simulated {label}", f"nElo {true:g}", f"{h1.mean():.3f}",
                           f"{length.mean() * games_per:.0f}", f"{fixed:.0f}",
                           f"{length.mean() * games_per / fixed:.2f}")
+
+
+TWO_TESTS_RUNS = 400
+
+
+def two_tests(table: Table) -> None:
+    for label, base in (("pairs (pentanomial)", [0.05, 0.2, 0.5, 0.2, 0.05]),
+                        ("pair won (trinomial)", [0.35, 0.3, 0.35])):
+        for true in (0.0, 10.0, 50.0, 150.0, None):
+            if true is None:
+                pdf = np.zeros(len(base))
+                pdf[-1] = 1.0                                # a rout: every pair won
+            else:
+                pdf = sprt.shifted(base, true, "normalized")
+            found = betting.simulate(pdf, 0.0, 10.0, ALPHA, BETA, "normalized",
+                                     TWO_TESTS_RUNS, np.random.default_rng(11))
+            shown = "rout" if true is None else f"nElo {true:g}"
+            table.add_row(f"both tests, {label}", shown,
+                          f"{found.h1.mean():.3f} (alone {found.gsprt_h1.mean():.3f})",
+                          f"{2 * found.length.mean():.1f} (max {2 * found.length.max()})",
+                          f"{2 * found.gsprt_length.mean():.1f} GSPRT alone",
+                          f"{found.length.mean() / found.gsprt_length.mean():.2f}")
 
 
 def wilson_games(p_new: float, power: float = 1 - BETA) -> int:
@@ -75,7 +104,8 @@ def real(table: Table) -> None:
                 [sys.executable, "-m", "orchestrator", "compare", new, old, "--game",
                  "robotgame", "--model", "logistic", "--elo1", "300", "--sandbox", "off",
                  "--seed", str(start), "--db", f"{tmp}/c.sqlite", "--json"],
-                cwd=ROOT, capture_output=True, text=True, check=True)
+                cwd=ROOT, capture_output=True, text=True, check=False)
+            assert done.returncode in COMPARE_EXITS, done.stderr
             report = json.loads(done.stdout)
             games.append(report["games"])
         wins = {"survivor": 0, "Noisy Survivor": 0}
@@ -111,7 +141,8 @@ def per_game(table: Table) -> None:
                      "--model", "logistic", "--elo1", str(elo1), "--sandbox", "off",
                      "--max-games", "600", "--seed", str(start), "--db",
                      f"{tmp}/{game}.sqlite", "--json", *extra],
-                    cwd=ROOT, capture_output=True, text=True, check=True)
+                    cwd=ROOT, capture_output=True, text=True, check=False)
+                assert done.returncode in COMPARE_EXITS, done.stderr
                 report = json.loads(done.stdout)
                 games.append(report["games"])
                 verdicts.append(report["verdict"])
@@ -130,6 +161,7 @@ def main() -> None:
     table = Table(title="arena compare: games to a verdict vs a fixed batch of the same power")
     for column in ("test", "true", "H1 rate", "mean games", "fixed games", "ratio"):
         table.add_column(column)
+    two_tests(table)
     simulated(table)
     real(table)
     per_game(table)

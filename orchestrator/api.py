@@ -238,9 +238,11 @@ def compare(new: Bot, old: Bot, *, game: str = DEFAULT_GAME, against: Sequence[B
             backend: str = "local", address: str | None = None,
             progress: bool | None = None) -> CompareResult:
     """Is `new` better than `old`? Paired games until the sequential test decides
-    (`arena compare`): verdict H1 (better by `elo1` or more), H0 (not better than `elo0`)
-    or undecided at `max_games`. `against`: opponents for games of more players (default:
-    none for robotgame and cave; else the game's first three samples). Resumes from `db`.
+    (`arena compare`): verdict H1 (better by `elo1` or more), H0 (not better than `elo0`),
+    identical (the same moves in 15 pairs) or undecided at `max_games`; `decided_by` and
+    `exit_status` as `arena compare --json` gives them (docs/compare.md). `against`:
+    opponents for games of more players (default: none for robotgame and cave; else the
+    game's first three samples). Resumes from `db`.
     """
     found = comparisons.start(
         bot_file(new, game), bot_file(old, game), game,

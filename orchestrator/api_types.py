@@ -257,7 +257,9 @@ class BatchResult(_Json):
 class CompareResult(_Json):
     """`arena compare --json`: the sequential test's verdict on NEW against OLD."""
 
-    verdict: str                 # H1 (NEW is better), H0 (it is not) or undecided
+    verdict: str                 # H1 (NEW is better), H0 (it is not), identical or undecided
+    decided_by: str              # gsprt, betting, moves, or None when undecided
+    exit_status: int             # `arena compare`'s: 0 H1, 1 H0, 3 undecided, 4 identical
     games: int
     pairs: int
     elo: float
@@ -287,7 +289,8 @@ class CompareResult(_Json):
         won, drawn, lost = (self.record[k] for k in ("won", "drawn", "lost"))
         rows = [{"what": "pairs (new)", "value": f"{won} won, {drawn} drawn, {lost} lost"}]
         rows += [{"what": key, "value": self.data[key]} for key in (
-            "verdict", "games", "pairs", "elo", "elo_ci", "nelo", "llr", "bounds", "counts",
+            "verdict", "decided_by", "exit_meaning", "games", "pairs", "elo_shown", "elo",
+            "elo_ci", "nelo", "llr", "bounds", "log_wealth", "wealth_bounds", "counts",
             "outcomes", "model", "elo0", "elo1", "alpha", "beta", "uncounted", "db")
             if key in self.data]
         return html_table(rows, (("", lambda r: r["what"]), ("", lambda r: r["value"])),

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 from typing import List, Optional
 
@@ -47,16 +46,20 @@ def compare(
         "repeated: each pair seats NEW, then OLD, in one seat among them \\[default: none "
         f"for {names(lambda game: game.competition.head_to_head)} (NEW against OLD, seats "
         "swapped); else the game's first three samples].", show_default=False),
-    elo0: float = typer.Option(0.0, help="H0: NEW is not better than this (Elo)."),
-    elo1: float = typer.Option(10.0, help="H1: NEW is better by at least this (Elo). The "
-                               "closer to elo0, the more games the test needs."),
+    elo0: float = typer.Option(0.0, help="H0: NEW is not better than this, in normalized "
+                               "Elo (nElo; see --model), or in Elo with --model logistic."),
+    elo1: float = typer.Option(10.0, help="H1: NEW is better by at least this (nElo, or Elo "
+                               "with --model logistic). The closer to elo0, the more games "
+                               "the test needs near the bounds; a wide gap between the bots "
+                               "ends in a few pairs whatever the bounds."),
     alpha: float = typer.Option(0.05, help="The chance of accepting H1 when NEW is only "
                                 "elo0 better (a false 'better')."),
     beta: float = typer.Option(0.05, help="The chance of accepting H0 when NEW is elo1 "
                                "better (a missed improvement)."),
     model: str = typer.Option("normalized", help="normalized: elo0 and elo1 are normalized "
-                              "Elo, whatever the draw rate (fishtest's default). logistic: "
-                              "the usual Elo."),
+                              "Elo (nElo: the mean score's distance from 1/2 in standard "
+                              "deviations of a game's score, times 800/ln 10), whatever the "
+                              "draw rate (fishtest's default). logistic: the usual Elo."),
     max_games: int = typer.Option(20000, help="Stop undecided after this many games."),
     seed: int = typer.Option(1, "--seed", help="Pair k plays on seed SEED+k."),
     map: MapOption = None,
@@ -74,7 +77,9 @@ def compare(
 ) -> None:
     """Is NEW better than OLD? Play pairs of games until a sequential test decides.
 
-    The verdict is H1 (NEW is better by elo1 or more), H0 (NEW is not better than elo0), or undecided at --max-games. Wrong verdicts are rare: at most alpha and beta of the time.
+    The verdict is H1 (NEW is better by elo1 or more), H0 (NEW is not better than elo0), identical (NEW and OLD played every game of the first 15 pairs move for move alike), or undecided at --max-games. Wrong verdicts are rare: at most alpha and beta of the time. Two tests run side by side (fishtest's GSPRT and an anytime-valid betting test of the mean score), so a wide gap ends in a dozen pairs.
+
+    Exit status: 0 H1, 1 H0, 3 undecided, 4 identical, 2 bad options or files, 130 interrupted.
 
     Each pair plays the same seed twice (the seats swapped, or NEW then OLD in one seat), so the luck of the seed cancels and fewer games decide. Games already running when the test decides are finished and recorded but not counted; the same command after Ctrl-C plays on from the results file and reaches the same verdict. See docs/compare.md.
 
@@ -92,10 +97,42 @@ def compare(
                         sandbox=sandbox, cpu_limit=cpu_limit, memory_mb=memory_mb,
                         workers=workers, db=db, backend=backend, address=address,
                         progress=not as_json)
+    report = found.to_json()
     if as_json:
-        print(json.dumps(found.to_json()))
+        print(json.dumps(report))
     else:
-        _print_report(found.to_json(), found.new_name, found.old_name)
+        _print_report(report, found.new_name, found.old_name)
+    if report["exit_status"]:
+        raise typer.Exit(report["exit_status"])
+
+
+def headline(report: dict, new: str, old: str) -> str:
+    """The verdict in one sentence a contestant reads once."""
+    verdict, unit = report["verdict"], "nElo" if report["model"] == "normalized" else "Elo"
+    elo0, elo1 = report["elo0"], report["elo1"]
+    if verdict == "identical":
+        return (f"{new} and {old} are identical on {report['pairs']} pairs: they played "
+                f"every game move for move alike (not an improvement)")
+    if verdict == "undecided":
+        return (f"undecided after {report['games']} games: --max-games ran out before "
+                f"either test decided")
+    if verdict == "H1":
+        said = (f"{new} is not worse than {old} by {-elo0:g} {unit} or more" if elo0 < 0
+                else f"{new} is better than {old}" + (f" by more than {elo0:g} {unit}"
+                                                       if elo0 > 0 else ""))
+        return f"{said} (H1 accepted)"
+    if report["elo_ci"][1] < 0:
+        said = f"{new} is worse than {old}: not an improvement"
+    elif elo1 > 0:
+        said = f"{new} is not better than {old} by {elo1:g} {unit} (H1's step) or more"
+    else:
+        said = f"{new} is worse than {old} by about {-elo0:g} {unit} or more"
+    return f"{said} (H0 accepted)"
+
+
+DECIDED_BY = {"gsprt": "the GSPRT (fishtest's test, sharpest near elo0 and elo1)",
+              "betting": "the betting test of the mean score (any size of difference)",
+              "moves": "the moves: every game of each pair was played alike"}
 
 
 def print_record(report: dict, new: str, old: str) -> None:
@@ -111,23 +148,24 @@ def print_record(report: dict, new: str, old: str) -> None:
 
 def _print_report(report: dict, new: str, old: str) -> None:
     verdict = report["verdict"]
-    unit = "nElo" if report["model"] == "normalized" else "Elo"
-    said = {"H1": f"{new} is better than {old} by at least {report['elo1']:g} "
-                  f"{unit} (H1 accepted)",
-            "H0": f"{new} is not better than {old} by more than "
-                  f"{report['elo0']:g} {unit} (H0 accepted)",
-            "undecided": f"undecided after {report['games']} games (--max-games)"}[verdict]
-    out.print(shown_text(said, style="bold"))
+    out.print(shown_text(headline(report, new, old), style="bold"))
     table = Table(show_header=False, box=None)
-    low, high = report["elo_ci"]
-    table.add_row("Elo", f"{report['elo']:+.1f}  (95 % interval {low:+.1f} to {high:+.1f}); "
-                         f"normalized {report['nelo']:+.1f}")
-    table.add_row("LLR", f"{report['llr']:+.3f}  (bounds {report['bounds'][0]:+.3f}, "
-                         f"{report['bounds'][1]:+.3f}; {report['model']} "
-                         f"elo0 {report['elo0']:g}, elo1 {report['elo1']:g}, alpha "
-                         f"{report['alpha']:g}, beta {report['beta']:g})")
-    table.add_row("games", f"{report['games']} counted in {report['pairs']} pairs; "
-                           f"{report['uncounted']} more played past the verdict, not counted")
+    table.add_row("Elo", report["elo_shown"])
+    if report["decided_by"]:
+        table.add_row("decided by", DECIDED_BY[report["decided_by"]])
+    lower, upper = report["bounds"]
+    table.add_row("LLR", f"{report['llr']:+.3f}  (bounds {lower:+.3f}, {upper:+.3f}; "
+                         f"{report['model']} elo0 {report['elo0']:g}, elo1 "
+                         f"{report['elo1']:g}, alpha {report['alpha']:g}, beta "
+                         f"{report['beta']:g})")
+    up, down = report["log_wealth"]
+    table.add_row("betting", f"log-wealth {up:+.2f} against H0, {down:+.2f} against H1 "
+                             f"(decides at {report['wealth_bounds'][0]:.2f}, "
+                             f"{report['wealth_bounds'][1]:.2f})")
+    played = f"{report['games']} counted in {report['pairs']} pairs"
+    if verdict != "undecided" and report["uncounted"]:
+        played += f"; {report['uncounted']} more played past the verdict, not counted"
+    table.add_row("games", played)
     names = ("0", "½", "1", "1½", "2") if len(report["counts"]) == 5 else (
         "worse", "as well", "better")
     label = "pair points" if len(report["counts"]) == 5 else "new finished"
@@ -136,6 +174,9 @@ def _print_report(report: dict, new: str, old: str) -> None:
     table.add_row("results", shown_text(report["db"]))
     if report.get("sandbox"):
         table.add_row("sandbox", report["sandbox"])
+    table.add_row("exit status", f"{report['exit_status']} ({report['exit_meaning']})")
     out.print(table)
-    if math.isinf(high):
-        out.print("[dim]no pair counted yet[/dim]")
+    if "nElo" in report["elo_shown"]:
+        out.print("[dim]nElo: normalized Elo, the mean score's distance from ½ in standard "
+                  "deviations of a game's score, times 800/ln 10 (the unit of --elo0 and "
+                  "--elo1 under --model normalized)[/dim]")

@@ -25,7 +25,7 @@ RESULT_FIELDS: dict[str, tuple[type, ...]] = {
     "rules": (dict,), "turns": (int,), "end": (str,), "winner": (str, type(None)),
     "runner_up": (str, type(None)), "restarts": (int,), "sandbox_mode": (str,),
     "players": (list,), "replay": (type(None),), "sandbox": (list,),
-    "sandbox_missing": (dict,),
+    "sandbox_missing": (dict,), "moves": (str,),
 }
 
 
@@ -53,6 +53,8 @@ def _malformed(result: Any, replay: Any, game: str, seed: int, max_turns: int, b
     if (result["game"], result["seed"]) != (game, seed) or result["restarts"] != 0 or \
             not 0 <= result["turns"] <= max_turns:
         return "its result is not of this match"
+    if not 0 < len(result["moves"]) <= 64:
+        return "its result's moves digest is not a digest"
     players = result["players"]
     if len(players) != len(bots):
         return "its result has the wrong players"

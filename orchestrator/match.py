@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import hashlib
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -129,6 +130,7 @@ def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None
             break
         restarts += 1
     result = _result(spec, game, arena_map, seats, outcome.match, outcome.lineup, restarts)
+    result["moves"] = outcome.moves
     if outcome.stopped:
         result["end"] = "stopped"
     if any(seat.status == "forfeit" or seat.status == "load_error" and game.failure ==
@@ -217,6 +219,7 @@ class Finished:
     stopped: bool                      # `stop` ended it early
     recorder: replay.Recorder | None   # its replay, when one was asked for
     sandbox: tuple[list[str], dict[str, str]] | None   # the children's isolation layers
+    moves: str = ""                    # `moves_digest` of the moves played
 
 
 @dataclass
@@ -264,6 +267,7 @@ class _Attempt:
             forfeited = bool(players.failed) and forfeits
             played = 0                 # exchanges of this attempt (Race's round 0 adds none
                                        # to match.turn)
+            digest = hashlib.sha256()
             while match.end is None and lineup and not forfeited:
                 started = time.perf_counter()
                 views = match.views()
@@ -289,6 +293,7 @@ class _Attempt:
                     break
                 if failed:
                     return Erased(sandbox)
+                digest.update(moves_digest_line(moves))
                 log = match.play_turn(moves)
                 played += 1
                 if recorder is not None:
@@ -307,10 +312,13 @@ class _Attempt:
                 if stop is not None and match.end is None and stop(
                         played - 1 + match.first_turn,
                         {i: match.stats(local) for local, i in enumerate(lineup)}):
-                    return Finished(match, lineup, True, recorder, sandbox)
+                    return Finished(match, lineup, True, recorder, sandbox,
+                                    digest.hexdigest()[:MOVES_DIGEST])
                 if spec.turns is not None and match.end is None and played >= spec.turns:
-                    return Finished(match, lineup, True, recorder, sandbox)
-            return Finished(match, lineup, False, recorder, sandbox)
+                    return Finished(match, lineup, True, recorder, sandbox,
+                                    digest.hexdigest()[:MOVES_DIGEST])
+            return Finished(match, lineup, False, recorder, sandbox,
+                            digest.hexdigest()[:MOVES_DIGEST])
         finally:
             players.close()
             _account(players, playing)
@@ -339,6 +347,16 @@ def _map_text(path: Path) -> str | None:
         return Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return None
+
+
+MOVES_DIGEST = 24             # hex digits of a result's `moves`
+
+
+def moves_digest_line(moves: dict) -> bytes:
+    """One turn's decoded moves, in a form that depends on the moves alone: keyed by the
+    engine's robot, place or player index, never by a bot's name, so a pair of games two
+    identical bots play with their seats swapped gives the same digest."""
+    return (repr(sorted(moves.items(), key=repr)) + "\n").encode()
 
 
 def _fail(seat: Seat, reason: str, match: Match, game: str, forfeits: bool) -> None:

@@ -46,6 +46,9 @@ CREATE TABLE IF NOT EXISTS scratch (
     match_id TEXT NOT NULL, seat INTEGER NOT NULL, files TEXT NOT NULL,
     PRIMARY KEY (match_id, seat)
 );
+CREATE TABLE IF NOT EXISTS moves (
+    match_id TEXT PRIMARY KEY, digest TEXT NOT NULL
+);
 """
 
 
@@ -144,6 +147,9 @@ class Store:
               p["status"], p["reason"], p["turn"], p["overheats"], p["cpu_s"],
               p["peak_rss_mb"], json.dumps(p["stats"], sort_keys=True))
              for p in result["players"]])
+        if result.get("moves"):       # the digest of its moves (`arena compare`'s "identical")
+            self.db.execute("INSERT OR REPLACE INTO moves VALUES (?, ?)",
+                            (match_id, result["moves"]))
         self.db.execute("DELETE FROM scratch WHERE match_id = ?", (match_id,))
         self.db.executemany(
             "INSERT INTO scratch VALUES (?, ?, ?)",
@@ -229,8 +235,11 @@ class Store:
                 "SELECT seat, name, bot, sha256, rank, status, reason, turn, overheats, cpu_s, "
                 "peak_rss_mb, stats FROM participants WHERE match_id = ? ORDER BY seat",
                 (match_id,))]
+        moves = self.db.execute("SELECT digest FROM moves WHERE match_id = ?",
+                                (match_id,)).fetchone()
         return {"id": row[0], "game": row[1], "map": row[2], "seed": row[3], "turns": row[4],
-                "end": row[5], "restarts": row[6], "replay": row[7], "players": players}
+                "end": row[5], "restarts": row[6], "replay": row[7], "players": players,
+                **({"moves": moves[0]} if moves else {})}
 
     def iter_matches(self, run_id: str | None = None) -> Iterator[dict]:
         """`match()` of every finished match of a run (schedule order), or of the file

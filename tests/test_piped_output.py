@@ -120,7 +120,8 @@ def test_output_piped_at_80_columns_keeps_every_name_whole(path, workdir) -> Non
     for args, names in SAMPLES[path]:
         done = piped([*path, *args], workdir)
         what = f"arena {' '.join(path)} {' '.join(args)}"
-        assert done.returncode in (0, 1), f"{what}:\n{done.stderr}"
+        # check: 1 when the bot fails; compare: 3 when --max-games ends it undecided
+        assert done.returncode in (0, 1, 3), f"{what}:\n{done.stderr}"
         assert_clean(done, what)
         for name in names:
             assert name in done.stdout + done.stderr, f"{what}: {name!r} not shown whole"

@@ -1,9 +1,14 @@
 """Is NEW better than OLD (`arena compare`, `api.compare`): paired games until a sequential
 test decides.
 
-The test is fishtest's GSPRT (orchestrator/sprt.py). Pair k is two games on seed
-first+k: NEW and OLD with the seats swapped (two-player games), or NEW, then OLD, in one
-seat among the same opponents. The test reads the pairs in schedule order, one at a time,
+Two tests read the pairs side by side, and the first to decide decides: fishtest's GSPRT
+(orchestrator/sprt.py), best near the bounds elo0 and elo1, and an anytime-valid test of
+the mean score (orchestrator/betting.py), which ends a rout in a few pairs; each spends
+its share of alpha and beta (betting.split). A third verdict needs no statistics: when
+NEW and OLD have played the same moves in every game of the first `IDENTICAL_PAIRS`
+pairs, they are "identical". Pair k is two games on seed first+k: NEW and OLD with the
+seats swapped (two-player games), or NEW, then OLD, in one seat among the same opponents.
+The tests read the pairs in schedule order, one at a time,
 and only a prefix of finished pairs: its verdict depends on the games' outcomes alone,
 never on which worker finished first. Pairs still running when it decides are finished
 and recorded, and do not count. Every game goes into the store, so the same call after
@@ -11,6 +16,7 @@ Ctrl-C replays the recorded prefix and plays on from there.
 """
 from __future__ import annotations
 
+import math
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +24,7 @@ from typing import TYPE_CHECKING, Callable, List, Optional
 
 from engine import InputError
 from engine.lazy import lazy_import
-from orchestrator import arguments, execute, sprt
+from orchestrator import arguments, betting, execute, sprt
 from orchestrator.bots import BotFile, read_bot
 from orchestrator.games import get_game
 from orchestrator.options import Interrupted, check_choice
@@ -35,11 +41,19 @@ else:
 
 OPPONENTS = 3                               # else: the game's first three samples
 MAX_NELO = 200          # past about this, the normalized MLE's fixed point does not settle
+# Pairs of the same moves that make "identical": had NEW and OLD played differently on a
+# fifth of the seeds, 15 pairs all alike would happen 3.5 % of the time (0.8^15).
+IDENTICAL_PAIRS = 15
+ELO_END = 800           # past this, an Elo estimate is shown as a bound
+# `arena compare`'s exit status for each verdict, and what it means (2 is a usage error).
+EXIT = {"H1": (0, "H1: NEW is better"), "H0": (1, "H0: NEW is not better"),
+        "undecided": (3, "undecided: --max-games ran out first"),
+        "identical": (4, "identical: NEW and OLD played the same moves")}
 
 
 @dataclass
 class Test:
-    """The SPRT over pairs, fed in schedule order."""
+    """The sequential tests over pairs, fed in schedule order."""
 
     elo0: float
     elo1: float
@@ -49,7 +63,10 @@ class Test:
     classes: int                            # 5: pentanomial (pairs of points), 3: pair won
     counts: np.ndarray = field(init=False)
     llr: float = 0.0
-    verdict: str = ""
+    wealth: tuple[float, float] = (0.0, 0.0)   # log-wealth against H0, against H1
+    alike: int = 0                          # leading pairs of the same moves
+    verdict: str = ""                       # H1, H0, identical, or "" (go on)
+    decided_by: str = ""                    # gsprt, betting or moves
 
     def __post_init__(self) -> None:
         self.counts = np.zeros(self.classes, dtype=int)
@@ -58,10 +75,27 @@ class Test:
     def pairs(self) -> int:
         return int(self.counts.sum())
 
-    def add(self, outcome: int) -> None:
+    @property
+    def gsprt_alpha_beta(self) -> tuple[float, float]:
+        """The GSPRT's share of alpha and beta."""
+        return betting.split(self.alpha, self.beta)[:2]
+
+    def add(self, outcome: int, same_moves: bool = False) -> None:
+        """Count one pair: its class, and whether both its games had the same moves."""
         self.counts[outcome] += 1
+        if same_moves and self.alike == self.pairs - 1:
+            self.alike += 1
         self.llr = float(sprt.llr(self.counts, self.elo0, self.elo1, self.model))
-        self.verdict = sprt.verdict(self.llr, self.alpha, self.beta)
+        said = sprt.verdict(self.llr, *self.gsprt_alpha_beta)
+        bet, up, down = betting.verdict(self.counts, self.elo0, self.elo1, self.alpha,
+                                        self.beta, self.model)
+        self.wealth = (up, down)
+        if said:
+            self.verdict, self.decided_by = said, "gsprt"
+        elif bet:
+            self.verdict, self.decided_by = bet, "betting"
+        elif self.alike == self.pairs >= IDENTICAL_PAIRS:
+            self.verdict, self.decided_by = "identical", "moves"
 
 
 # What shows a comparison's progress: given its test, a context that yields the function
@@ -86,6 +120,12 @@ def _finish(result: dict, seat: int) -> tuple:
     player = next(p for p in result["players"] if p["seat"] == seat)
     score = (player.get("stats") or {}).get("score")
     return player["rank"], -score if isinstance(score, (int, float)) else 0
+
+
+def same_moves(first: dict, second: dict) -> bool:
+    """Whether the pair's two games were played move for move alike (results stored
+    before the digest existed have none: never alike)."""
+    return bool(first.get("moves")) and first.get("moves") == second.get("moves")
 
 
 def pair_outcome(first: dict, second: dict, seat: int | None) -> int:
@@ -214,7 +254,8 @@ def _advance(test: Test, planned: list[Planned], seats: list[int | None],
         first, second = planned[2 * k].match_id, planned[2 * k + 1].match_id
         if first not in results or second not in results:
             return
-        test.add(pair_outcome(results[first], results[second], seats[k]))
+        test.add(pair_outcome(results[first], results[second], seats[k]),
+                 same_moves(results[first], results[second]))
 
 
 def _play(series: Series, test: Test, planned: list[Planned], seats: list[int | None],
@@ -241,11 +282,18 @@ def _report(test: Test, planned: list[Planned], results: dict[str, dict], skippe
     found = sprt.estimate(test.counts)
     counted = 2 * test.pairs
     finished = {p.ordinal for p in planned if p.match_id in results}
+    verdict = test.verdict or "undecided"
+    _, _, bet_alpha, bet_beta = betting.split(test.alpha, test.beta)
     return {
-        "verdict": test.verdict or "undecided", "games": counted, "pairs": test.pairs,
-        "elo": round(found["elo"], 2), "elo_ci": [round(x, 2) for x in found["elo_ci"]],
-        "nelo": round(found["nelo"], 2), "llr": round(test.llr, 4),
-        "bounds": [round(b, 4) for b in sprt.bounds(test.alpha, test.beta)],
+        "verdict": verdict, "decided_by": test.decided_by or None,
+        "exit_status": EXIT[verdict][0], "exit_meaning": EXIT[verdict][1],
+        "games": counted, "pairs": test.pairs, "alike_pairs": test.alike,
+        "elo": _round(found["elo"], 2), "elo_ci": [_round(x, 2) for x in found["elo_ci"]],
+        "nelo": _round(found["nelo"], 2), "llr": round(test.llr, 4),
+        "bounds": [round(b, 4) for b in sprt.bounds(*test.gsprt_alpha_beta)],
+        "log_wealth": [round(w, 4) for w in test.wealth],
+        "wealth_bounds": [round(math.log(1 / bet_alpha), 4), round(math.log(1 / bet_beta), 4)],
+        "elo_shown": elo_shown(test.counts, found),
         "counts": test.counts.tolist(),
         "outcomes": "pentanomial" if test.classes == 5 else "pair won (trinomial)",
         "model": test.model, "elo0": test.elo0, "elo1": test.elo1, "alpha": test.alpha,
@@ -279,3 +327,27 @@ def stored_report(run: dict, matches: list[dict], db: Path) -> dict:
     report = _report(test, planned, results, 0, db)
     return report | {"game": run["game"], "new": new, "old": old, "against": against,
                      "sandbox": run["args"].get("sandbox")}
+
+
+def _round(x: float, digits: int) -> float:
+    return round(x, digits) + 0.0                   # never -0.0
+
+
+def elo_shown(counts, found: dict) -> str:
+    """The Elo estimate in words: the figure and its 95 % interval; or, when the
+    interval reaches past +-ELO_END (every pair won or lost, nearly), a bound from the
+    mean score's confidence sequence (the pairs' variance is no guide there)."""
+    if not int(np.sum(counts)):
+        return "no pair counted yet"
+    low, high = (_round(x, 1) for x in found["elo_ci"])
+    one_kind = np.count_nonzero(counts) == 1     # no spread seen: the variance says nothing
+    if -ELO_END < low and high < ELO_END and not one_kind:
+        return (f"{_round(found['elo'], 1):+.1f} Elo (95 % interval {low:+.1f} to "
+                f"{high:+.1f}); {_round(found['nelo'], 1):+.1f} nElo")
+    bottom, top = (float(sprt.elo_of(m)) for m in betting.mean_interval(counts))
+    if bottom > -ELO_END and top < ELO_END:
+        return (f"{_round(found['elo'], 1):+.1f} Elo (95 % interval {bottom:+.0f} to "
+                f"{top:+.0f}, every pair scored the same so far)")
+    if found["elo"] > 0:
+        return f"more than {min(bottom, ELO_END):+.0f} Elo (95 % sure; no upper bound yet)"
+    return f"less than {max(top, -ELO_END):+.0f} Elo (95 % sure; no lower bound yet)"

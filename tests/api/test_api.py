@@ -24,7 +24,8 @@ PYTHON_GAMES = [game for game in GAMES.values() if game.code_bot]   # bots as co
 def cli(*args: str) -> dict:
     done = subprocess.run(ARENA_CMD + [*args, "--json"], cwd=ROOT, capture_output=True,
                           text=True, timeout=600)
-    assert done.returncode == 0, done.stderr
+    # compare's --max-games 4 below ends undecided: exit status 3 (docs/compare.md)
+    assert done.returncode == (3 if args[0] == "compare" else 0), done.stderr
     return json.loads(done.stdout)
 
 

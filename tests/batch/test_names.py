@@ -78,7 +78,7 @@ def invocations(tmp: Path) -> dict[str, list[tuple[Callable[[], list[str]], int]
                     *[(lambda i=i: [db, "--run", run_ids(db)[i][:8]], 0) for i in (0, 1)]],
         "replay": [(lambda: [replay, "--turn", "3"], 0)],
         "compare": [(lambda: [lineup[0], lineup[1], "--against", f"{lineup[5]},{lineup[2]}",
-                              *QUICK, "--max-games", "4", "--db", db], 0)],
+                              *QUICK, "--max-games", "4", "--db", db], 3)],   # undecided
     }
 
 

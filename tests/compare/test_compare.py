@@ -11,6 +11,7 @@ from math import comb
 from pathlib import Path
 
 import pytest
+import rgkit  # rgkit-py3, a test dependency: its sample bots, unmodified
 
 from orchestrator.stats import wilson
 from tests.conftest import ARENA_CMD, ROOT, default_sigint
@@ -30,8 +31,15 @@ def arena(*args: str) -> subprocess.CompletedProcess:
 
 def compare(*args: str) -> dict:
     done = arena("compare", *args, "--json")
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    assert done.returncode in EXIT.values(), done.stderr
+    report = json.loads(done.stdout)
+    assert done.returncode == report["exit_status"] == EXIT[report["verdict"]]
+    return report
+
+
+# The exit statuses documented in docs/compare.md and `arena compare --help`.
+EXIT = {"H1": 0, "H0": 1, "undecided": 3, "identical": 4}
+RGKIT_RANDOM = str(Path(rgkit.__file__).parent / "bots" / "randombot.py")   # rgkit's own
 
 
 # The noisy copy against its original: a wide gap (about 380 Elo, a 0.9 win rate), which
@@ -141,3 +149,43 @@ def test_dask_decides_as_local_workers_do(decided, tmp_path) -> None:
     remote = compare(*NOISY_TEST, "--backend", "dask", "--db", str(tmp_path / "dask.sqlite"))
     for key in ("verdict", "games", "pairs", "counts", "llr", "elo", "elo_ci"):
         assert remote[key] == local[key], key
+
+
+def test_a_strong_bot_routs_rgkits_random_bot_within_24_games(tmp_path) -> None:
+    """coordinator against rgkit's randombot wins every pair: the betting test ends it
+    (the GSPRT alone needed 74 pairs for any rout); the other way round, H0 as fast."""
+    db = str(tmp_path / "c.sqlite")
+    won = compare("coordinator", RGKIT_RANDOM, *RG, "--sandbox", "off", "--db", db)
+    assert (won["verdict"], won["decided_by"]) == ("H1", "betting")
+    assert won["games"] <= 24 and won["counts"][4] == won["pairs"]
+    assert won["elo_shown"].startswith("more than +")
+    lost = compare(RGKIT_RANDOM, "coordinator", *RG, "--sandbox", "off", "--db", db)
+    assert (lost["verdict"], lost["exit_status"]) == ("H0", 1) and lost["games"] <= 24
+
+
+def test_a_copy_under_another_name_is_identical_within_40_games(tmp_path) -> None:
+    done = arena("compare", COPY, SURVIVOR, *RG, "--sandbox", "off", "--db",
+                 str(tmp_path / "c.sqlite"))
+    assert done.returncode == 4, done.stderr
+    first = done.stdout.splitlines()[0]
+    assert first.startswith("survivor_copy and survivor are identical on 15 pairs"), first
+    assert "30 counted in 15 pairs" in done.stdout and "exit status  4" in done.stdout
+    report = compare(COPY, SURVIVOR, *RG, "--sandbox", "off", "--db",
+                     str(tmp_path / "c.sqlite"))                             # resumed
+    # Byte-identical files: a pair's two games are one match id, stored once.
+    assert report["skipped"] >= 15
+    assert (report["verdict"], report["decided_by"]) == ("identical", "moves")
+    assert report["games"] <= 40 and report["alike_pairs"] == report["pairs"]
+
+
+def test_undecided_and_usage_errors_have_their_own_exit_status(tmp_path) -> None:
+    done = arena("compare", SURVIVOR, NOISY, *RG, "--sandbox", "off", "--max-games", "4",
+                 "--db", str(tmp_path / "c.sqlite"))
+    assert done.returncode == 3, done.stderr
+    assert done.stdout.startswith("undecided after 4 games")
+    assert "past the verdict" not in done.stdout and "exit status  3" in done.stdout
+    bad = arena("compare", SURVIVOR, NOISY, *RG, "--alpha", "0.7")
+    assert bad.returncode == 2 and bad.stderr.startswith("error: --alpha 0.7")
+    assert len(bad.stderr.strip().splitlines()) == 1
+    helped = arena("compare", "--help")
+    assert "0 H1, 1 H0, 3 undecided, 4 identical, 2" in " ".join(helped.stdout.split())
