@@ -13,7 +13,7 @@ from orchestrator import api
 from orchestrator.api_types import CompareResult
 from tests.compare.test_compare import NOISY_TEST, arena
 
-SAME = ("verdict", "games", "pairs", "counts", "llr", "elo", "elo_ci", "nelo", "model",
+SAME = ("verdict", "decided_by", "elo_shown", "exit_status", "games", "pairs", "counts", "llr", "elo", "elo_ci", "nelo", "model",
         "elo0", "elo1", "alpha", "beta")
 
 
@@ -55,7 +55,7 @@ def test_arena_results_shows_a_compare_run_by_bot(compared) -> None:
     assert (f"survivor against Noisy Survivor: {record['won']} pairs won, {record['drawn']} "
             f"drawn, {record['lost']} lost") in done.stdout
     assert "survivor (new) against Noisy Survivor (old)" in done.stdout
-    assert "H1" in done.stdout and f"{report['elo']:+.1f}" in done.stdout
+    assert "(H1 accepted)" in done.stdout and report["elo_shown"] in done.stdout
     # Not the per-seat table of a batch (its columns: games, wins, draws, win %).
     assert "95% CI" not in done.stdout and "wins in %" not in done.stdout
 
