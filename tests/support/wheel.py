@@ -111,8 +111,12 @@ def installed_venv(tmp_path_factory: pytest.TempPathFactory,
     with locked(where):
         if not (where / "ready").exists():
             shutil.rmtree(where / "venv", ignore_errors=True)
-            venv.create(where / "venv", with_pip=True)
+            # No pip of its own (ensurepip is seconds of CPU): the tests' pip installs into
+            # it (--python). No byte-compiling of every installed module either: each
+            # `arena` the tests start writes the few it imports, as Python does.
+            venv.create(where / "venv", with_pip=False)
             target = f"{wheel}[{extras}]" if extras else str(wheel)
-            _run([bin_dir / "pip", "install", "--quiet", target], cwd=where)
+            _run([sys.executable, "-m", "pip", "--python", bin_dir / "python", "install",
+                  "--quiet", "--no-compile", target], cwd=where)
             (where / "ready").write_text(f"{time.monotonic() - started:.1f}")
     return Installed(bin_dir, float((where / "ready").read_text()))
