@@ -72,8 +72,8 @@ def arena(where: Where, cwd: Path, *args: str, code: int | None = 0,
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "FORCE_COLOR")}
     # A process of its own per command, forked from one that imported the CLI once
     # (tests/support/forked.py): the import is most of a short command's CPU.
-    done = forked_arena(where.arena, env | {"COLUMNS": "200", "NO_COLOR": "1"}).run(
-        list(args), cwd, timeout)
+    env |= {"COLUMNS": "200", "NO_COLOR": "1"}
+    done = forked_arena(where.arena, env).run(list(args), cwd, timeout, env)
     shown = f"`arena {' '.join(args)}` ({where.name}) exited {done.returncode}:\n" \
             f"{done.stderr[-3000:]}\n{done.stdout[-1500:]}"
     assert code is None or done.returncode == code, shown
