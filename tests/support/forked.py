@@ -27,8 +27,10 @@ from pathlib import Path
 # JSON lines on stdin; for each it forks, answers {"pid"}, then {"status"} once it ended.
 SERVER = r"""
 import json, os, runpy, sys, threading
-mode, argv0 = sys.argv[1], sys.argv[2]
+mode, argv0, home = sys.argv[1], sys.argv[2], sys.argv[3]
 sys.path[:] = [p for p in sys.path if p not in ("", ".")]
+if home:                                 # python -m in that folder imports from it first
+    sys.path.insert(0, home)
 import orchestrator.launch, orchestrator.cli  # noqa: E401  (what every command imports)
 import psutil
 if threading.active_count() != 1 or psutil.Process().children():
@@ -66,7 +68,7 @@ class ForkedArena:
     """One server for an `arena` command line (`python -m orchestrator`, or a venv's
     `bin/arena`) in one environment; `run` is `subprocess.run`'s piped, text-mode call."""
 
-    def __init__(self, arena: tuple[str, ...], env: dict[str, str]) -> None:
+    def __init__(self, arena: tuple[str, ...], env: dict[str, str], home: str = "") -> None:
         if arena[1:] == ("-m", "orchestrator"):
             python, mode, argv0 = arena[0], "module", "-m"
         else:
@@ -74,7 +76,7 @@ class ForkedArena:
             python, mode, argv0 = str(Path(script).parent / "python"), "script", script
         self.env = dict(env)
         self.folder = tempfile.TemporaryDirectory(prefix="forked-arena-")
-        self.proc = subprocess.Popen([python, "-c", SERVER, mode, argv0], text=True,
+        self.proc = subprocess.Popen([python, "-c", SERVER, mode, argv0, home], text=True,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      cwd=self.folder.name, env=self.env)
         self.pending = b""
@@ -127,13 +129,16 @@ class ForkedArena:
 _SERVERS: dict[tuple, ForkedArena] = {}
 
 
-def forked_arena(arena: tuple[str, ...], env: dict[str, str]) -> ForkedArena:
-    """This test process's server for `arena` in `env`, started on first use."""
+def forked_arena(arena: tuple[str, ...], env: dict[str, str], home: str = "") -> ForkedArena:
+    """This test process's server for `arena` in `env`, started on first use. `home`: the
+    folder whose `orchestrator` a `python -m orchestrator` run there imports (a clone), if
+    not the one Python finds anyway (the checkout's editable install)."""
     # Not PYTEST_CURRENT_TEST, which pytest changes at every test (each command still gets
     # it, with the rest of its environment).
-    key = (arena, tuple(sorted((k, v) for k, v in env.items() if k != "PYTEST_CURRENT_TEST")))
+    key = (arena, home,
+           tuple(sorted((k, v) for k, v in env.items() if k != "PYTEST_CURRENT_TEST")))
     if key not in _SERVERS:
-        _SERVERS[key] = ForkedArena(arena, env)
+        _SERVERS[key] = ForkedArena(arena, env, home)
     return _SERVERS[key]
 
 
