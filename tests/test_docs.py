@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
+from tests.support.forked import ForkedArena, forked_arena
 
 # One pytest-xdist worker for the module: its module-scoped fixtures (a ladder, a browser,
 # a recorded match) would be made again on each worker that drew one of its tests.
@@ -140,6 +141,19 @@ def adapted(command: str, clone: Path) -> list[str] | None:
     return argv
 
 
+def clone_arena(clone: Path, env: dict[str, str]) -> ForkedArena:
+    """The clone's `.venv/bin/arena` (`python -m orchestrator` in the clone): each command a
+    process forked from one that imported the clone's CLI (tests/support/forked.py)."""
+    return forked_arena((sys.executable, "-m", "orchestrator"), env, str(clone))
+
+
+def given(clone: Path, *args: str) -> None:
+    """A command whose output a README line reads (a map, a replay, a results file)."""
+    env = dict(os.environ)
+    done = clone_arena(clone, env).run(list(args), clone, 300, env)
+    assert done.returncode == 0, done.stderr[-1500:]
+
+
 @pytest.mark.parametrize("command", readme_commands())
 def test_a_readme_command_runs_as_written(command, clone) -> None:
     argv = adapted(command, clone)
@@ -147,32 +161,26 @@ def test_a_readme_command_runs_as_written(command, clone) -> None:
         pytest.skip("needs a server, a browser, a terminal, or the user's own files")
     env = {**os.environ, "COLUMNS": "80"}
     if argv[1] == "maps" and "validate" in argv and "my_arena.txt" in argv:
-        subprocess.run(["./.venv/bin/arena", "maps", "generate", "--ais", "8", "--seed", "3",
-                        "--out", "my_arena.txt"], cwd=clone, check=True, capture_output=True)
+        given(clone, "maps", "generate", "--ais", "8", "--seed", "3", "--out", "my_arena.txt")
     if argv[1] == "replay":
-        subprocess.run(["./.venv/bin/arena", "run", "--max-turns", "5", "--seed", "1",
-                        "--replay", "match.json.gz"], cwd=clone, check=True,
-                       capture_output=True)
+        given(clone, "run", "--max-turns", "5", "--seed", "1", "--replay", "match.json.gz")
     if "--from" in argv:           # a position of the README's bots, from their replay
         mine = [word for word in argv if word.endswith(".py")]
-        subprocess.run(["./.venv/bin/arena", "run", *mine, "--max-turns", "8", "--seed", "1",
-                        "--replay", "mine.json.gz"], cwd=clone, check=True,
-                       capture_output=True)
-        subprocess.run(["./.venv/bin/arena", "replay", "mine.json.gz", "--turn", "3",
-                        "--save-position", "pos.json"], cwd=clone, check=True,
-                       capture_output=True)
+        given(clone, "run", *mine, "--max-turns", "8", "--seed", "1", "--replay",
+              "mine.json.gz")
+        given(clone, "replay", "mine.json.gz", "--turn", "3", "--save-position", "pos.json")
     if argv[1] == "results" or argv[1] == "replay" and ":" in argv[2]:
-        subprocess.run(["./.venv/bin/arena", "batch", "hunter", "beeline", "--seeds", "1",
-                        "--max-turns", "5", "--workers", "1"], cwd=clone, check=True,
-                       capture_output=True)
+        given(clone, "batch", "hunter", "beeline", "--seeds", "1", "--max-turns", "5",
+              "--workers", "1")
     if argv[1] == "replay" and ":" in argv[2]:         # DB:MATCH_ID: an id of that file
         db = argv[2].rpartition(":")[0]
         with sqlite3.connect(clone / db) as conn:
             argv[2] = f"{db}:{conn.execute('SELECT id FROM matches').fetchone()[0]}"
     if argv[1] == "maps" and "validate" in argv and "my_factory.json" in argv:
         shutil.copy2(ROOT / "maps" / "race" / "seed.json", clone / "my_factory.json")
-    done = subprocess.run(["./" + argv[0], *argv[1:]], cwd=clone, env=env,
-                          capture_output=True, text=True, timeout=300)
+    # The clone's .venv/bin/arena is `python -m orchestrator` there (the `clone` fixture):
+    # run as a process forked from one that imported the clone's CLI once.
+    done = clone_arena(clone, env).run(argv[1:], clone, 300, env)
     # compare's --max-games 4 (above) ends undecided: exit status 3 (docs/compare.md)
     expected = 3 if argv[1] == "compare" else 0
     assert done.returncode == expected, \

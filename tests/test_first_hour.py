@@ -4,6 +4,7 @@ turn, a nonsense number."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 
@@ -12,13 +13,16 @@ import pytest
 from orchestrator.games import GAMES, likely_game
 from orchestrator.samples import sample_files
 from tests.conftest import ARENA_CMD, ROOT
+from tests.support.forked import forked_arena
 
 RG = ROOT / "bots" / "robotgame"
 
 
 def arena(*args: str, cwd=ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([*ARENA_CMD, *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=300)
+    """`arena ARGS`, piped: a process forked from one that imported the CLI once
+    (tests/support/forked.py)."""
+    env = dict(os.environ)
+    return forked_arena(tuple(ARENA_CMD), env).run(list(args), cwd, 300, env)
 
 
 @pytest.mark.parametrize("game", GAMES)

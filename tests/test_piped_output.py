@@ -15,6 +15,7 @@ import typer
 from orchestrator.cli import app
 from orchestrator.games import GAMES
 from tests.conftest import ARENA_CMD, BOTS, MAPS, ROOT
+from tests.support.forked import forked_arena
 from tests.test_help import commands
 
 # One pytest-xdist worker for the module: its module-scoped fixtures (a ladder, a browser,
@@ -66,8 +67,9 @@ def leaf_commands() -> list[tuple[str, ...]]:
 def piped(args: list[str], cwd) -> subprocess.CompletedProcess:
     """`arena ARGS` with stdout and stderr piped (not a terminal) at 80 columns."""
     env = {**os.environ, "COLUMNS": "80", "TERM": "xterm-256color"}
-    return subprocess.run([*ARENA_CMD, *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=300)
+    # A process forked from one that imported the CLI once (tests/support/forked.py); its
+    # stdout and stderr are files, as piped into a CI log.
+    return forked_arena(tuple(ARENA_CMD), env).run(list(args), cwd, 300, env)
 
 
 def assert_clean(done: subprocess.CompletedProcess, what: str) -> None:

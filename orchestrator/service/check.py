@@ -49,7 +49,9 @@ OUT_OF_TIME_SAYS = {"timeout": "every call went past its time limit",
 
 class HangWatch:
     """`run_match`'s stop predicate for a check: stops the match once the checked seat's
-    calls have all run out of time on `HUNG_TURNS` turns in a row, and keeps the verdict."""
+    calls have all run out of time on `HUNG_TURNS` turns in a row, and keeps the verdict;
+    and once the checked seat is out of the match (erased, forfeit or never loaded), whose
+    record already holds the verdict: the other seats' turns after it would judge nothing."""
 
     def __init__(self, seat: int = 0) -> None:
         self.seat = seat
@@ -62,7 +64,7 @@ class HangWatch:
     def __call__(self, turn: int, stats: dict[int, dict]) -> bool:
         seat_stats = stats.get(self.seat)
         if seat_stats is None:                 # erased or never loaded: its verdict says
-            return False
+            return True
         counts = {"decisions": seat_stats.get("decisions", 0),
                   **(seat_stats.get("faults") or {}), "timeouts": seat_stats.get("timeouts", 0)}
         grew = {key: counts.get(key, 0) - self.seen.get(key, 0) for key in counts}

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import time
@@ -10,11 +11,17 @@ import psutil
 import pytest
 
 from tests.conftest import ARENA_CMD, BOTS, ROOT, default_sigint
+from tests.support.forked import forked_arena
 
 
 def arena(*args: str, check: bool = False) -> subprocess.CompletedProcess:
-    return subprocess.run(ARENA_CMD + list(args), cwd=ROOT, capture_output=True, text=True,
-                          check=check, timeout=120)
+    """`arena ARGS`, piped: a process forked from one that imported the CLI once
+    (tests/support/forked.py)."""
+    env = dict(os.environ)
+    done = forked_arena(tuple(ARENA_CMD), env).run(list(args), ROOT, 120, env)
+    if check:
+        done.check_returncode()
+    return done
 
 
 def test_run_json_contract() -> None:

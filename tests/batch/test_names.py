@@ -28,6 +28,7 @@ from orchestrator.bots import declared_name, read_bot, unique_names
 from orchestrator.cli import app
 from orchestrator.text import shown
 from tests.conftest import ARENA_CMD, BOTS, HOSTILE, ROOT
+from tests.support.forked import forked_arena
 
 HUNTER = BOTS / "hunter.py"
 LINEUP = [HOSTILE / "markup_name.py", HOSTILE / "escape_name.py", HUNTER, HUNTER,
@@ -85,8 +86,8 @@ def invocations(tmp: Path) -> dict[str, list[tuple[Callable[[], list[str]], int]
 def arena(args: list[str]) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
     env["COLUMNS"] = "220"            # one line per table row, for the row counts below
-    return subprocess.run(ARENA_CMD + args, cwd=ROOT, capture_output=True, text=True,
-                          timeout=300, env=env)
+    # A process forked from one that imported the CLI once (tests/support/forked.py).
+    return forked_arena(tuple(ARENA_CMD), env).run(list(args), ROOT, 300, env)
 
 
 Done = tuple[list[str], int, subprocess.CompletedProcess]

@@ -13,8 +13,8 @@ from orchestrator import api
 from orchestrator.api_types import CompareResult
 from tests.compare.test_compare import NOISY_TEST, arena
 
-SAME = ("verdict", "decided_by", "elo_shown", "exit_status", "games", "pairs", "counts", "llr", "elo", "elo_ci", "nelo", "model",
-        "elo0", "elo1", "alpha", "beta")
+SAME = ("verdict", "decided_by", "elo_shown", "exit_status", "games", "pairs", "counts",
+        "llr", "elo", "elo_ci", "nelo", "model", "elo0", "elo1", "alpha", "beta")
 
 
 @pytest.fixture(scope="module")

@@ -29,6 +29,7 @@ from sandbox.programs import BY_NAME, describe, with_driver
 from tests.conftest import ARENA_CMD, ROOT
 from tests.ladder.conftest import wait_for
 from tests.ladder.server import Server
+from tests.support.forked import forked_arena
 from tests.support.games import game_tests
 
 TESTS = ROOT / "tests"
@@ -69,9 +70,10 @@ def arena(where: Where, cwd: Path, *args: str, code: int | None = 0,
     """`arena ARGS` in `cwd`, piped. Fails the row with the command's stderr unless it
     exits with `code` (None: any) and prints no traceback, markup or escape."""
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "FORCE_COLOR")}
-    done = subprocess.run([*where.arena, *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout, env=env | {"COLUMNS": "200", "NO_COLOR": "1"},
-                          stdin=subprocess.DEVNULL)
+    # A process of its own per command, forked from one that imported the CLI once
+    # (tests/support/forked.py): the import is most of a short command's CPU.
+    env |= {"COLUMNS": "200", "NO_COLOR": "1"}
+    done = forked_arena(where.arena, env).run(list(args), cwd, timeout, env)
     shown = f"`arena {' '.join(args)}` ({where.name}) exited {done.returncode}:\n" \
             f"{done.stderr[-3000:]}\n{done.stdout[-1500:]}"
     assert code is None or done.returncode == code, shown

@@ -74,5 +74,35 @@ def test_the_watch_names_the_failure_and_the_turn() -> None:
 
 
 def test_the_watch_ignores_other_seats_and_an_erased_one() -> None:
+    """Other seats' timeouts never make the checked seat's verdict. Once the checked seat is
+    out of the match (erased, forfeit, never loaded) the watch stops the match at once (the
+    rest judges nothing) and leaves the verdict to the seat's own record: no hang of its own."""
     watch = HangWatch()
-    assert not any(watch(t, {1: {"decisions": t, "timeouts": t}}) for t in range(1, 9))
+    assert not any(watch(t, {0: {"decisions": t, "timeouts": 0},
+                             1: {"decisions": t, "timeouts": t}}) for t in range(1, 9))
+    assert watch.failure is None and watch.reason is None
+    erased = HangWatch()
+    assert erased(1, {1: {"decisions": 1, "timeouts": 1}})
+    assert erased.failure is None and erased.reason is None and erased.turn is None
+
+
+def test_a_check_stops_once_the_checked_bot_is_out_of_the_match(tmp_path) -> None:
+    """An arena bot erased on its first turn: the check's match ends there (`stopped`), not
+    after the other seats' replay of every turn; the verdict is the erased seat's own."""
+    from orchestrator.match import run_match
+    from orchestrator.service import check
+    ended = []
+
+    def recording(spec, **kwargs):
+        result = run_match(spec, **kwargs)
+        ended.append((result["end"], result["turns"]))
+        return result
+
+    bot = tmp_path / "crash.py"
+    bot.write_text("from roborally.api import *\nname = 'Crash'\n\n\ndef move():\n"
+                   "    raise SystemExit(3)\n")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(check, "run_match", recording)
+        verdict = check.check_bot(bot, game="arena", turns=40)
+    assert not verdict["ok"] and verdict["turns"] == 1, verdict
+    assert ended == [("stopped", 1)], ended

@@ -101,7 +101,9 @@ def test_a_bot_the_jail_cannot_stop_ends_in_the_standard_modes_result(
     path = tmp_path / "stuck.py"
     path.write_text(UNSTOPPABLE.format(header=header, body=body))
     bots = [read_bot(path), *lineup(game)[:(game.players or 3) - 1]]
-    limits = Limits(**{**game.limits.__dict__, "cpu_per_call_s": 0.3, "wall_per_call_s": 0.6,
+    # The host caps a request at its calls' hard limits (an arena bot's turn is a call per
+    # robot): what the spinner burns, in each of the three plays, is about calls x this.
+    limits = Limits(**{**game.limits.__dict__, "cpu_per_call_s": 0.1, "wall_per_call_s": 0.6,
                        "watchdog_grace_s": 0.5})
     result, replay = play(game, bots, "match", limits=limits, turns=8)
     stuck = next(p for p in result["players"] if p["bot"] == str(path))
@@ -219,7 +221,9 @@ def test_a_kill_in_one_match_leaves_the_next_unspoilt(tmp_path, no_stray_process
     spins = next(seed for seed, low in rolls.items() if low)
     calm = next(seed for seed, low in rolls.items() if not low)
     bots = carrier(tmp_path, spin=True)
-    limits = Limits(**{**game.limits.__dict__, "cpu_per_call_s": 0.3, "wall_per_call_s": 0.6,
+    # The host caps a request at its calls' hard limits (an arena bot's turn is a call per
+    # robot): what the spinner burns, in each of the three plays, is about calls x this.
+    limits = Limits(**{**game.limits.__dict__, "cpu_per_call_s": 0.1, "wall_per_call_s": 0.6,
                        "watchdog_grace_s": 0.5})
     before = play(game, bots, "match", seed=calm, limits=limits, turns=4)
     assert before[0]["jail_kills"] == [] and FRESH in mine(before[0])["output"]

@@ -111,8 +111,13 @@ def installed_venv(tmp_path_factory: pytest.TempPathFactory,
     with locked(where):
         if not (where / "ready").exists():
             shutil.rmtree(where / "venv", ignore_errors=True)
-            venv.create(where / "venv", with_pip=True)
+            # No pip of its own (ensurepip: 7 CPU-s): the tests' pip installs into it
+            # (--python). pip still byte-compiles what it installs: with
+            # PYTHONDONTWRITEBYTECODE set, nothing else would, and every `arena` the tests
+            # start would compile numpy, rich and typer again (+0.6 CPU-s each).
+            venv.create(where / "venv", with_pip=False)
             target = f"{wheel}[{extras}]" if extras else str(wheel)
-            _run([bin_dir / "pip", "install", "--quiet", target], cwd=where)
+            _run([sys.executable, "-m", "pip", "--python", bin_dir / "python", "install",
+                  "--quiet", target], cwd=where)
             (where / "ready").write_text(f"{time.monotonic() - started:.1f}")
     return Installed(bin_dir, float((where / "ready").read_text()))
