@@ -106,6 +106,9 @@ def test_the_commands_play_on_from_a_position_in_the_standard_and_match_modes(
                            cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert saved.returncode == 0, saved.stderr
     assert f"arena run --from {pos}" in saved.stderr
+    # How many bots it takes, and in which seats: a 4-player match's loser is not first.
+    names = [p["name"] for p in load(path)["players"]]
+    assert f"({len(names)} bots, in seat order: {', '.join(names)})" in saved.stderr
     for mode in ("standard", "match"):
         again = tmp_path / f"{mode}.json.gz"
         done = subprocess.run(ARENA + ["run", "--from", str(pos), *map(str, lineup(name)),
