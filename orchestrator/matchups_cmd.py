@@ -10,7 +10,7 @@ from defusedcsv import csv
 from rich.table import Table
 
 from engine import InputError
-from orchestrator.text import console, shown, shown_text
+from orchestrator.text import console, plural, shown, shown_text
 
 out = console()
 err = console(stderr=True)
@@ -71,7 +71,7 @@ def print_games(report: dict) -> None:
     # The commands whole, one a line, never folded: they are for copying.
     for row in report["games"]:
         out.print(shown_text(f"{row['match'][:12]}  {row['open']}"), soft_wrap=True)
-    out.print(shown_text(f"{len(report['games'])} {what}; out at: the turn the bot was "
+    out.print(shown_text(f"{plural(len(report['games']), what[:-1])}; out at: the turn the bot was "
                          f"erased or lost its last robot"), style="dim")
 
 

@@ -261,4 +261,4 @@ def test_lost_with_no_lost_game_says_so_in_words(tmp_path) -> None:
                               "--json").stdout)
     assert listed["games"] == [] and listed["played"] == 2
     lost = arena("results", str(path), "--games", "--bot", "Beeline", "--lost")
-    assert "lost games of Beeline" in lost.stdout and "1 lost games" in lost.stdout
+    assert "lost games of Beeline" in lost.stdout and "1 lost game;" in lost.stdout
