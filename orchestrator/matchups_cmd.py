@@ -10,7 +10,7 @@ from defusedcsv import csv
 from rich.table import Table
 
 from engine import InputError
-from orchestrator.text import console, shown, shown_text
+from orchestrator.text import console, plural, shown, shown_text
 
 out = console()
 err = console(stderr=True)
@@ -51,9 +51,12 @@ def print_matrix(report: dict) -> None:
 def print_games(report: dict) -> None:
     """The games of one bot, each with the command that opens it."""
     what = "lost games" if report["lost"] else "games"
-    table = Table(title=shown_text(f"{what} of {report['bot']}"
-                                   + (f" against {report['vs']}" if report["vs"] else "")
-                                   + (f" on {report['map']}" if report["map"] else "")))
+    chosen = (f" against {report['vs']}" if report["vs"] else "") + \
+        (f" on {report['map']}" if report["map"] else "")
+    if not report["games"]:
+        out.print(shown_text(_none_listed(report, chosen)), soft_wrap=True)
+        return
+    table = Table(title=shown_text(f"{what} of {report['bot']}{chosen}"))
     for column in ("match", "seed", "map", "seat", "opponents", "result", "out at", "turns"):
         table.add_column(column, justify="right" if column in ("seed", "seat", "out at",
                                                                 "turns") else "left",
@@ -68,8 +71,18 @@ def print_games(report: dict) -> None:
     # The commands whole, one a line, never folded: they are for copying.
     for row in report["games"]:
         out.print(shown_text(f"{row['match'][:12]}  {row['open']}"), soft_wrap=True)
-    out.print(shown_text(f"{len(report['games'])} {what}; out at: the turn the bot was "
+    out.print(shown_text(f"{plural(len(report['games']), what[:-1])}; out at: the turn the bot was "
                          f"erased or lost its last robot"), style="dim")
+
+
+def _none_listed(report: dict, chosen: str) -> str:
+    """What `--games` says instead of an empty table: the bot won or drew every game it
+    played (with --lost), or played none of those chosen."""
+    played = report["played"]
+    if report["lost"] and played:
+        return (f"{report['bot']} lost none of its {played} game{'s' * (played != 1)}"
+                f"{chosen} in {report['db']}: drop --lost to list them")
+    return f"{report['bot']} played no game{chosen} in {report['db']}"
 
 
 def write_csv(columns: list[str], rows: list[tuple], output: Path | None) -> None:

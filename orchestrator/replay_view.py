@@ -292,10 +292,13 @@ def _save_position(file: Path, data: dict, turn: int | None, target: Path) -> No
     """`--save-position`: the position at `turn` (a frame, as the viewer numbers them)."""
     from orchestrator import position
     frame = len(data["turns"]) if turn is None else turn
-    saved = position.write(position.from_replay(data, frame, str(file)), target)
+    state = position.from_replay(data, frame, str(file))
+    saved = position.write(state, target)
+    seats = state["players"]
     err.print(shown_text(f"wrote {saved}: {data['game']} at turn {frame} of {file.name}; "
-                         f"play on from it with: arena run --from {saved} BOT..."),
-              soft_wrap=True)
+                         f"play on from it with: arena run --from {saved} BOT... "
+                         f"({len(seats)} bot{'s' * (len(seats) != 1)}, in seat order: "
+                         f"{', '.join(seats)})"), soft_wrap=True)
 
 
 def replay_command(

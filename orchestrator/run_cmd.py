@@ -86,6 +86,8 @@ def run(
                                     " (open it in a browser)"))
     result = played.to_json()
     warn_sandbox(result)
+    if start is not None:
+        _say_if_nothing_was_left(start, result)
     report = turn_report.played_turns(played.replay.data) if turns else None
     if as_json:
         print(json.dumps({**result, "played_turns": report} if turns else result))
@@ -96,6 +98,18 @@ def run(
         out.print(replay_view.drawn(Path("the match"), played.replay.data, frames,
                                     len(frames) - 1, False, keys=False))
     print_result(result)
+
+
+def _say_if_nothing_was_left(start: Path, result: dict) -> None:
+    """A position saved at the turn its match ended (`--save-position` without --turn
+    saves the last) plays no turn: say so, and how to get one that does."""
+    from orchestrator import position
+    at = position.read(start)["turn"]
+    if result["turns"] <= at:
+        err.print(shown_text(f"note: {start} is turn {at}, where its match ended "
+                             f"({result['end']}): no turn was left to play; save an earlier "
+                             f"one with arena replay REPLAY --turn N --save-position FILE"),
+                  soft_wrap=True)
 
 
 def warn_sandbox(result: dict) -> None:

@@ -2,6 +2,7 @@
 README's commands run as written (those that need no server, browser or terminal)."""
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -186,3 +187,74 @@ def test_a_readme_command_runs_as_written(command, clone) -> None:
     assert done.returncode == expected, \
         f"{command}\n{done.stdout[-1500:]}\n{done.stderr[-1500:]}"
     assert "Traceback" not in done.stdout + done.stderr
+
+
+# -- the contestant's loop page, run in order -----------------------------------------------
+LOOP = ROOT / "docs" / "contestant-loop.md"
+# Commands played shorter than the page says (it is a worked example at full size).
+LOOP_FAST = {"batch": ["--seeds", "3", "--max-turns", "60", "--workers", "1"],
+             "compare": ["--max-games", "2", "--max-turns", "30", "--workers", "1"]}
+
+
+def loop_steps() -> list[str]:
+    """The shell lines of the loop page's code blocks (`arena ...`, `cp ...`), in order."""
+    steps, fence = [], None
+    for line in LOOP.read_text().splitlines():
+        if line.startswith("```"):
+            fence = line[3:] if fence is None else None
+        elif fence == "" and line.startswith(("arena ", "cp ")):
+            steps.append(line.split("  #")[0].strip())
+    return steps
+
+
+def loop_edit(text: str) -> str:
+    """The page's ```diff block applied to `text`: its context lines, with the `+` lines
+    added where they stand."""
+    diff = re.search(r"```diff\n(.*?)```", LOOP.read_text(), re.S).group(1).splitlines()
+    old = "".join(line[1:] + "\n" for line in diff if line.startswith(" "))
+    new = "".join(line[1:] + "\n" for line in diff if line.startswith((" ", "+")))
+    assert old in text and new != old, "the page's edit does not apply to its bot"
+    return text.replace(old, new, 1)
+
+
+def test_the_loop_pages_worked_example_runs_in_order(tmp_path) -> None:
+    """Every command of docs/contestant-loop.md, in order, in one folder: the batch, the
+    listing of the lost games, a lost game's replay by its id (the listed one), a position
+    saved from it, the bot and its edited copy from there, compare. The user's bot is
+    Beeline named `Mine`, as the page says; matches are shorter than the page's."""
+    steps = loop_steps()
+    assert [s.split()[1] for s in steps if s.startswith("arena ")][:3] == \
+        ["batch", "results", "results"] and "compare" in " ".join(steps)
+    beeline = (ROOT / "bots" / "arena" / "beeline.py").read_text()
+    (tmp_path / "my_bot.py").write_text(beeline.replace("name = 'Beeline'", "name = 'Mine'"))
+    env = {**os.environ, "COLUMNS": "100"}
+    arena = [sys.executable, "-m", "orchestrator"]
+    lost: dict | None = None
+    for step in steps:
+        argv = shlex.split(step)
+        if argv[0] == "cp":
+            (tmp_path / argv[2]).write_text(loop_edit((tmp_path / argv[1]).read_text()))
+            continue
+        argv = argv[1:] + LOOP_FAST.get(argv[1], [])
+        if argv[0] == "replay":                 # the page's id: the listing's lost game
+            assert lost is not None, "the page replays a game before listing the lost ones"
+            argv[1] = f"runs/arena.sqlite:{lost['match'][:12]}"
+            if "--turn" in argv:
+                at = argv.index("--turn") + 1
+                argv[at] = str(min(int(argv[at]), lost["turns"] - 1))
+        done = subprocess.run(arena + argv, cwd=tmp_path, env=env, capture_output=True,
+                              text=True, timeout=300)
+        assert done.returncode == 0, f"{step}\n{done.stdout[-1500:]}\n{done.stderr[-1500:]}"
+        assert "Traceback" not in done.stdout + done.stderr, step
+        if argv[0] == "results" and "--lost" in argv:
+            listed = json.loads(subprocess.run(arena + argv + ["--json"], cwd=tmp_path,
+                                               capture_output=True, text=True,
+                                               timeout=120).stdout)["games"]
+            assert listed, f"Mine lost no game of the page's batch: {done.stdout}"
+            lost = listed[0]
+            assert lost["open"] in done.stdout
+        if "--save-position" in argv:
+            assert "(2 bots, in seat order: Mine, Hunter)" in done.stderr, done.stderr
+        if argv[0] == "run" and "my_bot_v2.py" in argv and "--turns" in argv:
+            assert "turn " in done.stdout and "ended by stopped" in done.stdout
+    assert (tmp_path / "runs" / "replays").is_dir() and (tmp_path / "lost.html").is_file()

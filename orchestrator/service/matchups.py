@@ -89,6 +89,8 @@ def matrix(store: Store, run_id: str | None = None, bot: str | None = None,
                 cell["games"] += 1
                 cell[outcome(mine, theirs)] += 1
                 cell["matches"].append(match["id"])
+    if map is not None and not games:
+        _no_such_map(store, run_id, map)
     if len(game_names) > 1:
         raise InputError(f"{store.path}: holds matches of {len(game_names)} games "
                          f"({', '.join(sorted(game_names))}): choose one run with --run")
@@ -125,9 +127,13 @@ def matrix(store: Store, run_id: str | None = None, bot: str | None = None,
 def _chosen(bot: str, labels: dict[tuple[str, str], str], option: str = "--bot"
             ) -> set[tuple[str, str]]:
     """The entrants `--bot` (or `option`) names: by label, else every version of that
-    name."""
+    name, else, whatever its case, the one name it spells (`hunter` for Hunter, as a
+    sample is named on the command line)."""
     found = {key for key, label in labels.items() if label == bot} or \
         {key for key in labels if key[0] == bot}
+    if not found and len(alike := {key[0] for key in labels
+                                   if key[0].casefold() == bot.casefold()}) == 1:
+        found = {key for key in labels if key[0] in alike}
     if not found:
         raise InputError(f"{option} {bot}: no entrant is named so (entrants: "
                          f"{', '.join(sorted(labels.values())) or 'none'})")
@@ -225,6 +231,8 @@ def games(store: Store, bot: str, run_id: str | None = None, lost: bool = False,
     `lost`, against `vs`, on `map`: each with its id, seed, map, opponents, result, rank,
     turn of elimination and the command that opens it."""
     matches = list(selected(store, run_id, map))
+    if map is not None and not matches:
+        _no_such_map(store, run_id, map)
     entrants = Entrants()
     for match in matches:
         for p in match["players"]:
@@ -233,6 +241,7 @@ def games(store: Store, bot: str, run_id: str | None = None, lost: bool = False,
     chosen = _chosen(bot, labels)
     opponents_named = _chosen(vs, labels, "--vs") if vs is not None else None
     rows = []
+    played = 0                  # the games that --lost chose from
     kept = Kept(store.path)
     for match in matches:
         players = match["players"]
@@ -244,6 +253,7 @@ def games(store: Store, bot: str, run_id: str | None = None, lost: bool = False,
                     entrants.key(p) in opponents_named for p in others):
                 continue
             result = result_of(me, players)
+            played += 1
             if lost and result != "lost":
                 continue
             rows.append({"match": match["id"], "seed": match["seed"], "map": match["map"],
@@ -253,4 +263,13 @@ def games(store: Store, bot: str, run_id: str | None = None, lost: bool = False,
                          "status": me["status"], "eliminated": elimination_turn(me),
                          "turns": match["turns"], "open": kept.command(match)})
     return {"db": str(store.path), "run": run_id, "bot": bot, "lost": lost, "vs": vs,
-            "map": map, "games": rows}
+            "map": map, "played": played, "games": rows}
+
+
+def _no_such_map(store: Store, run_id: str | None, map: str) -> None:
+    """`--map M` that no game of the file (or run) was played on: one error line naming
+    the maps that were."""
+    maps = sorted({match["map"] for match in selected(store, run_id)})
+    where = f"run {run_id[:10]} of {store.path}" if run_id else str(store.path)
+    raise InputError(f"--map {map}: no game of {where} was played on it (maps: "
+                     f"{', '.join(maps) or 'none'})")

@@ -218,9 +218,47 @@ def test_games_lists_the_lost_ones_with_opponents_and_the_turn_out(db) -> None:
     (["--games", "--bot", FORMULA, "--export", "csv"], "--export goes with"),
     (["--games", "--bot", FORMULA, "--vs", "nobody"], "--vs nobody: no entrant is named so"),
     (["--matrix", "--bot", "nobody"], "--bot nobody: no entrant is named so"),
+    (["--games", "--bot", FORMULA, "--map", "moon"],
+     "--map moon: no game of {db} was played on it (maps: duel, quad)"),
+    (["--matrix", "--map", "moon"], "--map moon: no game of {db} was played on it"),
 ])
 def test_a_wrong_option_is_one_error_line(db, args, problem) -> None:
     done = arena("results", str(db), *args)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith("error: ") and done.stderr.count("\n") == 1, done.stderr
-    assert problem in done.stderr
+    assert problem.format(db=db) in done.stderr
+
+
+def test_a_bot_named_in_another_case_is_the_one_name_it_spells(tmp_path) -> None:
+    """`--bot hunter` for Hunter, as the sample is named on the command line; two names
+    that differ only in case stay apart, and neither is guessed."""
+    path = write(tmp_path / "c.sqlite", {
+        "a" * 24: result(1, "quad", [player(0, "Hunter", 1), player(1, "Beeline", 2)]),
+    })
+    store = api.open_store(path)
+    assert [r["bot"] for r in store.games("hunter")] == ["Hunter"]
+    assert {c["entrant"] for c in store.matrix(bot="BEELINE").cells} == {"Beeline"}
+    both = write(tmp_path / "d.sqlite", {
+        "b" * 24: result(1, "quad", [player(0, "Hunter", 1), player(1, "hunter", 2)]),
+    })
+    with pytest.raises(InputError, match="--bot HUNTER: no entrant is named so"):
+        api.open_store(both).games("HUNTER")
+    assert [r["bot"] for r in api.open_store(both).games("hunter")] == ["hunter"]
+
+
+def test_lost_with_no_lost_game_says_so_in_words(tmp_path) -> None:
+    """A bot that lost nothing is told so (and how to see its games), not shown an empty
+    table; JSON keeps the empty list and says how many games were looked at."""
+    path = write(tmp_path / "w.sqlite", {
+        "a" * 24: result(1, "quad", [player(0, "Hunter", 1), player(1, "Beeline", 2)]),
+        "b" * 24: result(2, "quad", [player(0, "Hunter", 1), player(1, "Beeline", 1)]),
+    })
+    done = arena("results", str(path), "--games", "--bot", "Hunter", "--lost")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"Hunter lost none of its 2 games in {path}: drop --lost " \
+                                  f"to list them"
+    listed = json.loads(arena("results", str(path), "--games", "--bot", "Hunter", "--lost",
+                              "--json").stdout)
+    assert listed["games"] == [] and listed["played"] == 2
+    lost = arena("results", str(path), "--games", "--bot", "Beeline", "--lost")
+    assert "lost games of Beeline" in lost.stdout and "1 lost game;" in lost.stdout

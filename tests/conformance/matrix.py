@@ -29,6 +29,7 @@ from sandbox.programs import BY_NAME, describe, with_driver
 from tests.conftest import ARENA_CMD, ROOT
 from tests.ladder.conftest import wait_for
 from tests.ladder.server import Server
+from tests.positions.support import turns_of
 from tests.support.forked import forked_arena
 from tests.support.games import game_tests
 
@@ -219,34 +220,99 @@ def batch(where: Where, game: Game, work: Path, _: str) -> None:
     assert [(r["kind"], r["game"], r["finished"]) for r in runs] == [("batch", game.name, 2)]
 
 
-def lost_games(where: Where, game: Game, work: Path, _: str) -> None:
-    """The contestant's way from a batch to a lost game: `results --matrix`, `--games
-    --bot NAME --lost`, then `arena replay DB:MATCH_ID` of a listed game, played again
-    from its record (the batch kept no replay), and its page."""
-    bots = [str(where.bot(game.name, sample)) for sample in lineup(game)]
-    db = work / "batch.sqlite"
-    as_json(arena(where, work, "batch", "--game", game.name, *bots, "--seeds", "2",
-                  "--max-turns", TURNS, "--workers", "1", "--db", str(db), "--json"))
+LOOP_SEEDS, LOOP_TURNS, AT, AHEAD = "2", "20", 2, 3
+
+
+def loop(where: Where, game: Game, work: Path, _: str) -> None:
+    """The contestant's loop, each step a command of the README: a batch; `results
+    --matrix`, `--games --bot NAME` and `--lost`; the replay of a lost game, `arena replay
+    DB:MATCH_ID` (played again from its record: the batch kept none; then the file the
+    listing names); `--save-position` at a turn, from the record and from that file alike;
+    `arena run --from` with the same bots (the replay's next turns, exactly) and with a
+    changed bot (a copy of another sample in the loser's seat: other turns)."""
+    picked = loop_lineup(game)
+    files = [where.bot(game.name, sample) for sample in picked]
+    db = work / "runs.sqlite"
+    report = as_json(arena(where, work, "batch", "--game", game.name, *map(str, files),
+                           "--seeds", LOOP_SEEDS, "--max-turns", LOOP_TURNS, "--workers",
+                           "1", "--db", str(db), "--json"))
+    assert report["matches"] == int(LOOP_SEEDS) and report["skipped"] == 0, report
     matrix = as_json(arena(where, work, "results", str(db), "--matrix", "--json"))
-    name = matrix["entrants"][0]["label"]
+    heat = work / "matrix.html"
+    arena(where, work, "results", str(db), "--matrix", "--html", str(heat))
+    assert "matrix-data" in heat.read_text()
+    # The bot with a lost game (the matrix counts its losses), its games and lost ones.
+    losers = [c["entrant"] for c in matrix["cells"] if c["losses"]]
+    assert losers, f"no game of {LOOP_SEEDS} seeds x {LOOP_TURNS} turns was lost: {matrix}"
+    name = losers[0]
     listed = as_json(arena(where, work, "results", str(db), "--games", "--bot", name,
                            "--json"))["games"]
-    assert len(listed) == 2 and {row["seed"] for row in listed} == {1, 2}, listed
+    assert sorted(row["seed"] for row in listed) == list(range(1, int(LOOP_SEEDS) + 1))
     mine = [c for c in matrix["cells"] if c["entrant"] == name]
     assert sum(c["losses"] for c in mine) >= sum(row["result"] == "lost" for row in listed)
     lost = as_json(arena(where, work, "results", str(db), "--games", "--bot", name, "--lost",
                          "--json"))["games"]
-    assert lost == [row for row in listed if row["result"] == "lost"], (lost, listed)
-    chosen = (lost or listed)[0]
-    assert chosen["open"] == f"arena replay {db}:{chosen['match']}", chosen
-    shown = arena(where, work, "replay", f"{db}:{chosen['match']}", "--turn", "1")
+    assert lost and lost == [row for row in listed if row["result"] == "lost"], (lost, listed)
+    chosen = lost[0]
+    ref = f"{db}:{chosen['match']}"
+    assert chosen["open"] == f"arena replay {ref}", chosen
+    # Its replay: played again from the record, once; then the kept file, listed.
+    shown = arena(where, work, "replay", ref, "--turn", "1")
     assert all(n in shown.stdout for n in chosen["opponents"]), shown.stdout
+    assert "from its record" in shown.stderr, shown.stderr
     page = work / "lost.html"
-    arena(where, work, "replay", f"{db}:{chosen['match']}", "--html", str(page))
+    arena(where, work, "replay", ref, "--html", str(page))
     assert page.read_text().lower().startswith("<!doctype html")
-    heat = work / "matrix.html"
-    arena(where, work, "results", str(db), "--matrix", "--html", str(heat))
-    assert "matrix-data" in heat.read_text()
+    again = as_json(arena(where, work, "results", str(db), "--games", "--bot", name, "--lost",
+                          "--json"))["games"][0]
+    kept = Path(again["open"].removeprefix("arena replay "))
+    assert kept.is_file() and kept.parent == db.parent / "replays", again
+    # The position at turn AT, from the record and from the file: one position.
+    pos, from_file = work / "pos.json", work / "pos-file.json"
+    said = arena(where, work, "replay", ref, "--turn", str(AT), "--save-position", str(pos))
+    seats = [p["name"] for p in json.loads(gzip.decompress(kept.read_bytes()))["players"]]
+    assert f"{len(seats)} bots, in seat order: {', '.join(seats)}" in said.stderr, said.stderr
+    arena(where, work, "replay", str(kept), "--turn", str(AT), "--save-position",
+          str(from_file))
+    state = json.loads(pos.read_text())
+    assert state["game"] == game.name and state["seed"] == chosen["seed"], state
+    assert state["players"] == seats and seats[chosen["seat"]] == name, (state, chosen)
+    assert state["state"] == json.loads(from_file.read_text())["state"]
+    # The same bots from there: the replay's next turns, byte for byte.
+    record = json.loads(gzip.decompress(kept.read_bytes()))["turns"][AT:AT + AHEAD]
+    same = work / "same.json.gz"
+    played = as_json(arena(where, work, "run", "--from", str(pos), *map(str, files),
+                           "--turns", str(AHEAD), "--json", "--replay", str(same)))
+    assert [t["turn"] for t in played["played_turns"]] == [t["turn"] for t in record]
+    assert turns_of(replay_data(same)) == turns_of({"turns": record}), game.name
+    # A changed bot in the loser's seat: the user's copy of another sample.
+    changed = work / f"my_bot_v2{files[chosen['seat']].suffix}"
+    shutil.copy(where.bot(game.name, other_sample(game, picked[chosen["seat"]])), changed)
+    bots = [str(changed) if seat == chosen["seat"] else str(file)
+            for seat, file in enumerate(files)]
+    v2 = work / "v2.json.gz"
+    table = arena(where, work, "run", "--from", str(pos), *bots, "--turns", str(AHEAD),
+                  "--replay", str(v2)).stdout
+    assert f"turn {record[0]['turn']}: events" in table and "ended by stopped" in table, table
+    assert turns_of(replay_data(v2)) != turns_of({"turns": record}), \
+        f"{changed.name} played as {picked[chosen['seat']]} did: no change to see"
+
+
+def loop_lineup(game: Game) -> list[str]:
+    """Two samples that keep no memory (the entry's `memoryless`), so that playing on from
+    a position gives the replay's turns exactly; else the line-up of the other rows."""
+    return list(game.memoryless[:2]) if len(game.memoryless) >= 2 else lineup(game)
+
+
+def other_sample(game: Game, sample: str) -> str:
+    """Another sample of the game to play a changed bot: one in the same language (its
+    suffix) first, else any."""
+    others = [s for s in dict.fromkeys(demo(game) + samples(game.name)) if s != sample]
+    return next((s for s in others if Path(s).suffix == Path(sample).suffix), others[0])
+
+
+def replay_data(path: Path) -> dict:
+    return json.loads(gzip.decompress(path.read_bytes()))
 
 
 def compare(where: Where, game: Game, work: Path, _: str) -> None:
@@ -309,25 +375,6 @@ def replay(where: Where, game: Game, work: Path, _: str) -> None:
     assert html.lower().startswith("<!doctype html") and all(n in html for n in names)
     shown = arena(where, work, "replay", str(saved), "--turn", "2").stdout
     assert all(n in shown for n in names), shown
-
-
-def position(where: Where, game: Game, work: Path, _: str) -> None:
-    """A match saved with --replay, the position at its turn 2 saved from it, then a match
-    of the same samples from there for 2 turns (table and JSON): the turns after 2."""
-    saved, pos = work / "match.json.gz", work / "pos.json"
-    bots = [str(where.bot(game.name, sample)) for sample in lineup(game)]
-    arena(where, work, "run", "--game", game.name, *bots, "--seed", SEED, "--max-turns",
-          TURNS, "--replay", str(saved), "--json")
-    arena(where, work, "replay", str(saved), "--turn", "2", "--save-position", str(pos))
-    state = json.loads(pos.read_text())
-    assert state["game"] == game.name and state["seed"] == int(SEED), state
-    played = as_json(arena(where, work, "run", "--from", str(pos), *bots, "--turns", "2",
-                           "--json"))
-    turns = [entry["turn"] for entry in json.loads(gzip.decompress(saved.read_bytes()))
-             ["turns"][2:4]]
-    assert [t["turn"] for t in played["played_turns"]] == turns, played["played_turns"]
-    shown = arena(where, work, "run", "--from", str(pos), *bots, "--turns", "1").stdout
-    assert f"turn {turns[0]}: events" in shown, shown
 
 
 def maps(where: Where, game: Game, work: Path, _: str) -> None:
@@ -425,23 +472,23 @@ def driver_ladder(where: Where, game: Game, work: Path, sample: str) -> None:
 PLAYS: dict[str, Callable[[Where, Game, Path, str], None]] = {
     "run": run_table, "run-json": run_json, "run-by-name": run_by_name, "bots": bots_list,
     "batch": batch, "tournament": tournament, "compare": compare, "scenario": scenario,
-    "replay": replay, "position": position, "maps": maps, "maps-generate": maps_generate,
+    "replay": replay, "loop": loop, "maps": maps, "maps-generate": maps_generate,
     "ladder": ladder,
-    "check": check, "lost-games": lost_games, "driver-run": driver_run,
+    "check": check, "driver-run": driver_run,
     "driver-check": driver_check,
     "driver-ladder": driver_ladder,
 }
-PER_GAME = ("run", "run-json", "run-by-name", "bots", "batch", "lost-games", "tournament",
-            "compare", "scenario", "replay", "position", "maps", "maps-generate", "ladder")
+PER_GAME = ("run", "run-json", "run-by-name", "bots", "batch", "loop", "tournament",
+            "compare", "scenario", "replay", "maps", "maps-generate", "ladder")
 PER_SAMPLE = ("check",)
 PER_DRIVEN_SAMPLE = ("driver-run", "driver-check", "driver-ladder")
 # Each `arena` command and the rows that run it: a command with no entry fails
 # test_generation, so a new command cannot go unplayed.
-COVERS = {"run": ("run", "run-json", "run-by-name", "position"),
+COVERS = {"run": ("run", "run-json", "run-by-name", "loop"),
           "check": ("check", "driver-check"),
-          "batch": ("batch",), "results": ("batch", "lost-games"),
+          "batch": ("batch", "loop"), "results": ("batch", "loop"),
           "tournament": ("tournament",), "compare": ("compare",),
-          "scenario": ("scenario",), "replay": ("replay", "lost-games", "position"),
+          "scenario": ("scenario",), "replay": ("replay", "loop"),
           "maps": ("maps", "maps-generate"),
           "serve": ("ladder", "driver-ladder"), "bots": ("bots",)}
 
@@ -549,7 +596,8 @@ def skip_reason(row: Row) -> str | None:
     """Why a row cannot run on this machine: the runtime of its sample, or of one of the
     game's demo samples, is not installed."""
     game = GAMES[row.game]
-    for sample in [row.sample] if row.sample else demo(game):
+    played = demo(game) + (loop_lineup(game) if row.command == "loop" else [])
+    for sample in [row.sample] if row.sample else played:
         if (folder(game.name, "bots") / sample).is_file() and (
                 reason := missing_runtime(game, sample)):
             return reason

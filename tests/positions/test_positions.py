@@ -106,6 +106,9 @@ def test_the_commands_play_on_from_a_position_in_the_standard_and_match_modes(
                            cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert saved.returncode == 0, saved.stderr
     assert f"arena run --from {pos}" in saved.stderr
+    # How many bots it takes, and in which seats: a 4-player match's loser is not first.
+    names = [p["name"] for p in load(path)["players"]]
+    assert f"({len(names)} bots, in seat order: {', '.join(names)})" in saved.stderr
     for mode in ("standard", "match"):
         again = tmp_path / f"{mode}.json.gz"
         done = subprocess.run(ARENA + ["run", "--from", str(pos), *map(str, lineup(name)),
@@ -223,3 +226,24 @@ def test_a_position_from_a_match_that_started_from_one_is_the_same(name, folder,
     direct = positions.from_replay(data, frame + 2, str(path))
     assert later["state"] == direct["state"] and later["turn"] == direct["turn"]
     assert played.replay.data["setup"]["start"] == json.loads(pos.read_text())["state"]
+
+
+def test_a_position_where_the_match_ended_says_no_turn_was_left(folder, tmp_path) -> None:
+    """`--save-position` without --turn saves the last turn: played on from, it plays
+    nothing, and `run --from` says so (and how to save one that plays), once; a position
+    with turns left says nothing of the kind."""
+    path, _ = recorded("toy", folder)
+    data = load(path)
+    last = positions.write(positions.from_replay(data, len(data["turns"]), str(path)),
+                           tmp_path / "last.json")
+    done = subprocess.run(ARENA + ["run", "--from", str(last), *map(str, lineup("toy")),
+                                   "--sandbox", "off"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count(f"note: {last} is turn ") == 1, done.stderr
+    assert "no turn was left to play; save an earlier one with arena replay" in done.stderr
+    early = positions.write(positions.from_replay(data, 2, str(path)), tmp_path / "early.json")
+    done = subprocess.run(ARENA + ["run", "--from", str(early), *map(str, lineup("toy")),
+                                   "--turns", "1", "--sandbox", "off"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and "no turn was left" not in done.stderr, done.stderr
