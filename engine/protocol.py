@@ -46,6 +46,10 @@ COUNTED_STATS: dict[str, str] = {
               "hang watch, arena run's note",
     "score": "an integer score: a tournament's standings where the entry has "
              "ranked_by=\"score\" (then required), and arena compare's order of equal ranks",
+    "alive": "how many pieces the AI still has (0 or false: out of the game): with "
+             "last_alive_turn or turns, the turn `arena results --games` says it was out",
+    "last_alive_turn": "the last turn the AI had pieces: results --games' turn out",
+    "turns": "the turns the AI lasted: results --games' turn out where no last_alive_turn",
 }
 
 

@@ -12,6 +12,7 @@ from rich.table import Table
 
 from engine import InputError
 from orchestrator import api, matchups_cmd, matrix_page
+from orchestrator.compare_view import print_record
 from orchestrator.games import DEFAULT_GAME, GAMES
 from orchestrator.games.entry import Competition
 from orchestrator.games.help import listed, tournament_format
@@ -332,8 +333,6 @@ def _show_run(store, run: dict, as_json: bool) -> None:
     if as_json:
         print(json.dumps(report))
     elif run["kind"] == "compare":           # NEW against OLD, as `arena compare` shows it
-        from orchestrator.compare_cmd import print_record
-
         out.print(shown_text(stored.run_title(run, report), style="bold"))
         print_record(report, report["new_name"], report["old_name"])
     else:

@@ -187,9 +187,9 @@ def elimination_turn(player: dict) -> int | None:
         return player["turn"]
     stats = player.get("stats") or {}
     if "alive" in stats and not stats["alive"]:
-        for key in ("last_alive_turn", "turns"):
-            if isinstance(stats.get(key), int):
-                return stats[key]
+        for turn in (stats.get("last_alive_turn"), stats.get("turns")):
+            if isinstance(turn, int):
+                return turn
     return None
 
 

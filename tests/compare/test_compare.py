@@ -7,11 +7,11 @@ import signal
 import sqlite3
 import subprocess
 import time
+from importlib.metadata import distribution
 from math import comb
 from pathlib import Path
 
 import pytest
-import rgkit  # rgkit-py3, a test dependency: its sample bots, unmodified
 
 from orchestrator.stats import wilson
 from tests.conftest import ARENA_CMD, ROOT, default_sigint
@@ -39,7 +39,9 @@ def compare(*args: str) -> dict:
 
 # The exit statuses documented in docs/compare.md and `arena compare --help`.
 EXIT = {"H1": 0, "H0": 1, "undecided": 3, "identical": 4}
-RGKIT_RANDOM = str(Path(rgkit.__file__).parent / "bots" / "randombot.py")   # rgkit's own
+# rgkit's own randombot, unmodified, from the installed rgkit-py3 (a test dependency): by
+# its distribution, since `import rgkit` may find the sandbox's rgkit shim first.
+RGKIT_RANDOM = str(distribution("rgkit-py3").locate_file("rgkit/bots/randombot.py"))
 
 
 # The noisy copy against its original: a wide gap (about 380 Elo, a 0.9 win rate), which
