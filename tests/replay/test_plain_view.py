@@ -54,7 +54,7 @@ def test_every_built_in_game_has_its_own_drawings() -> None:
         assert game.viewer is not None and game.viewer.parent == game.folder, game.name
         assert game.own("terminal") is not None, game.name
         page = replay_view.page({"game": game.name})
-        assert game.viewer.read_text() in page and page.count("</script>") == 2
+        assert game.viewer.read_text() in page and page.count("</script>") == 3
 
 
 def test_the_terminal_shows_the_grid_marks_tables_and_events_as_text(plain_game) -> None:
