@@ -36,6 +36,7 @@ SUITES = ["tests/sandbox/test_hostile.py", "tests/sandbox/test_jail_attacks.py",
 
 
 @HOST_WIDE        # it runs the hostile suites, whose port and files it shares
+@pytest.mark.timeout(900)   # nine suites one after another: its own run's deadline, not 300 s
 def test_the_hostile_suite_check_and_matches_pass_as_an_ordinary_user(ordinary_user) -> None:
     # -n 0: this worker's own process, not two more beside the session's workers; and
     # the session's other processes are not the hostile suite's leftovers.
