@@ -34,7 +34,10 @@ from tests.replay.hostile_replays import (
 )
 
 SECONDS = 5.0
-PEAK_MIB = 256
+# The largest files the limits let through peak at 100-135 MiB on this machine kind; one
+# loaded CI run measured 263 MiB for the same file (the resident set moves with the
+# kernel's memory state): the bound is a leak's or a bomb's (GiBs before the limits).
+PEAK_MIB = 384
 # A safety net, not the measure: a regression fails the test at this address-space cap
 # instead of taking the shared machine's memory (`arena replay` maps about 500 MiB).
 ADDRESS_CAP = 3 << 30
