@@ -35,7 +35,7 @@ from engine import ENGINE_VERSION, InputError
 from engine.protocol import Match
 from orchestrator import replay as replays
 from orchestrator.games import GAMES, Game
-from orchestrator.replay_reader import MAX_NAME, MAX_PLAYERS, MiB, _decoded
+from orchestrator.replay_reader import MAX_NAME, MAX_PLAYERS, MiB, _decoded, bounded_bytes
 from orchestrator.text import shown
 
 FORMAT = "robot-arena-position"
@@ -166,18 +166,7 @@ def _setup(data: dict, name: str) -> dict:
 def read(path: Path) -> dict:
     """The position in the file at `path`, bounded, decoded and checked (`check`)."""
     name = shown(str(path))
-    try:
-        with Path(path).open("rb") as file:
-            raw = file.read(MAX_FILE_BYTES + 1)
-    except FileNotFoundError:
-        raise InputError(f"{name}: position file not found") from None
-    except IsADirectoryError:
-        raise InputError(f"{name}: a folder, not a position file") from None
-    except OSError as exc:
-        raise InputError(f"{name}: cannot read the position ({exc.strerror})") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise InputError(f"{name}: the file is over {MAX_FILE_BYTES // MiB} MiB, more than a "
-                         f"position can be")
+    raw = bounded_bytes(path, name, "position", MAX_FILE_BYTES)
     return check(_decoded(raw, name, "position"), name)
 
 

@@ -61,21 +61,30 @@ def read(path: Path, name: str | None = None) -> dict:
 
 
 # -- bytes --------------------------------------------------------------------------------
+def bounded_bytes(path: Path, name: str, what: str, limit: int) -> bytes:
+    """At most `limit` bytes of the file a `what` ("replay", "position") is read from,
+    or one InputError naming it: missing, a folder, unreadable, or larger than `limit`."""
+    try:
+        with Path(path).open("rb") as file:
+            raw = file.read(limit + 1)
+    except FileNotFoundError:
+        raise InputError(f"{name}: {what} file not found") from None
+    except IsADirectoryError:
+        raise InputError(f"{name}: a folder, not a {what} file") from None
+    except OSError as exc:
+        raise InputError(f"{name}: cannot read the {what} ({exc.strerror})") from None
+    if len(raw) > limit:
+        raise InputError(f"{name}: the file is over {limit // MiB} MiB, more than a {what} "
+                         f"can be")
+    return raw
+
+
 def _inflated(path: Path, name: str) -> bytes:
     """The file's JSON bytes: at most MAX_FILE_BYTES read, at most MAX_JSON_BYTES inflated
     (zlib stops there, so a bomb costs no more), from one gzip member, as the project
     writes it (a file of many members makes the reader open each in turn: 250,000 tiny
     ones in 5 MiB took 5 s)."""
-    try:
-        with path.open("rb") as file:
-            raw = file.read(MAX_FILE_BYTES + 1)
-    except FileNotFoundError:
-        raise InputError(f"{name}: replay file not found") from None
-    except OSError as exc:
-        raise InputError(f"{name}: cannot read the replay ({exc.strerror})") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise InputError(f"{name}: the file is over {MAX_FILE_BYTES // MiB} MiB, more than a "
-                         f"replay can be")
+    raw = bounded_bytes(path, name, "replay", MAX_FILE_BYTES)
     inflate = zlib.decompressobj(wbits=31)          # gzip: zlib checks its header and CRC
     try:
         text = inflate.decompress(raw, MAX_JSON_BYTES + 1)
