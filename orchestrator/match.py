@@ -284,7 +284,9 @@ class _Attempt:
                     except ValueError as exc:
                         failed[i] = f"protocol: {exc}"
                         continue
-                    answers.append([local, reply.get("moves")])
+                    # What the replay keeps is what the game validated, never the reply
+                    # as the bot's side sent it.
+                    answers.append([local, match.kept_answer(local, reply["moves"])])
                     _note_reply(playing[i], reply, spec.limits)
                 for i, reason in failed.items():
                     _fail(playing[i], reason, match, spec.game, forfeits)
