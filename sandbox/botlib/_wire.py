@@ -64,7 +64,7 @@ def decode_cost(data, items=None) -> int:
     view = memoryview(data).cast("B")
     end, pos, cost = len(view), 0, 0
     left, stack = 1, []                 # items still to read in each open container
-    room = -1 if items is None else items
+    most, room = items, -1 if items is None else items
     while True:
         if not left:
             if not stack:
@@ -73,7 +73,7 @@ def decode_cost(data, items=None) -> int:
             continue
         left -= 1
         if not room:
-            raise FrameError(f"frame holds more than the {items} objects a reply may")
+            raise FrameError(f"frame holds more than the {most} objects a reply may")
         room -= 1
         if pos >= end:
             raise FrameError("malformed msgpack frame (cut short)")
