@@ -305,3 +305,79 @@ def test_a_robot_game_action_without_a_target_carries_no_location():
     guard_at = bytes([0, 7, 7]) + answer[3:]          # guard, "at" (7, 7)
     with pytest.raises(ValueError, match="takes no location"):
         match.decode_answer(ai, guard_at)
+
+
+# -- programs: Robot Game's Ruby bots, Cave's keeper ---------------------------------------
+# A Ruby bot writes straight to the answer stream (fd 1, which its driver keeps for its
+# answers) on its first act: the keeper reads that line as the turn's answer.
+RUBY_FORGER = """require 'rg'
+class Robot
+  def act(game)
+    unless $forged
+      $forged = true
+      out = IO.for_fd(1, autoclose: false)
+      out.sync = true
+      out.write(%s + "\\n")
+    end
+    ['guard']
+  end
+end
+"""
+RUBY_LINES = {
+    "deeply nested": ("'[' * 5000 + ']' * 5000", "protocol: the answer nests too deep"),
+    # past the keeper's 64 KiB a turn: stopped, for its output
+    "oversized": ("'[' + '1,' * 200_000 + '1]'", "output: the program stopped"),
+    # under it: parsed by its keeper (its own CPU), and refused there
+    "long": ("'[' + '1,' * 30_000 + '1]'", "protocol: expected 5 actions"),
+    "NaN": ("'[' + (['[\"move\",[NaN,NaN]]'] * 40).join(',') + ']'", "protocol: expected"),
+    # its own end, in its own words: cut at 200 characters
+    "forged fatal": ("'{\"fatal\":\"' + 'x' * 30_000 + '\"}'", "x" * 200),
+}
+
+
+@pytest.mark.skipif(not __import__("shutil").which("ruby"), reason="no ruby on this machine")
+@pytest.mark.parametrize("line", sorted(RUBY_LINES))
+def test_a_ruby_bots_forged_answer_line_is_its_own_fault(line, tmp_path, no_stray_processes):
+    game = GAMES["robotgame"]
+    code, said = RUBY_LINES[line]
+    path = tmp_path / "forger.rb"
+    path.write_text(RUBY_FORGER % code)
+    result, found, host_s = play(game, [read_bot(path), sample(game)], turns=5)
+    forger = seat(result, 0)
+    assert forger["status"] == "forfeit" and forger["reason"].startswith(said), forger
+    assert len(forger["reason"]) <= 200
+    assert seat(result, 1)["status"] == "ok"
+    assert host_s < HOST_CPU_S, host_s
+    for answer in kept_answers(found):
+        assert type(answer) is bytes and len(answer) % 3 == 0
+
+
+# A Cave program's one door is its answer line (and its stderr): what it writes past them
+# is cut by its keeper, and the replay keeps the line as the game took it.
+CAVE_PROGRAM = """import sys
+sys.stdin.read()
+sys.stdout.write({line} + "\\n")
+sys.stderr.write("\\x1b[31m" * 100_000)
+"""
+CAVE_LINES = {
+    "oversized": '"MN" * 20_000',
+    "deeply nested": '"[" * 30_000',
+    "NaN": '"NaN " * 5_000',
+    "escapes": '"\\x1b]0;owned\\x07" * 1000',
+}
+
+
+@pytest.mark.parametrize("line", sorted(CAVE_LINES))
+def test_a_cave_programs_answer_is_kept_as_the_game_took_it(line, tmp_path,
+                                                           no_stray_processes):
+    game = GAMES["cave"]
+    path = tmp_path / "forger.py"
+    path.write_text(CAVE_PROGRAM.format(line=CAVE_LINES[line]))
+    result, found, host_s = play(game, [read_bot(path), sample(game)], turns=4)
+    assert all(p["status"] == "ok" for p in result["players"]), result["players"]
+    assert host_s < HOST_CPU_S, host_s
+    for answer in kept_answers(found):
+        assert set(answer) == {"answer", "problem"}
+        assert answer["answer"] is None or len(answer["answer"]) <= 256
+    forger = seat(result, 0)
+    assert len(forger["output"]) <= Limits().output_bytes
