@@ -381,3 +381,47 @@ def test_a_cave_programs_answer_is_kept_as_the_game_took_it(line, tmp_path,
         assert answer["answer"] is None or len(answer["answer"]) <= 256
     forger = seat(result, 0)
     assert len(forger["output"]) <= Limits().output_bytes
+
+
+# -- a match jail's per-bot content ---------------------------------------------------------
+# In `--sandbox match` a bot shares the jail's process with the match loop: it can write
+# into what the result and the replay will carry. The host takes neither past what the
+# standard mode keeps (orchestrator/jail_result.py); the match is played again there.
+JAIL_FORGER = """import gc
+import rg  # noqa: F401
+
+def _forge():
+{forge}
+
+class Robot:
+    def act(self, game):
+        if game.turn == 2:
+            _forge()
+        return ['guard']
+"""
+JAIL_FORGERIES = {
+    "junk among the kept answers": (
+        "    import base64\n"
+        "    for o in gc.get_objects():\n"
+        "        if type(o).__name__ == 'Recorder' and getattr(o, 'setup', None):\n"
+        "            o.answers[-1][0][1] = base64.b64encode(b'x' * 500_000).decode()",
+        "its replay keeps an answer no game sends"),
+    "a flood of notes": (
+        "    for o in gc.get_objects():\n"
+        "        if type(o).__name__ == 'Seat':\n"
+        "            o.warnings.extend(['w'] * 10_000)",
+        "its result's warnings are past what a player keeps"),
+}
+
+
+@pytest.mark.parametrize("forgery", sorted(JAIL_FORGERIES))
+def test_a_jails_forged_per_bot_content_is_not_taken(forgery, tmp_path, no_stray_processes):
+    game = GAMES["robotgame"]
+    forge, said = JAIL_FORGERIES[forgery]
+    path = tmp_path / "forger.py"
+    path.write_text(JAIL_FORGER.format(forge=forge))
+    result, found, _ = play(game, [read_bot(path), sample(game)], "match", turns=5)
+    assert result["sandbox_mode"] == "standard", result
+    assert said in result["sandbox_note"], result["sandbox_note"]
+    assert all(len(p["warnings"]) <= 20 for p in result["players"])
+    assert len(replay.encode(found)) < 50_000
