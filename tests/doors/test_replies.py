@@ -425,3 +425,29 @@ def test_a_jails_forged_per_bot_content_is_not_taken(forgery, tmp_path, no_stray
     assert said in result["sandbox_note"], result["sandbox_note"]
     assert all(len(p["warnings"]) <= 20 for p in result["players"])
     assert len(replay.encode(found)) < 50_000
+
+
+# -- what a note shows of a bot's strings ---------------------------------------------------
+def test_a_players_note_shows_a_bots_strings_escaped_and_bounded():
+    from orchestrator.notes import note
+    escape = "\x1b]0;owned\x07\u202e"
+    said = note({"warnings": [f"module state changed by move(): {escape}"],
+                 "errors": [escape * 100], "overheats": 1,
+                 "violations": [f"file: open /tmp/{escape}"] * 5})
+    assert not any(ch in said for ch in "\x1b\x07\u202e"), said
+    assert len(said) < 600
+    assert not any(ch in note({"reason": escape, "turn": 3}) for ch in "\x1b\x07\u202e")
+
+
+def test_a_warning_named_by_a_bot_is_escaped_end_to_end(tmp_path, no_stray_processes):
+    game = GAMES["arena"]
+    path = tmp_path / "namer.py"
+    path.write_text("from roborally.api import *\nname = 'Namer'\n"
+                    "def move():\n    globals()['\\x1b]0;owned\\x07' + 'n' * 200] = object()\n"
+                    "    return FORWARD\n")
+    result, _, _ = play(game, [read_bot(path), sample(game)], turns=2)
+    from orchestrator.notes import note
+    namer = seat(result, 0)
+    assert namer["status"] == "ok" and namer["warnings"], namer
+    assert all(len(w) <= 92 for w in namer["warnings"])
+    assert "\x1b" not in note(namer)
