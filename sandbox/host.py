@@ -167,8 +167,12 @@ class Child:
             os.close(up_w)
         self.clock = _harden.cpu_clock(self.pid)
         os.set_blocking(self.up_r, False)
-        self.reader = _wire.FrameReader(self.up_r, self.limits.reply_bytes,
-                                         DECODE_TIMES * self.limits.reply_bytes)
+        # Until its first request, its frames are its layers and its answer to the load:
+        # bounded as a reply of one call.
+        self.reader = _wire.FrameReader(self.up_r,
+                                         frame_bytes(limits, 1, limits.output_bytes),
+                                         DECODE_TIMES * self.limits.reply_bytes,
+                                         items=frame_items(1))
         # The characters of output the child may still send: a Python child's output is
         # capped over its life, a keeper's (its program's stderr) per turn.
         self.out_room = limits.output_bytes

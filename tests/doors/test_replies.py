@@ -451,3 +451,23 @@ def test_a_warning_named_by_a_bot_is_escaped_end_to_end(tmp_path, no_stray_proce
     assert namer["status"] == "ok" and namer["warnings"], namer
     assert all(len(w) <= 92 for w in namer["warnings"])
     assert "\x1b" not in note(namer)
+
+
+def test_a_forged_answer_to_the_load_is_refused_before_the_host_walks_it(tmp_path,
+                                                                        no_stray_processes):
+    game = GAMES["arena"]
+    path = tmp_path / "loader.py"
+    # At import, the bot's code runs in its child: it rewrites the frame that says
+    # it loaded, with a million violations.
+    path.write_text("import sys\nfrom roborally.api import *\nname = 'Loader'\n"
+                    "_wire = sys.modules['_wire']\n_write = _wire.write_frame\n"
+                    "def write_frame(fd, obj):\n"
+                    "    if isinstance(obj, dict) and obj.get('ready'):\n"
+                    "        obj['violations'] = [''] * 1_000_000\n"
+                    "    _write(fd, obj)\n"
+                    "_wire.write_frame = write_frame\n"
+                    "def move():\n    return FORWARD\n")
+    result, _, host_s = play(game, [read_bot(path), sample(game)], turns=2)
+    loader = seat(result, 0)
+    assert loader["status"] == "load_error" and "protocol: " in loader["reason"], loader
+    assert host_s < HOST_CPU_S, host_s
