@@ -1,7 +1,7 @@
 """What one bot's replies cost the host, and what its replay keeps (issue 41, replies).
 
-    python bench/reply_cost.py race tests/hostile/race_junk.py        # 10 rounds
-    python bench/reply_cost.py robotgame tests/hostile/rg_warn_flood.py   # 30 turns
+    python bench/reply_cost.py race tests/hostile/replies/race_junk.py        # 10 rounds
+    python bench/reply_cost.py robotgame tests/hostile/replies/rg_warn_flood.py   # 30 turns
     python bench/reply_cost.py race honest         # the same play, without the attack
     python bench/reply_cost.py robotgame honest
 

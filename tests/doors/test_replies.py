@@ -4,8 +4,8 @@ the sender's.
 
 A bot's child runs the bot's code, so every byte of its reply may be the bot's: these bots
 reach their own child's `_runtime.finish_reply` and rewrite the frame it sends
-(tests/hostile/race_junk.py, rg_warn_flood.py; the forgeries below). Each is a protocol
-violation of that AI, decided from the frame's length prefix, at its first object past
+(tests/hostile/replies/: race_junk.py, rg_warn_flood.py; the forgeries below). Each is
+a protocol violation of that AI, decided from the frame's length prefix, at its first object past
 the count a reply may hold, or from the envelope's keys, types and bounds
 (sandbox/replies.py), and the game's `decode_answer` checks the moves exactly. What a
 replay keeps is the game's re-encoding of what it validated (`kept_answer`).
@@ -33,6 +33,7 @@ from tests.conftest import HOST_WIDE, HOSTILE
 
 pytestmark = HOST_WIDE
 _wire = child_module("_wire")
+REPLIES = HOSTILE / "replies"          # not arena bots: apart from the hostile suite's
 
 PYTHON_GAMES = sorted(name for name, game in GAMES.items() if not game.programs)
 TURNS = {"race": 4}
@@ -78,8 +79,8 @@ def charged(player: dict, game) -> bool:
 def test_junk_beside_a_legal_race_program_is_refused_and_never_kept(mode,
                                                                     no_stray_processes):
     game = GAMES["race"]
-    result, found, _ = play(game, [read_bot(HOSTILE / "race_junk.py"), sample(game)], mode,
-                            turns=10)
+    junk_bot = read_bot(REPLIES / "race_junk.py")
+    result, found, _ = play(game, [junk_bot, sample(game)], mode, turns=10)
     junk = seat(result, 0)
     assert charged(junk, game), junk
     assert seat(result, 1)["status"] == "ok"
@@ -91,8 +92,8 @@ def test_junk_beside_a_legal_race_program_is_refused_and_never_kept(mode,
 
 def test_a_warn_flood_is_refused_before_the_host_walks_it(no_stray_processes):
     game = GAMES["robotgame"]
-    result, _, host_s = play(game, [read_bot(HOSTILE / "rg_warn_flood.py"), sample(game)],
-                             turns=30)
+    flood_bot = read_bot(REPLIES / "rg_warn_flood.py")
+    result, _, host_s = play(game, [flood_bot, sample(game)], turns=30)
     flood = seat(result, 0)
     assert charged(flood, game) and "byte cap" in flood["reason"], flood
     assert flood["warnings"] == []
