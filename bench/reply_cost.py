@@ -10,7 +10,7 @@ one JSON line: the replay's size (gzip, as `arena run --replay` writes it), the 
 own CPU seconds (this process: the engine, the frames, the bookkeeping; the bots' children
 are not in it) per turn, and what became of the bot (status, reason, the CPU charged to
 it). Run it with the interpreter of the tree to measure (its editable install decides
-which code plays), e.g. `/work/main/.venv/bin/python bench/reply_cost.py ...` for the
+which code plays), e.g. `OLD_CHECKOUT/.venv/bin/python bench/reply_cost.py ...` for the
 code before the fix.
 """
 from __future__ import annotations
