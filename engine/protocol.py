@@ -90,6 +90,11 @@ class Match(Protocol):
         that does not fit its view raises ValueError (the AI broke the protocol)."""
         ...
 
+    def kept_answer(self, ai: int, answer: Any) -> Any:
+        """The answer `decode_answer` just accepted, as a replay keeps it: rebuilt from the
+        parts it validated (never the value as the bot's side sent it)."""
+        ...
+
     def play_turn(self, moves: Mapping) -> Any:
         """Play one turn with every AI's decoded moves; returns the turn's log."""
         ...
@@ -133,6 +138,11 @@ class MatchBase:
 
     def calls(self, ai: int) -> int:
         return 1
+
+    def kept_answer(self, ai: int, answer: Any) -> Any:
+        # Only right for a game whose decode_answer accepts nothing but its exact
+        # answer; every built-in game rebuilds its own.
+        return answer
 
     def replay_events(self, log: Any) -> dict:
         return log

@@ -29,11 +29,20 @@ RESULT_FIELDS: dict[str, tuple[type, ...]] = {
 }
 
 
+# What a player's notes may hold (orchestrator/match.py keeps no more of a standard
+# child's): (the most entries, the longest text).
+NOTES = {"warnings": (20, 92), "errors": (20, 200), "violations": (20, 100)}
+KEPT_ANSWER = 4096       # one answer a replay keeps, packed (base64 in the file): any
+                         # game's answer for a turn is far shorter (a byte per robot, ...)
+
+
 def refusal(result: Any, replay: Any, game: str, seed: int, max_turns: int, bots: list,
-            names: list[str], want_replay: bool) -> tuple[str | None, int | None]:
+            names: list[str], want_replay: bool, output_bytes: int = 64 << 10
+            ) -> tuple[str | None, int | None]:
     """Why the host does not take this jail's result (and replay) as it stands (None if
     it does), and the seat the result charges, if it names one."""
-    why = _malformed(result, replay, game, seed, max_turns, bots, names, want_replay)
+    why = _malformed(result, replay, game, seed, max_turns, bots, names, want_replay) or \
+        _overgrown(result, replay, max_turns, len(names), output_bytes)
     if why is not None:
         return why, None
     for player in result["players"]:
@@ -81,6 +90,35 @@ def _malformed(result: Any, replay: Any, game: str, seed: int, max_turns: int, b
         return "its replay has the wrong players"
     if not _plain((result, replay)):
         return "its result holds data that is not plain, finite JSON"
+    return None
+
+
+def _overgrown(result: dict, replay: Any, max_turns: int, players: int,
+               output_bytes: int) -> str | None:
+    """What of the jail's per-bot content is past what the standard mode keeps (the bots
+    run in the jail's process, and may have written it): each player's notes and output,
+    and the answers its replay keeps. Lengths are checked before any item is read."""
+    for player in result["players"]:
+        for key, (most, length) in NOTES.items():
+            if len(player[key]) > most or any(len(text) > length for text in player[key]):
+                return f"its result's {key} are past what a player keeps"
+        if len(player["output"]) > output_bytes:
+            return "its result's output is past what a player keeps"
+    setup = replay.get("setup") if isinstance(replay, dict) else None
+    if setup is None:
+        return None
+    answers = setup.get("answers") if isinstance(setup, dict) else None
+    if type(answers) is not list or len(answers) > max_turns + 1:
+        return "its replay's answers are not a match's"
+    for turn in answers:
+        if type(turn) is not list or len(turn) > players:
+            return "its replay's answers are not a match's"
+        for pair in turn:
+            if type(pair) is not list or len(pair) != 2 or type(pair[0]) is not int or \
+                    not 0 <= pair[0] < players or \
+                    pair[1] is not None and (type(pair[1]) is not str or
+                                             len(pair[1]) > 4 * KEPT_ANSWER // 3 + 4):
+                return "its replay keeps an answer no game sends"
     return None
 
 

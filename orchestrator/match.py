@@ -178,7 +178,8 @@ def _jailed(spec, on_turn, replays, trace, stop) -> dict:
 
     def check(result, replay):
         return jail_result.refusal(result, replay, spec.game, spec.seed,
-                                   spec.rules.max_turns, told.bots, names, replays is not None)
+                                   spec.rules.max_turns, told.bots, names, replays is not None,
+                                   spec.limits.output_bytes)
     outcome = matchjail.run(told, check, on_turn, replays is not None, spec.rules.max_turns,
                             job_module=JAIL_JOB)
     if isinstance(outcome, matchjail.Played):
@@ -284,7 +285,9 @@ class _Attempt:
                     except ValueError as exc:
                         failed[i] = f"protocol: {exc}"
                         continue
-                    answers.append([local, reply.get("moves")])
+                    # What the replay keeps is what the game validated, never the reply
+                    # as the bot's side sent it.
+                    answers.append([local, match.kept_answer(local, reply["moves"])])
                     _note_reply(playing[i], reply, spec.limits)
                 for i, reason in failed.items():
                     _fail(playing[i], reason, match, spec.game, forfeits)
@@ -382,18 +385,25 @@ def _hinted(reason: str, bot: BotFile, game: str) -> str:
     return reason + wrong_game_hint(bot.path, bot.source, game)
 
 
+# What a result keeps of a seat's replies, at most (jail_result holds a jail's to it).
+KEPT_NOTES = 20                       # warnings, errors, violations: each list
+WARNING_TEXT, ERROR_TEXT, VIOLATION_TEXT = 92, 200, 100
+WARNING = "module state changed by move(): "
+
+
 def _note_reply(seat: Seat, reply: dict, limits: Limits) -> None:
-    """Keep a reply's output, rule-1 warnings and a few overheat messages."""
+    """Keep a reply's output, rule-1 warnings and a few overheat messages. The reply
+    passed its envelope (sandbox/replies.py): each list is short, each text bounded."""
     out = reply.get("out")
     if isinstance(out, str) and out:
         seat.output = (seat.output + out)[:limits.output_bytes]
     for name in reply.get("warn") or ():
-        text = f"module state changed by move(): {str(name)[:60]}"
-        if text not in seat.warnings and len(seat.warnings) < 20:
+        text = f"{WARNING}{str(name)[:60]}"
+        if text not in seat.warnings and len(seat.warnings) < KEPT_NOTES:
             seat.warnings.append(text)
     for entry in reply.get("errors") or ():
-        if len(seat.errors) < 20 and isinstance(entry, list) and len(entry) == 2:
-            seat.errors.append(str(entry[1])[:200])
+        if len(seat.errors) < KEPT_NOTES and isinstance(entry, list) and len(entry) == 2:
+            seat.errors.append(str(entry[1])[:ERROR_TEXT])
     dropped = reply.get("out_dropped")
     if isinstance(dropped, int):
         seat.output_dropped = max(seat.output_dropped, dropped)
@@ -405,8 +415,8 @@ def _note_reply(seat: Seat, reply: dict, limits: Limits) -> None:
 def _note_violations(seat: Seat, violations) -> None:
     """Attempts the sandbox blocked and could see (importing the engine, for one)."""
     for text in violations:
-        text = str(text)[:100]
-        if text not in seat.violations and len(seat.violations) < 20:
+        text = str(text)[:VIOLATION_TEXT]
+        if text not in seat.violations and len(seat.violations) < KEPT_NOTES:
             seat.violations.append(text)
 
 

@@ -28,7 +28,9 @@ def note(player: dict) -> str:
     if player.get("reason"):
         said = shown(player["reason"])
     else:
-        said = "; ".join(part for part in (first_error(player), *player.get("warnings", ())[:1],
+        # A warning names a module-level name the bot chose: any text, escaped too.
+        said = "; ".join(part for part in (first_error(player),
+                                           *map(shown, player.get("warnings", ())[:1]),
                                            faults(player)) if part)
     if player.get("turn"):
         said = f"{said} (turn {player['turn']})"

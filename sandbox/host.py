@@ -32,6 +32,7 @@ from sandbox.isolation import (
 from sandbox.limits import Limits
 from sandbox.paths import BOTLIB, site_dirs
 from sandbox.players import Exchanged, Payloads, Seats
+from sandbox.replies import frame_bytes, frame_items, ready_problem, reply_problem
 from sandbox.zygote import zygote
 
 _harden, _wire = child_module("_harden"), child_module("_wire")
@@ -166,8 +167,16 @@ class Child:
             os.close(up_w)
         self.clock = _harden.cpu_clock(self.pid)
         os.set_blocking(self.up_r, False)
-        self.reader = _wire.FrameReader(self.up_r, self.limits.reply_bytes,
-                                         DECODE_TIMES * self.limits.reply_bytes)
+        # Until its first request, its frames are its layers and its answer to the load:
+        # bounded as a reply of one call.
+        self.reader = _wire.FrameReader(self.up_r,
+                                         frame_bytes(limits, 1, limits.output_bytes),
+                                         DECODE_TIMES * self.limits.reply_bytes,
+                                         items=frame_items(1))
+        # The characters of output the child may still send: a Python child's output is
+        # capped over its life, a keeper's (its program's stderr) per turn.
+        self.out_room = limits.output_bytes
+        self.calls = 0                       # the bot calls of the pending request
         self.cpu_used = 0.0
         self.cpu_seen = 0.0                  # the latest reading of its CPU clock
         self.requests = 0
@@ -220,7 +229,20 @@ class Child:
         self._deadline = now + wall
         self._last_deadline = now + STARVED_TIMES * wall
         self._progress_cpu = self._sent_at_cpu + self._programs_cpu()
+        # Its reply's frame, bounded by what this request's reply may hold (`replies`):
+        # past it, it is refused from its length prefix, or at its first object too many.
+        self.calls = calls
+        self.reader.limit = frame_bytes(limits, calls, self.out_room)
+        self.reader.items = frame_items(calls)
         self._write(payload)
+
+    def checked(self, frame) -> str | None:
+        """Why a reply frame to the pending request is outside the protocol (None: it is
+        not); an accepted reply's output is taken from the room left."""
+        problem = reply_problem(frame, self.calls, self.out_room, self.executable)
+        if problem is None and not self.executable and "out" in frame:
+            self.out_room -= len(frame["out"])
+        return problem
 
     def find_inner(self) -> None:
         """bwrap tier: our child is bwrap; time the interpreter it started instead."""
@@ -588,12 +610,13 @@ def load_children(bot_side: str, bots: dict[int, BotSpec], limits: Limits,
                     raise SandboxUnavailable(refusal(child.missing))
         loading = {ai: child for ai, child in children.items() if ai not in failed}
         for ai, frame, problem in _collect(loading, deadline, check=None):
-            if problem is None and isinstance(frame, dict) and frame.get("ready") is True:
-                out = frame.get("out", "")
-                children[ai].startup_output = out[:limits.output_bytes] \
-                    if isinstance(out, str) else ""
-                children[ai].startup_violations = [str(v)[:100] for v in
-                                                   (frame.get("violations") or ())][:20]
+            if problem is None:
+                problem = ready_problem(frame, limits.output_bytes)
+            if problem is None and frame.get("ready") is True:
+                children[ai].startup_output = frame["out"]
+                if not children[ai].executable:
+                    children[ai].out_room -= len(frame["out"])
+                children[ai].startup_violations = list(frame["violations"])
                 children[ai].account()
                 continue
             if problem is None and isinstance(frame, dict) and "fatal" in frame:
@@ -633,10 +656,10 @@ def exchange(children: dict[int, Child], payloads: Payloads) -> Exchanged:
     deadline = max((c._deadline for c in waiting.values()), default=0.0)
     replies: dict[int, dict] = {}
     for ai, frame, problem in _collect(waiting, deadline, check=Child.overrun):
-        if problem is None and isinstance(frame, dict) and "fatal" in frame:
-            problem = str(frame["fatal"])[:200]
-        if problem is None and not isinstance(frame, dict):
-            problem = "protocol: reply is not a map"
+        if problem is None:
+            problem = children[ai].checked(frame)
+        if problem is None and "fatal" in frame:
+            problem = frame["fatal"][:200]
         if problem is None:
             children[ai].account(frame)
             if news := children[ai].cap_news():

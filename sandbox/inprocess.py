@@ -17,6 +17,7 @@ from sandbox.host import BotSpec, live_usage, side_parts, start_frame
 from sandbox.limits import Limits
 from sandbox.paths import BOTLIB
 from sandbox.players import Exchanged, Payloads, Seats
+from sandbox.replies import reply_problem
 
 
 def _botlib():
@@ -43,6 +44,7 @@ class InProcessPlayer:
                                                self.guard, module_name=f"bot_{ai}")
         self.watch = runtime.module_watch(self.game, self.module)
         self.runtime_mod = runtime
+        self.limits_out = 0                # its output goes to stderr, not to the reply
 
     def start(self, names: list[str], ai: int, seed: int, info: dict | None = None) -> None:
         self.runtime = self.runtime_mod.start_runtime(
@@ -74,6 +76,7 @@ class ProgramPlayer:
         import _program  # noqa: PLC0415
         self.bot_side = bot_side
         self.limits = limits.for_child()
+        self.limits_out = limits.output_bytes     # its program's stderr, per turn
         self.adapter = None
         program = bot.program
         if program["problem"]:
@@ -154,11 +157,19 @@ def exchange(players: dict, payloads: Payloads) -> Exchanged:
     """Call each AI in turn. A MemoryError or SystemExit in a bot still erases it."""
     runtime = _botlib()
     replies, failed = {}, {}
-    for ai, (payload, _calls) in payloads.items():
+    for ai, (payload, calls) in payloads.items():
         try:
-            replies[ai] = players[ai].call(payload)
+            reply = players[ai].call(payload)
         except runtime.Fatal as exc:
             failed[ai] = str(exc)
+            continue
+        # The protocol's envelope, as the host checks a child's (sandbox/replies.py).
+        problem = reply_problem(reply, calls, players[ai].limits_out,
+                                isinstance(players[ai], ProgramPlayer))
+        if problem is None:
+            replies[ai] = reply
+        else:
+            failed[ai] = problem
     return replies, failed
 
 

@@ -37,6 +37,7 @@ from sandbox.host import BotSpec, side_parts, start_frame
 from sandbox.inprocess import ProgramPlayer, _botlib
 from sandbox.limits import Limits
 from sandbox.players import Exchanged, Payloads, Seats
+from sandbox.replies import reply_problem
 
 # The marker page: a sequence number (odd while being written), the seat, how many times
 # its code has been entered, the kind of entry, the calls of the request, the turn.
@@ -474,10 +475,20 @@ def exchange(players: dict, payloads: Payloads) -> Exchanged:
     runtime = _botlib()
     replies, failed = {}, {}
     for seat, (payload, calls) in payloads.items():
+        player = players[seat]
         try:
-            replies[seat] = players[seat].call(payload, calls)
+            reply = player.call(payload, calls)
         except runtime.Fatal as exc:
             failed[seat] = str(exc)[:200]
+            continue
+        # The protocol's envelope, as the host checks a child's (sandbox/replies.py).
+        program = isinstance(player, JailProgramPlayer)
+        problem = reply_problem(reply, calls, player.limits.output_bytes if not program
+                                else player.limits["output_bytes"], program)
+        if problem is None:
+            replies[seat] = reply
+        else:
+            failed[seat] = problem
     return replies, failed
 
 

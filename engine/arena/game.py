@@ -57,6 +57,10 @@ class ArenaGame(ArenaMatch, MatchBase):
             raise BadAnswer(f"unknown move code in {codes!r:.80}")
         return {robot.id: code for robot, code in zip(robots, codes, strict=True)}
 
+    def kept_answer(self, ai: int, codes: bytes) -> bytes:
+        """The move codes `decode_answer` accepted, one byte per robot."""
+        return bytes(codes)
+
     # -- replays ---------------------------------------------------------------------------
     def replay_static(self) -> dict:
         """What never changes: the map as text rows, and who owns each robot."""

@@ -10,6 +10,7 @@ from engine.protocol import MatchBase
 
 # What can go wrong with a program in a turn (the sandbox's kinds), counted per bot.
 FAULTS = ("hang", "cpu", "memory", "crash", "output")
+ANSWER_TEXT = 256        # characters of an answer line the keeper keeps (_program.ANSWER_CAP)
 
 
 class CaveGame(MatchBase):
@@ -41,14 +42,22 @@ class CaveGame(MatchBase):
         return {i: {"input": self.match.view(i)} for i in self._asked}
 
     def decode_answer(self, ai: int, moves) -> dict[int, str | None]:
-        """The sandbox's {"answer": line or None, "problem": kind or None}."""
-        if not isinstance(moves, dict):
+        """The keeper's {"answer": line or None, "problem": kind or None}, and nothing
+        else: a line of at most ANSWER_TEXT characters, a fault of FAULTS."""
+        if type(moves) is not dict or set(moves) != {"answer", "problem"}:
             raise ValueError(f"expected an answer record, got {moves!r:.80}")
-        problem = moves.get("problem")
-        if problem in self.faults[ai]:
+        problem, answer = moves["problem"], moves["answer"]
+        if problem is not None and (type(problem) is not str or problem not in FAULTS):
+            raise ValueError(f"unknown fault {problem!r:.40}")
+        if answer is not None and (type(answer) is not str or len(answer) > ANSWER_TEXT):
+            raise ValueError(f"an answer is a line of at most {ANSWER_TEXT} characters")
+        if problem is not None:
             self.faults[ai][problem] += 1
-        answer = moves.get("answer")
-        return {ai: answer if isinstance(answer, str) else None}
+        return {ai: answer}
+
+    def kept_answer(self, ai: int, moves: dict) -> dict:
+        """The record `decode_answer` accepted, rebuilt from its checked parts."""
+        return {"answer": moves["answer"], "problem": moves["problem"]}
 
     def play_turn(self, answers: dict[int, str | None]) -> dict:
         """The bots act (no answer: two holds), then Nina heals. Returns the answers."""

@@ -13,6 +13,11 @@ from engine.race.rules import Rules
 # What the bot side reports besides an answer (the bot raised, or passed its time), and
 # the stats that count them, named as in the other games.
 PROBLEMS = {"error": "overheats", "timeout": "timeouts"}
+# What an answer may be, as the bot side copies it (`_race.plain`): None, a text of at
+# most ANSWER_TEXT characters (round 0's facing), or at most MOST_CARDS cards (a hand's
+# most) of at most CARD_TEXT characters each. Whether it is a legal facing or program
+# is the game's (an invalid answer); anything else breaks the protocol.
+ANSWER_TEXT, MOST_CARDS, CARD_TEXT = 8, 9, 4
 
 
 def check_picks(picks: object, hand: list[str]) -> list[str] | None:
@@ -26,6 +31,20 @@ def check_picks(picks: object, hand: list[str]) -> list[str] | None:
             return None
         left.remove(card)
     return list(picks)
+
+
+def answer_problem(answer: object) -> str | None:
+    """Why `answer` is not one the bot side can send (None: it is)."""
+    if answer is None:
+        return None
+    if type(answer) is str:
+        return None if len(answer) <= ANSWER_TEXT else \
+            f"an answer is at most {ANSWER_TEXT} characters"
+    if type(answer) is not list or len(answer) > MOST_CARDS:
+        return f"an answer is a text or at most {MOST_CARDS} cards"
+    if not all(type(card) is str and len(card) <= CARD_TEXT for card in answer):
+        return f"a card is a text of at most {CARD_TEXT} characters"
+    return None
 
 
 class RaceGame(MatchBase):
@@ -78,15 +97,30 @@ class RaceGame(MatchBase):
         return views
 
     def decode_answer(self, ai: int, moves) -> dict[int, object]:
-        """The bot side's {"answer": plain data} or {"problem": "error"|"timeout"}."""
-        if not isinstance(moves, dict):
+        """The bot side's {"answer": plain data} or {"problem": "error"|"timeout"}, and
+        nothing else (`answer_problem`)."""
+        if type(moves) is not dict or len(moves) != 1:
             raise ValueError(f"expected an answer record, got {moves!r:.80}")
-        problem = moves.get("problem")
-        if problem in PROBLEMS:
+        if "problem" in moves:
+            problem = moves["problem"]
+            if type(problem) is not str or problem not in PROBLEMS:
+                raise ValueError(f"unknown problem {problem!r:.40}")
             self.counts[ai][PROBLEMS[problem]] += 1
             self._failed.add(ai)
             return {ai: None}
-        return {ai: moves.get("answer")}
+        if "answer" not in moves:
+            raise ValueError(f"expected an answer record, got {moves!r:.80}")
+        why = answer_problem(moves["answer"])
+        if why:
+            raise ValueError(why)
+        return {ai: moves["answer"]}
+
+    def kept_answer(self, ai: int, moves: dict) -> dict:
+        """The record `decode_answer` accepted, rebuilt from its checked parts."""
+        if "problem" in moves:
+            return {"problem": str(moves["problem"])}
+        answer = moves["answer"]
+        return {"answer": list(answer) if type(answer) is list else answer}
 
     def play_turn(self, answers: dict[int, object]) -> dict:
         """Round 0 sets each bot's facing; later rounds play the five registers. A bad or

@@ -71,6 +71,8 @@ class RobotGame(RobotGameMatch, MatchBase):
             if code not in KINDS:
                 raise BadAnswer(f"unknown action code {code}")
             kind = KINDS[code]
+            if kind not in (MOVE, ATTACK) and (x, y) != (0, 0):
+                raise BadAnswer(f"action code {code} takes no location, got ({x}, {y})")
             if code == CODE_ERROR:
                 self.overheats[ai] += 1
                 self._faults.append([robot.rid, "error"])
@@ -87,6 +89,10 @@ class RobotGame(RobotGameMatch, MatchBase):
             else:
                 actions[robot.loc] = (kind,)
         return actions
+
+    def kept_answer(self, ai: int, data: bytes) -> bytes:
+        """The action bytes `decode_answer` accepted, three per robot."""
+        return bytes(data)
 
     # -- replays -------------------------------------------------------------------------
     def replay_static(self) -> dict:

@@ -70,6 +70,8 @@ class RobotGameProgram:
             entries = json.loads(answer)
         except ValueError:
             return "protocol: the answer is not JSON", None
+        except RecursionError:         # nested past the parser's depth: the program's fault
+            return "protocol: the answer nests too deep", None
         if isinstance(entries, dict) and "fatal" in entries:
             return str(entries["fatal"])[:200], None
         if not isinstance(entries, list) or len(entries) != len(own):

@@ -19,6 +19,8 @@ from time import thread_time as _thread_time  # bound here: a bot may patch time
 FATAL_EXIT = 86          # the child's exit status after it reported a fatal error
 ERROR_TEXT_CAP = 200     # characters kept of one exception message
 ERRORS_PER_REPLY = 8     # per-robot error messages sent back per turn
+WARNINGS_PER_REPLY = 20  # rule-1 warnings sent back per turn (the host keeps 20 a match)
+WARNING_TEXT_CAP = 60    # characters kept of the name in one
 
 
 class Fatal(Exception):
@@ -367,13 +369,15 @@ class ModuleWatch:
                 and all(x is y for x, y in zip(a[2:], b[2:], strict=True)))
 
     def changes(self):
-        """Names whose module-level value changed since load, each reported once."""
+        """Names whose module-level value changed since load, each reported once: the
+        first WARNINGS_PER_REPLY of them, each cut at WARNING_TEXT_CAP characters (all
+        the host keeps)."""
         now = self._snapshot()
         changed = sorted(k for k in now.keys() | self.before.keys()
                          if k not in self.reported and not self._same(now.get(k),
                                                                       self.before.get(k)))
         self.reported.update(changed)
-        return changed
+        return [name[:WARNING_TEXT_CAP] for name in changed[:WARNINGS_PER_REPLY]]
 
 
 class _LazyRandom(random.Random):

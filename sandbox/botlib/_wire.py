@@ -25,12 +25,14 @@ def _no_ext(code, data):
     raise ValueError("extension types are not part of the protocol")
 
 
-def unpack(data, budget: int | None = None, small: int = SMALL_FRAME):
+def unpack(data, budget: int | None = None, small: int = SMALL_FRAME, items=None):
     """Decode one frame. With a `budget` (bytes), a frame longer than `small` is first
     scanned (`decode_cost`) and refused, undecoded, if decoding it could take more memory
-    than that, or if it nests deeper than MAX_DEPTH."""
-    if budget is not None and len(data) > small:
-        cost = decode_cost(data)
+    than that, or if it nests deeper than MAX_DEPTH. With `items`, a frame longer than
+    that many bytes (which could hold more objects) is scanned too, and refused at its
+    object past `items`: its excess is never walked, nor decoded."""
+    if items is not None and len(data) > items or budget is not None and len(data) > small:
+        cost = decode_cost(data, items)
         if cost > budget:
             raise FrameError(f"frame would take up to {cost >> 20} MiB to decode, past its "
                              f"{budget >> 20} MiB cap")
@@ -53,14 +55,16 @@ _SIZED = {0xc4: (1, "bin"), 0xc5: (2, "bin"), 0xc6: (4, "bin"),
           0xdc: (2, "array"), 0xdd: (4, "array"), 0xde: (2, "map"), 0xdf: (4, "map")}
 
 
-def decode_cost(data) -> int:
+def decode_cost(data, items=None) -> int:
     """An upper bound of the memory decoding `data` makes the host hold, in bytes, found
     by walking the msgpack headers without building anything. Raises FrameError on a
-    frame that is cut short, has bytes past its end, uses an extension type, or nests
-    deeper than MAX_DEPTH."""
+    frame that is cut short, has bytes past its end, uses an extension type, nests
+    deeper than MAX_DEPTH, or (with `items`) holds more objects than that: the walk stops
+    there, so it costs at most `items` steps whatever the frame's length."""
     view = memoryview(data).cast("B")
     end, pos, cost = len(view), 0, 0
     left, stack = 1, []                 # items still to read in each open container
+    most, room = items, -1 if items is None else items
     while True:
         if not left:
             if not stack:
@@ -68,6 +72,9 @@ def decode_cost(data) -> int:
             left = stack.pop()
             continue
         left -= 1
+        if not room:
+            raise FrameError(f"frame holds more than the {most} objects a reply may")
+        room -= 1
         if pos >= end:
             raise FrameError("malformed msgpack frame (cut short)")
         first = view[pos]
@@ -135,11 +142,13 @@ class FrameReader:
     """Assembles frames from a non-blocking fd, never buffering more than one capped frame,
     and decodes one only within its memory `budget` (see `unpack`)."""
 
-    def __init__(self, fd: int, limit: int, budget: int, small: int = SMALL_FRAME) -> None:
+    def __init__(self, fd: int, limit: int, budget: int, small: int = SMALL_FRAME,
+                 items=None) -> None:
         self.fd = fd
-        self.limit = limit
+        self.limit = limit            # bytes of a frame; the host sets both per request
         self.budget = budget
         self.small = small
+        self.items = items            # objects of a frame (None: no cap)
         self.buffer = bytearray()
         self.size = None
         # On a non-blocking fd the body is read in the same call as its header (a frame is
@@ -176,4 +185,4 @@ class FrameReader:
                         continue
                     return None
             data, self.buffer, self.size = self.buffer, bytearray(), None
-            return unpack(data, self.budget, self.small)
+            return unpack(data, self.budget, self.small, self.items)

@@ -36,13 +36,17 @@ class ToyGame(MatchBase):
 
     def decode_answer(self, ai: int, moves) -> dict[int, str]:
         """The bot side's {"step": str}; anything else is a protocol error."""
-        if not isinstance(moves, dict) or not isinstance(moves.get("step"), str):
+        if type(moves) is not dict or set(moves) != {"step"} or \
+                type(moves["step"]) is not str or len(moves["step"]) > 1:
             raise ValueError(f"expected a step record, got {moves!r:.80}")
         step = moves["step"]
         if step not in STEPS:
             self.invalid[ai] += 1
             step = "."
         return {ai: step}
+
+    def kept_answer(self, ai: int, moves: dict) -> dict:
+        return {"step": moves["step"]}
 
     def play_turn(self, steps: dict[int, str]) -> list[list]:
         return self.match.play(steps)
