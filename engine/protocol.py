@@ -139,10 +139,5 @@ class MatchBase:
     def calls(self, ai: int) -> int:
         return 1
 
-    def kept_answer(self, ai: int, answer: Any) -> Any:
-        # Only right for a game whose decode_answer accepts nothing but its exact
-        # answer; every built-in game rebuilds its own.
-        return answer
-
     def replay_events(self, log: Any) -> dict:
         return log

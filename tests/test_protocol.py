@@ -218,3 +218,16 @@ def test_every_bot_side_uses_only_documented_runtime_helpers() -> None:
                 used |= {alias.name for alias in node.names}
     assert {"guarded", "seed_random", "LoadError"} <= used
     assert not [name for name in used if not _in_code(name, section)], used
+
+
+def test_a_game_must_say_what_its_replay_keeps_of_an_answer() -> None:
+    """`kept_answer` has no default: a replay keeps the game's rebuilding of what it
+    validated, so a game that does not write one fails the contract instead of keeping
+    whatever a bot's process sent beside its moves."""
+    from engine.protocol import MatchBase
+    assert not hasattr(MatchBase, "kept_answer")
+    for name in sorted(GAMES):
+        match, _ = _new(GAMES[name])
+        assert "kept_answer" in type(match).__dict__ or any(
+            "kept_answer" in vars(base) for base in type(match).__mro__
+            if base is not MatchBase and base is not object), name
