@@ -71,12 +71,13 @@ class TimeLimit(Exception):
 # The wall limit is judged by the host, from the call's own time (`_sched`): its wall time
 # less the time it waited to run, which the kernel measures and the bot cannot change. A
 # timer in here is one the bot can read (signal.getitimer), so the guard's wall timer is
-# only a backstop, STARVED_TIMES the call's wall limit, never extended.
+# only a backstop, never extended: the host's last look at a call (STARVED_TIMES its wall
+# limit and the watchdog's grace), which a call starved to a few % of a core may need.
 
 
 class Guard:
     """Per-call limits: CPU seconds (ITIMER_PROF), and a wall backstop (ITIMER_REAL) at
-    STARVED_TIMES the wall limit, which the host judges (see above).
+    the host's last look (see above): the wall limit itself is the host's to judge.
 
     When a limit fires inside bot code, `on_fatal` reports the reason and ends the
     process, so a bot cannot catch it. The host's watchdog backs this up. A game with a
@@ -96,6 +97,7 @@ class Guard:
         self.limits = limits or {}
         self.soft = None
         self.fired = False
+        self.backstop = STARVED_TIMES * (wall + self.limits.get("watchdog_grace_s", 0.0))
         self._soft_armed = False
         self._hard_left = cpu
         self._in_call = False
@@ -130,7 +132,7 @@ class Guard:
         else:
             self._soft_armed = False
             signal.setitimer(signal.ITIMER_PROF, self.cpu)
-        signal.setitimer(signal.ITIMER_REAL, STARVED_TIMES * self.wall)
+        signal.setitimer(signal.ITIMER_REAL, self.backstop)
         self._in_call = True
         if self._bot_gc:
             _gc_enable()
