@@ -252,3 +252,40 @@ def test_the_api_warns_when_off_mode_cannot_hash_as_the_children_do() -> None:
         pytest.skip("this process already hashes with seed 0")
     with pytest.warns(RuntimeWarning, match="PYTHONHASHSEED=0"):
         play([BOTS / "turtle.py"], robots=1, turns=1, sandbox="off")
+
+
+# -- arena check plays twice -----------------------------------------------------------------
+RANDOM_PROGRAM = """#!/usr/bin/env python3
+import random, sys
+sys.stdin.read()
+way = random.choice(["NN", "NE", "EE", "SE", "SS", "SW", "WW", "NW"])
+print(f"M{way}M{way}")
+"""
+
+
+def test_check_fails_a_bot_that_plays_two_games_on_one_seed(tmp_path) -> None:
+    """An unseeded generator: its two games differ (8 ways a turn, for the check's turns).
+    A contestant learns it from `check`, before `replay` refuses its match or `compare`
+    never finds it identical to itself."""
+    bot = tmp_path / "dice.py"
+    bot.write_text(RANDOM_PROGRAM)
+    done = subprocess.run([*ARENA_CMD, "check", "--game", "cave", str(bot), "--turns", "10",
+                           "--json"], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 1, done.stderr
+    found = json.loads(done.stdout)
+    assert (found["ok"], found["failure"], found["deterministic"]) == \
+        (False, "nondeterministic", False), found
+    assert found["reason"].startswith("nondeterministic: two games of seed 1 differed")
+    once = subprocess.run([*ARENA_CMD, "check", "--game", "cave", str(bot), "--turns", "10",
+                           "--json", "--once"], capture_output=True, text=True, timeout=300,
+                          cwd=ROOT)
+    assert once.returncode == 0, once.stderr
+    assert json.loads(once.stdout)["deterministic"] is None
+
+
+@pytest.mark.parametrize("game, bot", [("cave", CAVE_BOTS / "set_order.py"),
+                                       ("arena", HOSTILE / "set_order.py")])
+def test_check_passes_a_bot_that_plays_the_same_game_twice(game, bot) -> None:
+    from orchestrator import api
+    found = api.check(bot, game=game, turns=10, progress=False)
+    assert found["ok"] and found["deterministic"] is True, found
