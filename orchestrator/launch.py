@@ -57,12 +57,15 @@ def same_hashes(args: list[str]) -> None:
     must hash strings as a standard child does (`sandbox/paths.py`'s CHILD_ENV: seed 0), or
     a bot iterating a set of strings plays another game in every run. So a process started
     with Python's random hash seed starts itself again, before it imports or runs anything
-    else, with the children's seed (pdb, `python -X ...`: the same command line again).
-    Unless it already had it and ignores it (-E, -I): then there is nothing to gain."""
-    if not sys.flags.hash_randomization or os.environ.get(HASH_SEED) == "0":
+    else, with the children's seed (pdb, `python -X ...`: the same command line again),
+    when it is told `--sandbox off`, or to `replay` (a stored match plays again in the
+    mode it was played in, `off` too). Unless it already had the seed and ignores it (-E,
+    -I): then there is nothing to gain."""
+    if not sys.flags.hash_randomization or os.environ.get(HASH_SEED) == "0" \
+            or not args or "--help" in args:
         return
     from sandbox.modes import DEFAULT_MODE
-    if _option(args, "--sandbox", DEFAULT_MODE) != "off" or "--help" in args:
+    if _option(args, "--sandbox", DEFAULT_MODE) != "off" and args[0] != "replay":
         return
     from sandbox.paths import CHILD_ENV
     sys.stdout.flush()
