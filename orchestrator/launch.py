@@ -68,9 +68,14 @@ def same_hashes(args: list[str]) -> None:
     if _option(args, "--sandbox", DEFAULT_MODE) != "off" and args[0] != "replay":
         return
     from sandbox.paths import CHILD_ENV
+    command = list(sys.orig_argv)
+    if command[len(command) - len(args):] != args or len(command) <= len(args):
+        # Not this interpreter's own command line (a process forked to run it, or main()
+        # called from other code): the command itself, as `python -m orchestrator`.
+        command = [sys.executable, "-m", "orchestrator", *args]
     sys.stdout.flush()
     sys.stderr.flush()
-    os.execve(sys.executable, sys.orig_argv, {**os.environ, **CHILD_ENV})
+    os.execve(sys.executable, command, {**os.environ, **CHILD_ENV})
 
 
 def main() -> None:
