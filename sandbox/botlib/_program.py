@@ -441,7 +441,8 @@ class Runner:
 
 def _overtime(fd):
     """Whether the host's frame on `fd` says the turn is over (OVERTIME); False for an end
-    of file or anything else, which the keeper's next read of a request meets."""
+    of file (the host is done with the keeper) or anything else, which the host never
+    sends while a turn is under way."""
     try:
         frame = _wire.read_frame(fd, 1 << 10)
     except (EOFError, _wire.FrameError, OSError):
