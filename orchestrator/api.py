@@ -164,19 +164,23 @@ def _skipped_sample(why: str) -> None:
 def check(bot: Bot, *, game: str = DEFAULT_GAME, turns: int | None = None, seed: int = 1,
           max_overheats: float = 0.1, sandbox: str = "standard",
           cpu_limit: float | None = None, memory_mb: int | None = None,
-          progress: bool | None = None) -> dict:
+          progress: bool | None = None, once: bool = False) -> dict:
     """The CI gate for a submission (`arena check`): play it in the sandbox against the
     game's samples and judge it. The verdict is the `arena check --json` object: `ok`,
     and where not, the `failure` (load_error, hang, cpu, memory, crash, protocol, sandbox,
-    overheats, invalid, output, timeout) and the `reason` in one line. `progress`: say
-    what is checked (None: where someone watches)."""
+    overheats, invalid, output, timeout, nondeterministic) and the `reason` in one line.
+    A bot that passed plays the same match again, and fails `nondeterministic` when the
+    two games differ (`deterministic`: true or false; null with `once`, which plays one
+    game, or when the first failed). `progress`: say what is checked (None: where someone
+    watches)."""
     path = bot_file(bot, game)
     limits = checks.check_setup(path, game, sandbox, cpu_limit, memory_mb, seed, turns,
                                 max_overheats)
     if _shows_progress(progress):
         _err.print(shown_text(f"checking {path} ({game}, seed {seed}, sandbox {sandbox})",
                               "dim"))
-    return checks.check_bot(path, game, turns, seed, max_overheats, sandbox, limits)
+    return checks.check_bot(path, game, turns, seed, max_overheats, sandbox, limits,
+                            twice=not once)
 
 
 def scenario(file: str | Path, *, game: str = DEFAULT_GAME) -> dict:

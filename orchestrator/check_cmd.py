@@ -37,13 +37,17 @@ def check(
     sandbox: str = typer.Option("standard", help=CHECK_SANDBOX_HELP),
     cpu_limit: CpuOption = None,
     memory_mb: MemoryOption = None,
+    once: bool = typer.Option(False, "--once", help="Play one game, not two: no check that "
+                              "the bot plays the same game twice on one seed."),
     as_json: JsonOption = False,
 ) -> None:
     """The CI gate for a submission: load it in the sandbox and play it against samples.
 
+    It plays the match twice: a bot that behaved must play the same game again.
+
     Exit status 0: the bot behaves.
 
-    Exit status 1: it does not, and one line says why: load_error, hang, cpu, memory, crash, protocol, sandbox (tried something the sandbox refused: a process, a socket, a signal, importing the engine), overheats (more than --max-overheats of its decisions raised or were invalid), timeout (more than --max-overheats of its calls went past their time limit), invalid (more than --max-overheats of its answers were invalid, missing or late) or output (printed past the cap).
+    Exit status 1: it does not, and one line says why: load_error, hang, cpu, memory, crash, protocol, sandbox (tried something the sandbox refused: a process, a socket, a signal, importing the engine), overheats (more than --max-overheats of its decisions raised or were invalid), timeout (more than --max-overheats of its calls went past their time limit), invalid (more than --max-overheats of its answers were invalid, missing or late), output (printed past the cap) or nondeterministic (it played two different games on one seed: `arena replay` and `compare` need the same game for the same inputs; seed any random generator yourself; `--once` skips this second game).
 
     Exit status 2: bad input (no such file, a bad option).
 
@@ -57,7 +61,7 @@ def check(
     """
     found = api.check(bot, game=game, turns=turns, seed=seed, max_overheats=max_overheats,
                       sandbox=sandbox, cpu_limit=cpu_limit, memory_mb=memory_mb,
-                      progress=not as_json)
+                      progress=not as_json, once=once)
     warn_sandbox(found)
     if as_json:
         print(json.dumps(found))

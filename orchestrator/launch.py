@@ -6,6 +6,7 @@ match jail's zygote (sandbox/_jailzygote.py): the mode's record says which
 (`Mode.prestart`). Started first, it boots on the other core while this process imports
 typer, rich, the engines and numpy, instead of after them.
 """
+import os
 import sys
 
 from engine import InputError
@@ -48,8 +49,38 @@ def wants_jail_zygote(args: list[str]) -> bool:
     return _prestart(args) == "jail" and _option(args, "--backend", "local") == "local"
 
 
+HASH_SEED = "PYTHONHASHSEED"
+
+
+def same_hashes(args: list[str]) -> None:
+    """`--sandbox off` plays the standard mode's game: its bots run in this process, which
+    must hash strings as a standard child does (`sandbox/paths.py`'s CHILD_ENV: seed 0), or
+    a bot iterating a set of strings plays another game in every run. So a process started
+    with Python's random hash seed starts itself again, before it imports or runs anything
+    else, with the children's seed (pdb, `python -X ...`: the same command line again),
+    when it is told `--sandbox off`, or to `replay` (a stored match plays again in the
+    mode it was played in, `off` too). Unless it already had the seed and ignores it (-E,
+    -I): then there is nothing to gain."""
+    if not sys.flags.hash_randomization or os.environ.get(HASH_SEED) == "0" \
+            or not args or "--help" in args:
+        return
+    from sandbox.modes import DEFAULT_MODE
+    if _option(args, "--sandbox", DEFAULT_MODE) != "off" and args[0] != "replay":
+        return
+    from sandbox.paths import CHILD_ENV
+    command = list(sys.orig_argv)
+    if command[len(command) - len(args):] != args or len(command) <= len(args):
+        # Not this interpreter's own command line (a process forked to run it, or main()
+        # called from other code): the command itself, as `python -m orchestrator`.
+        command = [sys.executable, "-m", "orchestrator", *args]
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execve(sys.executable, command, {**os.environ, **CHILD_ENV})
+
+
 def main() -> None:
     try:
+        same_hashes(sys.argv[1:])
         if wants_zygote(sys.argv[1:]):
             from sandbox.zygote import prestart
             prestart()

@@ -36,16 +36,19 @@ from sandbox.replies import frame_bytes, frame_items, ready_problem, reply_probl
 from sandbox.zygote import zygote
 
 _harden, _wire = child_module("_harden"), child_module("_wire")
+_sched = child_module("_sched")
 
 POLL_S = 0.05
-# A child past its wall-clock deadline that is still using CPU is computing on a loaded
-# machine, not hanging: its CPU limit judges it. It gets another look every STARVED_S,
-# while it keeps using at least STARVED_CPU_S of CPU a look, up to STARVED_TIMES its
-# deadline in all. Without this, the same looping bot was "cpu" on a quiet machine and
-# "hang" at a load of 19 on 2 cores.
-STARVED_S = 1.0
-STARVED_CPU_S = 0.02
-STARVED_TIMES = 4
+# The wall limit of a request (`calls` times wall_per_call_s) holds its own time, as the
+# host measures it (`_sched.OwnTime`): its wall time less the time its tasks waited to run.
+# A sleeper is ended at it whatever it does with its timers or its CPU; a call starved by
+# a loaded machine (its own time about its CPU time) is judged by its CPU limit. A task that
+# is runnable when looked at gets another look (its current wait is not counted yet), up to
+# STARVED_TIMES its deadline and grace in all: the last guard, for a kernel that does not
+# report waits. (Judged by CPU progress instead, a bot that burnt 20 ms after each probe
+# looked starved, never hung, for 2,000 s of a match's bank.)
+STARVED_TIMES = _sched.STARVED_TIMES
+WALL_LIMIT = "wall time limit (hang)"
 F_SETPIPE_SZ = 1031
 DECODE_TIMES = 32      # a child's frame may take this many times its cap to decode (_wire)
 
@@ -183,9 +186,12 @@ class Child:
         self.idle_cpu = 0.0
         self.peak_rss_mb = 0.0
         self.program = ProgramUsage()         # an executable bot's: what its programs used
+        self.persistent = bool(bot.program and bot.program.get("persistent"))
         self._cpu_at_account = 0.0
         self._sent_at_cpu = 0.0
-        self._progress_cpu = 0.0              # its CPU when last seen past the deadline
+        self._own: _sched.OwnTime | None = None   # the pending request's own time
+        self._wall = 0.0                      # and its limit
+        self._told = False                    # an executable bot's keeper told it is over
         self._last_deadline = 0.0
         self._budget = 0.0
         self._deadline = 0.0
@@ -224,11 +230,16 @@ class Child:
         self._sent_at_cpu = self.cpu_now()
         self._budget = limits.request_cpu_s(calls, first=self.requests == 0)
         self.requests += 1
-        wall = calls * limits.wall_per_call_s + limits.watchdog_grace_s
+        # A persistent program's first turn (its runtime's start; a JVM's) has first_wall_s,
+        # as its keeper gives it: when none of its programs runs, the next turn starts one.
+        per_call = limits.first_wall_s if self.persistent and not self.program.running \
+            else limits.wall_per_call_s
+        self._wall = max(1, calls) * per_call
         now = time.monotonic()
-        self._deadline = now + wall
-        self._last_deadline = now + STARVED_TIMES * wall
-        self._progress_cpu = self._sent_at_cpu + self._programs_cpu()
+        self._own = _sched.OwnTime(self._timed_pids(), now)
+        self._told = False
+        self._deadline = now + self._wall
+        self._last_deadline = now + STARVED_TIMES * (self._wall + limits.watchdog_grace_s)
         # Its reply's frame, bounded by what this request's reply may hold (`replies`):
         # past it, it is refused from its length prefix, or at its first object too many.
         self.calls = calls
@@ -301,25 +312,28 @@ class Child:
         if cpu > self.limits.cpu_bank_s:
             return "cpu bank exhausted"
         now = time.monotonic()
-        if now > self._deadline:
-            busy = self.busy_cpu()
-            if busy - self._progress_cpu >= STARVED_CPU_S and now < self._last_deadline:
-                self._progress_cpu, self._deadline = busy, now + STARVED_S   # starved
-                return None
+        if now > self._last_deadline:
             return "wall-clock watchdog (hang)"
+        if now <= self._deadline or self._told:
+            return None
+        own, runnable = self._own.look(self._timed_pids(), now)
+        if own <= self._wall or runnable:      # it waited to run, or runs: not over yet
+            self._deadline = now + max(POLL_S, self._wall - own)
+            return None
+        if not self.executable:
+            return WALL_LIMIT
+        # An executable bot's keeper ends its program's turn as a hang (Cave: a fault of
+        # that turn, not of the bot), and answers within the grace.
+        self._write({_sched.OVERTIME: True})
+        self._told = True
+        self._last_deadline = min(self._last_deadline, now + self.limits.watchdog_grace_s)
         return None
 
-    def busy_cpu(self) -> float:
-        """Its CPU and, for an executable bot, its running programs': an executable bot's
-        keeper waits on its program, whose work is the progress that tells starved from
-        hung."""
-        return self.cpu_now() + self._programs_cpu()
-
-    def _programs_cpu(self) -> float:
-        """The CPU of an executable bot's running programs (its keeper's children)."""
-        if not self.executable:
-            return 0.0
-        return sum(cpu_of(pid) for pid in children_of(self._keeper_pid()))
+    def _timed_pids(self) -> list[int]:
+        """The tasks whose time is the request's: the bot's interpreter, and an executable
+        bot's keeper and its programs (which the keeper waits on)."""
+        pid = self._keeper_pid() or self.pid
+        return [pid, *children_of(pid)] if self.executable else [pid]
 
     def account(self, frame: dict | None = None) -> None:
         """Note the CPU used so far (peak RSS comes with the exit status, when reaped),

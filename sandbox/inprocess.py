@@ -12,6 +12,7 @@ import shutil
 import sys
 import tempfile
 import time
+import warnings
 
 from sandbox.host import BotSpec, live_usage, side_parts, start_frame
 from sandbox.limits import Limits
@@ -134,9 +135,19 @@ class ProgramPlayer:
         shutil.rmtree(self.home, ignore_errors=True)
 
 
+HASH_WARNING = ("--sandbox off: this process hashes strings with a random seed, not the "
+                "standard children's PYTHONHASHSEED=0, so a Python bot that iterates a set "
+                "of strings may play another game than in the standard mode; start Python "
+                "with PYTHONHASHSEED=0 (the `arena` command does so itself)")
+
+
 def load_players(bot_side: str, bots: dict[int, BotSpec], limits: Limits
                  ) -> tuple[dict, dict[int, str]]:
-    """Load every bot in this process. Returns the players and the load errors."""
+    """Load every bot in this process. Returns the players and the load errors. A Python
+    bot here hashes as this process does: the `arena` command gives itself the children's
+    seed (orchestrator/launch.py); a caller of the API that did not is warned."""
+    if sys.flags.hash_randomization and any(bot.program is None for bot in bots.values()):
+        warnings.warn(HASH_WARNING, RuntimeWarning, stacklevel=2)
     players: dict = {}
     failed: dict[int, str] = {}
     runtime = _botlib()

@@ -47,7 +47,9 @@ class Runtime:
     attempt. `slow_start` marks a runtime whose start alone takes most of the second a
     per-turn program has (the JVM, compiling a .java file each time): `arena check` then
     suggests the persistent protocol when such a program runs out of time. `native` marks
-    the row of ELF programs, which run as they are."""
+    the row of ELF programs, which run as they are. `env` is what its environment adds
+    (a fixed hash seed), so that a program's match is a function of its inputs (see
+    HASH_SEEDS)."""
 
     name: str
     names: str = ""
@@ -60,6 +62,7 @@ class Runtime:
     quiet: tuple[str, ...] = ()
     slow_start: bool = False
     native: bool = False
+    env: tuple[tuple[str, str], ...] = ()
 
     def recognises(self, runtime: str) -> bool:
         """Whether a `#!` line's runtime word (a path or a name) means this row."""
@@ -93,18 +96,38 @@ JVM_FLAGS = (f"-XX:MaxRAM={MEMORY_MB}m", "-XX:MaxRAMPercentage=50", "-Xshare:aut
              "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1", "-XX:+UseSerialGC",
              "-XX:-UsePerfData", "-XX:ReservedCodeCacheSize=32m", "-Xlog:disable",
              "-Xlog:all=warning:stderr")
+# Same inputs, same match: a runtime that randomises its hashing per process would make an
+# honest program that iterates a set or a hash play differently in every run (and
+# `arena replay` refuse its match, `compare` of two identical bots never say identical).
+# Each runtime whose flags or environment can fix that is started with it fixed:
+#   python3: PYTHONHASHSEED=0, read because it runs isolated by flags (-P -s -S: no script
+#            directory, no user site, no site hooks) instead of -I, which would ignore it;
+#            the environment is the keeper's own (PATH, HOME, LANG), no other PYTHON*.
+#   perl:    PERL_HASH_SEED=0 and PERL_PERTURB_KEYS=0: `keys %h` in one order every run.
+# The others have no per-process order to fix: node's Map, Set and object keys keep
+# insertion order whatever V8's hash seed, Ruby's Hash keeps insertion order, gawk's
+# `for (k in a)` and its unseeded rand() are the same in every run, Java's HashMap of
+# String keys is (String.hashCode is fixed), and sh has none. What no flag fixes: Java's
+# Set.of/Map.of iteration (a salt drawn per JVM) and identity hash codes, and whatever a
+# program draws from a generator seeded by the clock or /dev/urandom (Python's random,
+# Math.random, Perl's and Ruby's rand, srand() in awk): `arena check` plays a bot twice
+# and says when its two games differ.
+HASH_SEEDS = {"python3": (("PYTHONHASHSEED", "0"),),
+              "perl": (("PERL_HASH_SEED", "0"), ("PERL_PERTURB_KEYS", "0"))}
 RUNTIMES: tuple[Runtime, ...] = (
     # `python`, `python3`, `python3.11` and `/usr/bin/python` all mean the host's own
     # interpreter (as Debian's python-is-python3 has it), with the standard library only
     # (-S): no site hooks to slow every per-turn start.
-    Runtime("python3", names=r"python(3(\.\d+)?)?", extensions=(".py",), flags=("-I", "-S")),
+    Runtime("python3", names=r"python(3(\.\d+)?)?", extensions=(".py",),
+            flags=("-P", "-s", "-S"), env=HASH_SEEDS["python3"]),
     Runtime("node", names=r"node(js)?", extensions=(".js",), program="node",
             # OpenSSL's configuration: read at every start. Without a private root (Landlock
             # alone) an unreadable one is EACCES, and node exits.
             data_paths=("/usr/share/nodejs", "/etc/ssl/openssl.cnf")),
     Runtime("perl", names=r"perl(5[.\d]*)?", extensions=(".pl",), program="perl",
             # Its architecture's modules are under /usr/lib, which every child sees.
-            data_paths=("/etc/perl", "/usr/share/perl", "/usr/share/perl5")),
+            data_paths=("/etc/perl", "/usr/share/perl", "/usr/share/perl5"),
+            env=HASH_SEEDS["perl"]),
     # Ruby's driver needs no gems, and loading RubyGems would cost each game about 50 ms.
     Runtime("ruby", names=r"ruby[.\d]*", extensions=(".rb",), program="ruby",
             driver_flags=("--disable-gems",), data_paths=("/usr/share/rubygems-integration",)),
@@ -192,7 +215,8 @@ def _with_runtime(info: dict, runtime: str, row: Runtime | None, args: list[str]
     # argv[0] is the real binary's path: a runtime that finds its home from its own name
     # (the JVM's launcher, without /proc/self/exe) finds it there.
     return info | {"exec": binary, "argv": [binary, *flags, *args, BOT], "files": files,
-                   "env": runtime_env(binary), "quiet": list(row.quiet if row else ())}
+                   "env": runtime_env(binary) | dict(row.env if row else ()),
+                   "quiet": list(row.quiet if row else ())}
 
 
 def _installed(program: str) -> str | None:

@@ -2,7 +2,11 @@
 
 It plays the bot in the sandbox against sample bots for a few turns and judges how it
 behaved: did it load, stay within its CPU, memory and time, keep to the protocol, and
-overheat (raise or answer nonsense) rarely enough?
+overheat (raise or answer nonsense) rarely enough? And, asked to (`arena check` is, unless
+`--once`), whether it plays the same game twice on one seed: `arena replay` refuses a
+match that ends differently, and `compare` of a bot with itself never says identical, if
+a bot draws from a generator it did not seed or iterates what its runtime orders at
+random.
 """
 from __future__ import annotations
 
@@ -19,7 +23,7 @@ from sandbox.programs import BY_NAME, PERSISTENT, PERSISTENT_LINES
 FAILING = child_module("_attempts").FAILING
 
 FAILURES = ("load_error", "hang", "timeout", "cpu", "memory", "crash", "protocol", "sandbox",
-            "overheats", "output", "invalid")
+            "overheats", "output", "invalid", "nondeterministic")
 # An executable bot's turns that went wrong, as the sandbox counts them, and what each says.
 PROGRAM_FAULTS = notes.PROGRAM_FAULTS
 
@@ -100,16 +104,20 @@ def check_setup(path, game: str, sandbox: str, cpu_limit: float | None,
 
 def check_bot(path, game: str = DEFAULT_GAME, turns: int | None = None, seed: int = 1,
               max_overheat_share: float = 0.1, sandbox: str = "standard",
-              limits: Limits | None = None) -> dict:
+              limits: Limits | None = None, twice: bool = False) -> dict:
     """Play the bot file and return the verdict in the `arena check --json` shape."""
     bot = read_bot(path, get_game(game).name)
-    return check_submission(bot, game, turns, seed, max_overheat_share, sandbox, limits)
+    return check_submission(bot, game, turns, seed, max_overheat_share, sandbox, limits,
+                            twice)
 
 
 def check_submission(bot: BotFile, game: str = DEFAULT_GAME, turns: int | None = None,
                      seed: int = 1, max_overheat_share: float = 0.1, sandbox: str = "standard",
-                     limits: Limits | None = None) -> dict:
-    """Play a bot (from a file or an upload) against the game's check lineup; its verdict."""
+                     limits: Limits | None = None, twice: bool = False) -> dict:
+    """Play a bot (from a file or an upload) against the game's check lineup; its verdict.
+    `twice`: a bot that passed plays the same match again, and fails `nondeterministic`
+    if the two games differ (the verdict's `deterministic`: true, false, or null when the
+    second game was not played)."""
     modes.for_check(sandbox)
     arguments.check(seed=seed, turns=turns, max_overheats=max_overheat_share)
     found = get_game(game)
@@ -126,7 +134,32 @@ def check_submission(bot: BotFile, game: str = DEFAULT_GAME, turns: int | None =
         hint = slow_start_hint(game, bot, spec.limits) if watch.failure in ("hang", "cpu") else ""
         judged.update(ok=False, failure=watch.failure, reason=watch.reason + hint,
                       turns=watch.turn)
+    if twice and judged["ok"]:
+        again = run_match(spec, stop=HangWatch())
+        differs = game_difference(result, again)
+        judged["deterministic"] = differs is None
+        if differs is not None:
+            judged.update(ok=False, failure="nondeterministic", reason=(
+                f"nondeterministic: two games of seed {seed} differed ({differs}); "
+                f"`arena replay` and `compare` need the same game for the same inputs: seed "
+                f"any random generator yourself, and iterate nothing in an order your "
+                f"runtime draws at random (`--once` skips this)"))
     return judged
+
+
+def game_difference(first: dict, second: dict) -> str | None:
+    """How two games of one match spec differ, in a few words; None when they do not: the
+    moves every bot played (`moves`, a digest of each turn's decoded moves), the turns,
+    how it ended, and every seat's status and rank."""
+    def seats(result: dict) -> list:
+        return sorted((p["seat"], p["status"], p["rank"]) for p in result["players"])
+    if first["turns"] != second["turns"]:
+        return f"{first['turns']} turns, then {second['turns']}"
+    if first["end"] != second["end"] or seats(first) != seats(second):
+        return f"ended {first['end']}, then {second['end']}, with other ranks"
+    if first["moves"] != second["moves"]:
+        return f"the moves played, over {first['turns']} turns"
+    return None
 
 
 def slow_start_hint(game: str, bot: BotFile, limits: Limits | None) -> str:
@@ -197,4 +230,5 @@ def verdict(result: dict, bot: BotFile, max_overheat_share: float, output_cap: i
         "warnings": me["warnings"], "violations": me["violations"],
         "output": me["output"], "sandbox": result["sandbox"],
         "sandbox_mode": result["sandbox_mode"], "sandbox_missing": result["sandbox_missing"],
+        "deterministic": None,
     }

@@ -13,7 +13,9 @@ HERE = Path(__file__).resolve().parent
 
 
 def child_module(name: str) -> ModuleType:
-    """The child-side module `name` (say "_harden"), imported once under that name."""
+    """The child-side module `name` (say "_harden"), imported once under that name. The
+    child-side modules it imports by their bare names (`from _sched import ...`, as in a
+    child) come through here too, whichever the host asked for first."""
     module = sys.modules.get(name)
     if module is None:
         spec = importlib.util.spec_from_file_location(name, HERE / f"{name}.py")
@@ -25,3 +27,18 @@ def child_module(name: str) -> ModuleType:
             del sys.modules[name]
             raise
     return module
+
+
+class _SiblingFinder:
+    """Finds a child-side module's bare-name import of another (`_sched`) while the host
+    imports it through `child_module`: only names of this folder's `_*.py` files."""
+
+    @staticmethod
+    def find_spec(name: str, path=None, target=None):
+        if "." in name or not name.startswith("_") or not (HERE / f"{name}.py").is_file():
+            return None
+        return importlib.util.spec_from_file_location(name, HERE / f"{name}.py")
+
+
+if not any(getattr(f, "__name__", "") == "_SiblingFinder" for f in sys.meta_path):
+    sys.meta_path.append(_SiblingFinder)

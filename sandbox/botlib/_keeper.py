@@ -8,7 +8,9 @@ own (`_seccomp._program_filter`): it may exec its runtime once and start no proc
 refused calls come to the keeper, which records them and answers EPERM.
 
 Frames in: the config (with the program: how to run it), the bot (its file and the
-scratch it starts with), the match start, then one request per turn, {"input": text}.
+scratch it starts with), the match start, then one request per turn, {"input": text}; and
+mid-turn, {"overtime": true} when the host judged the program's own time past its wall
+limit (`_sched`: the keeper has no /proc to judge it), which ends the turn as a hang.
 Frames out per turn: {"moves": {"answer": line or None, "problem": kind or None}, "out":
 the program's stderr, "violations", "scratch" when it changed, "busy_s", "usage" (what
 its programs used, `_program.Runner.usage`)}.
@@ -30,6 +32,7 @@ import time  # noqa: E402
 import _harden  # noqa: E402
 import _program  # noqa: E402
 import _runtime  # noqa: E402
+import _sched  # noqa: E402
 import _seccomp  # noqa: E402
 import _wire  # noqa: E402
 
@@ -77,7 +80,7 @@ def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter", outer_id
         return
     runner = _program.runner_for(program, bot_path, config["limits"], os.getcwd(),
                                  hello.get("scratch") or {}, prepared.get("bpf"),
-                                 prepared.get("recorded"))
+                                 prepared.get("recorded"), interrupt=in_fd)
     _wire.write_frame(out_fd, {"ready": True, "out": "", "violations": []})
     try:
         start = _wire.read_frame(in_fd, 1 << 20)["start"]
@@ -92,6 +95,8 @@ def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter", outer_id
         except EOFError:
             runner.stop()
             return
+        if isinstance(request, dict) and _sched.OVERTIME in request:
+            continue              # the host's word on a turn that had ended meanwhile
         started = time.perf_counter()
         reply = adapter.turn(request) if adapter else runner.turn(request["input"])
         reply["busy_s"] = time.perf_counter() - started

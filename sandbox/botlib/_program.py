@@ -18,8 +18,10 @@ import struct
 import time
 
 import _harden
+import _sched
 import _seccomp
-from _runtime import PROBE_S, STARVED_CPU_S, STARVED_TIMES
+import _wire
+from _sched import PROBE_S, STARVED_TIMES
 
 BOT = _harden.BOT
 OUTPUT_CAP = 64 << 10            # stdout bytes per turn: past this, the program is stopped
@@ -165,9 +167,11 @@ def executable(program, bot_path):
     return bot_path if program["native"] else program["exec"]
 
 
-def runner_for(program, bot_path, limits, workdir, scratch, bpf=None, recorded=None):
+def runner_for(program, bot_path, limits, workdir, scratch, bpf=None, recorded=None,
+               interrupt=-1):
     """The Runner of the bot at `bot_path` (described by `sandbox/programs.py`), its
-    scratch directory `workdir` first given the files it left last game."""
+    scratch directory `workdir` first given the files it left last game. `interrupt`: the
+    keeper's pipe from the host, which may say mid-turn that the turn is over (OVERTIME)."""
     restore_scratch(workdir, scratch)
     memory = str(limits["memory_mb"])
     argv = [bot_path if arg == BOT else arg.replace(_harden.MEMORY_MB, memory)
@@ -175,6 +179,7 @@ def runner_for(program, bot_path, limits, workdir, scratch, bpf=None, recorded=N
     runner = Runner(argv, executable(program, bot_path), limits, program["persistent"],
                     workdir, bpf, recorded)
     runner.env.update(program.get("env") or {})
+    runner.interrupt = interrupt
     runner.quiet = frozenset(program.get("quiet") or ())
     return runner
 
@@ -205,6 +210,7 @@ class Runner:
         self.ended_cpu_s = 0.0           # CPU of its programs that have ended, every thread
         self.ended_peak = 0              # their peak RSS, bytes
         self.idle_cpu = 0.0              # CPU a persistent program used between turns
+        self.interrupt = -1              # the host's pipe to the keeper (see runner_for)
 
     def _start(self, cpu_s):
         self.starts += 1
@@ -277,18 +283,25 @@ class Runner:
         return answer, problem
 
     def _read(self, program, wall, cpu_allowance, until_exit):
-        """Read the program's answer line for `wall` seconds. Per turn (`until_exit`), also
-        wait for it to end, so that what it writes to its scratch after answering counts.
+        """Read the program's answer line for `wall` seconds of its own time. Per turn
+        (`until_exit`), also wait for it to end, so that what it writes to its scratch
+        after answering counts.
 
-        Past `wall`, a program still computing with less than `cpu_allowance` of CPU this
-        turn is starved by a busy machine (a JVM compiling its bot beside other work), not
-        hanging: it gets another look every PROBE_S while it keeps using STARVED_CPU_S,
-        up to STARVED_TIMES `wall`, as a Python bot's guard gives its call."""
+        A program's own time is its wall time less the time it waited to run (`_sched`):
+        one starved by a busy machine (a JVM compiling its bot beside other work) keeps its
+        allowance, up to STARVED_TIMES `wall` in all, while one that sleeps has none, past
+        `wall`, whatever it does with its CPU. Past `wall` with `cpu_allowance` of CPU
+        used this turn, it is over too. Where /proc shows its waits (`--sandbox off`) this
+        judges them; in a sandbox, which has no /proc, the host does, and says so on
+        `interrupt` (OVERTIME), the last look being STARVED_TIMES `wall`."""
         started = time.monotonic()
         deadline, last = started + wall, started + STARVED_TIMES * wall
-        cpu_start = cpu_seen = program.cpu()
+        cpu_start = program.cpu()
+        own = _sched.OwnTime([program.pid], started)
+        judged = _sched.waited_s(program.pid) is not None     # /proc shows its waits
         selector = selectors.DefaultSelector()
-        for fd in (program.stdout, program.stderr, program.listener, program.pidfd):
+        for fd in (program.stdout, program.stderr, program.listener, program.pidfd,
+                   self.interrupt):
             if fd >= 0:
                 selector.register(fd, selectors.EVENT_READ)
         out = bytearray(program.pending)
@@ -312,16 +325,23 @@ class Runner:
                 if left <= 0:
                     if answer is not None:
                         return answer, None            # answered; lingered: stopped
-                    cpu = program.cpu()
-                    if cpu - cpu_seen >= STARVED_CPU_S and cpu - cpu_start < cpu_allowance \
-                            and now < last:
-                        cpu_seen, deadline = cpu, min(now + PROBE_S, last)
-                        continue
+                    if now < last and program.cpu() - cpu_start < cpu_allowance:
+                        spent, runnable = own.look([program.pid], now)
+                        if not judged or spent <= wall or runnable:
+                            deadline = min(now + max(PROBE_S, wall - spent), last)
+                            continue
                     program.kill()
                     return None, "hang"
                 for key, _ in selector.select(left):
                     fd = key.fd
-                    if fd == program.listener:
+                    if fd == self.interrupt:
+                        if _overtime(fd):
+                            if answer is not None:
+                                return answer, None
+                            program.kill()
+                            return None, "hang"
+                        selector.unregister(fd)
+                    elif fd == program.listener:
                         if not self._refuse(fd):
                             selector.unregister(fd)
                     elif fd == program.pidfd:
@@ -417,6 +437,17 @@ class Runner:
         if self.program is not None:
             self._end(self.program, collect=False)
             self.program = None
+
+
+def _overtime(fd):
+    """Whether the host's frame on `fd` says the turn is over (OVERTIME); False for an end
+    of file (the host is done with the keeper) or anything else, which the host never
+    sends while a turn is under way."""
+    try:
+        frame = _wire.read_frame(fd, 1 << 10)
+    except (EOFError, _wire.FrameError, OSError):
+        return False
+    return isinstance(frame, dict) and frame.get(_sched.OVERTIME) is True
 
 
 def _write(program, data):

@@ -14,7 +14,8 @@ import types
 from gc import disable as _gc_disable
 from gc import enable as _gc_enable
 from gc import isenabled as _gc_isenabled
-from time import thread_time as _thread_time  # bound here: a bot may patch time
+
+from _sched import STARVED_TIMES
 
 FATAL_EXIT = 86          # the child's exit status after it reported a fatal error
 ERROR_TEXT_CAP = 200     # characters kept of one exception message
@@ -69,17 +70,16 @@ class TimeLimit(Exception):
     that robot guards. If the bot swallows it and goes on, the hard limit ends the AI."""
 
 
-# A call past its wall limit that is still using CPU is starved by a loaded machine, not
-# hanging: it gets probes of PROBE_S while it keeps using STARVED_CPU_S of CPU each, up to
-# STARVED_TIMES its wall limit, and its CPU limit judges it. A sleeper fails at the first
-# probe. (The host's watchdog extends its deadline the same way.)
-PROBE_S = 0.25
-STARVED_CPU_S = 0.01
-STARVED_TIMES = 4
+# The wall limit is judged by the host, from the call's own time (`_sched`): its wall time
+# less the time it waited to run, which the kernel measures and the bot cannot change. A
+# timer in here is one the bot can read (signal.getitimer), so the guard's wall timer is
+# only a backstop, never extended: the host's last look at a call (STARVED_TIMES its wall
+# limit and the watchdog's grace), which a call starved to a few % of a core may need.
 
 
 class Guard:
-    """Per-call limits: CPU seconds (ITIMER_PROF) and wall seconds (ITIMER_REAL).
+    """Per-call limits: CPU seconds (ITIMER_PROF), and a wall backstop (ITIMER_REAL) at
+    the host's last look (see above): the wall limit itself is the host's to judge.
 
     When a limit fires inside bot code, `on_fatal` reports the reason and ends the
     process, so a bot cannot catch it. The host's watchdog backs this up. A game with a
@@ -99,11 +99,10 @@ class Guard:
         self.limits = limits or {}
         self.soft = None
         self.fired = False
+        self.backstop = STARVED_TIMES * (wall + self.limits.get("watchdog_grace_s", 0.0))
         self._soft_armed = False
         self._hard_left = cpu
         self._in_call = False
-        self._probe = None             # the thread's CPU at the last probe of a late call
-        self._probes = 0
         self._bot_gc = _gc_isenabled()
         _gc_disable()
         signal.signal(signal.SIGPROF, self._cpu_expired)
@@ -123,15 +122,8 @@ class Guard:
         self.on_fatal("cpu time limit")
 
     def _wall_expired(self, *_):
-        if not self._in_call:
-            return
-        used = _thread_time()
-        computing = self._probe is None or used - self._probe >= STARVED_CPU_S
-        if computing and self._probes * PROBE_S < (STARVED_TIMES - 1) * self.wall:
-            self._probe, self._probes = used, self._probes + 1      # starved, not hung
-            signal.setitimer(signal.ITIMER_REAL, PROBE_S)
-            return
-        self.on_fatal("wall time limit (hang)")
+        if self._in_call:
+            self.on_fatal("wall time limit (hang)")
 
     def __enter__(self):
         self.fired = False
@@ -142,8 +134,7 @@ class Guard:
         else:
             self._soft_armed = False
             signal.setitimer(signal.ITIMER_PROF, self.cpu)
-        signal.setitimer(signal.ITIMER_REAL, self.wall)
-        self._probe, self._probes = None, 0
+        signal.setitimer(signal.ITIMER_REAL, self.backstop)
         self._in_call = True
         if self._bot_gc:
             _gc_enable()

@@ -1,21 +1,22 @@
 """A program starved by a busy machine is not a hang (docs/cave.md, docs/security.md).
 
 A JVM compiling its bot beside other work once missed its first turn on a loaded CI run,
-and its game lost the turn its scratch counts games on. Two watchers judge a program's
-turn, and each is tested here with starvation it cannot mistake, whatever the machine's
-load: the keeper, which reads the program's CPU clock (given here: a third of a core),
-and the host's watchdog, which reads the CPU of its child's whole process tree (here a
-real process that computes under one that waits, as a keeper waits on its program).
+and its game lost the turn its scratch counts games on. A program's turn is judged by its
+own time: its wall time less the time it waited to run, as the kernel counts it
+(`_sched`). Two watchers judge it, and each is tested here with starvation it cannot
+mistake, whatever the machine's load: the keeper where /proc shows the program's waits
+(`--sandbox off`; given here), or, in a sandbox (no /proc), when the host says so on its
+pipe; and the host's watchdog, which reads the waits of its child's whole process tree
+(here a real process under one that waits, as a keeper waits on its program).
 """
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
-
-import pytest
 
 from sandbox import host
 from sandbox.inprocess import _botlib
@@ -41,82 +42,149 @@ def _runner(tmp_path: Path):
                   str(tmp_path))
 
 
-def _first_turn(tmp_path: Path, monkeypatch, share: float) -> tuple[dict, float]:
-    """The first turn, the program's CPU clock reading `share` of the wall time since it
-    started (0: a sleeper's; a third: starved while it computes)."""
+def _first_turn(tmp_path: Path, monkeypatch, waited: float | None, cpu_share: float = 0.0,
+                interrupt_after: float | None = None) -> tuple[dict, float]:
+    """The first turn, the kernel reporting that the program waited to run `waited` of
+    the wall time since it started (None: no /proc, as in a sandbox), its CPU clock
+    reading `cpu_share` of it; the host saying "overtime" `interrupt_after` s in."""
     runner = _runner(tmp_path)
-    from _program import Program  # noqa: PLC0415
+    import _program  # noqa: PLC0415
+    import _sched  # noqa: PLC0415
+    import _wire  # noqa: PLC0415
     born: dict[int, float] = {}
-    real_init = Program.__init__
+    real_init = _program.Program.__init__
 
     def init(self, *args, **kwargs) -> None:
         real_init(self, *args, **kwargs)
         born[self.pid] = time.monotonic()
 
-    monkeypatch.setattr(Program, "__init__", init)
-    monkeypatch.setattr(Program, "cpu", lambda self: share * (time.monotonic() - born[self.pid]))
+    def waited_s(pid):
+        return None if waited is None else waited * (time.monotonic() - born[pid])
+
+    monkeypatch.setattr(_program.Program, "__init__", init)
+    monkeypatch.setattr(_program.Program, "cpu",
+                        lambda self: cpu_share * (time.monotonic() - born[self.pid]))
+    monkeypatch.setattr(_sched, "waited_s", waited_s)
+    monkeypatch.setattr(_sched, "runnable", lambda pid: False)
+    host_end, keeper_end = os.pipe()
+    runner.interrupt = host_end
+    if interrupt_after is not None:
+        def tell() -> None:
+            time.sleep(interrupt_after)
+            _wire.write_frame(keeper_end, {_sched.OVERTIME: True})
+        import threading  # noqa: PLC0415
+        threading.Thread(target=tell, daemon=True).start()
     started = time.monotonic()
     try:
         return runner.turn("0,0,0\nx\n"), time.monotonic() - started
     finally:
         runner.stop()
+        os.close(host_end)
+        os.close(keeper_end)
 
 
-def test_the_keeper_waits_for_a_starved_program_that_computes(tmp_path, monkeypatch) -> None:
-    first, took = _first_turn(tmp_path, monkeypatch, share=1 / 3)
+def test_the_keeper_waits_for_a_starved_program(tmp_path, monkeypatch) -> None:
+    """Two thirds of its wall time waiting to run: 0.5 s of its own by the answer."""
+    first, took = _first_turn(tmp_path, monkeypatch, waited=2 / 3, cpu_share=1 / 3)
     assert first["moves"] == {"answer": "HNNHNN", "problem": None}, first
     assert 1.0 < took < 4 * LIMITS.first_wall_s                # past its limit, within 4x
 
 
-def test_the_keeper_stops_a_program_that_uses_no_cpu_at_its_limit(tmp_path,
-                                                                  monkeypatch) -> None:
-    first, took = _first_turn(tmp_path, monkeypatch, share=0.0)
+def test_the_keeper_stops_a_sleeping_program_at_its_limit_whatever_its_cpu(
+        tmp_path, monkeypatch) -> None:
+    """It never waited to run: a sleeper, though it used a third of a core (which the
+    old keeper took for a starved program's progress)."""
+    first, took = _first_turn(tmp_path, monkeypatch, waited=0.0, cpu_share=1 / 3)
     assert first["moves"] == {"answer": None, "problem": "hang"}, first
-    assert took < 1.0 + 0.5                                      # no probe extends it
+    assert took < 1.0 + 0.5                                      # no look extends it
 
 
 def test_the_keeper_stops_a_program_past_its_cpu_allowance(tmp_path, monkeypatch) -> None:
     """Computing at a whole core, it has had its allowance by the deadline: a hang, as
     before, not 4x the limit."""
-    first, took = _first_turn(tmp_path, monkeypatch, share=1.0)
+    first, took = _first_turn(tmp_path, monkeypatch, waited=0.0, cpu_share=1.0)
     assert first["moves"] == {"answer": None, "problem": "hang"}, first
     assert took < 1.0 + 0.5
+
+
+def test_in_a_sandbox_the_keeper_ends_the_turn_when_the_host_says_so(tmp_path,
+                                                                     monkeypatch) -> None:
+    """No /proc: the keeper cannot judge, and waits for the host's word (here 1.2 s in)."""
+    first, took = _first_turn(tmp_path, monkeypatch, waited=None, interrupt_after=1.2)
+    assert first["moves"] == {"answer": None, "problem": "hang"}, first
+    assert 1.2 <= took < 1.5 + 0.3                      # the host's word, before the answer
 
 
 WAITER = "import subprocess, sys; subprocess.run([sys.executable, '-c', sys.argv[1]])"
 
 
-def _watched(program: str) -> tuple[host.Child, subprocess.Popen]:
+def _watched(program: str) -> tuple[host.Child, subprocess.Popen, int]:
     """A host Child of an executable bot, whose keeper (here a process that waits) runs a
-    program running `program`; sent its request (the CPU baseline) once the program runs,
-    and its deadline past."""
+    program running `program`; sent its request once the program runs, its 0.2 s wall
+    limit past. Returns it, its keeper, and the end of its pipe the keeper would read."""
     proc = subprocess.Popen([sys.executable, "-c", WAITER, program])
     child = host.Child.__new__(host.Child)
     child.pid, child.inner_pid, child.wrapped, child.executable = proc.pid, 0, False, True
     child.clock = host._harden.cpu_clock(proc.pid)
     child.cpu_used = child.cpu_seen = child._sent_at_cpu = 0.0
+    child.limits = Limits(cpu_bank_s=100.0, watchdog_grace_s=0.5)
+    child._budget = 100.0
+    keeper_end, child.down_w = os.pipe()
+    time.sleep(0.5)                          # the program starts
+    now = time.monotonic()
+    child._own = host._sched.OwnTime(child._timed_pids(), now)
+    child._wall, child._told = 0.2, False
+    child._deadline, child._last_deadline = now + 0.2, now + 30
+    return child, proc, keeper_end
+
+
+def test_the_hosts_watchdog_counts_an_executable_bots_programs() -> None:
+    """A computing program (runnable whenever looked at) is looked at again; a sleeping
+    one's keeper is told its turn is over, and the child is ended if it does not answer
+    within the grace."""
+    child, proc, keeper_end = _watched("while True: pass")
+    try:
+        time.sleep(0.4)
+        assert [child.overrun(), child.overrun()] == [None, None]
+        assert not child._told
+    finally:
+        host.kill_tree(proc.pid)
+        proc.wait()
+        os.close(keeper_end)
+        os.close(child.down_w)
+    child, proc, keeper_end = _watched("import time; time.sleep(60)")
+    wire = host._wire
+    try:
+        time.sleep(0.4)
+        assert child.overrun() is None and child._told
+        assert wire.read_frame(keeper_end, 1024) == {"overtime": True}
+        time.sleep(0.6)
+        assert child.overrun() == "wall-clock watchdog (hang)"
+    finally:
+        host.kill_tree(proc.pid)
+        proc.wait()
+        os.close(keeper_end)
+        os.close(child.down_w)
+
+
+def test_a_python_childs_watchdog_ends_a_sleeper_at_its_own_time() -> None:
+    """A Python bot's child that sleeps is ended at its wall limit, as the host measures it."""
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    child = host.Child.__new__(host.Child)
+    child.pid, child.inner_pid, child.wrapped, child.executable = proc.pid, 0, False, False
+    child.clock = host._harden.cpu_clock(proc.pid)
+    child.cpu_used = child.cpu_seen = child._sent_at_cpu = 0.0
     child.limits = Limits(cpu_bank_s=100.0)
     child._budget = 100.0
-    time.sleep(0.5)                          # the program starts
-    child._progress_cpu = child.busy_cpu()
-    now = time.monotonic()
-    child._deadline, child._last_deadline = now - 0.01, now + 30
-    return child, proc
-
-
-@pytest.mark.parametrize("program, verdicts", [
-    ("while True: pass", [None, None]),              # it computes: starved, looked at again
-    ("import time; time.sleep(60)", ["wall-clock watchdog (hang)"]),
-], ids=["computing", "sleeping"])
-def test_the_hosts_watchdog_counts_an_executable_bots_programs(program, verdicts) -> None:
-    child, proc = _watched(program)
     try:
-        seen = []
-        for _ in verdicts:
-            time.sleep(0.3)
-            seen.append(child.overrun())
-            child._deadline = time.monotonic() - 0.01
-        assert seen == verdicts
+        now = time.monotonic()
+        child._own = host._sched.OwnTime(child._timed_pids(), now)
+        child._wall, child._told = 0.3, False
+        child._deadline, child._last_deadline = now + 0.3, now + 30
+        time.sleep(0.1)
+        assert child.overrun() is None
+        time.sleep(0.3)
+        assert child.overrun() == "wall time limit (hang)"
     finally:
         host.kill_tree(proc.pid)
         proc.wait()

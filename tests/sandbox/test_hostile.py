@@ -74,6 +74,10 @@ CASES = [
     Case("spinner_loop.py", "erased", "cpu time limit", limits=SPIN),
     Case("import_loop.py", "load_error", "cpu time limit at import", limits=SPIN),
     Case("sleeper.py", "erased", "wall time limit (hang)"),
+    # Sleepers that burn a little CPU, one timed by its guard's own timer (getitimer): the
+    # host judges the call's own time (wall less the wait to run), not its CPU progress.
+    Case("guard_clock.py", "erased", "wall time limit (hang)"),
+    Case("slow_burner.py", "erased", "wall time limit (hang)"),
     Case("thread_runner.py", "erased", "threads kept running after move() returned"),
     # memory
     # A wall limit of 4 s: the memory cap, not the clock, must stop them on a loaded machine
@@ -142,6 +146,8 @@ CASES = [
     Case("no_move.py", "load_error", "no move() function"),
     # Framing another AI through what a match jail's bots share: the collector and the CPU
     # clock. Alone in its child nothing happens; in a jail, no other AI may be charged.
+    # An honest bot that iterates a set of strings (tests/doors: the same game every run).
+    Case("set_order.py", "clean"),
     Case("api_framer.py", "clean"),
     Case("gc_framer_masked.py", "clean"),
 ]

@@ -1,0 +1,84 @@
+"""A call's own time, judged from what the kernel says of its tasks, never from a timer.
+
+A bot that sleeps is ended at its wall limit; one starved by a loaded machine is not: it
+keeps its allowance, and its CPU limit judges it. Which of the two a late call is, the
+kernel knows and the bot cannot change: the time each of its tasks waited on a run queue
+(/proc/PID/schedstat's run_delay) and whether a task is runnable now (/proc/PID/stat's
+state R). A call's own time is its wall time less the time it waited to run: a sleeper's
+is its wall time, whatever it does with its timers or its CPU; a starved call's is about
+its CPU time.
+
+/proc is the host's (and `--sandbox off`'s): a sandboxed child has none, so its guard only
+holds a backstop (STARVED_TIMES its limit), and its host judges it (sandbox/host.py; an
+executable bot's keeper is told, `OVERTIME`).
+"""
+import os
+
+# Past its wall limit, a call that is runnable (computing, or waiting to) is looked at
+# again every PROBE_S, up to STARVED_TIMES its wall limit in all: a backstop for a kernel
+# that does not report run queue waits, and for the guards that cannot read them.
+PROBE_S = 0.25
+STARVED_TIMES = 4
+# The frame a host sends an executable bot's keeper mid-turn: its program's own time is
+# past its wall limit, so the turn ends as a hang.
+OVERTIME = "overtime"
+
+
+def _read(path):
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        return os.read(fd, 1024)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def waited_s(pid):
+    """Seconds task `pid` (a process's main thread) has waited on a run queue in its life,
+    or None when it is gone or this kernel (or this process, in a sandbox) cannot say."""
+    data = _read(f"/proc/{pid}/schedstat")
+    try:
+        return int(data.split()[1]) / 1e9
+    except (AttributeError, IndexError, ValueError):
+        return None
+
+
+def runnable(pid):
+    """Whether task `pid` is running or waiting to run now (state R): its wait so far is
+    added to run_delay only once it runs, so a starved task is given another look."""
+    data = _read(f"/proc/{pid}/stat")
+    if not data:
+        return False
+    at = data.rfind(b")")
+    return at >= 0 and data[at + 2:at + 3] == b"R"
+
+
+class OwnTime:
+    """The own time of a request: the wall time since it began, less what its tasks waited
+    to run since then. `pids` are the tasks running when it began (their waits then are
+    the baselines); a task seen later was born during it (baseline 0)."""
+
+    def __init__(self, pids, now):
+        self.began = now
+        self.base = {}
+        for pid in pids:
+            waited = waited_s(pid)
+            if waited is not None:
+                self.base[pid] = waited
+        self.waited = {}
+
+    def look(self, pids, now):
+        """(own seconds, whether a task is runnable now), reading `pids` afresh."""
+        busy = False
+        for pid in pids:
+            waited = waited_s(pid)
+            if waited is None:
+                continue
+            since = waited - self.base.get(pid, 0.0)
+            self.waited[pid] = max(self.waited.get(pid, 0.0), since)
+            busy = busy or runnable(pid)
+        return now - self.began - sum(self.waited.values()), busy
