@@ -17,6 +17,7 @@ import random
 import re
 import secrets
 import sqlite3
+import sys
 import threading
 import time
 from collections import deque
@@ -187,19 +188,28 @@ class Ladder:
     # -- the loop ----------------------------------------------------------------------
     def _loop(self) -> None:
         while not self.stopping.is_set():
-            self._start_checks()
-            self._start_matches()
-            for future, outcome in self.check_pool.wait(0):
+            try:
+                self._turn()
+            except Exception as exc:            # (one failed turn must not end the ladder)
+                print(f"ladder: {type(exc).__name__}: {exc}; the loop goes on in 1 s",
+                      file=sys.stderr, flush=True)
+                self.stopping.wait(1.0)
+
+    def _turn(self) -> None:
+        """One turn of the loop: start what can start, record what finished, or wait."""
+        self._start_checks()
+        self._start_matches()
+        for future, outcome in self.check_pool.wait(0):
+            future.set_result(outcome)
+        if self.match_pool.busy():
+            for queued, outcome in self.match_pool.wait(0.02):
+                self._finish(queued, outcome)
+        elif self.check_pool.busy():
+            for future, outcome in self.check_pool.wait(0.05):
                 future.set_result(outcome)
-            if self.match_pool.busy():
-                for queued, outcome in self.match_pool.wait(0.02):
-                    self._finish(queued, outcome)
-            elif self.check_pool.busy():
-                for future, outcome in self.check_pool.wait(0.05):
-                    future.set_result(outcome)
-            else:
-                self.wake.wait(0.1)
-                self.wake.clear()
+        else:
+            self.wake.wait(0.1)
+            self.wake.clear()
 
     def _start_checks(self) -> None:
         while self.check_pool.free() and self.checks:
@@ -276,8 +286,11 @@ class Ladder:
         """Record a match a worker returned, then update ratings and suspensions."""
         if "replay" in outcome:                 # the file first: the database points to it
             path = self.replays / f"{queued.id}.json.gz"
-            path.write_bytes(outcome["replay"])
-            outcome["result"]["replay"] = str(path)
+            try:
+                path.write_bytes(outcome["replay"])
+                outcome["result"]["replay"] = str(path)
+            except OSError as exc:
+                outcome = {"error": f"its replay could not be stored: {exc}"}
         with self.lock:
             digest = self.running.pop(queued.id)
             self._count_pending(queued, -1)

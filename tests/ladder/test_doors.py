@@ -15,6 +15,7 @@ import json
 import re
 import select
 import socket
+import sys
 import time
 from pathlib import Path
 
@@ -483,4 +484,46 @@ def test_rated_matches_play_between_the_challenges_of_a_real_server(tmp_path) ->
               f"of {len(challenges)} challenges")
         assert len(between) >= len(challenges) - 1, [m["rated"] for m in order]
     finally:
+        server.stop()
+
+
+LIMITED = [sys.executable, "-c", "import resource, runpy, sys; "
+           "resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256)); "
+           "sys.argv = ['arena', *sys.argv[1:]]; "
+           "runpy.run_module('orchestrator', run_name='__main__')"]
+
+
+def test_a_flood_of_connections_leaves_the_server_its_files_and_its_matches(tmp_path) -> None:
+    """`arena serve` under an open-file limit of 256, and 600 idle connections opened at
+    once. Before, they used up its descriptors: uvicorn logged a traceback per refused
+    accept, and the next match's replay could not be opened, which ended the match loop
+    (no match was ever played again). Now a connection past the limit less 128 is closed
+    at once, the server's descriptors stay under the limit, and matches go on."""
+    server = Server(tmp_path / "ladder.sqlite", "--games", "robotgame", "--workers", "1",
+                    arena=LIMITED)
+    socks: list[socket.socket] = []
+    try:
+        for name in ("example", "rusher"):
+            assert server.upload("robotgame", name, RG / f"{name}.py").status_code == 201
+        count = lambda: server.client.get("/api/ladders/robotgame").json()["matches"]  # noqa: E731
+        wait_for(lambda: count() >= 1, 120, "a first match")
+        most = 0
+        give_up = time.monotonic() + 20
+        while len(socks) < 600 and time.monotonic() < give_up:
+            try:
+                socks.append(socket.create_connection(("127.0.0.1", server.port), timeout=2))
+            except OSError:
+                time.sleep(0.05)
+            most = max(most, len(list(Path(f"/proc/{server.proc.pid}/fd").iterdir())))
+        time.sleep(3)                              # matches finish while they are held
+        most = max(most, len(list(Path(f"/proc/{server.proc.pid}/fd").iterdir())))
+        for sock in socks:
+            sock.close()
+        played = count()
+        wait_for(lambda: count() >= played + 3, 120, "matches after the flood")
+        assert most < 256 - 32, most
+        assert "Too many open files" not in server.logged()
+    finally:
+        for sock in socks:
+            sock.close()
         server.stop()
