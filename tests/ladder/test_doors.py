@@ -21,15 +21,16 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator.ladder.app import CHALLENGE_BODY, FORM_SLACK, create_app
-from orchestrator.ladder.service import (CHALLENGE_WINDOW_S, CHALLENGES_PENDING, MAX_FILE,
-                                         Ladder)
-from tests.ladder.conftest import SAMPLES, wait_for
-from tests.ladder.server import Server
-
-pytest.importorskip("fastapi")
+pytest.importorskip("fastapi", reason="the ladder server needs the server extra")
 from fastapi.testclient import TestClient  # noqa: E402
 
+from orchestrator.ladder import service  # noqa: E402
+from orchestrator.ladder.app import CHALLENGE_BODY, FORM_SLACK, create_app  # noqa: E402
+from tests.ladder.conftest import SAMPLES, wait_for  # noqa: E402
+from tests.ladder.server import Server  # noqa: E402
+
+Ladder, MAX_FILE = service.Ladder, service.MAX_FILE
+CHALLENGE_WINDOW_S, CHALLENGES_PENDING = service.CHALLENGE_WINDOW_S, service.CHALLENGES_PENDING
 RG = SAMPLES / "robotgame"
 CHUNK = 64 * 1024
 VERDICT = {"ok": True, "reason": "", "decisions": 1}
