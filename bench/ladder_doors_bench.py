@@ -7,13 +7,15 @@ another checkout's `arena` with --arena to measure it side by side):
    sent before it came.
 2. Rated play during a challenge flood: three Robot Game bots; rated matches finished in
    a quiet minute, then in a minute in which one token posts challenges naming the other
-   two as fast as it is answered. Also the challenges accepted, refused and played.
+   two as fast as it is answered. Also the challenges accepted, refused and played, and
+   the server process's CPU in that minute (workers not included).
 
 Loopback only (127.0.0.1, a port the OS picks); every loop is bounded in bytes or time.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 import time
@@ -46,7 +48,13 @@ def rated_in(server: Server, since: float, until: float) -> tuple[int, int]:
     return sum(m["rated"] for m in found), sum(not m["rated"] for m in found)
 
 
-def flood(server: Server, seconds: float) -> dict:
+def cpu_s(pid: int) -> float:
+    """The process's user + system CPU seconds so far (/proc/PID/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def flood(server: Server, seconds: float, nice: int = 0) -> dict:
     bots = []
     for name in ("example", "rusher", "survivor"):
         made = server.upload("robotgame", name, RG / f"{name}.py")
@@ -55,7 +63,8 @@ def flood(server: Server, seconds: float) -> dict:
     time.sleep(5)                                        # the first matches under way
     quiet = time.time()
     time.sleep(seconds)
-    started = time.time()
+    os.nice(nice)          # the flooding client only (the server was started before)
+    started, cpu = time.time(), cpu_s(server.proc.pid)
     codes: dict[int, int] = {}
     (mine, token), others = bots[0], [b for b, _ in bots[1:]]
     with httpx.Client(base_url=server.url, timeout=30) as client:
@@ -63,13 +72,14 @@ def flood(server: Server, seconds: float) -> dict:
             answer = client.post("/api/challenges", json={"bots": [mine, others[len(codes) % 2]]},
                                  headers={"Authorization": f"Bearer {token}"})
             codes[answer.status_code] = codes.get(answer.status_code, 0) + 1
-    ended = time.time()
+    ended, cpu = time.time(), cpu_s(server.proc.pid) - cpu
     time.sleep(0.5)
     quiet_rated, _ = rated_in(server, quiet, started)
     rated, challenges = rated_in(server, started, ended)
     return {"rated per minute, quiet": quiet_rated * 60 / (started - quiet),
             "rated per minute, flood": rated * 60 / (ended - started),
             "challenges played in the flood": challenges, "challenge answers": codes,
+            "server CPU in the flood, share of one core": cpu / (ended - started),
             "queue after": server.client.get("/api/health").json()["queue"]}
 
 
@@ -80,6 +90,9 @@ def main() -> None:
     parser.add_argument("--megabytes", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--client-nice", type=int, default=0,
+                        help="the flooding client's niceness: 19 leaves the machine's CPU "
+                             "to the server and its workers, as an attacker elsewhere would")
     args = parser.parse_args()
     arena = [args.arena] if args.arena else None
     with tempfile.TemporaryDirectory() as tmp:
@@ -92,7 +105,7 @@ def main() -> None:
         server = Server(Path(tmp) / "flood.sqlite", "--games", "robotgame", "--workers",
                         str(args.workers), arena=arena)
         try:
-            print("flood:", flood(server, args.seconds))
+            print("flood:", flood(server, args.seconds, args.client_nice))
         finally:
             server.stop()
 
