@@ -15,6 +15,7 @@ import json
 import re
 import select
 import socket
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -528,3 +529,21 @@ def test_a_flood_of_connections_leaves_the_server_its_files_and_its_matches(tmp_
         for sock in socks:
             sock.close()
         server.stop()
+
+
+@pytest.mark.parametrize("flag", ["--challenge-queue", "--challenge-rate"])
+def test_a_negative_challenge_limit_is_one_error_line(tmp_path, flag) -> None:
+    done = subprocess.run([sys.executable, "-m", "orchestrator", "serve", "--db",
+                           str(tmp_path / "l.sqlite"), flag, "-1"], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip() == f"error: {flag} -1: must be 0 (no challenges) or more"
+
+
+def test_a_challenge_rate_of_0_takes_no_challenges(tmp_path) -> None:
+    made = Ladders(tmp_path, challenge_rate=0)
+    (a, token), (b, _) = made.add("alice"), made.add("bob")
+    with TestClient(made.app) as client:
+        refused = client.post("/api/challenges", json={"bots": [a, b]}, headers=auth(token))
+        assert refused.status_code == 429 and int(refused.headers["retry-after"]) > 0
+    made.ladder.store.close()
