@@ -45,6 +45,12 @@ def serve(
     check_queue: Annotated[Optional[int], typer.Option(
         help="Uploads that may wait for a check; past that, an upload is refused (503) "
              "\\[default: 16].", show_default=False)] = None,
+    challenge_queue: Annotated[int, typer.Option(
+        help="Challenges that may wait to start; past that, a challenge is refused (503). "
+             "While challenges wait, rated matches still get every other match slot.")] = 64,
+    challenge_rate: Annotated[int, typer.Option(
+        help="Challenges one bot's token may make per hour (429 past that; a token also "
+             "has at most 4 waiting or playing).")] = 30,
     backend: Annotated[str, typer.Option(help="local: worker processes here. dask: a Dask "
                                               "cluster (--address), or a LocalCluster.")]
         = "local",
@@ -78,12 +84,17 @@ def serve(
     for_ladder(sandbox)
     if check_queue is not None and check_queue < 1:
         raise InputError(f"--check-queue {check_queue}: must be at least 1")
+    for flag, value in (("--challenge-queue", challenge_queue),
+                        ("--challenge-rate", challenge_rate)):
+        if value < 0:
+            raise InputError(f"{flag} {value}: must be 0 (no challenges) or more")
     chosen = [g.strip() for g in games.split(",") if g.strip()]
     for game in chosen:
         check_choice(game, tuple(GAMES), "game")
     ladder = Ladder(db, chosen, workers or default_workers(), backend, address, seed,
                     _lineups(lineup or []), check_workers, sandbox,
-                    **({} if check_queue is None else {"check_queue": check_queue}))
+                    **({} if check_queue is None else {"check_queue": check_queue}),
+                    challenge_queue=challenge_queue, challenge_rate=challenge_rate)
     err.print(f"ladder for {', '.join(chosen)} on [bold]http://{host}:{port}/[/bold] "
               f"(database {db}, {workers or default_workers()} workers); Ctrl-C stops it",
               highlight=False)

@@ -1,11 +1,13 @@
 """What every page this project serves shares: a Content Security Policy that allows
-nothing from other origins, and a guard that refuses an oversized body before reading it.
+nothing from other origins, and a guard that bounds every request body, whatever its
+framing, without reading past its limit.
 Used by the ladder (`arena serve`) and the map editor (`arena maps edit`)."""
 from __future__ import annotations
 
 from typing import Callable
 
 from starlette.datastructures import MutableHeaders
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -14,38 +16,78 @@ POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'sel
           "connect-src 'self'")
 
 
-class Guard:
-    """Pure ASGI middleware: refuse a body over `limit` (+ `slack` for a form's fields)
-    from its Content-Length, before it is read, and add the security headers to every
-    response. `refuse(request, status, error, reason)` makes the refusal."""
+class BodyTooLarge(HTTPException):
+    """A request body that passed its limit while it was being read (raised from the
+    guarded `receive`; an HTTPException, so FastAPI's body parsing lets it through)."""
 
-    def __init__(self, app, refuse: Callable[..., Response], limit: int, slack: int = 0) -> None:
+    def __init__(self, limit: int) -> None:
+        super().__init__(413, f"the body is over the limit of {limit} bytes")
+        self.limit = limit
+
+
+class Guard:
+    """Pure ASGI middleware: bound every request body and add the security headers to
+    every response. `refuse(request, status, error, reason)` makes the refusal.
+
+    A body's limit is `limit` (a number, or a function of the ASGI scope) plus `slack`
+    (a form's fields and boundaries). A Content-Length over it is refused (413) before
+    a byte of the body is read. Whatever the framing (chunked has no length), the bytes
+    are counted as the app reads them: the read that passes the limit raises
+    BodyTooLarge, the app's handler (or this guard) answers 413, and the rest is never
+    read. A response sent before its request's body was read to the end closes the
+    connection (`Connection: close`), so the unread rest is not received either."""
+
+    def __init__(self, app, refuse: Callable[..., Response],
+                 limit: int | Callable[[dict], int], slack: int = 0) -> None:
         self.app, self.refuse, self.limit, self.slack = app, refuse, limit, slack
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        length = dict(scope["headers"]).get(b"content-length", b"")
-        if scope["method"] == "POST" and length.isdigit() and \
-                int(length) > self.limit + self.slack:
-            send = self._headers(send)
-            response = self.refuse(Request(scope), 413, "file too large",
-                                   f"the limit is {self.limit} bytes")
-            await response(scope, receive, send)
-            return
-        await self.app(scope, receive, self._headers(send))
+        limit = (self.limit(scope) if callable(self.limit) else self.limit) + self.slack
+        headers = dict(scope["headers"])
+        length = headers.get(b"content-length")
+        state = {"read": 0, "over": False, "started": False,
+                 "done": length in (None, b"0") and b"transfer-encoding" not in headers}
 
-    @staticmethod
-    def _headers(send):
+        async def counted():
+            if state["over"]:
+                return {"type": "http.disconnect"}
+            message = await receive()
+            if message["type"] == "http.request":
+                state["read"] += len(message.get("body", b""))
+                if state["read"] > limit:
+                    state["over"] = True
+                    raise BodyTooLarge(limit)
+                state["done"] = not message.get("more_body", False)
+            return message
+
         async def sender(message) -> None:
             if message["type"] == "http.response.start":
+                state["started"] = True
                 headers = MutableHeaders(scope=message)
                 headers.setdefault("Content-Security-Policy", POLICY)
                 headers["X-Content-Type-Options"] = "nosniff"
                 headers["Referrer-Policy"] = "no-referrer"
+                if not state["done"]:          # the rest of the body is not wanted
+                    headers["Connection"] = "close"
             await send(message)
-        return sender
+
+        if length is not None and (not length.isdigit() or int(length) > limit):
+            await self._refuse(scope, receive, sender, limit)
+            return
+        try:
+            await self.app(scope, counted, sender)
+        except BodyTooLarge:
+            if state["started"]:
+                raise
+            await self._refuse(scope, receive, sender, limit)
+
+    async def _refuse(self, scope, receive, send, limit: int) -> None:
+        response = self.refuse(Request(scope), 413, "body too large",
+                               f"a request body here is at most {limit} bytes")
+        await response(scope, receive, send)
 
 
 def validation_reason(errors: list[dict]) -> str:

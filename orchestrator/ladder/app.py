@@ -15,23 +15,37 @@ import time
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Callable
+from typing import Annotated, Callable
 
 from fastapi import FastAPI, File, Form, Query, Request, UploadFile
+from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader
+from starlette.datastructures import UploadFile as FormFile
 from starlette.exceptions import HTTPException
 
 from engine import InputError
 from orchestrator import replay, replay_view
 from orchestrator.ladder.service import MAX_FILE, Ladder, LadderError
-from orchestrator.web import Guard, validation_reason
+from orchestrator.web import BodyTooLarge, Guard, validation_reason
 
 HERE = Path(str(resources.files("orchestrator") / "ladder"))
 FORM_SLACK = 16 * 1024          # a multipart body's fields and boundaries beside the file
 PAGE_TTL_S = 1.0                # the busiest pages are rendered at most once a second
+CHALLENGE_BODY = 4096           # a challenge's JSON names a lineup's bot ids
+MAX_ID = 2**63 - 1              # ids are SQLite integers: a larger one is not an id
+BotId = Annotated[int, PathParam(ge=1, le=MAX_ID)]
+MatchId = Annotated[int, PathParam(ge=1, le=MAX_ID)]
+FILE_BODY = {"requestBody": {"required": True, "content": {"multipart/form-data": {"schema": {
+    "type": "object", "required": ["file"],
+    "properties": {"file": {"type": "string", "format": "binary"}}}}}}}
+
+
+def body_limit(scope: dict) -> int:
+    """The most a request's body may hold: a challenge's JSON, or a form with a file."""
+    return CHALLENGE_BODY if scope["path"] == "/api/challenges" else MAX_FILE + FORM_SLACK
 
 
 def _inline_hashes(page: str) -> str:
@@ -146,11 +160,19 @@ def create_app(ladder: Ladder, run: bool = True,
             return JSONResponse({"error": error, "reason": reason}, status_code=status)
         return html("error.html", status, error=error, reason=reason)
 
-    app.add_middleware(Guard, refuse=error_response, limit=MAX_FILE, slack=FORM_SLACK)
+    app.add_middleware(Guard, refuse=error_response, limit=body_limit)
 
     @app.exception_handler(LadderError)
     async def refused(request: Request, exc: LadderError):
-        return error_response(request, exc.status, exc.error, exc.reason)
+        response = error_response(request, exc.status, exc.error, exc.reason)
+        if exc.retry_after is not None:
+            response.headers["Retry-After"] = str(exc.retry_after)
+        return response
+
+    @app.exception_handler(BodyTooLarge)
+    async def too_large(request: Request, exc: BodyTooLarge):
+        return error_response(request, 413, "body too large",
+                              f"a request body here is at most {exc.limit} bytes")
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError):
@@ -161,12 +183,22 @@ def create_app(ladder: Ladder, run: bool = True,
         return error_response(request, exc.status_code, "not found" if exc.status_code == 404
                               else "error", str(exc.detail))
 
-    async def checked(game: str, name: str, file: UploadFile):
+    async def checked(game: str, name: str, file: FormFile):
         """An upload's file, checked in the sandbox; a LadderError when refused."""
         data = await file.read(MAX_FILE + 1)
         bot = ladder.submission(game, name, file.filename or "bot", data)
         outcome = await asyncio.wrap_future(ladder.check(game, bot))
         return bot, ladder.verdict_of(outcome)
+
+    async def form_file(request: Request) -> FormFile:
+        """The `file` of a multipart body, read only once the request is authorized (a
+        File() parameter would be parsed before the handler could look at the token)."""
+        form = await request.form(max_files=1, max_fields=8)
+        file = form.get("file")
+        if not isinstance(file, FormFile):
+            await form.close()
+            raise LadderError(422, "invalid request", "file: Field required")
+        return file
 
     async def new_bot(game: str, name: str, file: UploadFile) -> dict:
         ladder.validate_name(game, name)
@@ -186,16 +218,21 @@ def create_app(ladder: Ladder, run: bool = True,
               description=(
                   "Multipart `file`, with the bot's token as `Authorization: Bearer TOKEN` "
                   "(401 without it). It replaces the old version in matchmaking once it "
-                  "passes the check."))
-    async def new_version(bot_id: int, request: Request, file: UploadFile = File(...)):
+                  "passes the check. The token is checked before the body is read."),
+              openapi_extra=FILE_BODY)
+    async def new_version(bot_id: BotId, request: Request):
         known = ladder.authorize(bot_id, bearer(request))
-        bot, verdict = await checked(known.game, known.name, file)
+        file = await form_file(request)
+        try:
+            bot, verdict = await checked(known.game, known.name, file)
+        finally:
+            await file.close()
         return JSONResponse(ladder.add_version(bot_id, bot, verdict), status_code=201)
 
     @app.delete("/api/bots/{bot_id}", status_code=204, summary="Retire a bot",
               description=(
                   "With its token as `Authorization: Bearer TOKEN`. 204; 401 without the token."))
-    def retire(bot_id: int, request: Request):
+    def retire(bot_id: BotId, request: Request):
         ladder.authorize(bot_id, bearer(request))
         ladder.retire(bot_id)
         return Response(status_code=204)
@@ -210,12 +247,12 @@ def create_app(ladder: Ladder, run: bool = True,
 
     @app.get("/api/bots/{bot_id}", summary="One bot",
           description="Its versions, ratings, status and recent matches.")
-    def bot(bot_id: int):
+    def bot(bot_id: BotId):
         return ladder.bot_info(bot_id)
 
     @app.get("/api/matches", summary="Finished matches",
           description="Newest first; filter by `game` or `bot`, at most `limit` (1-500).")
-    def matches(game: str | None = None, bot: int | None = None,
+    def matches(game: str | None = None, bot: int | None = Query(None, ge=1, le=MAX_ID),
                 limit: int = Query(50, ge=1, le=500)):
         if game:
             ladder.game_of(game)
@@ -223,12 +260,12 @@ def create_app(ladder: Ladder, run: bool = True,
 
     @app.get("/api/matches/{match_id}", summary="One match",
           description="The result, as `arena run --json` prints it, plus `id`.")
-    def match(match_id: int):
+    def match(match_id: MatchId):
         return ladder.match(match_id)
 
     @app.get("/api/matches/{match_id}/replay", summary="A match's replay",
           description="The gzip JSON replay (docs/replay.md), for `arena replay`.")
-    def match_replay(match_id: int):
+    def match_replay(match_id: MatchId):
         return FileResponse(ladder.replay_file(match_id), media_type="application/gzip",
                             filename=f"match-{match_id}.json.gz")
 
@@ -236,11 +273,14 @@ def create_app(ladder: Ladder, run: bool = True,
               description=(
                   "JSON `{\"bots\": [id, ...]}`: an unrated match between these bots, ahead of the "
                   "queue, with the token of one of them as `Authorization: Bearer TOKEN`. 202 "
-                  "`{\"match\": id}`."))
+                  "`{\"match\": id}`. The token is checked before the body is read (401). "
+                  "429 (with Retry-After): the token's challenges are over its limits; "
+                  "503: the challenge queue is full."))
     async def challenge(request: Request):
+        ladder.challenger(bearer(request))          # 401/429/503 before the body is read
         try:
             body = await request.json()
-        except ValueError:
+        except (ValueError, RecursionError):
             raise LadderError(422, "bad challenge", "the body is not JSON") from None
         bots = body.get("bots") if isinstance(body, dict) else None
         return JSONResponse({"match": ladder.challenge(bots, bearer(request))}, status_code=202)
@@ -270,16 +310,16 @@ def create_app(ladder: Ladder, run: bool = True,
         return cached(f"/ladder/{game}", render)
 
     @app.get("/bots/{bot_id}", response_class=HTMLResponse)
-    def bot_page(bot_id: int):
+    def bot_page(bot_id: BotId):
         info = ladder.bot_info(bot_id, recent=30)
         return html("bot.html", bot=info, chart=chart({info["name"]: info["history"]}))
 
     @app.get("/matches/{match_id}", response_class=HTMLResponse)
-    def match_page(match_id: int):
+    def match_page(match_id: MatchId):
         return html("match.html", match=ladder.match(match_id))
 
     @app.get("/matches/{match_id}/viewer", response_class=HTMLResponse)
-    def viewer(match_id: int):
+    def viewer(match_id: MatchId):
         path = ladder.replay_file(match_id)
         try:        # read as any replay file is: bounded, checked (replay_reader.py)
             body = replay_view.page(replay.load(path, name=f"match {match_id}'s replay"))

@@ -8,16 +8,32 @@ at shutdown). Here the server closes a connection that has not sent a whole requ
 within HEAD_TIMEOUT_S of opening, or of the end of its previous response, or a request's
 whole body within BODY_TIMEOUT_S of its head. Sending the response is not timed: that is
 the app's business, and the pages answer in milliseconds.
+
+Nor does uvicorn bound how many connections it holds: each is a file descriptor, and a
+client that opens them faster than the deadlines close them used up the process's
+(`ulimit -n`), after which the ladder could not open a replay file and its match loop
+died. Here a connection past `connection_cap()` (the limit less FD_RESERVE for the
+server's own files, pipes and database) is closed as soon as it is accepted.
 """
 from __future__ import annotations
 
 import asyncio
+import resource
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 HEAD_TIMEOUT_S = 10.0      # a browser sends its head in one packet; 10 s is generous
 BODY_TIMEOUT_S = 20.0      # an upload is at most 64 KiB: 3.2 KiB/s is a very slow link
+FD_RESERVE = 128           # descriptors kept for the database, replays, workers' pipes, logs
+
+
+def connection_cap() -> int:
+    """The most connections held at once: the open-file limit less FD_RESERVE."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        soft = 1 << 16
+    return max(16, soft - FD_RESERVE)
 
 
 class DeadlineProtocol(H11Protocol):
@@ -25,9 +41,15 @@ class DeadlineProtocol(H11Protocol):
 
     _deadline: asyncio.TimerHandle | None = None
     _waiting_for: str | None = None          # "head", "body", or None (nothing timed)
+    _cap: int | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        if DeadlineProtocol._cap is None:
+            DeadlineProtocol._cap = connection_cap()
+        if len(self.connections) > DeadlineProtocol._cap:
+            transport.close()                    # full: this one goes (it may come back)
+            return
         self._arm("head", HEAD_TIMEOUT_S)
 
     def handle_events(self) -> None:

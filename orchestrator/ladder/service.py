@@ -17,7 +17,9 @@ import random
 import re
 import secrets
 import sqlite3
+import sys
 import threading
+import time
 from collections import deque
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -40,14 +42,22 @@ SUSPEND_AFTER = 3                 # erased or forfeited matches in a row
 WORKER_NICE = 10                  # matches and checks yield the CPU to the web side
 HISTORY = 300                     # rating points kept per bot for its chart
 CHECK_QUEUE = 16                  # uploads waiting for a check worker; more are refused
+CHALLENGE_QUEUE = 64              # challenges waiting to start, in all; more are refused (503)
+CHALLENGE_RATE = 30               # challenges a token may make per CHALLENGE_WINDOW_S (429)
+CHALLENGE_WINDOW_S = 3600.0
+CHALLENGES_PENDING = 4            # a token's challenges waiting or playing at once (429)
+RATED_PER_CHALLENGE = 1           # while both wait, a challenge starts after this many rated
+BUSY_RETRY_S = 30                 # Retry-After when what frees a place is a match finishing
 
 
 class LadderError(Exception):
     """A request the ladder refuses: an HTTP status, a short error and the reason."""
 
-    def __init__(self, status: int, error: str, reason: str) -> None:
+    def __init__(self, status: int, error: str, reason: str,
+                 retry_after: int | None = None) -> None:
         super().__init__(reason)
         self.status, self.error, self.reason = status, error, reason
+        self.retry_after = retry_after          # seconds, for a 429 or 503's Retry-After
 
 
 def token_hash(token: str) -> str:
@@ -86,11 +96,15 @@ class Ladder:
                  backend: str = "local", address: str | None = None, seed: int = 0,
                  lineups: dict[str, int] | None = None, check_workers: int = 1,
                  sandbox: str = "standard", check_turns: int | None = None,
-                 check_limits: Limits | None = None, check_queue: int = CHECK_QUEUE) -> None:
+                 check_limits: Limits | None = None, check_queue: int = CHECK_QUEUE,
+                 challenge_queue: int = CHALLENGE_QUEUE,
+                 challenge_rate: int = CHALLENGE_RATE) -> None:
         """`check_turns` and `check_limits` change the upload check's (default: as
         `arena check`); the matches always run under each game's own limits. At most
         `check_queue` uploads wait for a check worker: a flood is refused (503), not
-        kept. `sandbox`: the mode of matches and checks (a mode check may not use leaves
+        kept. At most `challenge_queue` challenges wait in all, and a token makes at most
+        `challenge_rate` an hour (and has CHALLENGES_PENDING waiting or playing).
+        `sandbox`: the mode of matches and checks (a mode check may not use leaves
         the checks in the default mode); its record may refuse the ladder."""
         mode = for_ladder(sandbox)       # the ladder's bots are strangers to each other
         self.games = list(games or GAMES)
@@ -106,6 +120,8 @@ class Ladder:
         self.workers, self.backend, self.address = workers, backend, address
         self.check_workers, self.sandbox, self.seed = check_workers, sandbox, seed
         self.check_queue = check_queue
+        self.challenge_queue, self.challenge_rate = challenge_queue, challenge_rate
+        self.clock = time.monotonic                    # the challenges' rate (tests set it)
         self.check_options = {"turns": check_turns, "limits": dataclasses.asdict(check_limits)
                               if check_limits else None,
                               "sandbox": mode.name if mode.checks else DEFAULT_MODE}
@@ -117,7 +133,13 @@ class Ladder:
         self.ratings = {game: Ratings() for game in self.games}
         self.matches = dict.fromkeys(self.games, 0)
         self.boards: dict[str, bytes] = {}             # leaderboards as JSON, until a change
-        self.pending: deque[Queued] = deque()          # replayed and challenged matches
+        self.replayed: deque[Queued] = deque()         # rated matches a restart replays
+        self.pending: deque[Queued] = deque()          # challenges waiting to start
+        self.rated_since = RATED_PER_CHALLENGE         # rated matches since a challenge
+        self.by_token: dict[str, int] = {}             # token hash -> bot id
+        self.challengers: dict[int, int] = {}          # challenge's match -> its challenger
+        self.challenges_of: dict[int, int] = {}        # challenger -> challenges not done
+        self.challenged_at: dict[int, deque] = {}      # challenger -> times of its challenges
         self.running: dict[int, str] = {}             # match -> its digest
         self.checks: deque[tuple[dict, Future]] = deque()
         self.setups: dict[tuple[str, str], Setup] = {}
@@ -131,10 +153,11 @@ class Ladder:
         for row in self.store.bots():
             bot = Bot(*row)
             self.bots[bot.id] = bot
+            self.by_token[bot.token_hash] = bot.id
         for _seq, match, game, rated, seats in self.store.history():
             self._apply(match, game, rated, seats)
-        for queued in self.store.unfinished():
-            self.pending.append(queued)
+        for queued in self.store.unfinished():      # (a challenge's challenger is not kept)
+            (self.replayed if queued.rated else self.pending).append(queued)
             self._count_pending(queued, +1)
 
     def start(self) -> None:
@@ -160,24 +183,33 @@ class Ladder:
         for _, future in self.checks:
             future.set_exception(LadderError(503, "stopping", "the server is stopping"))
         self.store.close()
-        return len(self.running) + len(self.pending)
+        return len(self.running) + len(self.replayed) + len(self.pending)
 
     # -- the loop ----------------------------------------------------------------------
     def _loop(self) -> None:
         while not self.stopping.is_set():
-            self._start_checks()
-            self._start_matches()
-            for future, outcome in self.check_pool.wait(0):
+            try:
+                self._turn()
+            except Exception as exc:            # (one failed turn must not end the ladder)
+                print(f"ladder: {type(exc).__name__}: {exc}; the loop goes on in 1 s",
+                      file=sys.stderr, flush=True)
+                self.stopping.wait(1.0)
+
+    def _turn(self) -> None:
+        """One turn of the loop: start what can start, record what finished, or wait."""
+        self._start_checks()
+        self._start_matches()
+        for future, outcome in self.check_pool.wait(0):
+            future.set_result(outcome)
+        if self.match_pool.busy():
+            for queued, outcome in self.match_pool.wait(0.02):
+                self._finish(queued, outcome)
+        elif self.check_pool.busy():
+            for future, outcome in self.check_pool.wait(0.05):
                 future.set_result(outcome)
-            if self.match_pool.busy():
-                for queued, outcome in self.match_pool.wait(0.02):
-                    self._finish(queued, outcome)
-            elif self.check_pool.busy():
-                for future, outcome in self.check_pool.wait(0.05):
-                    future.set_result(outcome)
-            else:
-                self.wake.wait(0.1)
-                self.wake.clear()
+        else:
+            self.wake.wait(0.1)
+            self.wake.clear()
 
     def _start_checks(self) -> None:
         while self.check_pool.free() and self.checks:
@@ -187,12 +219,29 @@ class Ladder:
     def _start_matches(self) -> None:
         while self.match_pool.free():
             with self.lock:
-                queued = self.pending.popleft() if self.pending else self._matchmake()
+                queued = self._next_match()
                 if queued is None:
                     return
                 spec = self._spec(queued)
                 self.running[queued.id] = spec["digest"]
             self.match_pool.submit(queued, ("match", spec))
+
+    def _next_match(self) -> Queued | None:
+        """The match to start in a free slot (under the lock): a replayed rated match
+        first; then, while challenges and rated play both wait, a challenge only after
+        RATED_PER_CHALLENGE rated matches started since the last one, so a flood of
+        challenges never takes more than its share of the workers (every other slot)."""
+        if self.replayed:
+            return self.replayed.popleft()
+        if not (self.pending and self.rated_since >= RATED_PER_CHALLENGE):
+            queued = self._matchmake()
+            if queued is not None:
+                self.rated_since += 1
+                return queued
+        if self.pending:
+            self.rated_since = 0
+            return self.pending.popleft()
+        return None
 
     def _matchmake(self) -> Queued | None:
         """The next rated match of the first game (taken in turn) that can play one."""
@@ -237,11 +286,17 @@ class Ladder:
         """Record a match a worker returned, then update ratings and suspensions."""
         if "replay" in outcome:                 # the file first: the database points to it
             path = self.replays / f"{queued.id}.json.gz"
-            path.write_bytes(outcome["replay"])
-            outcome["result"]["replay"] = str(path)
+            try:
+                path.write_bytes(outcome["replay"])
+                outcome["result"]["replay"] = str(path)
+            except OSError as exc:
+                outcome = {"error": f"its replay could not be stored: {exc}"}
         with self.lock:
             digest = self.running.pop(queued.id)
             self._count_pending(queued, -1)
+            challenger = self.challengers.pop(queued.id, None)
+            if challenger is not None:
+                self.challenges_of[challenger] -= 1
             if "error" in outcome:
                 self.store.fail(queued, outcome["error"])
                 return
@@ -359,6 +414,7 @@ class Ladder:
                                   f"{game} already has a bot named {name!r}") from None
             self.bots[bot_id] = Bot(bot_id, game, name, token_hash(token), "active", None, 1,
                                     filename, bot.sha256)
+            self.by_token[token_hash(token)] = bot_id
             self.boards.pop(game, None)
         self.wake.set()
         return {"id": bot_id, "name": name, "game": game, "version": 1, "token": token,
@@ -391,35 +447,72 @@ class Ladder:
             bot.status, bot.reason = "retired", None
             self.boards.pop(bot.game, None)
 
-    def challenge(self, bot_ids: list[int], token: str | None) -> int:
-        """Queue an unrated match between these bots, ahead of matchmaking."""
-        if not isinstance(bot_ids, list) or not all(isinstance(i, int) for i in bot_ids):
-            raise LadderError(422, "bad challenge", 'send {"bots": [id, id, ...]}')
+    def challenger(self, token: str | None) -> Bot:
+        """The bot whose token this is, if it may challenge now. Decided from the request's
+        headers alone, before its body is read: 401 without a token of a bot that still
+        plays, 429 past the token's limits, 503 when the challenge queue is full."""
         with self.lock:
-            bots = [self.bot(i) for i in bot_ids]
-            if not any(bot.owns(token) for bot in bots):
+            bot = self.bots.get(self.by_token.get(token_hash(token), -1)) if token else None
+            if bot is None or bot.status == "retired":
                 raise LadderError(401, "unauthorized", "a challenge needs the token of one of "
-                                                       "its bots")
-            game = bots[0].game
-            rules = self.rules.get(game)
-            if rules is None or any(bot.game != game for bot in bots):
+                                                       "its bots: Authorization: Bearer TOKEN")
+            if len(self.pending) >= self.challenge_queue:
+                raise LadderError(503, "busy", f"{len(self.pending)} challenges are waiting "
+                                  f"to start, the most this ladder keeps; try again later",
+                                  BUSY_RETRY_S)
+            if self.challenges_of.get(bot.id, 0) >= CHALLENGES_PENDING:
+                raise LadderError(429, "too many challenges", f"this token's "
+                                  f"{CHALLENGES_PENDING} challenges are still waiting or "
+                                  f"playing; challenge again when one has finished",
+                                  BUSY_RETRY_S)
+            now, times = self.clock(), self.challenged_at.setdefault(bot.id, deque())
+            while times and times[0] <= now - CHALLENGE_WINDOW_S:
+                times.popleft()
+            if len(times) >= self.challenge_rate:
+                oldest = times[0] if times else now
+                wait = max(1, int(oldest + CHALLENGE_WINDOW_S - now + 0.999))
+                raise LadderError(429, "too many challenges", f"a token makes at most "
+                                  f"{self.challenge_rate} challenges an hour; the next one "
+                                  f"in {wait} s", wait)
+            return bot
+
+    def challenge(self, bot_ids: list[int], token: str | None) -> int:
+        """Queue an unrated match between these bots, one of them the token's; it starts
+        before new rated matches, but at most in every other match slot while they wait."""
+        with self.lock:
+            challenger = self.challenger(token)
+            if not isinstance(bot_ids, list) or not bot_ids or not all(
+                    type(i) is int for i in bot_ids):
+                raise LadderError(422, "bad challenge", 'send {"bots": [id, id, ...]}')
+            rules = self.rules.get(challenger.game)
+            if rules is None:
                 raise LadderError(422, "bad challenge", "the bots must all be of one game "
                                                         "this server runs")
             if len(set(bot_ids)) != len(bot_ids) or not \
-                    max(2, rules.minimum) <= len(bots) <= rules.size:
-                raise LadderError(422, "bad challenge", f"a {game} match takes "
+                    max(2, rules.minimum) <= len(bot_ids) <= rules.size:
+                raise LadderError(422, "bad challenge", f"a {challenger.game} match takes "
                                   f"{max(2, rules.minimum)} to {rules.size} different bots")
+            bots = [self.bot(i) for i in bot_ids]
+            if challenger.id not in bot_ids:
+                raise LadderError(401, "unauthorized", "a challenge needs the token of one of "
+                                                       "its bots")
+            if any(bot.game != challenger.game for bot in bots):
+                raise LadderError(422, "bad challenge", "the bots must all be of one game "
+                                                        "this server runs")
             if any(bot.status == "retired" for bot in bots):
                 raise LadderError(422, "bad challenge", "a retired bot plays no more")
-            queued = self.store.enqueue(game, self.seed, rules.maps[0],
+            queued = self.store.enqueue(challenger.game, self.seed, rules.maps[0],
                                         [(bot.id, bot.version) for bot in bots], rated=False)
             self.pending.append(queued)
+            self.challengers[queued.id] = challenger.id
+            self.challenges_of[challenger.id] = self.challenges_of.get(challenger.id, 0) + 1
+            self.challenged_at[challenger.id].append(self.clock())
         self.wake.set()
         return queued.id
 
     # -- reading -----------------------------------------------------------------------
     def health(self) -> dict:
-        return {"ok": True, "queue": len(self.pending) + len(self.checks),
+        return {"ok": True, "queue": len(self.replayed) + len(self.pending) + len(self.checks),
                 "running": len(self.running)}
 
     def leaderboard(self, game: str) -> dict:
@@ -485,7 +578,8 @@ class Ladder:
         with self.lock:
             result = self.store.result(match_id)
         if result is None:
-            queued = match_id in self.running or any(q.id == match_id for q in self.pending)
+            queued = match_id in self.running or any(
+                q.id == match_id for q in (*self.replayed, *self.pending))
             raise LadderError(404, "unknown match", f"match {match_id} is "
                               f"{'not finished yet' if queued else 'not a finished match'}")
         return json.loads(result) | {"id": match_id}
