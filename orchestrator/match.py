@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from engine import ENGINE_VERSION
+from engine.streams import bot_key
 from engine.protocol import Match
 from orchestrator import jail_result, replay
 from orchestrator.bots import BotFile, unique_names
@@ -262,7 +263,8 @@ class _Attempt:
             for local, i in enumerate(lineup):
                 if i in loaded:
                     playing[i].output, violations = players.start(
-                        i, local_names, local, spec.seed, match.start_info(local))
+                        i, local_names, local, bot_key(spec.seed, local, len(lineup)),
+                        match.start_info(local))
                     _note_violations(playing[i], violations)
             forfeited = bool(players.failed) and forfeits
             played = 0                 # exchanges of this attempt (Race's round 0 adds none
