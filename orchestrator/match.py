@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from engine import ENGINE_VERSION
-from engine.streams import bot_key
 from engine.protocol import Match
+from engine.streams import bot_key
 from orchestrator import jail_result, replay
 from orchestrator.bots import BotFile, unique_names
 from orchestrator.games import get_game, wrong_game_hint

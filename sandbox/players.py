@@ -41,8 +41,9 @@ class Players(Protocol):
     def start(self, seat: int, names: list[str], ai: int, key: str,
               info: dict | None) -> tuple[str, list[str]]:
         """Tell the bot of `seat` its match: every player's name, its own index among
-        them (`ai`), its own key (never the seed: `engine.streams.bot_key`), and what its game tells each bot once (`info`). Returns
-        what it printed while loading and what the sandbox refused it then."""
+        them (`ai`), its own key (never the seed: `engine.streams.bot_key`), and what its
+        game tells each bot once (`info`). Returns what it printed while loading and what
+        the sandbox refused it then."""
         ...
 
     def exchange(self, payloads: Payloads) -> Exchanged:
