@@ -207,7 +207,7 @@ class Ladder:
             ids = pick(standings, rules, rng)
             if ids is None:
                 continue
-            queued = self.store.enqueue(game, self.seed, rng.choice(rules.maps),
+            queued = self.store.enqueue(game, rng.choice(rules.maps),
                                         [(i, self.bots[i].version) for i in ids], rated=True)
             self._count_pending(queued, +1)
             return queued
@@ -411,7 +411,7 @@ class Ladder:
                                   f"{max(2, rules.minimum)} to {rules.size} different bots")
             if any(bot.status == "retired" for bot in bots):
                 raise LadderError(422, "bad challenge", "a retired bot plays no more")
-            queued = self.store.enqueue(game, self.seed, rules.maps[0],
+            queued = self.store.enqueue(game, rules.maps[0],
                                         [(bot.id, bot.version) for bot in bots], rated=False)
             self.pending.append(queued)
         self.wake.set()
