@@ -16,7 +16,11 @@ from engine.race.factory import seed_factory
 from engine.race.match import HAND, RaceMatch, new_deck
 from engine.streams import bot_key, derive, stream
 from orchestrator import api, options
+from orchestrator.bots import read_bot
+from orchestrator.games import get_game
+from orchestrator.match import MatchSpec, run_match
 from sandbox import host
+from sandbox.limits import Limits
 from tests.conftest import BOTS
 from tests.support.sandbox import by_name, play, tier_layers
 
@@ -157,4 +161,21 @@ def test_sysinfo_is_refused_to_a_python_bot() -> None:
     player = by_name(result)["Sysinfo"]
     text = str(player)
     assert "LEAK" not in text
+    assert "sysinfo refused: Operation not permitted" in text, text
+
+
+def test_sysinfo_is_refused_to_a_cave_program() -> None:
+    """The programs' own filter (a Cave bot in any language) refuses it too."""
+    active, _ = tier_layers("standard")
+    if "seccomp" not in active:
+        pytest.skip("needs seccomp")
+    cave = get_game("cave")
+    limits = Limits(cpu_per_call_s=1.0, wall_per_call_s=2.0, watchdog_grace_s=5.0,
+                    memory_mb=160, first_wall_s=5.0)
+    bot = read_bot(HOSTILE / "cave_sysinfo.py")
+    spec = MatchSpec("cave", cave.find_map(None), [bot, bot], 5,
+                     cave.rules("seed", max_turns=2), limits, "standard")
+    result = run_match(spec)
+    text = " ".join(p["output"] for p in result["players"])
+    assert "LEAK" not in text, text
     assert "sysinfo refused: Operation not permitted" in text, text

@@ -32,11 +32,11 @@ SUITES = ["tests/sandbox/test_hostile.py", "tests/sandbox/test_jail_attacks.py",
           "tests/sandbox/test_check.py", "tests/sandbox/test_tiers.py",
           "tests/arena/test_matches.py", "tests/cave/test_hostile_programs.py",
           "tests/robotgame/test_hangs.py", "tests/api/test_code_bots.py",
-          "tests/replay/test_hostile_replays.py"]
+          "tests/replay/test_hostile_replays.py", "tests/doors/test_secrets.py"]
 
 
 @HOST_WIDE        # it runs the hostile suites, whose port and files it shares
-@pytest.mark.timeout(900)   # nine suites one after another: its own run's deadline, not 300 s
+@pytest.mark.timeout(900)   # ten suites one after another: its own run's deadline, not 300 s
 def test_the_hostile_suite_check_and_matches_pass_as_an_ordinary_user(ordinary_user) -> None:
     # -n 0: this worker's own process, not two more beside the session's workers; and
     # the session's other processes are not the hostile suite's leftovers.
