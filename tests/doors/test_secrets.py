@@ -7,6 +7,7 @@ call stack, an honest bot that prints its hand, a sysinfo caller)."""
 from __future__ import annotations
 
 import random
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from engine.streams import bot_key, derive, stream
 from orchestrator import api, options
 from orchestrator.bots import read_bot
 from orchestrator.games import get_game
+from orchestrator.ladder.store import LadderStore
 from orchestrator.match import MatchSpec, run_match
 from sandbox import host
 from sandbox.limits import Limits
@@ -179,3 +181,42 @@ def test_sysinfo_is_refused_to_a_cave_program() -> None:
     text = " ".join(p["output"] for p in result["players"])
     assert "LEAK" not in text, text
     assert "sysinfo refused: Operation not permitted" in text, text
+
+
+def _seeds(db) -> list[int]:
+    with sqlite3.connect(db) as con:
+        return sorted(row[0] for row in con.execute("SELECT seed FROM matches"))
+
+
+def test_a_batch_without_a_first_seed_draws_one_and_the_same_call_resumes_it(tmp_path) -> None:
+    """Before, a batch started at seed 1 (and the ladder at its --seed plus the match's
+    public number): seeds any bot could try. Now the first is drawn (63 bits), and the
+    same call on the same results file goes on with it: nothing is played twice."""
+    def run(db):
+        return api.batch(["hunter", "beeline"], seeds=2, max_turns=3, robots=2, db=db,
+                         workers=1, progress=False)
+    db, other = tmp_path / "r.sqlite", tmp_path / "other.sqlite"
+    first = run(db)
+    seeds = _seeds(db)
+    assert first.matches == 2 and first.skipped == 0
+    assert seeds[1] == seeds[0] + 1 and seeds[0] >= 1 << 32, seeds
+    again = run(db)
+    assert again.skipped == 2 and _seeds(db) == seeds
+    run(other)
+    assert _seeds(other) != seeds
+
+
+def test_the_ladder_draws_each_matchs_seed(tmp_path) -> None:
+    """The ladder's queue: each match's seed is 63 bits from the OS, kept with it; not
+    the server's seed plus the match's number."""
+    store = LadderStore(tmp_path / "ladder.sqlite")
+    try:
+        queued = [store.enqueue("robotgame", "default", [(1, 1), (2, 1)], rated=True)
+                  for _ in range(8)]
+        kept = {q.id: q.seed for q in store.unfinished()}
+    finally:
+        store.close()
+    seeds = [q.seed for q in queued]
+    assert kept == {q.id: q.seed for q in queued}
+    assert len(set(seeds)) == 8 and max(seeds) >= 1 << 40
+    assert all(0 <= s <= arguments.SEED_MAX for s in seeds)
