@@ -54,17 +54,18 @@ def _predicted_and_dealt(result: dict) -> tuple[list[str], str, str]:
 
 
 @pytest.mark.parametrize("sandbox", ["standard", "bwrap"])
-def test_a_snooper_cannot_predict_an_opponents_race_hand(sandbox: str) -> None:
+@pytest.mark.parametrize("snooper_seat", [0, 1])
+def test_a_snooper_cannot_predict_an_opponents_race_hand(sandbox: str,
+                                                         snooper_seat: int) -> None:
     """Before: the start frame held the seed (and `random`'s pending seed string held it
     too), so the snooper dealt the opponent's deck itself: its predicted first hand was
-    the opponent's, card for card. Now the child holds only its own key, and a drawn seed
-    is 63 bits: no seed found, no prediction, the hand its own."""
+    the opponent's, card for card (5 matches of 5 on the old code). Now the child holds
+    only its own key, and a drawn seed is 63 bits: no seed found, no prediction."""
     if sandbox == "bwrap":
         tier_layers("bwrap")                     # skips with the reason where bwrap lacks
-    predicted, hand, output = _predicted_and_dealt(_race(0, None, sandbox))
+    predicted, hand, output = _predicted_and_dealt(_race(snooper_seat, None, sandbox))
     assert "SEEDS []" in output, output
-    seat = "1 "
-    assert f"{seat}{hand}" not in predicted, (hand, predicted)
+    assert f"{1 - snooper_seat} {hand}" not in predicted, (hand, predicted)
     assert predicted == []
 
 
