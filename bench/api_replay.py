@@ -28,6 +28,13 @@ BEFORE = ROOT / "bench" / "api_before"
 SAMPLES = ("beeline.py", "hunter.py", "randy.py", "turtle.py")
 
 
+def _start(names: list, seed: int, ai: int) -> dict:
+    """The start frame for either bot side: the frozen one reads `seed` and seeds `random`
+    from "seed:ai:robot:turn"; today's reads `key` (the host sends no seed) and seeds it
+    from "key:robot:turn", so this key makes both draw alike."""
+    return {"names": names, "seed": seed, "key": f"{seed}:{ai}", "ai": ai}
+
+
 def record(path: Path, turns: int = 60, every: int = 3, seed: int = 7,
            map_name: str = "official.txt") -> int:
     """Write the views of turns 1, 1+every, ... of one match to `path`; their count."""
@@ -46,8 +53,7 @@ def record(path: Path, turns: int = 60, every: int = 3, seed: int = 7,
     for ai, source in enumerate(sources):
         module = runtime.load_bot(source.read_text(), str(source), runtime.NoGuard(),
                                   module_name=f"bot_{ai}")
-        players[ai] = _arena.ArenaRuntime(module, {"names": names, "seed": seed, "ai": ai},
-                                          runtime.NoGuard())
+        players[ai] = _arena.ArenaRuntime(module, _start(names, seed, ai), runtime.NoGuard())
     kept = []
     while match.end is None and match.turn < turns:
         views = match.views()
@@ -77,8 +83,7 @@ def replay(api: str, bot: Path, views_path: Path, probe: bool, repeat: int) -> d
         for ai, view in data["views"]:
             if ai not in runtimes:
                 runtimes[ai] = _arena.ArenaRuntime(
-                    module, {"names": data["names"], "seed": data["seed"], "ai": ai},
-                    _runtime.NoGuard())
+                    module, _start(data["names"], data["seed"], ai), _runtime.NoGuard())
             started = time.process_time()
             reply = runtimes[ai].handle(view)
             cpu += time.process_time() - started

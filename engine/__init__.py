@@ -1,6 +1,6 @@
 """Pure game rules. No processes, no I/O beyond parsing text handed to it."""
 
-ENGINE_VERSION = "0.2.0"
+ENGINE_VERSION = "0.3.0"
 
 
 class InputError(Exception):

@@ -188,7 +188,7 @@ def scenario(file: str | Path, *, game: str = DEFAULT_GAME) -> dict:
     return scenarios.run_scenario_file(Path(file), game)
 
 
-def batch(bots: Sequence[Bot], *, seeds: int = 100, first_seed: int = 1,
+def batch(bots: Sequence[Bot], *, seeds: int = 100, first_seed: int | None = None,
           game: str = DEFAULT_GAME, map: str | None = None, rules: str | None = None,
           robots: int | None = None, max_turns: int | None = None,
           random_spawn: bool = False, sandbox: str = "standard",
@@ -197,6 +197,8 @@ def batch(bots: Sequence[Bot], *, seeds: int = 100, first_seed: int = 1,
           backend: str = "local", address: str | None = None, replays: bool = False,
           progress: bool | None = None) -> BatchResult:
     """The same line-up over `seeds` seeds from `first_seed`, in parallel (`arena batch`).
+    `first_seed` None: the one this call drew before into `db` (the same call resumes), or
+    one drawn from the OS (63 bits, unguessable by the bots).
 
     Every match goes into the SQLite file `db` (default runs/GAME.sqlite) as it
     finishes; the same call after an interruption plays only what is missing.
@@ -209,7 +211,8 @@ def batch(bots: Sequence[Bot], *, seeds: int = 100, first_seed: int = 1,
 
 
 def tournament(bots: Sequence[Bot], *, format: str | None = None, games: int | None = None,
-               size: int | None = None, first_seed: int = 1, game: str = DEFAULT_GAME,
+               size: int | None = None, first_seed: int | None = None,
+               game: str = DEFAULT_GAME,
                map: str | None = None, rules: str | None = None, robots: int | None = None,
                max_turns: int | None = None, sandbox: str = "standard",
                cpu_limit: float | None = None, memory_mb: int | None = None,
@@ -234,7 +237,7 @@ def _run_watch(progress: bool | None) -> batches.Watch:
 
 def compare(new: Bot, old: Bot, *, game: str = DEFAULT_GAME, against: Sequence[Bot] | None = None,
             elo0: float = 0.0, elo1: float = 10.0, alpha: float = 0.05, beta: float = 0.05,
-            model: str = "normalized", max_games: int = 20000, seed: int = 1,
+            model: str = "normalized", max_games: int = 20000, seed: int | None = None,
             map: str | None = None, rules: str | None = None, robots: int | None = None,
             max_turns: int | None = None, sandbox: str = "standard",
             cpu_limit: float | None = None, memory_mb: int | None = None,

@@ -67,7 +67,7 @@ def batch(
     bots: List[Path] = typer.Argument(..., help="Bot files (or samples' names, see `arena "
                                       "bots`), in seat order.", show_default=False),
     seeds: int = typer.Option(100, "--seeds", help="How many matches: one per seed."),
-    first_seed: int = typer.Option(1, help="The first seed; then first+1, first+2, ..."),
+    first_seed: Optional[int] = typer.Option(None, help="The first seed; then first+1, first+2, ... \\[default: drawn from the OS (63 bits), or the one the same command drew before in the same --db]", show_default=False),
     game: GameOption = DEFAULT_GAME,
     map: MapOption = None,
     rules: RulesOption = None,
@@ -118,7 +118,7 @@ def tournament(
                                         "(ffa).", show_default=False),
     size: Optional[int] = typer.Option(None, help="combinations: bots per match (at most "
                                        "the number of bots)."),
-    first_seed: int = typer.Option(1, help="The first seed."),
+    first_seed: Optional[int] = typer.Option(None, help="The first seed. \\[default: drawn from the OS (63 bits), or the one the same command drew before in the same --db]", show_default=False),
     game: GameOption = DEFAULT_GAME,
     map: MapOption = None,
     rules: RulesOption = None,

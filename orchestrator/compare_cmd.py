@@ -57,7 +57,7 @@ def compare(
                               "deviations of a game's score, times 800/ln 10), whatever the "
                               "draw rate (fishtest's default). logistic: the usual Elo."),
     max_games: int = typer.Option(20000, help="Stop undecided after this many games."),
-    seed: int = typer.Option(1, "--seed", help="Pair k plays on seed SEED+k."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Pair k plays on seed SEED+k. \\[default: drawn from the OS (63 bits), or the one the same command drew before in the same --db]", show_default=False),
     map: MapOption = None,
     rules: RulesOption = None,
     robots: RobotsOption = None,

@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from engine import ENGINE_VERSION
 from engine.protocol import Match
+from engine.streams import bot_key
 from orchestrator import jail_result, replay
 from orchestrator.bots import BotFile, unique_names
 from orchestrator.games import get_game, wrong_game_hint
@@ -263,7 +264,8 @@ class _Attempt:
             for local, i in enumerate(lineup):
                 if i in loaded:
                     playing[i].output, violations = players.start(
-                        i, local_names, local, spec.seed, match.start_info(local))
+                        i, local_names, local, bot_key(spec.seed, local, len(lineup)),
+                        match.start_info(local))
                     _note_violations(playing[i], violations)
             forfeited = bool(players.failed) and forfeits
             played = 0                 # exchanges of this attempt (Race's round 0 adds none

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
-import random
+import secrets
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -53,8 +53,13 @@ LADDER_SANDBOX_HELP = (f"How the ladder's matches and upload checks are sandboxe
                        f"{modes.names_text(_LADDER_MODES)} (see `arena run --help`).")
 
 
-def seed_or_draw(seed: Optional[int]) -> int:
-    return seed if seed is not None else random.SystemRandom().randrange(1 << 31)
+def seed_or_draw(seed: Optional[int], span: int = 1) -> int:
+    """The seed given, or one drawn from the OS, unguessable (63 bits): a match's hidden
+    information (decks, rolls) is only as hidden as its seed. With `span`, the first of
+    `span` seeds in a row, all of them within 0..SEED_MAX."""
+    if seed is not None:
+        return seed
+    return secrets.randbelow(arguments.SEED_MAX - span + 2)
 
 
 def rule_overrides(found: Game, robots: Optional[int], max_turns: Optional[int],

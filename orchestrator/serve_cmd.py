@@ -56,7 +56,8 @@ def serve(
         = "local",
     address: Annotated[Optional[str], typer.Option(help="Dask scheduler, tcp://host:port.")]
         = None,
-    seed: Annotated[int, typer.Option(help="The ladder's seed: match N plays seed + N.")] = 0,
+    seed: Annotated[int, typer.Option(help="The matchmaking's seed: who meets whom, on which "
+                                      "map. Each match's own seed is drawn from the OS.")] = 0,
     lineup: Annotated[Optional[list[str]], typer.Option(
         help=f"A game's match size, GAME=N (repeatable) \\[default: "
              f"{per_game(lambda game: game.ladder_rules.size)}].", show_default=False)] = None,

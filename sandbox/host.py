@@ -100,10 +100,11 @@ def load_frame(bot_side: str, bot: BotSpec) -> dict:
     return frame
 
 
-def start_frame(names: list[str], ai: int, seed: int, info: dict | None = None) -> dict:
-    """The frame after loading: the match the bot plays in, which AI it is, and what the
-    game tells each bot once (Robot Game: the map and its settings)."""
-    return {"names": names, "ai": ai, "seed": seed, "info": info}
+def start_frame(names: list[str], ai: int, key: str, info: dict | None = None) -> dict:
+    """The frame after loading: the match the bot plays in, which AI it is, its own key
+    (never the match seed: `engine.streams.bot_key`, from which its `random` is seeded),
+    and what the game tells each bot once (Robot Game: the map and its settings)."""
+    return {"names": names, "ai": ai, "key": key, "info": info}
 
 
 def describe_exit(status: int | None, cpu_s: float = 0.0, cpu_cap_s: float = 0.0) -> str:
@@ -221,8 +222,8 @@ class Child:
         except BrokenPipeError:
             pass
 
-    def start(self, names: list[str], ai: int, seed: int, info: dict | None = None) -> None:
-        self._write({"start": start_frame(names, ai, seed, info)})
+    def start(self, names: list[str], ai: int, key: str, info: dict | None = None) -> None:
+        self._write({"start": start_frame(names, ai, key, info)})
 
     def send(self, payload: dict, calls: int) -> None:
         """Send one request that will make `calls` bot calls, and arm the limits."""

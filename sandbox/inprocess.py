@@ -47,9 +47,9 @@ class InProcessPlayer:
         self.runtime_mod = runtime
         self.limits_out = 0                # its output goes to stderr, not to the reply
 
-    def start(self, names: list[str], ai: int, seed: int, info: dict | None = None) -> None:
+    def start(self, names: list[str], ai: int, key: str, info: dict | None = None) -> None:
         self.runtime = self.runtime_mod.start_runtime(
-            self.game, self.module, start_frame(names, ai, seed, info), self.guard)
+            self.game, self.module, start_frame(names, ai, key, info), self.guard)
 
     def kill(self) -> None:
         """Nothing to kill in-process."""
@@ -96,13 +96,13 @@ class ProgramPlayer:
         self.runner = _program.runner_for(program, path, self.limits, workdir,
                                           bot.scratch or {})
 
-    def start(self, names: list[str], ai: int, seed: int, info: dict | None = None) -> None:
+    def start(self, names: list[str], ai: int, key: str, info: dict | None = None) -> None:
         """A Cave program learns everything from its turns; a game whose players may be
         Python or programs (Robot Game) speaks to it through the keeper's adapter."""
         import _keeper  # noqa: PLC0415
         adapter = _keeper.program_adapter(*side_parts(self.bot_side))
         if adapter is not None:
-            self.adapter = adapter(self.runner, start_frame(names, ai, seed, info), self.limits)
+            self.adapter = adapter(self.runner, start_frame(names, ai, key, info), self.limits)
 
     def call(self, payload: dict) -> dict:
         started = time.perf_counter()

@@ -295,12 +295,12 @@ class GuardedPlayer:
             self.memory_mb += STATE.memory_growth()
             STATE.marker.idle()
 
-    def start(self, names: list[str], ai: int, seed: int, info: dict | None = None) -> None:
+    def start(self, names: list[str], ai: int, key: str, info: dict | None = None) -> None:
         STATE.enter(self.seat, STARTING)
         try:
             with self._bot_running():
                 self.runtime = self.runtime_mod.start_runtime(
-                    self.game, self.module, start_frame(names, ai, seed, info), self.guard)
+                    self.game, self.module, start_frame(names, ai, key, info), self.guard)
         except BaseException:     # not described: its __str__ would be the bot's code
             self.dead = self.fatal or "crash: the bot's module raised as the match started"
 

@@ -38,11 +38,12 @@ class Players(Protocol):
         """The seats whose bot loaded."""
         ...
 
-    def start(self, seat: int, names: list[str], ai: int, seed: int,
+    def start(self, seat: int, names: list[str], ai: int, key: str,
               info: dict | None) -> tuple[str, list[str]]:
         """Tell the bot of `seat` its match: every player's name, its own index among
-        them (`ai`), the seed, and what its game tells each bot once (`info`). Returns
-        what it printed while loading and what the sandbox refused it then."""
+        them (`ai`), its own key (never the seed: `engine.streams.bot_key`), and what its
+        game tells each bot once (`info`). Returns what it printed while loading and what
+        the sandbox refused it then."""
         ...
 
     def exchange(self, payloads: Payloads) -> Exchanged:
@@ -74,7 +75,7 @@ class PlayersFactory(Protocol):
 
 
 class Seats:
-    """`Players` kept as one object per seat, each with `start(names, ai, seed, info)`,
+    """`Players` kept as one object per seat, each with `start(names, ai, key, info)`,
     `startup_output`, `startup_violations`, `usage()` and `kill()`. A subclass loads them
     (`__init__`) and exchanges a turn with them (`exchange`); `layers` says none here."""
 
@@ -87,10 +88,10 @@ class Seats:
     def seats(self) -> Collection[int]:
         return self.loaded.keys()
 
-    def start(self, seat: int, names: list[str], ai: int, seed: int,
+    def start(self, seat: int, names: list[str], ai: int, key: str,
               info: dict | None) -> tuple[str, list[str]]:
         player = self.loaded[seat]
-        player.start(names, ai, seed, info)
+        player.start(names, ai, key, info)
         return player.startup_output, player.startup_violations
 
     def exchange(self, payloads: Payloads) -> Exchanged:

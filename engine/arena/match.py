@@ -2,7 +2,6 @@
 the ranking. `engine/arena/game.py` puts them behind the match protocol."""
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
@@ -26,6 +25,7 @@ from engine.arena.constants import (
 )
 from engine.arena.mapfile import ArenaMap
 from engine.arena.rules import Rules
+from engine.streams import stream
 
 # How each stepping move steps, in quarter turns clockwise from the robot's facing.
 STEP_TURNS = {FORWARD: 0, FORWARD_TWO: 0, REVERSE: 2, SIDESTEP_LEFT: 3, SIDESTEP_RIGHT: 1}
@@ -58,7 +58,7 @@ class ArenaMatch:
         self.players = list(players)
         self.rules = rules
         self.seed = seed
-        self.rng = random.Random(seed)
+        self.rng = stream(seed, "arena")
         self.board = Board(arena, rules)
         self.turn = 0
         self.end: str | None = None

@@ -1,16 +1,15 @@
 """A cavern from the match seed: its size from the number of bots, its content from DENSITY."""
 from __future__ import annotations
 
-import random
-
 from engine.cave.constants import CREATURES, DENSITY, GROUND, cavern_side
 from engine.cave.match import Bot, Cavern, Creature
+from engine.streams import stream
 
 
 def generate(bots: int, seed: int) -> Cavern:
     """Each square draws once: an item, an obstacle, a creature (on ground), or ground.
     Nurse Nina then stands on a random ground square."""
-    rng = random.Random(f"cave:{seed}:{bots}")
+    rng = stream(seed, "cavern", bots)
     side = cavern_side(bots)
     squares = [[GROUND] * side for _ in range(side)]
     creatures = []
@@ -32,7 +31,7 @@ def generate(bots: int, seed: int) -> Cavern:
 
 def place_bots(cavern: Cavern, names: list[str], seed: int) -> list[Bot]:
     """Distinct random ground squares, none on or next to an animal, nor on Nina."""
-    rng = random.Random(f"cave-bots:{seed}:{len(names)}")
+    rng = stream(seed, "cave-bots", len(names))
     near_animals = {(c.row + dr, c.col + dc) for c in cavern.creatures
                     for dr in (-1, 0, 1) for dc in (-1, 0, 1)}
     free = _open_ground(cavern, near_animals | {cavern.nurse})

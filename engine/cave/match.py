@@ -2,11 +2,11 @@
 
 A turn is `begin_turn` (poison, then the creatures), the bots' views, then `finish_turn`
 with their answers (the bots act one by one, then Nurse Nina heals). Everything random
-comes from one `random.Random(seed)` per match, drawn in a fixed order.
+comes from one generator per match, one-way derived from the seed (`engine.streams`),
+drawn in a fixed order.
 """
 from __future__ import annotations
 
-import random
 import re
 from dataclasses import dataclass, field
 
@@ -49,6 +49,7 @@ from engine.cave.constants import (
     VIEW_RADIUS,
     WATER,
 )
+from engine.streams import stream
 
 ANSWER = re.compile(r"([MAH])(NN|NE|EE|SE|SS|SW|WW|NW)([MAH])(NN|NE|EE|SE|SS|SW|WW|NW)")
 STEPS = tuple(DIRECTIONS.values())
@@ -128,7 +129,7 @@ class CaveMatch:
                  order: list[int] | None = None) -> None:
         self.cavern = cavern
         self.bots = bots
-        self.rng = random.Random(seed)
+        self.rng = stream(seed, "cave")
         self.max_turns = max_turns
         self.creatures_move = creatures_move
         self.order = order              # a fixed acting order (scenarios), else drawn

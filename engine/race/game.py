@@ -3,12 +3,11 @@
 against the hand dealt, then the five registers of `RaceMatch`."""
 from __future__ import annotations
 
-import random
-
 from engine.protocol import MatchBase
 from engine.race.factory import HEADINGS, Factory
 from engine.race.match import REGISTERS, RaceMatch
 from engine.race.rules import Rules
+from engine.streams import stream
 
 # What the bot side reports besides an answer (the bot raised, or passed its time), and
 # the stats that count them, named as in the other games.
@@ -58,7 +57,7 @@ class RaceGame(MatchBase):
         self.hands: dict[int, tuple[list[str], list[str]]] = {}
         self.counts = [{"overheats": 0, "timeouts": 0, "invalid": 0} for _ in names]
         self.decisions = [0] * len(names)
-        self.fallback = random.Random(f"{seed}:fallback")
+        self.fallback = stream(seed, "fallback")
         self.started = False               # round 0, the choice of facing, is played
         self._failed: set[int] = set()     # bots whose call this round raised or timed out
 

@@ -1,17 +1,18 @@
 """Race some Robots' rules: decks, the five registers, pushes, belts, lasers, reboots and
 checkpoints (spec/race.md; the 2016 RoboRally rules where the seed is silent).
 
-Every random choice comes from a stream named after the match seed and what it is for
-(a bot's deck, a round's play order, the start squares), so a scripted scenario and a
-full game draw the same way, and one bot's draws never shift another's.
+Every random choice comes from a stream of its own, one-way derived from the match seed
+and what it is for (`engine.streams`: a bot's deck, a round's play order, the start
+squares), so a scripted scenario and a full game draw the same way, one bot's draws never
+shift another's, and knowing one stream tells nothing of another.
 """
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 
 from engine import InputError
 from engine.race.factory import STEP, Factory, right
+from engine.streams import stream
 
 DECK = {"M1": 3, "M2": 2, "M3": 2, "RT": 3, "LT": 3, "UT": 3, "MB": 2, "Ag": 2}   # 20
 SPAM, AGAIN = "Sp", "Ag"
@@ -63,7 +64,7 @@ class RaceMatch:
         self.round = 0
         self.end: str | None = None
         self.winner: int | None = None
-        self.decks = [random.Random(f"{seed}:deck:{i}") for i in range(len(bots))]
+        self.decks = [stream(seed, "deck", i) for i in range(len(bots))]
         self.log: list[dict] = []          # the last round, register by register
         self._events: dict = {}            # the register being played: what a reboot adds to
 
@@ -74,7 +75,7 @@ class RaceMatch:
         if len(names) > len(factory.starts):
             raise InputError(f"{factory.name}: {len(factory.starts)} start squares cannot "
                              f"hold {len(names)} bots")
-        squares = random.Random(f"{seed}:starts").sample(factory.starts, len(factory.starts))
+        squares = stream(seed, "starts").sample(factory.starts, len(factory.starts))
         return cls(factory, [Bot(name, *squares[i]) for i, name in enumerate(names)], seed,
                    max_rounds)
 
@@ -83,7 +84,7 @@ class RaceMatch:
         """The order of the round about to be played: closest to the antenna first; then
         the larger east-west distance; then a coin-flip seeded by that round."""
         ax, ay = self.factory.antenna
-        coin = random.Random(f"{self.seed}:order:{self.round + 1}")
+        coin = stream(self.seed, "order", self.round + 1)
         flips = [coin.random() for _ in self.bots]
         return sorted(range(len(self.bots)), key=lambda i: (
             abs(self.bots[i].x - ax) + abs(self.bots[i].y - ay), -abs(self.bots[i].x - ax),

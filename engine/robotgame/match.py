@@ -7,13 +7,13 @@ the next one. After turn 99 the player with more robots wins.
 """
 from __future__ import annotations
 
-import random
 from typing import Mapping, Sequence
 
 from engine import InputError
 from engine.robotgame.mapfile import Loc, RobotGameMap
 from engine.robotgame.resolve import Robot, resolve
 from engine.robotgame.rules import Rules
+from engine.streams import stream
 
 END_TURN_LIMIT = "turn_limit"
 
@@ -35,8 +35,8 @@ class RobotGameMatch:
         self.players = list(players)
         self.rules = rules
         self.seed = seed
-        self.spawn_rng = random.Random(f"{seed}:spawn")
-        self.attack_rng = random.Random(f"{seed}:attack")
+        self.spawn_rng = stream(seed, "spawn")
+        self.attack_rng = stream(seed, "attack")
         self.robots: list[Robot] = []
         self.turn = 0
         self.end: str | None = None

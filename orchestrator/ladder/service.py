@@ -256,7 +256,7 @@ class Ladder:
             ids = pick(standings, rules, rng)
             if ids is None:
                 continue
-            queued = self.store.enqueue(game, self.seed, rng.choice(rules.maps),
+            queued = self.store.enqueue(game, rng.choice(rules.maps),
                                         [(i, self.bots[i].version) for i in ids], rated=True)
             self._count_pending(queued, +1)
             return queued
@@ -501,7 +501,7 @@ class Ladder:
                                                         "this server runs")
             if any(bot.status == "retired" for bot in bots):
                 raise LadderError(422, "bad challenge", "a retired bot plays no more")
-            queued = self.store.enqueue(challenger.game, self.seed, rules.maps[0],
+            queued = self.store.enqueue(challenger.game, rules.maps[0],
                                         [(bot.id, bot.version) for bot in bots], rated=False)
             self.pending.append(queued)
             self.challengers[queued.id] = challenger.id

@@ -13,6 +13,7 @@ participants), which records every ladder match as a batch does.
 from __future__ import annotations
 
 import json
+import secrets
 import time
 from dataclasses import dataclass
 
@@ -125,17 +126,19 @@ class LadderStore(Store):
         """The id the next queued match will get."""
         return self.db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM ladder_queue").fetchone()[0]
 
-    def enqueue(self, game: str, seed_base: int, map_name: str,
-                lineup: list[tuple[int, int]], rated: bool) -> Queued:
-        """Queue a match; its seed is the server's seed plus its number."""
+    def enqueue(self, game: str, map_name: str, lineup: list[tuple[int, int]],
+                rated: bool) -> Queued:
+        """Queue a match; its seed is drawn from the OS (63 bits), kept with it so that it
+        plays again the same, and shown once it is played. Before, it was the server's
+        seed plus the match's public number: a bot that knew one, or tried the small ones,
+        could deal every opponent's hidden cards (docs/security.md)."""
+        seed = secrets.randbits(63)
         with self.transaction():
             cursor = self.db.execute(
                 "INSERT INTO ladder_queue (game, seed, map, lineup, rated, created) "
-                "VALUES (?, 0, ?, ?, ?, ?)",
-                (game, map_name, json.dumps(lineup), int(rated), time.time()))
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (game, seed, map_name, json.dumps(lineup), int(rated), time.time()))
             match = cursor.lastrowid
-            seed = (seed_base + match) % (1 << 31)
-            self.db.execute("UPDATE ladder_queue SET seed = ? WHERE id = ?", (seed, match))
         return Queued(match, game, seed, map_name, tuple(map(tuple, lineup)), rated)
 
     def unfinished(self) -> list[Queued]:

@@ -3,6 +3,7 @@ functions): plan them, play what the store does not hold yet, and report. Every 
 goes into the store as it finishes, so the same call after Ctrl-C plays only the rest."""
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 from contextlib import AbstractContextManager, nullcontext
@@ -13,7 +14,7 @@ from engine import InputError
 from orchestrator import arguments, execute
 from orchestrator.bots import read_bot
 from orchestrator.games import Game
-from orchestrator.options import Interrupted
+from orchestrator.options import Interrupted, seed_or_draw
 from orchestrator.ratings import ELO_INITIAL, ELO_K
 from orchestrator.ratings import table as ratings_table
 from orchestrator.schedule import Planned, Setup, plan_batch, plan_tournament, record_of
@@ -32,20 +33,47 @@ def unwatched(total: int, tally: Tally) -> AbstractContextManager[Callable[[], N
     return nullcontext(lambda: None)
 
 
-def batch(bots: Sequence[Path], seeds: int, first_seed: int, game: str, map: str | None,
+def first_seed_for(kind: str, path: Path, args: dict, given: Optional[int], span: int) -> int:
+    """The first seed given; else the one the newest run of the same command (every
+    argument alike but the seed) in the results file `path` drew, so that the same command
+    after Ctrl-C resumes it, and again reports it; else one drawn from the OS (63 bits:
+    the opponents may be anyone's, and a match's hidden information is only as hidden as
+    its seed, docs/security.md)."""
+    if given is not None:
+        return given
+    if path.is_file():
+        wanted = json.loads(json.dumps(args))
+        store = Store(path)
+        try:
+            for run in reversed(store.runs()):
+                kept = dict(run["args"])
+                seed = kept.pop("first_seed", None)
+                if run["kind"] == kind and kept == wanted and type(seed) is int and \
+                        0 <= seed <= arguments.SEED_MAX - span + 1:
+                    return seed
+        finally:
+            store.close()
+    return seed_or_draw(None, span)
+
+
+def batch(bots: Sequence[Path], seeds: int, first_seed: int | None, game: str, map: str | None,
           rules: str | None, robots: int | None, max_turns: int | None, random_spawn: bool,
           sandbox: str, cpu_limit: float | None, memory_mb: int | None,
           workers: int | None, db: Path | None, backend: str, address: str | None,
           replays: bool, watch: Watch = unwatched) -> tuple[dict, str]:
-    """The same line-up over `seeds` seeds: the `arena batch --json` report, and its title."""
+    """The same line-up over `seeds` seeds: the `arena batch --json` report, and its title.
+    `first_seed` None: drawn, or resumed (`first_seed_for`)."""
     arguments.check(seeds=seeds, first_seed=first_seed, workers=workers)
-    arguments.check_span(first_seed, seeds)
+    if first_seed is not None:
+        arguments.check_span(first_seed, seeds)
     setup = run_setup(game, map, rules, robots, max_turns, random_spawn, sandbox, cpu_limit,
                       memory_mb)
     lineup = [read_bot(p, setup.game.name) for p in setup.game.mirrored(list(bots))]
-    planned = plan_batch(setup, lineup, list(range(first_seed, first_seed + seeds)))
-    args = {"bots": [b.path for b in lineup], "seeds": seeds, "first_seed": first_seed,
+    args = {"bots": [b.path for b in lineup], "seeds": seeds,
             "map": setup.map_path.name, "rules": setup.rules.as_dict(), "sandbox": sandbox}
+    first_seed = first_seed_for("batch", results_path(db, setup.game), args, first_seed, seeds)
+    args["first_seed"] = first_seed
+    planned = plan_batch(setup, lineup, list(range(first_seed, first_seed + seeds)))
     store, run_id, skipped = play_all("batch", setup, planned, args, db, workers, backend,
                                       address, watch, key=by_seat, replays=replays)
     summary = summarize(store.iter_run_results(run_id), by_seat)    # one match at a time
@@ -60,7 +88,7 @@ def batch(bots: Sequence[Path], seeds: int, first_seed: int, game: str, map: str
 
 
 def tournament(bots: Sequence[Path], format: str | None, games: int | None,
-               size: int | None, first_seed: int, game: str, map: str | None,
+               size: int | None, first_seed: int | None, game: str, map: str | None,
                rules: str | None, robots: int | None, max_turns: int | None, sandbox: str,
                cpu_limit: float | None, memory_mb: int | None, workers: int | None,
                db: Path | None, backend: str, address: str | None, replays: bool,
@@ -68,7 +96,8 @@ def tournament(bots: Sequence[Path], format: str | None, games: int | None,
     """A tournament rated by Elo and openskill: the `arena tournament --json` report, and
     its title. `format`, `games` and `size` default to the game's own."""
     arguments.check(games=games, size=size, first_seed=first_seed, workers=workers)
-    arguments.check_span(first_seed, games or 1)
+    if first_seed is not None:
+        arguments.check_span(first_seed, games or 1)
     setup = run_setup(game, map, rules, robots, max_turns, False, sandbox, cpu_limit,
                       memory_mb)
     lineup = [read_bot(p, setup.game.name) for p in bots]
@@ -77,10 +106,13 @@ def tournament(bots: Sequence[Path], format: str | None, games: int | None,
     games = games or own_games
     if size is None and own_size is not None and format == own_format:
         size = min(own_size, len(lineup))
-    planned = plan_tournament(setup, lineup, format, games, first_seed, size)
     args = {"bots": [b.path for b in lineup], "format": format, "games": games, "size": size,
-            "first_seed": first_seed, "map": setup.map_path.name,
-            "rules": setup.rules.as_dict(), "sandbox": sandbox}
+            "map": setup.map_path.name, "rules": setup.rules.as_dict(), "sandbox": sandbox}
+    # A tournament's seeds are first..first+games-1 at most (round-robin: games/2 pairs).
+    first_seed = first_seed_for("tournament", results_path(db, setup.game), args, first_seed,
+                                games)
+    args["first_seed"] = first_seed
+    planned = plan_tournament(setup, lineup, format, games, first_seed, size)
     store, run_id, skipped = play_all("tournament", setup, planned, args, db, workers,
                                       backend, address, watch, key=by_file, replays=replays)
     report = tournament_report(store.run_results(run_id), setup.game, format, skipped,

@@ -30,7 +30,7 @@ from orchestrator.games import get_game
 from orchestrator.options import Interrupted, check_choice
 from orchestrator.schedule import Planned, Setup, plan_compare, record_of
 from orchestrator.series import Series
-from orchestrator.service.batch import stopped_writing
+from orchestrator.service.batch import first_seed_for, stopped_writing
 from orchestrator.service.setup import results_path, run_setup, sandbox_shown, workers_for
 from orchestrator.store import Store, WriteFailed, digest
 
@@ -159,7 +159,8 @@ class Comparison:
 
 
 def start(new: Path, old: Path, game: str, against: Optional[List[str]], elo0: float,
-          elo1: float, alpha: float, beta: float, model: str, max_games: int, seed: int,
+          elo1: float, alpha: float, beta: float, model: str, max_games: int,
+          seed: int | None,
           map: str | None, rules: str | None, robots: int | None, max_turns: int | None,
           sandbox: str, cpu_limit: float | None, memory_mb: int | None,
           workers: int | None, db: Path | None, backend: str, address: str | None
@@ -168,7 +169,8 @@ def start(new: Path, old: Path, game: str, against: Optional[List[str]], elo0: f
     check_choice(model, sprt.MODELS, "--model")
     arguments.check(alpha=alpha, beta=beta, elo0=elo0, elo1=elo1, max_games=max_games,
                     seed=seed, workers=workers)
-    arguments.check_span(seed, max_games // 2, "--seed")
+    if seed is not None:
+        arguments.check_span(seed, max_games // 2, "--seed")
     if not elo1 > elo0:
         raise InputError(f"--elo1 {elo1}: must be greater than --elo0 {elo0}")
     if model == "normalized" and max(abs(elo0), abs(elo1)) > MAX_NELO:
@@ -181,12 +183,14 @@ def start(new: Path, old: Path, game: str, against: Optional[List[str]], elo0: f
     new_bot, old_bot = (read_bot(b, name) for b in (new, old))
     opponents = _opponents(name, against)
     pairs = max_games // 2
+    args = {"bots": [b.path for b in (new_bot, old_bot, *opponents)], "max_games": max_games,
+            "map": setup.map_path.name, "rules": setup.rules.as_dict(),
+            "sandbox": sandbox, "test": [elo0, elo1, alpha, beta, model]}
+    seed = first_seed_for("compare", results_path(db, setup.game), args, seed, max(pairs, 1))
+    args["first_seed"] = seed
     planned = plan_compare(setup, new_bot, old_bot, opponents, pairs, seed)
     seats = [None if not opponents else k % (len(opponents) + 1) for k in range(pairs)]
     test = Test(elo0, elo1, alpha, beta, model, 3 if opponents else 5)
-    args = {"bots": [b.path for b in (new_bot, old_bot, *opponents)], "max_games": max_games,
-            "first_seed": seed, "map": setup.map_path.name, "rules": setup.rules.as_dict(),
-            "sandbox": sandbox, "test": [elo0, elo1, alpha, beta, model]}
     workers = workers_for(backend, workers)
     store = Store(results_path(db, setup.game))
     ids = [p.match_id for p in planned]

@@ -25,7 +25,7 @@ class ArenaRuntime:
     def __init__(self, module, start, guard):
         self.move = module.move
         self.names = start["names"]
-        self.seed = start["seed"]
+        self.key = start["key"]          # this AI's own key, never the match seed
         self.ai = start["ai"]
         self.guard = guard
         self.memories = {}
@@ -40,7 +40,7 @@ class ArenaRuntime:
         things = array("h", view["things"])
         floor = view["floor"]
         names, name, memories = self.names, self.names[self.ai], self.memories
-        seed_head, seed_tail = f"{self.seed}:{self.ai}:", f":{view['turn']}"
+        seed_head, seed_tail = f"{self.key}:", f":{view['turn']}"
         codes = bytearray(len(ids))
         errors = []
         spent = 0.0
@@ -56,7 +56,7 @@ class ArenaRuntime:
                   api.CHARGES: charges, api.MEMORY: memory, api.FLAG_SENSE: list(_SENSE[bits])}
             # Set under the guard, in _decide: the view it replaces may hold the bot's objects.
             self.view = api._View(floor[121 * i:121 * i + 121], things, at, end, me, names)
-            self.seed_key = f"{seed_head}{rid}{seed_tail}"    # seed:ai:robot:turn
+            self.seed_key = f"{seed_head}{rid}{seed_tail}"    # key:robot:turn
             at = end
             started = time.perf_counter()
             code, error = self._ask()

@@ -45,7 +45,7 @@ class RaceRuntime:
     def __init__(self, module, start, guard):
         self.function = getattr(module, FUNCTION)
         self.factory = start["info"]["factory"]
-        self.seed = start["seed"]
+        self.key = start["key"]          # this AI's own key, never the match seed
         self.ai = start["ai"]
         self.guard = guard
         self.soft = guard.limits.get("act_soft_s")
@@ -58,7 +58,7 @@ class RaceRuntime:
         args = (view["round"], view["order"], (x, y, d), view["score"], list(view["cards"]),
                 [(bx, by, bd) for bx, by, bd in view["bots"]],
                 [list(row) for row in self.factory])
-        seed_random(self.seed, self.ai, view["round"])
+        seed_random(self.key, view["round"])
         self.guard.soft = self.soft if self.called else self.first_soft
         self.called = True
         try:

@@ -6,7 +6,7 @@ for it, and its answer line back into the reply a Python player's child would se
 bytes per own robot, checked by `_robotgame.validate`, as the answer comes from the bot.
 
 A line in: {"turn", "robots": [[x, y, hp, player_id, robot_id or -1], ...], "player_id",
-"seed", "soft", "first_soft"}, plus "info" (the map and `rg.settings`) on the first turn.
+"key", "soft", "first_soft"}, plus "info" (the map and `rg.settings`) on the first turn.
 A line out: a JSON list with one entry per own robot, in the order of "robots": an action
 (["move", [x, y]], ["attack", [x, y]], ["guard"], ["suicide"]), or {"error": text}, or
 {"timeout": true}. The program may end the game with {"fatal": text} instead.
@@ -29,7 +29,7 @@ class RobotGameProgram:
         rg._configure(start["info"])
         self.info = start["info"]
         self.player_id = start["ai"]
-        self.seed = start["seed"]
+        self.key = start["key"]          # this AI's own key (hex), never the match seed
         self.soft = limits.get("act_soft_s") or 0.3
         self.first_soft = limits.get("first_act_soft_s") or self.soft
         self.first = True
@@ -41,7 +41,7 @@ class RobotGameProgram:
         robots = [list(rows[i:i + 5]) for i in range(0, len(rows), 5)]
         own = [(row[0], row[1]) for row in robots if row[4] >= 0]
         line = {"turn": view["turn"], "robots": robots, "player_id": self.player_id,
-                "seed": self.seed, "soft": self.soft, "first_soft": self.first_soft}
+                "key": self.key, "soft": self.soft, "first_soft": self.first_soft}
         if self.first:
             line["info"] = self.info
             self.first = False

@@ -90,7 +90,7 @@ class RobotGameRuntime:
         rg._configure(start["info"])
         self.robot = getattr(module, INSTANCE)
         self.player_id = start["ai"]
-        self.seed = start["seed"]
+        self.key = start["key"]          # this AI's own key, never the match seed
         self.guard = guard
         self.soft = guard.limits.get("act_soft_s")
         self.first_soft = guard.limits.get("first_act_soft_s") or self.soft
@@ -156,7 +156,7 @@ class RobotGameRuntime:
         (the bot may have replaced it), act() itself, and letting go of its answer."""
         robot = self.robot
         robot.location, robot.hp, robot.player_id, robot.robot_id = location, hp, player, rid
-        seed_random(self.seed, turn, rid)
+        seed_random(self.key, turn, rid)
         action = robot.act(game)
         try:
             return (*validate(action, location), None)

@@ -1,7 +1,8 @@
 """What every game's child side shares: loading a bot, guarding each call, capturing output.
 
 The same code runs in a sandbox child and, with `--sandbox off`, in the host process, so
-that both modes play the same match for the same seed.
+that both modes play the same match for the same seed (each bot's `random` seeded from
+its own key, `engine.streams.bot_key`).
 """
 import importlib
 import os
@@ -414,7 +415,8 @@ for _name in random.__all__:
 
 
 def seed_random(*parts):
-    """Seed the bot's `random` from the match seed, the AI, the robot and the turn."""
+    """Seed the bot's `random` from the AI's own key (never the match seed), the robot
+    and the turn."""
     _shared._pending = ":".join(map(str, parts))
     _shared.gauss_next = None          # as seed() would: no normal variate carried over
 

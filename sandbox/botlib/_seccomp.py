@@ -44,6 +44,9 @@ DENIED = (
     "kexec_file_load", "init_module", "finit_module", "delete_module", "reboot", "swapon",
     "swapoff", "iopl", "ioperm", "setuid", "setgid", "setreuid", "setregid", "setresuid",
     "setresgid", "setgroups",
+    # the host's live figures: sysinfo's uptime, load, free memory and machine-wide task
+    # count (a bot learns only what the rules show); ustat's free blocks of a disk
+    "sysinfo", "ustat",
     # memory no limit of the child sees: SysV IPC (kept by the IPC namespace after a
     # detach), memfd and POSIX queues (pages held by a file, not by a mapping)
     *MEMORY_CALLS,

@@ -29,7 +29,7 @@ def probe(data: dict, ask, turns: int = 1) -> list:
     match, _ = scenario.build(data)
     seen = []
     module = types.SimpleNamespace(move=lambda: seen.append(ask()) or api.TURN_LEFT)
-    robot = _arena.ArenaRuntime(module, {"names": match.players, "seed": 0, "ai": 0},
+    robot = _arena.ArenaRuntime(module, {"names": match.players, "key": "0", "ai": 0},
                                 runtime.NoGuard())
     for _ in range(turns):
         robot.handle(match.views()[0])
@@ -143,7 +143,7 @@ def test_geometry_helpers() -> None:
 def test_every_move_is_accepted(move) -> None:
     match, _ = scenario.build(at(OPEN))
     module = types.SimpleNamespace(move=lambda: move)
-    robot = _arena.ArenaRuntime(module, {"names": ["Me"], "seed": 0, "ai": 0},
+    robot = _arena.ArenaRuntime(module, {"names": ["Me"], "key": "0", "ai": 0},
                                 runtime.NoGuard())
     reply = robot.handle(match.views()[0])
     assert match.decode_answer(0, reply["moves"]) == {0: C.MOVE_CODES[move.upper()]}

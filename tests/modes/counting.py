@@ -39,10 +39,10 @@ class Counting:
     def seats(self):
         return self.inner.seats()
 
-    def start(self, seat: int, names: list[str], ai: int, seed: int,
+    def start(self, seat: int, names: list[str], ai: int, key: str,
               info: dict | None) -> tuple[str, list[str]]:
         _count("start")
-        return self.inner.start(seat, names, ai, seed, info)
+        return self.inner.start(seat, names, ai, key, info)
 
     def exchange(self, payloads: Payloads) -> Exchanged:
         _count("exchange")

@@ -16,6 +16,7 @@ import pytest
 from engine.robotgame.game import RobotGame
 from engine.robotgame.mapfile import load_map
 from engine.robotgame.rules import rules_from
+from engine.streams import bot_key
 from orchestrator.bots import read_bot
 from orchestrator.match import MatchSpec, run_match
 from sandbox.inprocess import _botlib
@@ -71,7 +72,8 @@ def _python_player(bot: str, ai: int, seed: int, info: dict):
     _robotgame.check_module(module)
     guard = runtime.NoGuard()
     guard.limits = {"act_soft_s": None}
-    return _robotgame.RobotGameRuntime(module, {"ai": ai, "seed": seed, "info": info}, guard)
+    return _robotgame.RobotGameRuntime(module, {"ai": ai, "key": bot_key(seed, ai, 2),
+                                                 "info": info}, guard)
 
 
 def _recorded_states(seeds: range, every: int = 10) -> list[tuple]:
@@ -116,7 +118,8 @@ def test_ruby_robots_act_as_their_python_originals_on_recorded_states(robot, gam
     for info, view, ai, seed in recorded:
         rows = array("h", view["robots"])
         lines.append(json.dumps({"turn": view["turn"], "info": info, "player_id": ai,
-                                 "seed": seed, "soft": 5.0, "first_soft": 5.0,
+                                 "key": bot_key(seed, ai, 2), "soft": 5.0,
+                                 "first_soft": 5.0,
                                  "robots": [list(rows[i:i + 5]) for i in
                                             range(0, len(rows), 5)]}))
         expected.append(_python_player(f"{robot}.py", ai, seed, info).handle(view)["moves"])

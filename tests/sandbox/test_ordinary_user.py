@@ -33,7 +33,8 @@ SUITES = ["tests/sandbox/test_hostile.py", "tests/sandbox/test_jail_attacks.py",
           "tests/sandbox/test_check.py", "tests/sandbox/test_tiers.py",
           "tests/arena/test_matches.py", "tests/cave/test_hostile_programs.py",
           "tests/robotgame/test_hangs.py", "tests/api/test_code_bots.py",
-          "tests/replay/test_hostile_replays.py", "tests/doors/test_time_and_determinism.py"]
+          "tests/replay/test_hostile_replays.py", "tests/doors/test_time_and_determinism.py",
+          "tests/doors/test_secrets.py"]
 
 
 @HOST_WIDE        # it runs the hostile suites, whose port and files it shares

@@ -20,13 +20,13 @@ class ToyRuntime:
 
     def __init__(self, module, start, guard):
         self.step = module.step
-        self.seed = start["seed"]
+        self.key = start["key"]
         self.ai = start["ai"]
         self.guard = guard
 
     def handle(self, view):
         """Answer one turn: {'moves': {'step': str}, 'errors': [[0, text]]}."""
-        seed_random(self.seed, self.ai, view["turn"])
+        seed_random(self.key, view["turn"])
         answer, error = guarded(self.guard, lambda: _plain(self.step(view)))
         if error:
             return {"moves": {"step": "?"}, "errors": [[0, error]]}

@@ -5,7 +5,8 @@
 # bot's own output goes to stderr, so it cannot garble the answers; a bot that still
 # writes to the answer stream only spoils its own turn, since the keeper checks every
 # action. Before each act, `location`, `hp`, `player_id` and `robot_id` are set on the
-# one Robot instance, and `rand` is seeded from the match seed, the turn and the robot.
+# one Robot instance, and `rand` is seeded from the player's own key (never the match
+# seed), the turn and the robot.
 require 'json'
 $LOAD_PATH.unshift(__dir__)
 require 'rg'
@@ -120,6 +121,7 @@ Thread.handle_interrupt(ActTimer::Expired => :never) do
     data = JSON.parse(line)
     RG.configure(data['info']) if data['info']
     me = data['player_id']
+    key = data['key'].to_i(16)
     robots = RG::AttrHash.new
     own = []
     data['robots'].each do |row|
@@ -136,7 +138,7 @@ Thread.handle_interrupt(ActTimer::Expired => :never) do
       timer.run(limit) do
         robot.location, robot.hp, robot.player_id, robot.robot_id = [row[0], row[1]], row[2],
                                                                      me, row[4]
-        srand(((data['seed'] * 1_000_003) + data['turn']) * 1_000_003 + row[4])
+        srand(((key * 1_000_003) + data['turn']) * 1_000_003 + row[4])
         plain(robot.act(game))
       rescue ActTimer::Expired, NoMemoryError, SystemExit, Interrupt
         raise
