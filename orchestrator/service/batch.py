@@ -33,20 +33,25 @@ def unwatched(total: int, tally: Tally) -> AbstractContextManager[Callable[[], N
     return nullcontext(lambda: None)
 
 
+# How many games a run plays: a run with more of them extends one with fewer.
+_COUNTS = ("seeds", "games", "max_games")
+
+
 def first_seed_for(kind: str, path: Path, args: dict, given: Optional[int], span: int) -> int:
     """The first seed given; else the one the newest run of the same command (every
-    argument alike but the seed) in the results file `path` drew, so that the same command
-    after Ctrl-C resumes it, and again reports it; else one drawn from the OS (63 bits:
-    the opponents may be anyone's, and a match's hidden information is only as hidden as
-    its seed, docs/security.md)."""
+    argument alike but the seed and how many games) in the results file `path` drew, so
+    that the same command after Ctrl-C resumes it, and one with more games extends it (the
+    first games are the ones played); else one drawn from the OS (63 bits: the opponents
+    may be anyone's, and a match's hidden information is only as hidden as its seed,
+    docs/security.md)."""
     if given is not None:
         return given
     if path.is_file():
-        wanted = json.loads(json.dumps(args))
+        wanted = {k: v for k, v in json.loads(json.dumps(args)).items() if k not in _COUNTS}
         store = Store(path)
         try:
             for run in reversed(store.runs()):
-                kept = dict(run["args"])
+                kept = {k: v for k, v in run["args"].items() if k not in _COUNTS}
                 seed = kept.pop("first_seed", None)
                 if run["kind"] == kind and kept == wanted and type(seed) is int and \
                         0 <= seed <= arguments.SEED_MAX - span + 1:

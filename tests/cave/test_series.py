@@ -59,7 +59,8 @@ def test_a_batch_chains_each_entrants_scratch_even_for_the_same_file_twice(tmp_p
     db = tmp_path / "batch.sqlite"
     _arena("batch", str(TALLY), str(TALLY), "--seeds", "4", "--workers", "2", "--db", str(db))
     series = _series(db)
-    assert [m["seed"] for m, _ in series] == [1, 2, 3, 4]
+    first = series[0][0]["seed"]             # drawn from the OS: no --first-seed
+    assert [m["seed"] for m, _ in series] == [first, first + 1, first + 2, first + 3]
     for seat in (0, 1):                      # two entrants, two private tallies
         count = 0
         for match, scratch in series:
@@ -79,10 +80,13 @@ def test_a_tournament_chains_scratch_through_parallel_matches(tmp_path) -> None:
 def test_a_resumed_series_continues_the_chain_and_equals_one_run(tmp_path) -> None:
     bots = [str(SAMPLES / "wanderer.py"), str(TALLY)]
     resumed, straight = tmp_path / "resumed.sqlite", tmp_path / "straight.sqlite"
+    # The resumed run draws its first seed and extends it (--seeds 2, then 4); the
+    # straight run in another file plays from that seed.
     _arena("batch", *bots, "--seeds", "2", "--db", str(resumed))
     report = _arena("batch", *bots, "--seeds", "4", "--db", str(resumed))
     assert report["skipped"] == 2
-    _arena("batch", *bots, "--seeds", "4", "--db", str(straight))
+    first = _series(resumed)[0][0]["seed"]
+    _arena("batch", *bots, "--seeds", "4", "--first-seed", str(first), "--db", str(straight))
 
     def outcome(db: Path) -> list:
         return [(m["id"], [(p["seat"], p["stats"]) for p in m["players"]], scratch)
