@@ -17,6 +17,8 @@ from typing import Any, Iterable, Iterator
 
 from engine import InputError
 
+INPUTS_BYTES = 1 << 20         # the largest match record read back (an honest one: KiBs)
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
     id TEXT PRIMARY KEY, kind TEXT NOT NULL, game TEXT NOT NULL, created REAL NOT NULL,
@@ -273,9 +275,22 @@ class Store:
     def inputs(self, match_id: str) -> dict | None:
         """What a match was played from (`add_match`'s `inputs`), or None: not recorded
         (a results file from before they were, or no such match)."""
-        row = self.db.execute("SELECT spec FROM inputs WHERE match_id = ?",
-                              (match_id,)).fetchone()
-        return json.loads(row[0]) if row else None
+        # A results file may come from anyone: the record is read only when it is text of
+        # a record's size (an honest one is a few KiB), and as JSON without deep nesting.
+        row = self.db.execute(
+            "SELECT CASE WHEN typeof(spec) = 'text' AND length(CAST(spec AS BLOB)) <= ? "
+            "THEN spec END FROM inputs WHERE match_id = ?",
+            (INPUTS_BYTES, match_id)).fetchone()
+        if row is None:
+            return None
+        try:
+            if row[0] is None:
+                raise ValueError(f"not text of at most {INPUTS_BYTES} bytes")
+            return json.loads(row[0])
+        except (ValueError, RecursionError) as exc:
+            raise InputError(f"{self.path}:{match_id}: the results file's record of this match "
+                             f"is not one arena writes ({str(exc)[:80]}); it cannot be "
+                             f"replayed") from None
 
     def match_ids(self, prefix: str) -> list[str]:
         """The ids of the matches that start with `prefix` (at most two: enough to tell
