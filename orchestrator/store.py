@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import json
+import math
 import sqlite3
 import time
 from contextlib import contextmanager
@@ -304,9 +305,37 @@ class Store:
             "SELECT r.id, r.kind, r.game, r.created, r.args, r.planned, "
             "(SELECT COUNT(*) FROM run_matches rm JOIN matches m ON m.id = rm.match_id "
             " WHERE rm.run_id = r.id) FROM runs r ORDER BY r.created").fetchall()
-        return [{"id": rid, "kind": kind, "game": game, "created": created,
-                 "args": json.loads(args), "planned": planned, "finished": finished}
-                for rid, kind, game, created, args, planned, finished in rows]
+        return [self._run_row(*row) for row in rows]
+
+    def _run_row(self, rid: Any, kind: Any, game: Any, created: Any, args: Any,
+                 planned: Any, finished: int) -> dict:
+        """A row of the runs table as arena writes it, or an InputError naming the file:
+        a results file may come from anyone, and SQLite keeps any type in any column."""
+        def text(value: Any) -> bool:
+            return isinstance(value, str) and 0 < len(value) <= 200
+
+        problem = None
+        if not (text(rid) and text(kind) and text(game)):
+            problem = "its id, kind and game must be short text"
+        elif not (isinstance(created, (int, float)) and math.isfinite(created)
+                  and 0 <= created < 1 << 40):
+            problem = "its time must be a finite number of seconds"
+        elif not (isinstance(planned, int) and 0 <= planned <= 1 << 40):
+            problem = "its planned count must be a whole number"
+        elif not (isinstance(args, str) and len(args) <= INPUTS_BYTES):
+            problem = f"its arguments must be text of at most {INPUTS_BYTES} bytes"
+        else:
+            try:
+                parsed = json.loads(args)
+            except (ValueError, RecursionError):
+                parsed = None
+            if not isinstance(parsed, dict):
+                problem = "its arguments must be a JSON object"
+        if problem is not None:
+            raise InputError(f"{self.path}: a run in the results file is not one arena "
+                             f"writes ({problem})")
+        return {"id": rid, "kind": kind, "game": game, "created": created, "args": parsed,
+                "planned": planned, "finished": finished}
 
     def export_rows(self, run_id: str | None = None) -> tuple[list[str], list[tuple]]:
         """Participants joined with their matches, for CSV."""

@@ -6,7 +6,6 @@ from typing import Any, ClassVar
 
 from engine.rules_base import RulesBase, preset_with
 
-
 MOST = 1_000_000              # the largest count or life a rule may be (as --max-turns)
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine import InputError
+from engine.textfile import map_text
 
 Loc = tuple[int, int]
 
@@ -85,7 +86,7 @@ def map_from_data(data: object, name: str = "<map>", board_size: int = 19) -> Ro
 
 def load_map(path: Path) -> RobotGameMap:
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = map_text(path)
     except OSError as exc:
         raise MapError(f"{path}: cannot read the map ({exc.strerror})") from None
     except UnicodeDecodeError:

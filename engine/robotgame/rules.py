@@ -6,7 +6,6 @@ from typing import Any, ClassVar
 
 from engine.rules_base import RulesBase, preset_with
 
-
 MAX_NUMBER = 32767          # hp, ids and damage: a turn's view holds them as 16-bit numbers
 MAX_SIDE = 19               # the board's side: rgkit's (map files are read as 19)
 

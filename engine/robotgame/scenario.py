@@ -21,7 +21,7 @@ from engine.robotgame.game import (
 )
 from engine.robotgame.mapfile import RobotGameMap, map_from_data
 from engine.robotgame.resolve import ATTACK, GUARD, MOVE, SUICIDE, Robot, around
-from engine.robotgame.rules import MAX_NUMBER, MAX_SIDE, Rules, rules_from
+from engine.robotgame.rules import MAX_NUMBER, Rules, rules_from
 
 MAX_TURNS = 200             # scripted turns in one file (a match is 100)
 DEFAULT_TURN = 1            # turn 0, 10, 20 ... end with a spawn; turn 1 does not

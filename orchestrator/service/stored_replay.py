@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Callable
 
 from engine import InputError
+from engine.textfile import MAX_MAP_BYTES, regular_bytes
 from orchestrator import arguments, execute
 from orchestrator.bots import BotFile
 from orchestrator.games import GAMES
@@ -46,6 +47,7 @@ _RECORD_KEYS = {"game", "map_name", "map_path", "map_sha256", "rules", "seed", "
 _BOT_KEYS = {"path", "name", "sha256", "file"}
 _MOST_BOTS = 64               # seats of a recorded match (a game's largest line-up is 8)
 _PATH_CHARS = 4096            # a path the record names (PATH_MAX)
+_BOT_BYTES = 64 << 20         # a bot file the record names (a compiled one: a few MiB)
 
 
 def stored_ref(text: str) -> tuple[Path, str] | None:
@@ -122,7 +124,8 @@ def checked_record(record: object, where: str, cpu_limit: float | None = None,
                           f"arena writes ({problem}); it cannot be replayed")
 
     def text(value: object, most: int = _PATH_CHARS) -> bool:
-        return isinstance(value, str) and 0 < len(value) <= most and "\0" not in value
+        # no NUL, newline or terminal escape: each is shown in an error line as it is
+        return isinstance(value, str) and 0 < len(value) <= most and shown(value) == value
 
     def digest(value: object) -> bool:
         return isinstance(value, str) and len(value) == 64 and set(value) <= _SHA256
@@ -214,11 +217,15 @@ def _spec(record: dict, where: str) -> dict:
 
 
 def _read(path: Path, what: str, where: str) -> bytes:
+    """A file the record names, read as a regular file of a bounded size: the record may
+    name /dev/zero or a FIFO (before, the read never ended, or ran memory out)."""
     try:
-        return path.read_bytes()
+        return regular_bytes(path, MAX_MAP_BYTES if what == "map" else _BOT_BYTES,
+                             f"a {what}")
     except OSError as exc:
-        raise InputError(f"{where}: the {what} {path} is missing ({exc.strerror}); it cannot "
-                         f"be replayed") from None
+        state = "is missing" if isinstance(exc, FileNotFoundError) else "cannot be read"
+        raise InputError(f"{where}: the {what} {shown(path)} {state} ({exc.strerror}); it "
+                         f"cannot be replayed") from None
 
 
 def _same(result: dict, stored: dict, where: str) -> None:

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import random
+import resource
 import shutil
 import signal
 import sqlite3
@@ -37,10 +39,16 @@ TURNS = 8
 HANG_GUARD = 120          # wall seconds: a hang guard only, the commands take about one
 
 
-def arena(*args: str, cwd: Path = ROOT, timeout: float = HANG_GUARD
-          ) -> subprocess.CompletedProcess:
+def arena(*args: str, cwd: Path = ROOT, timeout: float = HANG_GUARD,
+          memory: int | None = None) -> subprocess.CompletedProcess:
+    """`memory`: an address-space cap in bytes (a file that would run the machine out of
+    memory ends in a MemoryError there, not in an OOM of the machine the tests share)."""
+    def capped() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
     return subprocess.run(ARENA_CMD + list(args), cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout, stdin=subprocess.DEVNULL)
+                          timeout=timeout, stdin=subprocess.DEVNULL,
+                          preexec_fn=capped if memory else None)
 
 
 def one_error_line(done: subprocess.CompletedProcess, *parts: str) -> str:
@@ -102,9 +110,9 @@ def test_a_record_that_says_sandbox_off_plays_in_the_standard_mode_and_says_so(s
     forge(db, lambda record: record.update(sandbox="off"))
     done = arena("replay", f"{db}:{match_id}", "--turn", "1")
     assert done.returncode == 0, done.stderr
+    assert not marker.exists(), "the record's sandbox mode ran the bot outside the sandbox"
     assert f"replaying {db}:{match_id} from its record (seed 1), sandbox standard" \
         in done.stderr
-    assert not marker.exists(), "the record's sandbox mode ran the bot outside the sandbox"
 
 
 def test_the_api_plays_a_record_in_the_mode_the_caller_chose(stored, monkeypatch) -> None:
@@ -167,6 +175,9 @@ FORGED_RECORDS: dict[str, tuple[Callable[[dict], Any], str]] = {
                                        "bots[0]: must be"),
     "a bot path with a NUL": (lambda r: r["bots"][0].update(file="/tmp/a\0b"),
                               "bots[0]: must be"),
+    "a bot path with a newline and an escape": (
+        lambda r: r["bots"][0].update(file="/tmp/a\nerror: all fine\x1b[2J"),
+        "bots[0]: must be"),
     "1,000 bots": (lambda r: r.update(bots=r["bots"] * 500), "bots: must be a list of 1"),
     "a scratch of 1 MiB": (lambda r: r.update(scratch=[{"f": "QUFB" * 200_000}, {}]),
                            "scratch: must be one object per bot"),
@@ -391,3 +402,94 @@ def test_every_rule_range_is_stated_once_per_game() -> None:
         for field in dataclasses.fields(rules):
             if type(getattr(rules, field.name)) is int:
                 assert field.name in type(rules).RANGES, (name, field.name)
+
+
+# -- what else a results file names: the files it points at, the rows it shows -------------
+GIB = 1 << 30
+
+
+def test_a_record_naming_a_device_or_a_fifo_is_one_error_line(stored, tmp_path) -> None:
+    """Before: a record whose map is /dev/zero read until memory ran out (here: a
+    MemoryError traceback under a 2 GiB cap), one whose bot is a FIFO waited forever."""
+    db, marker, match_id = stored
+    forge(db, lambda r: r.update(map_path="/dev/zero"))
+    one_error_line(arena("replay", f"{db}:{match_id}", memory=2 * GIB, timeout=60),
+                   f"{db}:{match_id}: the map /dev/zero cannot be read (not a regular file")
+    fifo = tmp_path / "bot.fifo"
+    os.mkfifo(fifo)
+    forge(db, lambda r: r.update(map_path=str(db.parent / "plain.txt")) or
+          r["bots"][0].update(file=str(fifo)))
+    one_error_line(arena("replay", f"{db}:{match_id}", timeout=30),
+                   f"the bot {fifo} cannot be read (not a regular file")
+    assert not marker.exists()
+
+
+def test_a_row_naming_another_file_as_its_replay_is_not_read(stored, tmp_path) -> None:
+    """Before: `arena replay DB:ID` opened whatever file the row's replay column named (a
+    secret, another match's replay) as this match's replay."""
+    db, _, match_id = stored
+    secret = tmp_path / "secret.json.gz"
+    secret.write_text("the opener's secret")
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE matches SET replay = ?", (str(secret),))
+    done = arena("replay", f"{db}:{match_id}", "--turn", "1")
+    assert done.returncode == 0, done.stderr
+    assert "secret" not in done.stderr and "from its record" in done.stderr, done.stderr
+
+
+def test_a_forged_run_shows_as_text_in_the_runs_table(stored) -> None:
+    """Before: a run's kind and game went to the table as rich markup: `[/bold]` ended in a
+    MarkupError traceback, `[bold]...` was styled away, an escape reached the terminal."""
+    db, _, _ = stored
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE runs SET kind = '[/bold]batch', game = ?", ("toy\x1b[2J",))
+    done = arena("results", str(db))
+    assert done.returncode == 0, done.stderr
+    assert "[/bold]batch" in done.stdout and "toy\\x1b[2J" in done.stdout, done.stdout
+    assert "\x1b" not in done.stdout
+
+
+FORGED_RUNS = {
+    "arguments that are no JSON": ("args", "{", "its arguments must be a JSON object"),
+    "arguments nested 100,000 deep": ("args", "[" * 100_000 + "]" * 100_000,
+                                      "its arguments must be a JSON object"),
+    "a time that is text": ("created", "yesterday", "its time must be a finite number"),
+    "an id that is a blob": ("id", b"\x00\xff", "its id, kind and game must be short text"),
+    "a planned count that is text": ("planned", "many", "its planned count must be"),
+}
+
+
+@pytest.mark.parametrize("label", FORGED_RUNS)
+def test_a_forged_run_row_is_one_error_line(label, stored) -> None:
+    """Before: each ended in a traceback (JSONDecodeError, RecursionError, TypeError) or
+    showed the forged value as the run's."""
+    db, _, _ = stored
+    column, value, said = FORGED_RUNS[label]
+    with sqlite3.connect(db) as conn:
+        conn.execute(f"UPDATE runs SET {column} = ?", (value,))
+    one_error_line(arena("results", str(db)), f"{db}: a run in the results file is not one "
+                                              f"arena writes ({said}")
+
+
+# -- map files: read bounded, sized from the rules --------------------------------------------
+@pytest.mark.parametrize("game", ["arena", "robotgame", "cave", "race"])
+def test_a_map_that_is_a_device_or_a_fifo_is_one_error_line(game, tmp_path) -> None:
+    """Before: /dev/zero read until memory ran out (a MemoryError under the cap), a FIFO
+    waited for a writer forever."""
+    one_error_line(arena("maps", "validate", "--game", game, "/dev/zero", memory=2 * GIB,
+                         timeout=60), "/dev/zero: cannot read", "not a regular file")
+    fifo = tmp_path / "map.fifo"
+    os.mkfifo(fifo)
+    one_error_line(arena("maps", "validate", "--game", game, str(fifo), timeout=30),
+                   f"{fifo}: cannot read", "not a regular file")
+
+
+def test_an_arena_map_of_one_long_line_is_one_error_line(tmp_path) -> None:
+    """Before: the floor is side x side, so a 20 KB map of one line 20,000 tiles wide was a
+    floor of 400 million tiles (3 GiB: a MemoryError under the cap)."""
+    path = tmp_path / "line.txt"
+    path.write_text(" " * 20_000 + "\n")
+    one_error_line(arena("maps", "validate", str(path), memory=2 * GIB, timeout=60),
+                   f"{path}: the map is 20000 tiles wide or high; at most 512")
+    one_error_line(arena("maps", "generate", "--robots", "100000", memory=2 * GIB,
+                         timeout=60), "need an arena of side 3814; at most 512")
