@@ -340,9 +340,10 @@ def replay_command(
 
       arena replay runs/arena.sqlite:3f2a9c01 --sandbox strict   # played again, strict
 
+      arena replay match.json.gz --turn 120 --save-position pos.json
+
     A stored match without a kept replay is played again in the sandbox mode given here
     (default standard; never the one its results file names), and says which.
-      arena replay match.json.gz --turn 120 --save-position pos.json
     """
     ref = stored_ref(str(file))
     if ref is not None:

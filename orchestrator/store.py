@@ -19,6 +19,52 @@ from typing import Any, Iterable, Iterator
 from engine import InputError
 
 INPUTS_BYTES = 1 << 20         # the largest match record read back (an honest one: KiBs)
+_STATS_BYTES = 1 << 16         # a player's stats (an honest one: under 200 bytes)
+_MOST_PLAYERS = 256            # a match's players (as a replay's; arena seats 64 at most)
+
+# Each column a reader does arithmetic on or shows, with the types arena writes to it.
+_TEXT, _COUNT, _MAYBE_TEXT, _MAYBE_COUNT, _SEAT, _FIGURE, _WHOLE = (
+    "text", "count", "text?", "count?", "seat", "figure", "whole")
+_WANT = {_TEXT: f"text of at most {_STATS_BYTES} characters", _COUNT: "a whole number from 0",
+         _MAYBE_TEXT: "text or null", _MAYBE_COUNT: "a whole number from 0 or null",
+         _SEAT: "a whole number from 0 to 255", _FIGURE: "a finite number from 0",
+         _WHOLE: "a whole number"}
+_MATCH_FIELDS = {"id": _TEXT, "game": _TEXT, "map": _TEXT, "seed": _WHOLE, "turns": _COUNT,
+                 "end": _TEXT, "restarts": _COUNT, "replay": _MAYBE_TEXT}
+_PLAYER_FIELDS = {"seat": _SEAT, "name": _TEXT, "bot": _TEXT, "sha256": _TEXT,
+                  "rank": _COUNT, "status": _TEXT, "reason": _MAYBE_TEXT, "turn": _MAYBE_COUNT,
+                  "overheats": _COUNT, "cpu_s": _FIGURE, "peak_rss_mb": _FIGURE,
+                  "stats": _TEXT}
+
+
+def _plain_stats(value: Any, depth: int = 0) -> bool:
+    """A player's stats as a game writes them: an object of finite numbers, text, booleans
+    and nulls, or objects of those (Cave Rangers' `faults`)."""
+    if not isinstance(value, dict) or depth > 1:
+        return False
+    for item in value.values():
+        if isinstance(item, dict):
+            if not _plain_stats(item, depth + 1):
+                return False
+        elif not (isinstance(item, (int, str, bool, type(None)))
+                  or isinstance(item, float) and math.isfinite(item)):
+            return False
+    return True
+
+
+def _fits(value: Any, kind: str) -> bool:
+    """Whether a column's value is of the kind arena writes there."""
+    if value is None:
+        return kind in (_MAYBE_TEXT, _MAYBE_COUNT)
+    if kind in (_TEXT, _MAYBE_TEXT):
+        return isinstance(value, str) and len(value) <= _STATS_BYTES
+    if kind == _FIGURE:
+        return isinstance(value, (int, float)) and math.isfinite(value) and value >= 0
+    if not isinstance(value, int):
+        return False
+    if kind == _WHOLE:
+        return True
+    return 0 <= value <= (_MOST_PLAYERS - 1 if kind == _SEAT else 1 << 62)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -232,7 +278,7 @@ class Store:
         players = [
             {"seat": seat, "name": name, "bot": bot, "sha256": sha, "rank": rank,
              "status": status, "reason": reason, "turn": turn, "overheats": overheats,
-             "cpu_s": cpu_s, "peak_rss_mb": rss, "stats": json.loads(stats)}
+             "cpu_s": cpu_s, "peak_rss_mb": rss, "stats": stats}
             for seat, name, bot, sha, rank, status, reason, turn, overheats, cpu_s, rss, stats
             in self.db.execute(
                 "SELECT seat, name, bot, sha256, rank, status, reason, turn, overheats, cpu_s, "
@@ -240,9 +286,10 @@ class Store:
                 (match_id,))]
         moves = self.db.execute("SELECT digest FROM moves WHERE match_id = ?",
                                 (match_id,)).fetchone()
-        return {"id": row[0], "game": row[1], "map": row[2], "seed": row[3], "turns": row[4],
-                "end": row[5], "restarts": row[6], "replay": row[7], "players": players,
-                **({"moves": moves[0]} if moves else {})}
+        return self._checked({"id": row[0], "game": row[1], "map": row[2], "seed": row[3],
+                              "turns": row[4], "end": row[5], "restarts": row[6],
+                              "replay": row[7], "players": players,
+                              **({"moves": moves[0]} if moves else {})})
 
     def iter_matches(self, run_id: str | None = None) -> Iterator[dict]:
         """`match()` of every finished match of a run (schedule order), or of the file
@@ -260,7 +307,7 @@ class Store:
         for row in self.db.execute(query, (run_id,) if run_id else ()):
             if current is None or current["id"] != row[0]:
                 if current is not None:
-                    yield current
+                    yield self._checked(current)
                 current = {"id": row[0], "game": row[1], "map": row[2], "seed": row[3],
                            "turns": row[4], "end": row[5], "restarts": row[6],
                            "replay": row[7], "players": []}
@@ -269,9 +316,38 @@ class Store:
             current["players"].append({
                 "seat": seat, "name": name, "bot": bot, "sha256": sha, "rank": rank,
                 "status": status, "reason": reason, "turn": turn, "overheats": overheats,
-                "cpu_s": cpu_s, "peak_rss_mb": rss, "stats": json.loads(stats)})
+                "cpu_s": cpu_s, "peak_rss_mb": rss, "stats": stats})
         if current is not None:
-            yield current
+            yield self._checked(current)
+
+    def _checked(self, match: dict) -> dict:
+        """A match and its players as arena writes them (each player's stats parsed), or
+        an InputError naming the file, the match and the field: a results file may come
+        from anyone, SQLite keeps any type in any column, and every reader (summaries,
+        the matrix, the games list, compare) does arithmetic on them."""
+        def bad(field: str, want: str) -> InputError:
+            return InputError(f"{self.path}: the results file's match {shown_id} is not one "
+                              f"arena writes ({field} must be {want})")
+
+        shown_id = repr(match["id"])[:40]
+        for key, kinds in _MATCH_FIELDS.items():
+            if not _fits(match[key], kinds):
+                raise bad(key, _WANT[kinds])
+        if not match["players"] or len(match["players"]) > _MOST_PLAYERS:
+            raise bad("players", f"1 to {_MOST_PLAYERS}")
+        for i, player in enumerate(match["players"]):
+            for key, kinds in _PLAYER_FIELDS.items():
+                if not _fits(player[key], kinds):
+                    raise bad(f"players[{i}].{key}", _WANT[kinds])
+            stats = player["stats"]
+            try:
+                parsed = json.loads(stats) if len(stats) <= _STATS_BYTES else None
+            except (ValueError, RecursionError):
+                parsed = None
+            if not _plain_stats(parsed):
+                raise bad(f"players[{i}].stats", "a JSON object of numbers and text")
+            player["stats"] = parsed
+        return match
 
     def inputs(self, match_id: str) -> dict | None:
         """What a match was played from (`add_match`'s `inputs`), or None: not recorded

@@ -493,3 +493,59 @@ def test_an_arena_map_of_one_long_line_is_one_error_line(tmp_path) -> None:
                    f"{path}: the map is 20000 tiles wide or high; at most 512")
     one_error_line(arena("maps", "generate", "--robots", "100000", memory=2 * GIB,
                          timeout=60), "need an arena of side 3814; at most 512")
+
+
+FORGED_ROWS = {
+    "a rank that is text": ("participants", "rank = 'x'", "].rank must be a whole"),
+    "a CPU time of 'NaN'": ("participants", "cpu_s = 'NaN'",
+                            "].cpu_s must be a finite number"),
+    "stats that are no JSON": ("participants", "stats = '{'", "].stats must be"),
+    "stats nested deep": ("participants", "stats = '" + "[" * 50_000 + "]" * 50_000 + "'",
+                          "].stats must be"),
+    "a score of 1e999": ("participants", "stats = '{\"score\": 1e999}'",
+                         "].stats must be"),
+    "a turn that is text": ("participants", "turn = 'x'", "].turn must be"),
+    "a match length that is text": ("matches", "turns = 'many'", "turns must be a whole"),
+}
+
+
+@pytest.mark.parametrize("label", FORGED_ROWS)
+@pytest.mark.parametrize("view", [["--matrix"], ["--games", "--bot", "marker"], ["--run"]])
+def test_a_forged_match_row_is_one_error_line_in_every_view(label, view, stored) -> None:
+    """Before: each was a traceback (TypeError of `+=` on text, JSONDecodeError,
+    RecursionError, AttributeError of a list's .get) in the summary, matrix and games."""
+    db, _, _ = stored
+    table, change, said = FORGED_ROWS[label]
+    with sqlite3.connect(db) as conn:
+        conn.execute(f"UPDATE {table} SET {change} WHERE rowid = (SELECT MIN(rowid) FROM "
+                     f"{table})")
+        (run_id,) = conn.execute("SELECT id FROM runs").fetchone()
+    args = view + [run_id] if view == ["--run"] else view
+    one_error_line(arena("results", str(db), *args), f"{db}: the results file's match ",
+                   "is not one arena writes (", said)
+
+
+COMPARE_ARGS = {"bots": ["bots/marker.py", "bots/wanderer.py"],
+                "test": [0, 5, 0.05, 0.05, "logistic"]}
+FORGED_COMPARES = {
+    "10^12 games planned": (COMPARE_ARGS, 10 ** 12),
+    "an elo0 that is text": (dict(COMPARE_ARGS, test=["x", 5, 0.05, 0.05, "logistic"]), 2),
+    "an alpha of 7": (dict(COMPARE_ARGS, test=[0, 5, 7, 0.05, "logistic"]), 2),
+    "one bot": (dict(COMPARE_ARGS, bots=["bots/marker.py"]), 2),
+    "no test": ({"bots": COMPARE_ARGS["bots"]}, 2),
+}
+
+
+@pytest.mark.parametrize("label", FORGED_COMPARES)
+def test_a_forged_compare_run_is_one_error_line(label, stored) -> None:
+    """Before: the planned count built a list of as many games (a MemoryError under the
+    cap), the others were tracebacks (TypeError, ValueError of unpacking, KeyError)."""
+    db, _, _ = stored
+    args, planned = FORGED_COMPARES[label]
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE runs SET kind = 'compare', args = ?, planned = ?",
+                     (json.dumps(args), planned))
+        (run_id,) = conn.execute("SELECT id FROM runs").fetchone()
+    one_error_line(arena("results", str(db), "--run", run_id[:8], memory=2 * GIB,
+                         timeout=60),
+                   f"{db}: the compare run {run_id!r} is not one arena writes")
