@@ -6,6 +6,7 @@ everything the match is a function of, so a rerun finds what is already done.
 """
 from __future__ import annotations
 
+import base64
 import errno
 import hashlib
 import json
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from engine import InputError
+from sandbox.isolation import SCRATCH_BYTES
 
 INPUTS_BYTES = 1 << 20         # the largest match record read back (an honest one: KiBs)
 _STATS_BYTES = 1 << 16         # a player's stats (an honest one: under 200 bytes)
@@ -35,6 +37,23 @@ _PLAYER_FIELDS = {"seat": _SEAT, "name": _TEXT, "bot": _TEXT, "sha256": _TEXT,
                   "rank": _COUNT, "status": _TEXT, "reason": _MAYBE_TEXT, "turn": _MAYBE_COUNT,
                   "overheats": _COUNT, "cpu_s": _FIGURE, "peak_rss_mb": _FIGURE,
                   "stats": _TEXT}
+
+
+def scratch_fits(files: object) -> bool:
+    """One bot's scratch as arena records it: file names to base64 contents, at most
+    SCRATCH_BYTES of names and contents in all (what the sandbox keeps of a bot's)."""
+    if not isinstance(files, dict) or len(files) > SCRATCH_BYTES:
+        return False
+    total = 0
+    for name, data in files.items():
+        if not (isinstance(name, str) and isinstance(data, str)
+                and len(data) <= 2 * SCRATCH_BYTES):
+            return False
+        try:
+            total += len(name.encode()) + len(base64.b64decode(data, validate=True))
+        except (ValueError, UnicodeError):
+            return False
+    return total <= SCRATCH_BYTES
 
 
 def _plain_stats(value: Any, depth: int = 0) -> bool:
@@ -252,7 +271,19 @@ class Store:
                 f"SELECT match_id, seat, files FROM scratch WHERE match_id IN "
                 f"({','.join('?' * len(chunk))})", chunk)
             for match_id, seat, files in rows:
-                found[match_id][seat] = json.loads(files)
+                try:
+                    parsed = json.loads(files) if isinstance(files, str) and \
+                        len(files) <= _STATS_BYTES else None
+                except (ValueError, RecursionError):
+                    parsed = None
+                if not (isinstance(seat, int) and 0 <= seat < _MOST_PLAYERS
+                        and scratch_fits(parsed)):
+                    # A forged row was a JSONDecodeError traceback on resuming the run.
+                    raise InputError(f"{self.path}: the results file's scratch of match "
+                                     f"{str(match_id)[:24]!r} is not one arena writes (a "
+                                     f"seat, and a bot's scratch files of at most "
+                                     f"{SCRATCH_BYTES} bytes in base64)")
+                found[match_id][seat] = parsed
         return found
 
     def run_results(self, run_id: str) -> list[dict]:

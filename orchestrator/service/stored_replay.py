@@ -20,7 +20,6 @@ bots' and map's paths and digests) before anything is read or run.
 """
 from __future__ import annotations
 
-import base64
 import hashlib
 from pathlib import Path
 from typing import Callable
@@ -34,7 +33,7 @@ from orchestrator.options import game_limits
 from orchestrator.service.batch import write_whole
 from orchestrator.service.matchups import Kept
 from orchestrator.service.results import open_results
-from orchestrator.store import Store
+from orchestrator.store import Store, scratch_fits
 from orchestrator.text import shown
 from sandbox import modes
 from sandbox.isolation import SCRATCH_BYTES
@@ -164,7 +163,7 @@ def checked_record(record: object, where: str, cpu_limit: float | None = None,
         raise bad(f"rules: {exc}") from None
     scratch = record.get("scratch")
     if scratch is not None and not (isinstance(scratch, list) and len(scratch) == len(bots)
-                                    and all(_scratch_fits(s) for s in scratch)):
+                                    and all(scratch_fits(s) for s in scratch)):
         raise bad(f"scratch: must be one object per bot, each a bot's scratch files (at most "
                   f"{SCRATCH_BYTES} bytes, names and contents) in base64")
     problem = looser(record["limits"], game_limits(game, cpu_limit, memory_mb))
@@ -175,22 +174,6 @@ def checked_record(record: object, where: str, cpu_limit: float | None = None,
     if problem is not None:
         raise bad(f"limits: {problem}")
     return record
-
-
-def _scratch_fits(files: object) -> bool:
-    """One bot's recorded scratch: file names to base64 contents, as small as a bot's."""
-    if not isinstance(files, dict) or len(files) > SCRATCH_BYTES:
-        return False
-    total = 0
-    for name, data in files.items():
-        if not (isinstance(name, str) and isinstance(data, str)
-                and len(data) <= 2 * SCRATCH_BYTES):
-            return False
-        try:
-            total += len(name.encode()) + len(base64.b64decode(data, validate=True))
-        except (ValueError, UnicodeError):
-            return False
-    return total <= SCRATCH_BYTES
 
 
 def _spec(record: dict, where: str) -> dict:

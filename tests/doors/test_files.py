@@ -549,3 +549,19 @@ def test_a_forged_compare_run_is_one_error_line(label, stored) -> None:
     one_error_line(arena("results", str(db), "--run", run_id[:8], memory=2 * GIB,
                          timeout=60),
                    f"{db}: the compare run {run_id!r} is not one arena writes")
+
+
+@pytest.mark.parametrize("files", ["{", json.dumps({"a": "not base64!"}),
+                                   json.dumps({"big": "QUFB" * 2000})])
+def test_a_forged_scratch_row_is_one_error_line_when_the_batch_resumes(files, stored) -> None:
+    """Before: resuming a batch read each done match's scratch with json.loads, as it was:
+    text that is no JSON was a JSONDecodeError traceback, and base64 that is no base64 or
+    past a bot's scratch went on towards the next game."""
+    db, _, match_id = stored
+    with sqlite3.connect(db) as conn:
+        conn.execute("INSERT INTO scratch VALUES (?, 0, ?)", (match_id, files))
+    one_error_line(arena("batch", "--game", "toy", "bots/marker.py", "bots/wanderer.py",
+                         "--map", "plain.txt", "--seeds", "2", "--max-turns", str(TURNS),
+                         "--workers", "1", "--db", str(db), cwd=db.parent),
+                   f"{db}: the results file's scratch of match {match_id!r} is not one "
+                   f"arena writes")
