@@ -354,6 +354,12 @@ SCENARIOS: dict[str, tuple[str, dict, str]] = {
                                  "robots": [{"id": "r", "ai": "a", "row": 0, "col": 0,
                                              "facing": "E"}], "moves": [{"r": "F"}] * 12},
                        "rule 'charge_every' must be a whole number from 1"),
+    "2,001 arena turns": ("arena", {"map": ["   "], "robots": [
+        {"id": "r", "ai": "a", "row": 0, "col": 0, "facing": "E"}], "moves": [{}] * 2001},
+        "'moves' must be a list of at most 2000 turns"),
+    "1,001 arena robots": ("arena", {"map": [" " * 100] * 11, "robots": [
+        {"id": f"r{i}", "ai": "a", "row": i // 100, "col": i % 100, "facing": "E"}
+        for i in range(1001)]}, "'robots' must be at most 1000 robots"),
     "a robot of life -5": ("arena", {"map": ["   ", "   ", "   "],
                                      "robots": [{"id": "r", "ai": "a", "row": 0, "col": 0,
                                                  "facing": "E", "life": -5}]},
@@ -364,7 +370,8 @@ SCENARIOS: dict[str, tuple[str, dict, str]] = {
 @pytest.mark.parametrize("label", SCENARIOS)
 def test_each_costly_or_broken_scenario_is_one_error_line(label, tmp_path) -> None:
     """Before: the Spam one ran for hours (each Spam drawn leaves a deck of 10,000,000
-    cards), charge_every 0 ended in a ZeroDivisionError traceback."""
+    cards), charge_every 0 ended in a ZeroDivisionError traceback; 6,000 robots of one AI
+    and 100,000 empty turns (800 KB) still ran after 60 s, which the arena bounds stop."""
     game, data, said = SCENARIOS[label]
     path = tmp_path / "s.json"
     path.write_text(json.dumps(data))
@@ -552,7 +559,8 @@ def test_a_forged_compare_run_is_one_error_line(label, stored) -> None:
 
 
 @pytest.mark.parametrize("files", ["{", json.dumps({"a": "not base64!"}),
-                                   json.dumps({"big": "QUFB" * 2000})])
+                                   json.dumps({"big": "QUFB" * 2000})],
+                         ids=["no JSON", "no base64", "6 KB of scratch"])
 def test_a_forged_scratch_row_is_one_error_line_when_the_batch_resumes(files, stored) -> None:
     """Before: resuming a batch read each done match's scratch with json.loads, as it was:
     text that is no JSON was a JSONDecodeError traceback, and base64 that is no base64 or
