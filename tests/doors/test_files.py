@@ -573,3 +573,14 @@ def test_a_forged_scratch_row_is_one_error_line_when_the_batch_resumes(files, st
                          "--workers", "1", "--db", str(db), cwd=db.parent),
                    f"{db}: the results file's scratch of match {match_id!r} is not one "
                    f"arena writes")
+
+
+def test_a_robot_game_map_of_megabytes_is_refused_before_it_is_parsed(tmp_path) -> None:
+    """Before: the whole text went to ast.literal_eval, some 400 bytes of memory a byte
+    (3.5 MB of pairs: 10 s and 1.5 GiB) before its content was refused; a map of a 19x19
+    board is a few KB."""
+    path = tmp_path / "big.py"
+    path.write_text('{"spawn": [' + ", ".join(["[1, 1]"] * 50_000) + '], "obstacle": []}')
+    one_error_line(arena("maps", "validate", "--game", "robotgame", str(path)),
+                   f"{path}: 400,027 characters; a map of a board of at most 19x19 squares "
+                   "is at most 65,536")
