@@ -584,3 +584,16 @@ def test_a_robot_game_map_of_megabytes_is_refused_before_it_is_parsed(tmp_path) 
     one_error_line(arena("maps", "validate", "--game", "robotgame", str(path)),
                    f"{path}: 400,027 characters; a map of a board of at most 19x19 squares "
                    "is at most 65,536")
+
+
+def test_a_forged_match_id_shows_as_text_in_the_games_table(stored) -> None:
+    """Before: the games table took the match id as rich markup: `[/b]` was a MarkupError
+    traceback."""
+    db, _, _ = stored
+    with sqlite3.connect(db) as conn:
+        for table, column in (("matches", "id"), ("participants", "match_id"),
+                              ("run_matches", "match_id"), ("inputs", "match_id")):
+            conn.execute(f"UPDATE {table} SET {column} = '[/b]forged\x1b[2J'")
+    done = arena("results", str(db), "--games", "--bot", "marker")
+    assert done.returncode == 0, done.stderr
+    assert "[/b]forged\\x1b" in done.stdout and "\x1b" not in done.stdout, done.stdout
