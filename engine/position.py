@@ -10,6 +10,7 @@ names the field of a bad one in an InputError.
 """
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -110,6 +111,15 @@ class State:
                 and (value[2] is None or type(value[2]) is float)):
             raise self.fail(key, f"must be a random generator's state: [{RNG_VERSION}, "
                                  f"[{RNG_WORDS} words], null]")
+        words = value[1]
+        if not (words[0] & 0x80000000 or any(words[1:RNG_WORDS - 1])):
+            # Mersenne Twister's one state no seed reaches (random.setstate takes it): it
+            # draws 0 forever, and a loop waiting for another draw never ends.
+            raise self.fail(key, "not a random generator's state (all its words are zero, "
+                                 "which no seed reaches)")
+        if value[2] is not None and not math.isfinite(value[2]):
+            raise self.fail(key, "not a random generator's state (its gauss_next is not a "
+                                 "finite number)")
         rng = random.Random()
         try:
             rng.setstate((value[0], tuple(value[1]), value[2]))

@@ -47,7 +47,7 @@ from orchestrator.service import play as matches
 from orchestrator.service import results as stored
 from orchestrator.service import scenario as scenarios
 from orchestrator.service.setup import match_spec, position_spec
-from orchestrator.text import console, plural, shown_text
+from orchestrator.text import console, plural, shown, shown_text
 
 Bot = Union[str, Path, Callable[..., Any], type]
 """A bot: a file's path, a bundled sample's name, or a function or class (Python games)."""
@@ -121,18 +121,34 @@ def play(bots: Sequence[Bot] | None = None, *, game: str = DEFAULT_GAME, map: st
             spec.turns = turns
     shown = _shows_progress(progress)
     replays: list[dict] | None = [] if record or replay is not None else None
-    if shown:
-        ais = plural(len(spec.bots), "AI")
-        _err.print(shown_text(f"{spec.game}: {ais} on {spec.map_path.name}, "
-                              f"seed {spec.seed}, sandbox {spec.sandbox}", "dim"))
-        with views.turn_bar(spec.rules.max_turns) as on_turn:
-            played = matches.play(spec, on_turn, replays)
-    else:
-        played = matches.play(spec, None, replays)
+    try:
+        if shown:
+            ais = plural(len(spec.bots), "AI")
+            _err.print(shown_text(f"{spec.game}: {ais} on {spec.map_path.name}, "
+                                  f"seed {spec.seed}, sandbox {spec.sandbox}", "dim"))
+            with views.turn_bar(spec.rules.max_turns) as on_turn:
+                played = matches.play(spec, on_turn, replays)
+        else:
+            played = matches.play(spec, None, replays)
+    except (InputError, KeyboardInterrupt):
+        raise
+    except Exception as exc:
+        if start is None:
+            raise
+        # A position is data from anyone: whatever its checks let through that the engine
+        # cannot play is the file's fault, one error line naming it, never a traceback.
+        raise position_failed(start, spec.game, exc) from None
     result = MatchResult.from_dict(played, replays[0] if replays else None)
     if replay is not None:
         result.save_replay(replay)
     return result
+
+
+def position_failed(start: str | Path | dict, game: str, exc: BaseException) -> InputError:
+    """The error of an engine that failed playing a position: the file and what failed."""
+    name = str(start) if isinstance(start, (str, Path)) else "the position"
+    return InputError(f"{shown(name)}: the {game} engine cannot play on from this "
+                      f"position ({type(exc).__name__}: {shown(str(exc))[:120]})")
 
 
 def _from_position(start, bots, game, map, seed, rules, robots, max_turns, random_spawn,
@@ -337,12 +353,16 @@ class ResultsStore:
         finally:
             store.close()
 
-    def replay(self, match: str) -> Replay:
+    def replay(self, match: str, *, sandbox: str = "standard", cpu_limit: float | None = None,
+               memory_mb: int | None = None) -> Replay:
         """The replay of a stored match, by its id or a prefix (`arena replay DB:ID`): the
-        one the batch kept, else the match played again exactly from its record."""
+        one the batch kept, else the match played again exactly from its record, in the
+        `sandbox` mode (never the one the results file names) and within the game's limits
+        changed by `cpu_limit`/`memory_mb` (a record with looser ones is refused)."""
         from orchestrator.service.stored_replay import replay_path
 
-        return Replay.from_dict(replay.load(replay_path(self.path, match)))
+        return Replay.from_dict(replay.load(replay_path(
+            self.path, match, sandbox=sandbox, cpu_limit=cpu_limit, memory_mb=memory_mb)))
 
     def _repr_html_(self) -> str:
         from orchestrator.api_types import html_table

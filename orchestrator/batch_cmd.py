@@ -301,13 +301,20 @@ def results(
         for column in ("run", "kind", "game", "started", "matches", "bots"):
             table.add_column(column)
         for r in runs:
-            table.add_row(r["id"][:10], r["kind"], r["game"],
+            table.add_row(*(shown_text(r[key])[:10 if key == "id" else 40]    # a file's text
+                            for key in ("id", "kind", "game")),
                           time.strftime("%Y-%m-%d %H:%M", time.localtime(r["created"])),
                           f"{r['finished']}/{r['planned']}",
-                          shown_text(", ".join(Path(b).name for b in r["args"].get("bots", []))))
+                          shown_text(", ".join(Path(str(b)).name
+                                               for b in _listed(r["args"].get("bots")))))
         out.print(table)
     finally:
         store.close()
+
+
+def _listed(value: object) -> list:
+    """A list a results file's run holds (any other value of a forged one: none)."""
+    return value[:100] if isinstance(value, list) else []
 
 
 def _check_results_options(matrix: bool, games: bool, by: str | None, bot: str | None,

@@ -77,7 +77,7 @@ def print_report(report: dict, new: str, old: str) -> None:
                                                                strict=True)))
     table.add_row("results", shown_text(report["db"]))
     if report.get("sandbox"):
-        table.add_row("sandbox", report["sandbox"])
+        table.add_row("sandbox", shown_text(report["sandbox"]))   # a results file's: text
     table.add_row("exit status", f"{report['exit_status']} ({report['exit_meaning']})")
     out.print(table)
     if "nElo" in report["elo_shown"]:

@@ -62,7 +62,7 @@ def print_games(report: dict) -> None:
                                                                 "turns") else "left",
                          overflow="fold")
     for row in report["games"]:
-        table.add_row(row["match"][:12], str(row["seed"]), shown_text(row["map"]),
+        table.add_row(shown_text(row["match"])[:12], str(row["seed"]), shown_text(row["map"]),
                       str(row["seat"]), shown_text(", ".join(row["opponents"])),
                       f"{row['result']} ({row['rank']} of {row['of']})",
                       "" if row["eliminated"] is None else str(row["eliminated"]),

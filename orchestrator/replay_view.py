@@ -28,7 +28,7 @@ import tty
 from importlib import resources
 from pathlib import Path
 from types import ModuleType
-from typing import Callable, Optional, Sequence
+from typing import Annotated, Callable, Optional, Sequence
 
 import typer
 from rich.console import Console, Group, RenderableType
@@ -39,8 +39,11 @@ from engine import InputError
 from orchestrator import plain_view, replay
 from orchestrator.board import COLORS, Grid, blank, seat_table  # noqa: F401 (for the games)
 from orchestrator.games import GAMES
+from orchestrator.options import SandboxOption
 from orchestrator.service.stored_replay import replay_path, stored_ref
 from orchestrator.text import console, shown, shown_text
+from sandbox import modes
+from sandbox.modes import DEFAULT_MODE
 
 out = console()
 err = console(stderr=True)
@@ -314,6 +317,14 @@ def replay_command(
     save_position: Optional[Path] = typer.Option(
         None, "--save-position", help="Write the game's whole state at --turn (default: the "
         "last) to this position file, to play on from with `arena run --from FILE BOT...`."),
+    sandbox: SandboxOption = DEFAULT_MODE,
+    cpu_limit: Annotated[Optional[float], typer.Option(
+        help="A stored match played again from its record: the CPU limit it may have (as "
+             "`arena run --cpu-limit`; default: the game's). A record with looser limits "
+             "than these is refused, never taken.", show_default=False)] = None,
+    memory_mb: Annotated[Optional[int], typer.Option(
+        help="A stored match played again: its memory cap per AI, in MiB (as `arena run "
+             "--memory-mb`; default: the game's).", show_default=False)] = None,
 ) -> None:
     """Watch a saved match: in the terminal (keys: space, arrows, q), or as a web page.
 
@@ -326,11 +337,20 @@ def replay_command(
       arena replay match.json.gz --turn 120           # one frame, printed
 
       arena replay runs/arena.sqlite:3f2a9c01       # a match of a batch, by its id
+
+      arena replay runs/arena.sqlite:3f2a9c01 --sandbox strict   # played again, strict
+
       arena replay match.json.gz --turn 120 --save-position pos.json
+
+    A stored match without a kept replay is played again in the sandbox mode given here
+    (default standard; never the one its results file names), and says which.
     """
     ref = stored_ref(str(file))
     if ref is not None:
-        file = replay_path(*ref, told=lambda note: err.print(shown_text(note)))
+        file = replay_path(*ref, told=lambda note: err.print(shown_text(note)),
+                           sandbox=sandbox, cpu_limit=cpu_limit, memory_mb=memory_mb)
+    else:
+        modes.chosen(sandbox)          # a replay file plays nothing: any mode shows it
     data = replay.load(file)
     if save_position is not None:
         _save_position(file, data, turn, save_position)

@@ -6,9 +6,11 @@ everything the match is a function of, so a rerun finds what is already done.
 """
 from __future__ import annotations
 
+import base64
 import errno
 import hashlib
 import json
+import math
 import sqlite3
 import time
 from contextlib import contextmanager
@@ -16,6 +18,72 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from engine import InputError
+from sandbox.isolation import SCRATCH_BYTES
+
+INPUTS_BYTES = 1 << 20         # the largest match record read back (an honest one: KiBs)
+_STATS_BYTES = 1 << 16         # a player's stats (an honest one: under 200 bytes)
+_MOST_PLAYERS = 256            # a match's players (as a replay's; arena seats 64 at most)
+
+# Each column a reader does arithmetic on or shows, with the types arena writes to it.
+_TEXT, _COUNT, _MAYBE_TEXT, _MAYBE_COUNT, _SEAT, _FIGURE, _WHOLE = (
+    "text", "count", "text?", "count?", "seat", "figure", "whole")
+_WANT = {_TEXT: f"text of at most {_STATS_BYTES} characters", _COUNT: "a whole number from 0",
+         _MAYBE_TEXT: "text or null", _MAYBE_COUNT: "a whole number from 0 or null",
+         _SEAT: "a whole number from 0 to 255", _FIGURE: "a finite number from 0",
+         _WHOLE: "a whole number"}
+_MATCH_FIELDS = {"id": _TEXT, "game": _TEXT, "map": _TEXT, "seed": _WHOLE, "turns": _COUNT,
+                 "end": _TEXT, "restarts": _COUNT, "replay": _MAYBE_TEXT}
+_PLAYER_FIELDS = {"seat": _SEAT, "name": _TEXT, "bot": _TEXT, "sha256": _TEXT,
+                  "rank": _COUNT, "status": _TEXT, "reason": _MAYBE_TEXT, "turn": _MAYBE_COUNT,
+                  "overheats": _COUNT, "cpu_s": _FIGURE, "peak_rss_mb": _FIGURE,
+                  "stats": _TEXT}
+
+
+def scratch_fits(files: object) -> bool:
+    """One bot's scratch as arena records it: file names to base64 contents, at most
+    SCRATCH_BYTES of names and contents in all (what the sandbox keeps of a bot's)."""
+    if not isinstance(files, dict) or len(files) > SCRATCH_BYTES:
+        return False
+    total = 0
+    for name, data in files.items():
+        if not (isinstance(name, str) and isinstance(data, str)
+                and len(data) <= 2 * SCRATCH_BYTES):
+            return False
+        try:
+            total += len(name.encode()) + len(base64.b64decode(data, validate=True))
+        except (ValueError, UnicodeError):
+            return False
+    return total <= SCRATCH_BYTES
+
+
+def _plain_stats(value: Any, depth: int = 0) -> bool:
+    """A player's stats as a game writes them: an object of finite numbers, text, booleans
+    and nulls, or objects of those (Cave Rangers' `faults`)."""
+    if not isinstance(value, dict) or depth > 1:
+        return False
+    for item in value.values():
+        if isinstance(item, dict):
+            if not _plain_stats(item, depth + 1):
+                return False
+        elif not (isinstance(item, (int, str, bool, type(None)))
+                  or isinstance(item, float) and math.isfinite(item)):
+            return False
+    return True
+
+
+def _fits(value: Any, kind: str) -> bool:
+    """Whether a column's value is of the kind arena writes there."""
+    if value is None:
+        return kind in (_MAYBE_TEXT, _MAYBE_COUNT)
+    if kind in (_TEXT, _MAYBE_TEXT):
+        return isinstance(value, str) and len(value) <= _STATS_BYTES
+    if kind == _FIGURE:
+        return isinstance(value, (int, float)) and math.isfinite(value) and value >= 0
+    if not isinstance(value, int):
+        return False
+    if kind == _WHOLE:
+        return True
+    return 0 <= value <= (_MOST_PLAYERS - 1 if kind == _SEAT else 1 << 62)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -203,7 +271,19 @@ class Store:
                 f"SELECT match_id, seat, files FROM scratch WHERE match_id IN "
                 f"({','.join('?' * len(chunk))})", chunk)
             for match_id, seat, files in rows:
-                found[match_id][seat] = json.loads(files)
+                try:
+                    parsed = json.loads(files) if isinstance(files, str) and \
+                        len(files) <= _STATS_BYTES else None
+                except (ValueError, RecursionError):
+                    parsed = None
+                if not (isinstance(seat, int) and 0 <= seat < _MOST_PLAYERS
+                        and scratch_fits(parsed)):
+                    # A forged row was a JSONDecodeError traceback on resuming the run.
+                    raise InputError(f"{self.path}: the results file's scratch of match "
+                                     f"{str(match_id)[:24]!r} is not one arena writes (a "
+                                     f"seat, and a bot's scratch files of at most "
+                                     f"{SCRATCH_BYTES} bytes in base64)")
+                found[match_id][seat] = parsed
         return found
 
     def run_results(self, run_id: str) -> list[dict]:
@@ -229,7 +309,7 @@ class Store:
         players = [
             {"seat": seat, "name": name, "bot": bot, "sha256": sha, "rank": rank,
              "status": status, "reason": reason, "turn": turn, "overheats": overheats,
-             "cpu_s": cpu_s, "peak_rss_mb": rss, "stats": json.loads(stats)}
+             "cpu_s": cpu_s, "peak_rss_mb": rss, "stats": stats}
             for seat, name, bot, sha, rank, status, reason, turn, overheats, cpu_s, rss, stats
             in self.db.execute(
                 "SELECT seat, name, bot, sha256, rank, status, reason, turn, overheats, cpu_s, "
@@ -237,9 +317,10 @@ class Store:
                 (match_id,))]
         moves = self.db.execute("SELECT digest FROM moves WHERE match_id = ?",
                                 (match_id,)).fetchone()
-        return {"id": row[0], "game": row[1], "map": row[2], "seed": row[3], "turns": row[4],
-                "end": row[5], "restarts": row[6], "replay": row[7], "players": players,
-                **({"moves": moves[0]} if moves else {})}
+        return self._checked({"id": row[0], "game": row[1], "map": row[2], "seed": row[3],
+                              "turns": row[4], "end": row[5], "restarts": row[6],
+                              "replay": row[7], "players": players,
+                              **({"moves": moves[0]} if moves else {})})
 
     def iter_matches(self, run_id: str | None = None) -> Iterator[dict]:
         """`match()` of every finished match of a run (schedule order), or of the file
@@ -257,7 +338,7 @@ class Store:
         for row in self.db.execute(query, (run_id,) if run_id else ()):
             if current is None or current["id"] != row[0]:
                 if current is not None:
-                    yield current
+                    yield self._checked(current)
                 current = {"id": row[0], "game": row[1], "map": row[2], "seed": row[3],
                            "turns": row[4], "end": row[5], "restarts": row[6],
                            "replay": row[7], "players": []}
@@ -266,16 +347,58 @@ class Store:
             current["players"].append({
                 "seat": seat, "name": name, "bot": bot, "sha256": sha, "rank": rank,
                 "status": status, "reason": reason, "turn": turn, "overheats": overheats,
-                "cpu_s": cpu_s, "peak_rss_mb": rss, "stats": json.loads(stats)})
+                "cpu_s": cpu_s, "peak_rss_mb": rss, "stats": stats})
         if current is not None:
-            yield current
+            yield self._checked(current)
+
+    def _checked(self, match: dict) -> dict:
+        """A match and its players as arena writes them (each player's stats parsed), or
+        an InputError naming the file, the match and the field: a results file may come
+        from anyone, SQLite keeps any type in any column, and every reader (summaries,
+        the matrix, the games list, compare) does arithmetic on them."""
+        def bad(field: str, want: str) -> InputError:
+            return InputError(f"{self.path}: the results file's match {shown_id} is not one "
+                              f"arena writes ({field} must be {want})")
+
+        shown_id = repr(match["id"])[:40]
+        for key, kinds in _MATCH_FIELDS.items():
+            if not _fits(match[key], kinds):
+                raise bad(key, _WANT[kinds])
+        if not match["players"] or len(match["players"]) > _MOST_PLAYERS:
+            raise bad("players", f"1 to {_MOST_PLAYERS}")
+        for i, player in enumerate(match["players"]):
+            for key, kinds in _PLAYER_FIELDS.items():
+                if not _fits(player[key], kinds):
+                    raise bad(f"players[{i}].{key}", _WANT[kinds])
+            stats = player["stats"]
+            try:
+                parsed = json.loads(stats) if len(stats) <= _STATS_BYTES else None
+            except (ValueError, RecursionError):
+                parsed = None
+            if not _plain_stats(parsed):
+                raise bad(f"players[{i}].stats", "a JSON object of numbers and text")
+            player["stats"] = parsed
+        return match
 
     def inputs(self, match_id: str) -> dict | None:
         """What a match was played from (`add_match`'s `inputs`), or None: not recorded
         (a results file from before they were, or no such match)."""
-        row = self.db.execute("SELECT spec FROM inputs WHERE match_id = ?",
-                              (match_id,)).fetchone()
-        return json.loads(row[0]) if row else None
+        # A results file may come from anyone: the record is read only when it is text of
+        # a record's size (an honest one is a few KiB), and as JSON without deep nesting.
+        row = self.db.execute(
+            "SELECT CASE WHEN typeof(spec) = 'text' AND length(CAST(spec AS BLOB)) <= ? "
+            "THEN spec END FROM inputs WHERE match_id = ?",
+            (INPUTS_BYTES, match_id)).fetchone()
+        if row is None:
+            return None
+        try:
+            if row[0] is None:
+                raise ValueError(f"not text of at most {INPUTS_BYTES} bytes")
+            return json.loads(row[0])
+        except (ValueError, RecursionError) as exc:
+            raise InputError(f"{self.path}:{match_id}: the results file's record of this match "
+                             f"is not one arena writes ({str(exc)[:80]}); it cannot be "
+                             f"replayed") from None
 
     def match_ids(self, prefix: str) -> list[str]:
         """The ids of the matches that start with `prefix` (at most two: enough to tell
@@ -289,9 +412,37 @@ class Store:
             "SELECT r.id, r.kind, r.game, r.created, r.args, r.planned, "
             "(SELECT COUNT(*) FROM run_matches rm JOIN matches m ON m.id = rm.match_id "
             " WHERE rm.run_id = r.id) FROM runs r ORDER BY r.created").fetchall()
-        return [{"id": rid, "kind": kind, "game": game, "created": created,
-                 "args": json.loads(args), "planned": planned, "finished": finished}
-                for rid, kind, game, created, args, planned, finished in rows]
+        return [self._run_row(*row) for row in rows]
+
+    def _run_row(self, rid: Any, kind: Any, game: Any, created: Any, args: Any,
+                 planned: Any, finished: int) -> dict:
+        """A row of the runs table as arena writes it, or an InputError naming the file:
+        a results file may come from anyone, and SQLite keeps any type in any column."""
+        def text(value: Any) -> bool:
+            return isinstance(value, str) and 0 < len(value) <= 200
+
+        problem = None
+        if not (text(rid) and text(kind) and text(game)):
+            problem = "its id, kind and game must be short text"
+        elif not (isinstance(created, (int, float)) and math.isfinite(created)
+                  and 0 <= created < 1 << 40):
+            problem = "its time must be a finite number of seconds"
+        elif not (isinstance(planned, int) and 0 <= planned <= 1 << 40):
+            problem = "its planned count must be a whole number"
+        elif not (isinstance(args, str) and len(args) <= INPUTS_BYTES):
+            problem = f"its arguments must be text of at most {INPUTS_BYTES} bytes"
+        else:
+            try:
+                parsed = json.loads(args)
+            except (ValueError, RecursionError):
+                parsed = None
+            if not isinstance(parsed, dict):
+                problem = "its arguments must be a JSON object"
+        if problem is not None:
+            raise InputError(f"{self.path}: a run in the results file is not one arena "
+                             f"writes ({problem})")
+        return {"id": rid, "kind": kind, "game": game, "created": created, "args": parsed,
+                "planned": planned, "finished": finished}
 
     def export_rows(self, run_id: str | None = None) -> tuple[list[str], list[tuple]]:
         """Participants joined with their matches, for CSV."""

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 
 
@@ -47,3 +48,56 @@ class Limits:
 
     def for_child(self) -> dict:
         return dataclasses.asdict(self) | {"cpu_backstop_s": self.cpu_backstop_s}
+
+
+# What a limit read from a file (a results file's record of a match) may be: a field of
+# Limits, a finite number above zero (the soft limits may be null: none), and never looser
+# than the limit the reader allows. memory_alarm is a share of the cap, at most 1.
+_OPTIONAL = ("act_soft_s", "first_act_soft_s")
+
+
+def _effective(limits: dict, name: str) -> float | None:
+    """A limit as the sandbox applies it: a first act with no soft limit of its own has
+    the act's (sandbox/botlib: `first_act_soft_s or act_soft_s`)."""
+    if name == "first_act_soft_s":
+        return limits["first_act_soft_s"] or limits["act_soft_s"]
+    return limits[name]
+
+
+def looser(value: object, allowed: Limits) -> str | None:
+    """Why the limits `value` (plain data, from a file) may not be used where `allowed`
+    are the most a run may have: the first field that is unknown, missing, not a finite
+    number above zero, or looser than allowed's; None when every field is within."""
+    fields = {f.name: f for f in dataclasses.fields(Limits)}
+    if not isinstance(value, dict):
+        return "the limits are not an object"
+    for name in value:
+        if name not in fields:
+            return f"no limit is named {str(name)[:40]!r}"
+    bound = dataclasses.asdict(allowed)
+    for name, field in fields.items():
+        if name not in value:
+            return f"the limit {name} is missing"
+        got = value[name]
+        if got is None and name in _OPTIONAL:
+            continue
+        whole = field.type in ("int", int)
+        if isinstance(got, bool) or not isinstance(got, int if whole else (int, float)) \
+                or (isinstance(got, float) and not math.isfinite(got)) or got <= 0 \
+                or (name == "memory_alarm" and got > 1):
+            return f"the limit {name} is not a {'whole ' * whole}number above zero"
+    for name in fields:
+        have, most = _effective(value, name), _effective(bound, name)
+        if most is None:
+            continue                      # no such limit allowed: any is tighter
+        if have is None or have > most:
+            return f"{name} {_figure(have)} is looser than {_figure(most)}"
+    return None
+
+
+def _figure(value: float | None) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, int):
+        return str(value) if value.bit_length() <= 64 else f"(a {value.bit_length()}-bit number)"
+    return f"{value:g}"

@@ -6,7 +6,7 @@ import random
 
 from engine import InputError
 from engine.arena.constants import EMPTY, FLAG_BASE, LEFT_SPINNER, PIT, RIGHT_SPINNER, E, N, S, W
-from engine.arena.mapfile import ArenaMap
+from engine.arena.mapfile import MAX_SIDE, ArenaMap
 
 TARGET_DENSITY = 0.055     # robots per tile at the start
 WALL_SHARE = 0.045         # tiles covered by wall segments
@@ -27,8 +27,11 @@ def generate(ais: int, seed: int = 0, robots_per_ai: int = 40, flags: int = 8,
         raise InputError(f"--ais must be between 1 and 64, got {ais}")
     if not 1 <= flags <= 9:
         raise InputError(f"--flags must be between 1 and 9, got {flags}")
-    rng = random.Random(seed)
     size = arena_side(ais, robots_per_ai)
+    if size > MAX_SIDE:
+        raise InputError(f"--ais {ais} x --robots {robots_per_ai} need an arena of side "
+                         f"{size}; at most {MAX_SIDE} (a map's largest)")
+    rng = random.Random(seed)
     floor = [[EMPTY] * size for _ in range(size)]
     taken: set[tuple[int, int]] = set()
     # Flags first, spread out by farthest-point sampling, then numbered in a random order.

@@ -6,8 +6,10 @@ from pathlib import Path
 
 from engine import InputError
 from engine.arena.constants import EMPTY, FLAG_BASE, LEFT_SPINNER, PIT, RIGHT_SPINNER, E, N, S, W
+from engine.textfile import map_text
 
 LASER_SYMBOLS = {"^": N, ">": E, "v": S, "<": W}
+MAX_SIDE = 512         # an arena's side, as a replay's board (64 AIs x 40 robots fill 216)
 FLOOR_SYMBOLS = {" ": EMPTY, "{": LEFT_SPINNER, "}": RIGHT_SPINNER, "&": PIT, "#": EMPTY}
 
 
@@ -61,6 +63,10 @@ def parse_map(text: str, name: str = "<map>") -> ArenaMap:
     if not any(lines):
         raise MapError(f"{name}: the map is empty")
     size = max(len(lines), max(len(line) for line in lines))
+    if size > MAX_SIDE:
+        # The floor is size x size: a map of one line 50,000 spaces long (50 KB) was a
+        # floor of 2.5 billion tiles, and ran the machine out of memory.
+        raise MapError(f"{name}: the map is {size} tiles wide or high; at most {MAX_SIDE}")
     floor = [[EMPTY] * size for _ in range(size)]
     walls: list[tuple[int, int]] = []
     lasers: list[tuple[int, int, int]] = []
@@ -97,7 +103,7 @@ def load_map(path: str | Path) -> ArenaMap:
     """Read and parse a map file; a missing or unreadable file is a MapError."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = map_text(path)
     except FileNotFoundError:
         raise MapError(f"{path}: map file not found") from None
     except (OSError, UnicodeDecodeError) as exc:

@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.rules_base import RulesBase, preset_with
+
+MOST = 1_000_000              # the largest count or life a rule may be (as --max-turns)
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,13 @@ class Rules(RulesBase):
     random_damage_start: int = 301
     random_damage_every: int = 30
     random_damage_weight: int = 6
+
+    RANGES: ClassVar[dict[str, tuple[int, int]]] = {
+        "robots_per_type": (1, 100_000), "robot_life": (1, MOST), "robot_charges": (0, MOST),
+        "corpse_life": (1, MOST), "wall_life": (1, MOST), "laser_life": (1, MOST),
+        "charge_every": (1, MOST), "max_turns": (1, MOST), "life_per_flag": (0, MOST),
+        "random_damage_start": (0, MOST), "random_damage_every": (1, MOST),
+        "random_damage_weight": (0, MOST)}
 
 
 PRESETS: dict[str, Rules] = {

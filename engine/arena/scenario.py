@@ -17,7 +17,10 @@ from engine.arena.constants import (
 )
 from engine.arena.game import ArenaGame
 from engine.arena.mapfile import parse_map
-from engine.arena.rules import rules_from
+from engine.arena.rules import MOST, rules_from
+
+MAX_ROBOTS = 1000            # robots of one scenario (a match: 8 AIs x 40)
+MAX_MOVES = 2000             # scripted turns of one file (a match: 1000)
 
 
 def _need(data: dict, key: str, kind: type, where: str) -> Any:
@@ -41,11 +44,16 @@ def build(data: Any, name: str = "<scenario>") -> tuple[ArenaGame, dict[str, Any
     if not isinstance(overrides, dict):
         raise InputError(f"{name}: 'rules' must be an object")
     overrides = dict(overrides)
-    rules = rules_from(str(overrides.pop("preset", "seed")), **overrides)
+    try:
+        rules = rules_from(str(overrides.pop("preset", "seed")), **overrides)
+    except InputError as exc:
+        raise InputError(f"{name}: {exc}") from None
     robots = _need(data, "robots", list, name)
+    if len(robots) > MAX_ROBOTS:
+        raise InputError(f"{name}: 'robots' must be at most {MAX_ROBOTS} robots")
     seed = data.get("seed", 0)
-    if not isinstance(seed, int):
-        raise InputError(f"{name}: 'seed' must be an integer")
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 1 << 63:
+        raise InputError(f"{name}: 'seed' must be an integer from 0 to 2^63 - 1")
     ais: list[str] = []
     for robot in robots:
         if isinstance(robot, dict) and robot.get("ai") not in ais:
@@ -74,8 +82,10 @@ def build(data: Any, name: str = "<scenario>") -> tuple[ArenaGame, dict[str, Any
             raise InputError(f"{where}: ({row}, {col}) is a pit")
         extra = {k: robot[k] for k in ("life", "charges", "flags") if k in robot}
         for key, value in extra.items():
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise InputError(f"{where}: {key!r} must be an integer")
+            low = 1 if key == "life" else 0
+            if not isinstance(value, int) or isinstance(value, bool) or \
+                    not low <= value <= MOST:
+                raise InputError(f"{where}: {key!r} must be an integer from {low} to {MOST}")
         by_id[rid] = match.board.add_robot(row, col, COMPASS.index(facing),
                                            ais.index(robot.get("ai")), **extra)
     return match, by_id
@@ -85,8 +95,10 @@ def run(data: Any, name: str = "<scenario>") -> dict:
     """Play the scenario's moves; return the final state in the cli.md shape."""
     match, by_id = build(data, name)
     moves = data.get("moves", [])
-    if not isinstance(moves, list):
-        raise InputError(f"{name}: 'moves' must be a list")
+    if not isinstance(moves, list) or len(moves) > MAX_MOVES:
+        # robots x turns is the cost: 1 MiB of 8,000 robots and 170,000 empty turns ran
+        # over an hour; at most 1,000 x 2,000 plays in seconds.
+        raise InputError(f"{name}: 'moves' must be a list of at most {MAX_MOVES} turns")
     for t, turn_moves in enumerate(moves):
         if match.end is not None:
             break

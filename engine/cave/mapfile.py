@@ -8,6 +8,7 @@ from pathlib import Path
 from engine import InputError
 from engine.cave.match import Cavern
 from engine.cave.scenario import parse_cavern
+from engine.textfile import map_text
 
 GENERATE = "generate"
 
@@ -40,7 +41,7 @@ def parse_map(text: str, name: str) -> CaveMap:
 
 def load_map(path: Path) -> CaveMap:
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = map_text(path)
     except FileNotFoundError:
         raise InputError(f"{path}: cavern file not found") from None
     except (OSError, UnicodeDecodeError) as exc:

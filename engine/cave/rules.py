@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.cave.constants import MAX_TURNS
 from engine.rules_base import RulesBase, preset_with
@@ -12,6 +12,8 @@ from engine.rules_base import RulesBase, preset_with
 class Rules(RulesBase):
     preset: str = "seed"
     max_turns: int = MAX_TURNS
+
+    RANGES: ClassVar[dict[str, tuple[int, int]]] = {"max_turns": (1, 1_000_000)}
 
 
 PRESETS: dict[str, Rules] = {"seed": Rules()}

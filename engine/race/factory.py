@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import InputError
+from engine.textfile import map_text
 
 # The seed's factory, as it wrote it (blank cells are one space there).
 SEED_FACTORY: list[list[str]] = [
@@ -175,7 +176,7 @@ def parse_factory(text: str, name: str) -> Factory:
 
 def load_factory(path: Path) -> Factory:
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = map_text(path)
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"{path}: cannot read the factory ({exc})") from None
     return parse_factory(text, Path(path).name)

@@ -9,10 +9,11 @@ from engine import InputError
 from engine.position import PositionHooks, State, rng_state
 from engine.race.factory import HEADINGS, Factory
 from engine.race.game import RaceGame
-from engine.race.match import CARDS, END_ROUNDS, END_WIN, Bot
+from engine.race.match import CARDS, DECK, END_ROUNDS, END_WIN, SPAM, Bot, new_deck
 from engine.race.rules import Rules
 
-MAX_DECK = 1_000
+MAX_DECK = 1_000              # a deck's cards, Spam included (engine/race/scenario.py too)
+BASE_DECK = sorted(new_deck())
 COUNTS = ("overheats", "timeouts", "invalid")
 # bots: [x, y, facing, checkpoint, reboots, hits]
 BOT_ROW = (int, int, str, bool, int, int)
@@ -53,6 +54,12 @@ def load(factory: Factory, names: list[str], seed: int, rules: Rules,
                 isinstance(card, str) and card in CARDS for card in deck):
             raise InputError(f"state.decks[{i}]: must be at most {MAX_DECK} cards of "
                              f"{', '.join(CARDS)}")
+        if sorted(card for card in deck if card != SPAM) != BASE_DECK:
+            # A played card stays in the deck; only Spam comes and goes. A deck without
+            # its 20 cards (only Spam, say) is no match's, and drawing from it would fail.
+            raise InputError(f"state.decks[{i}]: must hold the 20 cards of a bot's deck "
+                             f"({', '.join(f'{n} {c}' for c, n in DECK.items())}) and any "
+                             f"Spam")
         bot = Bot(names[i], x, y, d, checkpoint, list(deck))
         bot.reboots, bot.hits = reboots, hits
         bots.append(bot)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.rules_base import RulesBase, preset_with
 
@@ -11,6 +11,8 @@ from engine.rules_base import RulesBase, preset_with
 class Rules(RulesBase):
     preset: str = "seed"
     max_turns: int = 100          # rounds; round 0, the choice of facing, is not counted
+
+    RANGES: ClassVar[dict[str, tuple[int, int]]] = {"max_turns": (1, 1_000_000)}
 
 
 PRESETS: dict[str, Rules] = {"seed": Rules()}

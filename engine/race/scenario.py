@@ -6,7 +6,12 @@ from typing import Any
 
 from engine import InputError
 from engine.race.factory import HEADINGS, SEED_FACTORY, check_cells
-from engine.race.match import CARDS, REGISTERS, Bot, RaceMatch, new_deck
+from engine.race.match import CARDS, DECK, REGISTERS, Bot, RaceMatch, new_deck
+
+MAX_DECK = 1_000            # a deck's cards, Spam included (as a position's, position.py)
+MAX_SPAM = MAX_DECK - sum(DECK.values())
+MAX_BOTS = 64               # bots of one scenario (a race is 2 to 8)
+MAX_ROUNDS = 1_000          # scripted rounds of one file (a race is 100)
 
 
 def build(data: Any, name: str = "<scenario>") -> tuple[RaceMatch, list[str]]:
@@ -16,7 +21,10 @@ def build(data: Any, name: str = "<scenario>") -> tuple[RaceMatch, list[str]]:
     cells = data.get("factory")
     factory = check_cells(SEED_FACTORY if cells is None else cells, name)
     bots, ids = [], []
-    for n, spec in enumerate(data.get("bots") or []):
+    listed = data.get("bots") or []
+    if not isinstance(listed, list) or len(listed) > MAX_BOTS:
+        raise InputError(f"{name}: 'bots' must be a list of at most {MAX_BOTS} bots")
+    for n, spec in enumerate(listed):
         where = f"{name}: bot {n + 1}"
         if not isinstance(spec, dict) or not isinstance(spec.get("id"), str):
             raise InputError(f"{where}: must be an object with a string 'id'")
@@ -31,13 +39,15 @@ def build(data: Any, name: str = "<scenario>") -> tuple[RaceMatch, list[str]]:
             raise InputError(f"{where}: id {spec['id']!r} is used twice")
         spam = spec.get("spam", 0)
         checkpoint = spec.get("checkpoint", False)
-        if type(spam) is not int or spam < 0 or type(checkpoint) is not bool:
-            raise InputError(f"{where}: 'spam' must be a count and 'checkpoint' a boolean")
+        if type(spam) is not int or not 0 <= spam <= MAX_SPAM or type(checkpoint) is not bool:
+            # Each Spam drawn leaves a deck of n cards: a deck's cost grows as n squared.
+            raise InputError(f"{where}: 'spam' must be a count from 0 to {MAX_SPAM} and "
+                             f"'checkpoint' a boolean")
         bots.append(Bot(spec["id"], x, y, d, checkpoint, new_deck(spam)))
         ids.append(spec["id"])
     seed = data.get("seed", 0)
-    if type(seed) is not int:
-        raise InputError(f"{name}: 'seed' must be an integer")
+    if type(seed) is not int or not 0 <= seed < 1 << 63:
+        raise InputError(f"{name}: 'seed' must be an integer from 0 to 2^63 - 1")
     rounds = data.get("rounds", [])
     return RaceMatch(factory, bots, seed, max(1, len(rounds) if isinstance(rounds, list)
                                              else 1)), ids
@@ -57,8 +67,10 @@ def run(data: Any, name: str = "<scenario>") -> dict:
     so a test can look at one register."""
     match, ids = build(data, name)
     rounds = data.get("rounds", [])
-    if not isinstance(rounds, list) or not all(isinstance(r, dict) for r in rounds):
-        raise InputError(f"{name}: 'rounds' must be a list of objects of id: registers")
+    if not isinstance(rounds, list) or len(rounds) > MAX_ROUNDS or not all(
+            isinstance(r, dict) for r in rounds):
+        raise InputError(f"{name}: 'rounds' must be a list of at most {MAX_ROUNDS} objects "
+                         f"of id: registers")
     last = data.get("registers", REGISTERS)
     if type(last) is not int or not 1 <= last <= REGISTERS:
         raise InputError(f"{name}: 'registers' must be 1 to 5")

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine import InputError
+from engine.textfile import map_text
 
 Loc = tuple[int, int]
 
@@ -55,10 +56,18 @@ def _locs(data: dict, key: str, name: str, size: int) -> list[Loc]:
     return locs
 
 
+MAX_TEXT = 64 << 10         # a map's text: every square listed twice, spaced, is ~20 KB
+
+
 # A batch parses the same map for every game; the result is frozen, so it can be shared.
 @functools.lru_cache(maxsize=16)
 def parse_map(text: str, name: str = "<map>", board_size: int = 19) -> RobotGameMap:
     """Parse rgkit's dict-literal format, never executing it."""
+    if len(text) > MAX_TEXT:
+        # ast.literal_eval costs some 400 bytes of memory a byte: 3.5 MB of pairs took
+        # 10 s and 1.5 GiB before it was refused for what it held.
+        raise MapError(f"{name}: {len(text):,} characters; a map of a board of at most "
+                       f"19x19 squares is at most {MAX_TEXT:,}")
     try:
         with warnings.catch_warnings():     # "1if": Python warns beside the error we give
             warnings.simplefilter("ignore", SyntaxWarning)
@@ -85,7 +94,7 @@ def map_from_data(data: object, name: str = "<map>", board_size: int = 19) -> Ro
 
 def load_map(path: Path) -> RobotGameMap:
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = map_text(path)
     except OSError as exc:
         raise MapError(f"{path}: cannot read the map ({exc.strerror})") from None
     except UnicodeDecodeError:

@@ -16,6 +16,7 @@ from engine.robotgame.rules import Rules
 from engine.streams import stream
 
 END_TURN_LIMIT = "turn_limit"
+SPAWN_TRIES = 1000          # draws per robot a spawn may take (an honest one: a few)
 
 
 class RobotGameMatch:
@@ -31,6 +32,12 @@ class RobotGameMatch:
         if len(board.spawn) < 2 * rules.spawn_per_player:
             raise InputError(f"{board.name}: {len(board.spawn)} spawn squares cannot hold "
                              f"{rules.spawn_per_player} robots per player")
+        size = board.board_size
+        pairs = {frozenset({loc, (size - 1 - loc[0], size - 1 - loc[1])})
+                 for loc in board.spawn}
+        if rules.symmetric_spawn and len(pairs) < rules.spawn_per_player:
+            raise InputError(f"{board.name}: its spawn squares make {len(pairs)} mirrored "
+                             f"pairs, too few for {rules.spawn_per_player} robots per player")
         self.board = board
         self.players = list(players)
         self.rules = rules
@@ -87,12 +94,22 @@ class RobotGameMatch:
         if self.rules.symmetric_spawn:
             first: list[Loc] = []
             taken: set[Loc] = set()
-            while len(first) < per:
+            # The draws end: every pick is possible (__init__ counted the pairs), and a
+            # generator that draws no free square in this many tries is no honest one
+            # (a forged position's state): one error, never a loop without end.
+            for _ in range(SPAWN_TRIES * max(1, per)):
+                if len(first) >= per:
+                    break
                 loc = self.spawn_rng.choice(squares)
                 mirror = (size - 1 - loc[0], size - 1 - loc[1])
                 if loc not in taken and mirror not in taken:
                     first.append(loc)
                     taken.update((loc, mirror))
+            else:
+                if len(first) < per:
+                    raise RuntimeError(f"the spawn's random generator drew no free square "
+                                       f"in {SPAWN_TRIES * per} tries: its state is not "
+                                       f"one a match reaches")
             places = [first, [(size - 1 - x, size - 1 - y) for x, y in first]]
         else:
             drawn = self.spawn_rng.sample(squares, 2 * per)

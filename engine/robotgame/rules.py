@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.rules_base import RulesBase, preset_with
+
+MAX_NUMBER = 32767          # hp, ids and damage: a turn's view holds them as 16-bit numbers
+MAX_SIDE = 19               # the board's side: rgkit's (map files are read as 19)
 
 
 @dataclass(frozen=True)
@@ -20,6 +23,21 @@ class Rules(RulesBase):
     suicide_damage: int = 15
     max_turns: int = 100
     symmetric_spawn: bool = True      # player 2 gets (18-x, 18-y) of player 1's squares
+
+    # hp, ids and damage travel as 16-bit numbers in a turn's view; the board is rgkit's
+    # side at most (map files are read as 19).
+    RANGES: ClassVar[dict[str, tuple[int, int]]] = {
+        "board_size": (2, MAX_SIDE), "spawn_every": (1, MAX_NUMBER),
+        "spawn_per_player": (0, MAX_NUMBER), "robot_hp": (1, MAX_NUMBER),
+        "attack_min": (0, MAX_NUMBER), "attack_max": (0, MAX_NUMBER),
+        "collision_damage": (0, MAX_NUMBER), "suicide_damage": (0, MAX_NUMBER),
+        "max_turns": (1, 1_000_000)}
+
+    def conflict(self) -> str | None:
+        if self.attack_min > self.attack_max:
+            return (f"rule 'attack_min' is over 'attack_max' ({self.attack_min} > "
+                    f"{self.attack_max}: an attack's damage is drawn between them)")
+        return None
 
     def rg_settings(self) -> dict[str, Any]:
         """What bots see as `rg.settings` (rgkit's names)."""

@@ -21,20 +21,12 @@ from engine.robotgame.game import (
 )
 from engine.robotgame.mapfile import RobotGameMap, map_from_data
 from engine.robotgame.resolve import ATTACK, GUARD, MOVE, SUICIDE, Robot, around
-from engine.robotgame.rules import Rules, rules_from
+from engine.robotgame.rules import MAX_NUMBER, Rules, rules_from
 
 MAX_TURNS = 200             # scripted turns in one file (a match is 100)
-MAX_NUMBER = 32767          # hp, ids and damage: a turn's view holds them as 16-bit numbers
-MAX_SIDE = 19               # the board's side: rgkit's (map files are read as 19)
 DEFAULT_TURN = 1            # turn 0, 10, 20 ... end with a spawn; turn 1 does not
 CODES = {GUARD: CODE_GUARD, MOVE: CODE_MOVE, ATTACK: CODE_ATTACK, SUICIDE: CODE_SUICIDE}
 ACTION_FORMS = '["move", [x, y]], ["attack", [x, y]], ["guard"] or ["suicide"]'
-# The rules a scenario may override, each with its bounds.
-RULE_BOUNDS = {"board_size": (2, MAX_SIDE), "spawn_every": (1, MAX_NUMBER),
-               "spawn_per_player": (0, MAX_NUMBER), "robot_hp": (1, MAX_NUMBER),
-               "attack_min": (0, MAX_NUMBER), "attack_max": (0, MAX_NUMBER),
-               "collision_damage": (0, MAX_NUMBER), "suicide_damage": (0, MAX_NUMBER),
-               "max_turns": (1, 1_000_000)}
 
 FindMap = Callable[[str], RobotGameMap]
 
@@ -51,7 +43,8 @@ def _int(value: Any, low: int, high: int, where: str) -> int:
 
 
 def read_rules(data: Any, name: str) -> Rules:
-    """The rules: rgkit's, with the scenario's `"rules"` overrides, each within bounds."""
+    """The rules: rgkit's, with the scenario's `"rules"` overrides, each within the range
+    the rules allow (engine/robotgame/rules.py)."""
     overrides = data.get("rules", {})
     if not isinstance(overrides, dict):
         raise InputError(f"{name}: 'rules' must be an object of rule: value")
@@ -61,10 +54,6 @@ def read_rules(data: Any, name: str) -> Rules:
         rules = rules_from(preset if isinstance(preset, str) else repr(preset), **overrides)
     except InputError as exc:
         raise InputError(_short(f"{name}: {exc}")) from None
-    for key, (low, high) in RULE_BOUNDS.items():
-        _int(getattr(rules, key), low, high, f"{name}: rule {key!r}")
-    if rules.attack_min > rules.attack_max:
-        raise InputError(f"{name}: rule 'attack_min' is over 'attack_max'")
     return rules
 
 

@@ -319,6 +319,7 @@ def stored_report(run: dict, matches: list[dict], db: Path) -> dict:
     """A compare run read back from its results file (`arena results DB --run ID`): the
     test replayed over the stored pairs in schedule order, as the run counted them, in
     the `arena compare --json` shape (NEW and OLD by path, as the run's args name them)."""
+    _check_stored(run, db)
     new, old, *against = run["args"]["bots"]
     elo0, elo1, alpha, beta, model = run["args"]["test"][:5]
     test = Test(elo0, elo1, alpha, beta, model, 3 if against else 5)
@@ -331,6 +332,24 @@ def stored_report(run: dict, matches: list[dict], db: Path) -> dict:
     report = _report(test, planned, results, 0, db)
     return report | {"game": run["game"], "new": new, "old": old, "against": against,
                      "sandbox": run["args"].get("sandbox")}
+
+
+def _check_stored(run: dict, db: Path) -> None:
+    """A stored compare run's arguments, each as `arena compare` allows it (a results
+    file may come from anyone: a forged planned count of 10^12 was a list of as many)."""
+    args, fits = run["args"], arguments.ARGUMENTS
+    bots, test = args.get("bots"), args.get("test")
+    sound = (isinstance(bots, list) and 2 <= len(bots) <= 64
+             and all(isinstance(b, str) for b in bots)
+             and isinstance(test, list) and len(test) >= 5
+             and all(fits[name].fits(value) for name, value in
+                     zip(("elo0", "elo1", "alpha", "beta"), test, strict=False))
+             and test[0] < test[1] and test[4] in sprt.MODELS
+             and fits["max_games"].fits(run["planned"]))
+    if not sound:
+        raise InputError(f"{db}: the compare run {run['id'][:24]!r} is not one arena writes "
+                         f"(its bots, test or planned games are not what `arena compare` "
+                         f"allows)")
 
 
 def _round(x: float, digits: int) -> float:

@@ -21,6 +21,7 @@ from engine import InputError
 from orchestrator.options import check_choice
 from orchestrator.stats import wilson
 from orchestrator.store import Store
+from orchestrator.text import shown
 
 SPLITS = ("map", "seat")
 COLUMNS = ("entrant", "opponent", "games", "wins", "draws", "losses", "win_rate", "ci_low",
@@ -214,8 +215,14 @@ class Kept:
         name = f"{match['id']}.json.gz"
         if name in self.names:
             return self.db.parent / "replays" / name
-        if match.get("replay") and Path(match["replay"]).is_file():
-            return Path(match["replay"])        # where the batch's working folder put it
+        # Where the batch's working folder put it, as the results file says: only a file
+        # of this name in a folder named replays (as a batch writes it). A forged row may
+        # name any file (a secret, another match's replay), which arena would then read.
+        kept = match.get("replay")
+        if isinstance(kept, str) and len(kept) <= 4096 and shown(kept) == kept:
+            path = Path(kept)
+            if path.name == name and path.parent.name == "replays" and path.is_file():
+                return path
         return None
 
     def command(self, match: dict) -> str:

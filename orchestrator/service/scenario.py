@@ -44,4 +44,12 @@ def run_scenario_file(path: Path, game: str = DEFAULT_GAME) -> dict:
     found = get_game(game)
     if found.scenario is None:
         raise InputError(f"{found.name} has no scenario files")
-    return found.scenario(data, str(path))
+    try:
+        return found.scenario(data, str(path))
+    except (InputError, KeyboardInterrupt):
+        raise
+    except Exception as exc:
+        # Whatever the game's checks let through that its engine cannot play is the file's
+        # fault: one error line naming it, never a traceback.
+        raise InputError(f"{path}: the {found.name} engine cannot play this scenario "
+                         f"({type(exc).__name__}: {str(exc)[:120]})") from None

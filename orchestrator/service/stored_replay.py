@@ -8,6 +8,15 @@ match played again must end as the stored one did (turns, every seat's rank and 
 or it is refused too: a bot that reads the clock, or one near its time limit, can play
 differently twice. The replay made is kept beside the results file, where a batch with
 `--replays` puts its own, so the next `arena replay` of it opens that file.
+
+A results file is data from anyone (a shared one, a forged one): its record never decides
+how code runs. The match is played in the sandbox mode the reader chose (`--sandbox`,
+default standard; the record's mode is not read), within the reader's limits (the game's
+defaults, or `--cpu-limit`/`--memory-mb`): the recorded limits are used only where each is
+within those (a match replays the same only with the limits it had), and a record whose
+limits are looser is refused, naming the option that allows them. Every other field is
+checked against its schema (a known game, a seed in range, rules in their ranges, the
+bots' and map's paths and digests) before anything is read or run.
 """
 from __future__ import annotations
 
@@ -16,11 +25,28 @@ from pathlib import Path
 from typing import Callable
 
 from engine import InputError
-from orchestrator import execute
+from engine.textfile import MAX_MAP_BYTES, regular_bytes
+from orchestrator import arguments, execute
+from orchestrator.bots import BotFile
+from orchestrator.games import GAMES
+from orchestrator.options import game_limits
 from orchestrator.service.batch import write_whole
 from orchestrator.service.matchups import Kept
 from orchestrator.service.results import open_results
-from orchestrator.store import Store
+from orchestrator.store import Store, scratch_fits
+from orchestrator.text import shown
+from sandbox import modes
+from sandbox.isolation import SCRATCH_BYTES
+from sandbox.limits import looser
+from sandbox.modes import DEFAULT_MODE
+
+_SHA256 = frozenset("0123456789abcdef")
+_RECORD_KEYS = {"game", "map_name", "map_path", "map_sha256", "rules", "seed", "limits",
+                "sandbox", "bots"}
+_BOT_KEYS = {"path", "name", "sha256", "file"}
+_MOST_BOTS = 64               # seats of a recorded match (a game's largest line-up is 8)
+_PATH_CHARS = 4096            # a path the record names (PATH_MAX)
+_BOT_BYTES = 64 << 20         # a bot file the record names (a compiled one: a few MiB)
 
 
 def stored_ref(text: str) -> tuple[Path, str] | None:
@@ -44,9 +70,14 @@ def chosen_match(store: Store, match_id: str) -> dict:
     return store.match(found[0])
 
 
-def replay_path(db: Path, match_id: str, told: Callable[[str], None] = lambda _: None) -> Path:
+def replay_path(db: Path, match_id: str, told: Callable[[str], None] = lambda _: None,
+                sandbox: str = DEFAULT_MODE, cpu_limit: float | None = None,
+                memory_mb: int | None = None) -> Path:
     """The replay file of a stored match: the one kept, else one made by playing the match
-    again from its record (`told` hears that it is being played)."""
+    again from its record in the `sandbox` mode within the game's limits changed by
+    `cpu_limit`/`memory_mb` (`told` hears that it is being played, and in which mode)."""
+    modes.chosen(sandbox)
+    arguments.check(cpu_limit=cpu_limit, memory_mb=memory_mb)
     store = open_results(db)
     try:
         match = chosen_match(store, match_id)
@@ -61,8 +92,15 @@ def replay_path(db: Path, match_id: str, told: Callable[[str], None] = lambda _:
         raise InputError(f"{where}: the results file does not record what this match was "
                          f"played from (it was played before arena kept that): run the batch "
                          f"again with --replays")
-    spec = _spec(record, where)
-    told(f"replaying {where} from its record (seed {record['seed']})")
+    record = checked_record(record, where, cpu_limit, memory_mb)
+    spec = _spec(record, where) | {"sandbox": sandbox}
+    game = GAMES[record["game"]]
+    mode = sandbox
+    if not modes.get_mode(sandbox).programs and execute.match_fallback(
+            game, [BotFile(b["path"], b["source"], b["sha256"], b["name"])
+                   for b in spec["bots"]]):
+        mode = f"standard (--sandbox {sandbox} falls back for programs)"
+    told(f"replaying {where} from its record (seed {record['seed']}), sandbox {mode}")
     outcome = execute.play_planned(spec)
     if "error" in outcome:
         raise InputError(f"{where}: cannot play the match again ({outcome['error']})")
@@ -73,6 +111,69 @@ def replay_path(db: Path, match_id: str, told: Callable[[str], None] = lambda _:
     except OSError as exc:
         raise InputError(f"{target}: cannot write the replay ({exc.strerror})") from None
     return target
+
+
+def checked_record(record: object, where: str, cpu_limit: float | None = None,
+                   memory_mb: int | None = None) -> dict:
+    """The record of a stored match, checked against what an honest one holds; its limits
+    within the game's (with the reader's `cpu_limit`/`memory_mb`). Anything else is an
+    InputError naming `where` and the field."""
+    def bad(problem: str) -> InputError:
+        return InputError(f"{where}: the results file's record of this match is not one "
+                          f"arena writes ({problem}); it cannot be replayed")
+
+    def text(value: object, most: int = _PATH_CHARS) -> bool:
+        # no NUL, newline or terminal escape: each is shown in an error line as it is
+        return isinstance(value, str) and 0 < len(value) <= most and shown(value) == value
+
+    def digest(value: object) -> bool:
+        return isinstance(value, str) and len(value) == 64 and set(value) <= _SHA256
+
+    if not isinstance(record, dict):
+        raise bad("not an object")
+    keys = set(record)
+    if not _RECORD_KEYS <= keys or keys - _RECORD_KEYS - {"scratch"}:
+        raise bad("its fields are " + ", ".join(sorted(shown(k)[:20] for k in keys))[:200])
+    game = GAMES.get(record["game"]) if isinstance(record["game"], str) else None
+    if game is None:
+        raise bad("game: not a game of this arena")
+    if not arguments.ARGUMENTS["seed"].fits(record["seed"]):
+        raise bad(f"seed: must be {arguments.ARGUMENTS['seed'].rule()}")
+    if not (text(record["map_name"], 255) and Path(record["map_name"]).name
+            == record["map_name"]):
+        raise bad("map_name: must be a file's name")
+    if not text(record["map_path"]):
+        raise bad("map_path: must be a path")
+    if not digest(record["map_sha256"]):
+        raise bad("map_sha256: must be 64 hexadecimal digits")
+    bots = record["bots"]
+    if not isinstance(bots, list) or not 1 <= len(bots) <= _MOST_BOTS:
+        raise bad(f"bots: must be a list of 1 to {_MOST_BOTS}")
+    for i, bot in enumerate(bots):
+        if not (isinstance(bot, dict) and set(bot) == _BOT_KEYS and text(bot["path"])
+                and text(bot["file"]) and text(bot["name"], 200) and digest(bot["sha256"])):
+            raise bad(f"bots[{i}]: must be a bot's path, file, name and sha256")
+    rules = record["rules"]
+    if not (isinstance(rules, dict) and isinstance(rules.get("preset"), str)
+            and all(isinstance(k, str) for k in rules)):
+        raise bad("rules: must be a preset and its rules")
+    try:
+        game.rules(rules["preset"], **{k: v for k, v in rules.items() if k != "preset"})
+    except InputError as exc:
+        raise bad(f"rules: {exc}") from None
+    scratch = record.get("scratch")
+    if scratch is not None and not (isinstance(scratch, list) and len(scratch) == len(bots)
+                                    and all(scratch_fits(s) for s in scratch)):
+        raise bad(f"scratch: must be one object per bot, each a bot's scratch files (at most "
+                  f"{SCRATCH_BYTES} bytes, names and contents) in base64")
+    problem = looser(record["limits"], game_limits(game, cpu_limit, memory_mb))
+    if problem is not None and "looser" in problem:
+        raise InputError(f"{where}: the match was played with looser limits than this replay "
+                         f"allows ({problem}): give --cpu-limit or --memory-mb as the run did "
+                         f"to replay it with them")
+    if problem is not None:
+        raise bad(f"limits: {problem}")
+    return record
 
 
 def _spec(record: dict, where: str) -> dict:
@@ -99,11 +200,15 @@ def _spec(record: dict, where: str) -> dict:
 
 
 def _read(path: Path, what: str, where: str) -> bytes:
+    """A file the record names, read as a regular file of a bounded size: the record may
+    name /dev/zero or a FIFO (before, the read never ended, or ran memory out)."""
     try:
-        return path.read_bytes()
+        return regular_bytes(path, MAX_MAP_BYTES if what == "map" else _BOT_BYTES,
+                             f"a {what}")
     except OSError as exc:
-        raise InputError(f"{where}: the {what} {path} is missing ({exc.strerror}); it cannot "
-                         f"be replayed") from None
+        state = "is missing" if isinstance(exc, FileNotFoundError) else "cannot be read"
+        raise InputError(f"{where}: the {what} {shown(path)} {state} ({exc.strerror}); it "
+                         f"cannot be replayed") from None
 
 
 def _same(result: dict, stored: dict, where: str) -> None:

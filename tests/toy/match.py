@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from engine import InputError
 from engine.rules_base import RulesBase, preset_with
@@ -23,6 +23,8 @@ COMMENT = "%"                  # a comment line starts with it
 class Rules(RulesBase):
     preset: str = "toy"
     max_turns: int = 30
+
+    RANGES: ClassVar[dict[str, tuple[int, int]]] = {"max_turns": (1, 1_000_000)}
 
 
 PRESETS: dict[str, Rules] = {"toy": Rules()}
