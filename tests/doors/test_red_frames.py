@@ -1,0 +1,91 @@
+"""Issue 41, red team of the bot-facing doors: attacks a contestant who knows the source
+could make, each as a hostile bot (tests/hostile/redteam/, tests/cave/hostile/), and what
+stops it now (docs/security.md: "Same inputs, same match", "A bot learns only what the
+rules show", "The host judges time from what it observes itself").
+
+- Where a bot's interpreter lies in memory (`id(None)`, `hash(object())`) was drawn afresh
+  by address space layout randomisation at each exec of the zygote: a bot picking its
+  moves from it played another game in every run, and `arena check`, whose two games fork
+  from one zygote, passed it. The children now start without it (`sandbox/paths.py`,
+  `fixed_layout`).
+- A bot could lower its own share of the CPU (SCHED_IDLE, nice 19, pinned to one busy
+  core): runnable and unscheduled, a "starved" call is not over its wall limit until the
+  host's last look, 4 x (wall + grace). The calls are refused now (`_seccomp.DENIED`).
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ARENA_CMD, HOST_WIDE, HOSTILE
+
+pytestmark = HOST_WIDE
+ROOT = Path(__file__).resolve().parent.parent.parent
+RED = HOSTILE / "redteam"
+CAVE_HOSTILE = ROOT / "tests" / "cave" / "hostile"
+
+
+def _run(*args: str) -> dict:
+    done = subprocess.run([*ARENA_CMD, "run", *args, "--seed", "1", "--json"],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout)
+
+
+def _output(result: dict, name: str) -> str:
+    return next(p for p in result["players"] if p["name"] == name)["output"]
+
+
+# -- where things lie in memory ---------------------------------------------------------------
+@pytest.mark.parametrize("mode", ["standard", "match"])
+def test_a_bots_addresses_are_the_same_in_every_run(mode) -> None:
+    """address_teller prints id(None), hash(object()) and id(len) at its import. Before,
+    each run printed other numbers (ASLR: 28 bits of entropy and more), so a bot drawing
+    its moves from them played another game on the same seed (aslr_mover: 1000, 12, 109
+    and 1000 turns in four runs of seed 1)."""
+    outputs = [_output(_run(str(RED / "address_teller.py"), "hunter", "--max-turns", "2",
+                            "--sandbox", mode), "AddressTeller") for _ in range(2)]
+    assert outputs[0].startswith("addresses "), outputs
+    assert outputs[0] == outputs[1]
+
+
+def test_a_bot_drawing_its_moves_from_an_address_plays_one_game() -> None:
+    games = {(r["turns"], r["winner"], tuple(p["stats"]["total_life"] for p in r["players"]))
+             for r in (_run(str(RED / "aslr_mover.py"), "hunter", "--robots", "4",
+                            "--max-turns", "60") for _ in range(3))}
+    assert len(games) == 1, games
+
+
+def test_a_cave_programs_addresses_are_the_same_in_every_run() -> None:
+    """A Cave program is its runtime exec'd by its keeper, forked from the zygote: it runs
+    without the randomisation too (address_mover prints id(None) to its stderr)."""
+    outputs = [_run("--game", "cave", str(CAVE_HOSTILE / "address_mover.py"), "wanderer",
+                    "--max-turns", "3")["players"] for _ in range(2)]
+    mine = [next(p["output"] for p in players if p["bot"].endswith("address_mover.py"))
+            for players in outputs]
+    assert mine[0].startswith("at "), mine
+    assert mine[0] == mine[1]
+
+
+# -- a bot's own share of the CPU -------------------------------------------------------------
+@pytest.mark.parametrize("mode", ["standard", "match"])
+def test_a_bot_cannot_lower_its_own_share_of_the_cpu(mode) -> None:
+    """self_starver sets itself SCHED_IDLE, nice 19 and one core, printing LEAK for each
+    call the kernel let through (all three before), then holds each call while it gets
+    little CPU. Refused now, it answers at once."""
+    result = _run(str(RED / "self_starver.py"), "hunter", "--robots", "1", "--max-turns",
+                  "2", "--sandbox", mode)
+    me = next(p for p in result["players"] if p["name"] == "SelfStarver")
+    assert "LEAK" not in me["output"], me["output"]
+    assert me["status"] == "ok", me
+
+
+def test_a_cave_program_cannot_lower_its_own_share_of_the_cpu() -> None:
+    result = _run("--game", "cave", str(CAVE_HOSTILE / "self_starver.py"), "wanderer",
+                  "--max-turns", "2")
+    mine = next(p for p in result["players"] if p["bot"].endswith("self_starver.py"))
+    assert "LEAK" not in mine["output"], mine["output"]
+    assert "tried" in mine["output"], mine["output"]
