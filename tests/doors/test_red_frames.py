@@ -89,3 +89,16 @@ def test_a_cave_program_cannot_lower_its_own_share_of_the_cpu() -> None:
     mine = next(p for p in result["players"] if p["bot"].endswith("self_starver.py"))
     assert "LEAK" not in mine["output"], mine["output"]
     assert "tried" in mine["output"], mine["output"]
+
+
+# -- host facts --------------------------------------------------------------------------------
+@pytest.mark.parametrize("mode", ["standard", "match"])
+def test_the_private_root_does_not_tell_the_hosts_memory(mode) -> None:
+    """The private root was a tmpfs of the default inode count, half the machine's pages:
+    memory_teller printed 3085510 on a 24684084 kB machine (x 2 x 4 KiB = 23.5 GiB). Now
+    its count is the sandbox's own (`_harden.ROOT_INODES`). bubblewrap makes its root
+    itself, without the option (see docs/security.md)."""
+    result = _run(str(RED / "memory_teller.py"), "hunter", "--robots", "1", "--max-turns",
+                  "1", "--sandbox", mode)
+    told = _output(result, "MemoryTeller").split()
+    assert told[:2] == ["root", "4096"], told
