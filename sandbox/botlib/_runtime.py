@@ -262,6 +262,11 @@ def load_bot(source, filename, guard, module_name="bot"):
     module = types.ModuleType(module_name)
     module.__file__ = filename
     sys.modules[module_name] = module
+    # What it draws from `random` at import (a strategy chosen at module level) is the same
+    # in every run and mode: the shared generator was seeded from the OS once per zygote
+    # (or host), so another run drew other numbers while `arena check`'s two games, forked
+    # from one zygote, agreed. A constant: the key comes with the start frame, after this.
+    seed_random("import")
     try:
         with guard:
             exec(code, module.__dict__)

@@ -70,6 +70,19 @@ def test_a_cave_programs_addresses_are_the_same_in_every_run() -> None:
     assert mine[0] == mine[1]
 
 
+@pytest.mark.parametrize("mode", ["standard", "match"])
+def test_what_a_bot_draws_from_random_at_import_is_the_same_in_every_run(mode) -> None:
+    """import_dice picks its one move with `random.choice` at import, and prints a draw.
+    `random`'s shared generator was seeded from the OS once per zygote: two runs drew
+    two numbers (and `arena check`, both games forked from one zygote, passed it). It is
+    seeded with a constant before the bot's import now (`_runtime.load_bot`)."""
+    outputs = [_output(_run(str(RED / "import_dice.py"), "hunter", "--robots", "1",
+                            "--max-turns", "1", "--sandbox", mode), "ImportDice")
+               for _ in range(2)]
+    assert outputs[0].startswith("import "), outputs
+    assert outputs[0] == outputs[1]
+
+
 # -- a bot's own share of the CPU -------------------------------------------------------------
 @pytest.mark.parametrize("mode", ["standard", "match"])
 def test_a_bot_cannot_lower_its_own_share_of_the_cpu(mode) -> None:
