@@ -256,6 +256,8 @@ def load_bot(source, filename, guard, module_name="bot"):
             raise LoadError(f"syntax error: {exc.msg} (line {exc.lineno})") from None
         except (ValueError, UnicodeDecodeError) as exc:
             raise LoadError(f"cannot compile: {describe_error(exc)}") from None
+        except (MemoryError, RecursionError):     # the parser's own depth guards
+            raise LoadError("cannot compile: nested too deeply for the parser") from None
         if len(_COMPILED) >= 8:
             _COMPILED.clear()
         _COMPILED[(source, filename)] = code

@@ -115,3 +115,26 @@ def test_the_private_root_does_not_tell_the_hosts_memory(mode) -> None:
                   "1", "--sandbox", mode)
     told = _output(result, "MemoryTeller").split()
     assert told[:2] == ["root", "4096"], told
+
+
+# -- a bot's name ------------------------------------------------------------------------------
+@pytest.mark.parametrize("value", ["-" * 30000 + "1", "a" + ".a" * 30000], ids=["minus", "dots"])
+def test_a_name_nested_past_the_parser_is_a_load_error_not_a_traceback(value, tmp_path) -> None:
+    """The host reads a bot's `name` from its syntax tree (`bots.declared_name`, and
+    `kinds.read` to tell its game), without running it. A file of 30 to 60 KB (under the
+    ladder's 64 KiB upload) nested past the parser's depth made `ast.parse` raise
+    MemoryError or RecursionError, which neither caught: a traceback from `arena run`
+    and `arena check`. Now the name is the file's stem and the child's compile says why
+    it is no bot."""
+    bot = tmp_path / "deep.py"
+    bot.write_text(f"from roborally.api import *\nname = {value}\n"
+                   "def move():\n    return FORWARD\n")
+    done = subprocess.run([*ARENA_CMD, "check", str(bot), "--once"], capture_output=True,
+                          text=True, timeout=120, cwd=ROOT)
+    assert "Traceback" not in done.stderr, done.stderr[-1500:]
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.strip().splitlines()[-1] == \
+        f"error: {bot}: load_error: cannot compile: nested too deeply for the parser"
+    result = _run(str(bot), "hunter", "--max-turns", "1")
+    me = next(p for p in result["players"] if p["bot"] == str(bot))
+    assert (me["name"], me["status"]) == ("deep", "load_error")
