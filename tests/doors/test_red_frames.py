@@ -15,6 +15,7 @@ rules show", "The host judges time from what it observes itself").
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -26,6 +27,7 @@ pytestmark = HOST_WIDE
 ROOT = Path(__file__).resolve().parent.parent.parent
 RED = HOSTILE / "redteam"
 CAVE_HOSTILE = ROOT / "tests" / "cave" / "hostile"
+RG_HOSTILE = ROOT / "tests" / "robotgame" / "hostile"
 
 
 def _run(*args: str) -> dict:
@@ -83,6 +85,20 @@ def test_what_a_bot_draws_from_random_at_import_is_the_same_in_every_run(mode) -
     assert outputs[0] == outputs[1]
 
 
+@pytest.mark.skipif(shutil.which("ruby") is None, reason="Ruby bots need ruby")
+def test_what_a_ruby_bot_draws_with_rand_as_it_loads_is_the_same_in_every_run() -> None:
+    """load_dice.rb draws its strategy with `rand` at load. Ruby seeds its generator from
+    the OS at each start (before, two runs printed 132348 and 879420); the driver seeds it
+    with a constant before loading the bot now (each turn's `srand` from the key follows,
+    as before)."""
+    outputs = [next(p["output"] for p in _run("--game", "robotgame",
+                                              str(RG_HOSTILE / "load_dice.rb"), "coordinator",
+                                              "--max-turns", "2")["players"]
+                    if p["bot"].endswith("load_dice.rb")) for _ in range(2)]
+    assert outputs[0].startswith("style "), outputs
+    assert outputs[0] == outputs[1]
+
+
 # -- a bot's own share of the CPU -------------------------------------------------------------
 @pytest.mark.parametrize("mode", ["standard", "match"])
 def test_a_bot_cannot_lower_its_own_share_of_the_cpu(mode) -> None:
@@ -118,7 +134,8 @@ def test_the_private_root_does_not_tell_the_hosts_memory(mode) -> None:
 
 
 # -- a bot's name ------------------------------------------------------------------------------
-@pytest.mark.parametrize("value", ["-" * 30000 + "1", "a" + ".a" * 30000], ids=["minus", "dots"])
+@pytest.mark.parametrize("value", ["-" * 30000 + "1", "a" + ".a" * 30000],
+                         ids=["minus", "dots"])
 def test_a_name_nested_past_the_parser_is_a_load_error_not_a_traceback(value, tmp_path) -> None:
     """The host reads a bot's `name` from its syntax tree (`bots.declared_name`, and
     `kinds.read` to tell its game), without running it. A file of 30 to 60 KB (under the
