@@ -87,7 +87,8 @@ def enter_view(jail, readable, scratch_bytes, uid, files=None, devices=()):
     files = files or {}
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
     size = (1 << 20) + sum(len(data) + 4096 for data in files.values())
-    _mount("tmpfs", jail, "tmpfs", MS_NOSUID | MS_NODEV, f"size={size},nr_inodes={ROOT_INODES},mode=0755")
+    _mount("tmpfs", jail, "tmpfs", MS_NOSUID | MS_NODEV,
+           f"size={size},nr_inodes={ROOT_INODES},mode=0755")
     _place(files, jail)
     shown = []
     for path in sorted(readable):
