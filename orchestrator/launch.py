@@ -88,6 +88,7 @@ def _fixed_layout_next() -> bool:
     layout is fixed (`sandbox/paths.py`, `fixed_layout`). False where it is fixed already
     (this is that exec) or the kernel refuses the flag."""
     import ctypes
+
     from sandbox.paths import ADDR_NO_RANDOMIZE
     personality = ctypes.CDLL(None, use_errno=True).personality
     current = personality(0xFFFFFFFF)

@@ -141,6 +141,25 @@ def test_the_private_root_does_not_tell_the_hosts_memory(mode) -> None:
     assert told[:2] == ["root", "4096"], told
 
 
+# -- what a bot prints --------------------------------------------------------------------------
+def test_what_a_bot_prints_under_sandbox_off_is_text() -> None:
+    """`--sandbox off` sends a bot's prints to the host's stderr (for print debugging and
+    pdb). off_escapes printed an OSC 0 retitle, a screen clear (ESC [ and the 8-bit CSI)
+    and a bidi override there, raw; they reach it as their escapes now, lines kept."""
+    done = subprocess.run([*ARENA_CMD, "run", str(RED / "off_escapes.py"), "hunter",
+                           "--sandbox", "off", "--robots", "1", "--max-turns", "1",
+                           "--seed", "1", "--json"],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    json.loads(done.stdout)
+    for raw in ("\x1b", "\x07", "\x9b", "\u202e"):
+        assert raw not in done.stderr, repr(done.stderr[:300])
+    lines = done.stderr.splitlines()
+    for line in ("\\x1b]0;pwned\\x07AT-IMPORT \\u202eRTL", "\\x1b[2JERR-IMPORT",
+                 "\\x1b]0;pwned\\x07IN-MOVE", "\\x9b2JERR-MOVE"):
+        assert line in lines, lines
+
+
 # -- a bot's name ------------------------------------------------------------------------------
 @pytest.mark.parametrize("value", ["-" * 30000 + "1", "a" + ".a" * 30000],
                          ids=["minus", "dots"])
