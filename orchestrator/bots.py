@@ -14,11 +14,21 @@ from orchestrator.samples import find_sample, named_samples, runnable, sample_fi
 __all__ = ["BotFile", "declared_name", "read_bot", "sample_bots", "unique_names"]
 
 
+def parsed(source: bytes) -> ast.Module | None:
+    """A bot file's syntax tree, None where it is not Python the parser can hold: a file
+    nested past the parser's depth (`name = ` and 30,000 `-` or `.a`) makes it raise
+    MemoryError or RecursionError, not SyntaxError; it is a bot's text all the same, never
+    the host's traceback."""
+    try:
+        return ast.parse(source)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+
+
 def declared_name(source: bytes, fallback: str) -> str:
     """The bot's module-level `name = '...'`, read without running the bot."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+    tree = parsed(source)
+    if tree is None:
         return fallback
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(

@@ -32,10 +32,8 @@ def read(filename: str, source: bytes) -> BotText:
         suffix in EXTENSIONS and suffix != ".py") or (
         source.startswith(b"#!") and b"python" not in source.split(b"\n", 1)[0]))
     if python:
-        try:
-            tree = ast.parse(source)
-        except (SyntaxError, ValueError):
-            tree = None
+        from orchestrator.bots import parsed
+        tree = parsed(source)
     functions = {node.name: node for node in (tree.body if tree else ())
                  if isinstance(node, ast.FunctionDef)}
     return BotText(filename, source, suffix, text, tree, functions)

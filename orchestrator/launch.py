@@ -60,12 +60,15 @@ def same_hashes(args: list[str]) -> None:
     else, with the children's seed (pdb, `python -X ...`: the same command line again),
     when it is told `--sandbox off`, or to `replay` (a stored match plays again in the
     mode it was played in, `off` too). Unless it already had the seed and ignores it (-E,
-    -I): then there is nothing to gain."""
-    if not sys.flags.hash_randomization or os.environ.get(HASH_SEED) == "0" \
-            or not args or "--help" in args:
+    -I): then there is nothing to gain. It starts itself again, too, without address space
+    layout randomisation, as the children run (`_fixed_layout_next`)."""
+    if not args or "--help" in args:
         return
     from sandbox.modes import DEFAULT_MODE
     if _option(args, "--sandbox", DEFAULT_MODE) != "off" and args[0] != "replay":
+        return
+    hashes = sys.flags.hash_randomization and os.environ.get(HASH_SEED) != "0"
+    if not hashes and not _fixed_layout_next():
         return
     from sandbox.paths import CHILD_ENV
     command = list(sys.orig_argv)
@@ -76,6 +79,23 @@ def same_hashes(args: list[str]) -> None:
     sys.stdout.flush()
     sys.stderr.flush()
     os.execve(sys.executable, command, {**os.environ, **CHILD_ENV})
+
+
+def _fixed_layout_next() -> bool:
+    """Whether this process runs with a randomised address layout, which its next exec can
+    leave out (the flag is set here): the bots of `--sandbox off` run in it, and a bot that
+    draws from an address (`id(None)`) must play the standard children's game, whose
+    layout is fixed (`sandbox/paths.py`, `fixed_layout`). False where it is fixed already
+    (this is that exec) or the kernel refuses the flag."""
+    import ctypes
+
+    from sandbox.paths import ADDR_NO_RANDOMIZE
+    personality = ctypes.CDLL(None, use_errno=True).personality
+    current = personality(0xFFFFFFFF)
+    if current == -1 or current & ADDR_NO_RANDOMIZE:
+        return False
+    personality(current | ADDR_NO_RANDOMIZE)
+    return bool(personality(0xFFFFFFFF) & ADDR_NO_RANDOMIZE)
 
 
 def main() -> None:

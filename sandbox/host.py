@@ -30,7 +30,7 @@ from sandbox.isolation import (
     refusal,
 )
 from sandbox.limits import Limits
-from sandbox.paths import BOTLIB, site_dirs
+from sandbox.paths import BOTLIB, fixed_layout, site_dirs
 from sandbox.players import Exchanged, Payloads, Seats
 from sandbox.replies import frame_bytes, frame_items, ready_problem, reply_problem
 from sandbox.zygote import zygote
@@ -526,7 +526,8 @@ def _start_bwrap(isolation: Isolation, down_r: int, up_w: int, bot: BotSpec,
         proc = subprocess.Popen(command, pass_fds=tuple(fd for fd in (down_r, up_w, bot_fd,
                                                                       block_r) if fd >= 0),
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL, env={}, start_new_session=True)
+                                stderr=subprocess.DEVNULL, env={}, start_new_session=True,
+                                preexec_fn=fixed_layout())
         if cgroups:
             cgroups.add_tree(proc.pid)
             os.write(block_w, b"go")

@@ -29,6 +29,35 @@ def _botlib():
     return _runtime
 
 
+class _Shown:
+    """What a bot in this process prints (stdout and stderr, at import and in its calls),
+    written to this process's stderr as text: its control, escape and bidi characters
+    shown as their escapes, lines and tabs kept (`orchestrator.text.shown`), so print
+    debugging and pdb work while a bot's OSC retitle or screen clear reaches the terminal
+    as characters, as everywhere else a bot's text is shown."""
+
+    def __init__(self, target) -> None:
+        from orchestrator.text import shown  # noqa: PLC0415 (the host's own, loaded once)
+        self._target, self._shown = target, shown
+
+    def write(self, text) -> int:
+        if not isinstance(text, str):
+            raise TypeError("write() argument must be str")
+        self._target.write(self._shown(text, lines=True))
+        return len(text)
+
+    def __getattr__(self, name):        # flush, isatty, fileno, encoding...: the target's
+        return getattr(self._target, name)
+
+
+@contextlib.contextmanager
+def _bot_output():
+    """A bot's stdout and stderr, shown as text on this process's stderr."""
+    shown = _Shown(sys.stderr)
+    with contextlib.redirect_stdout(shown), contextlib.redirect_stderr(shown):
+        yield
+
+
 class InProcessPlayer:
     """One AI loaded in this process."""
 
@@ -40,7 +69,7 @@ class InProcessPlayer:
         self.startup_violations: list[str] = []
         self.game = runtime.bot_side(*side_parts(bot_side))
         self.guard = runtime.NoGuard()
-        with contextlib.redirect_stdout(sys.stderr):
+        with _bot_output():
             self.module = runtime.load_checked(self.game, bot.source, bot.filename,
                                                self.guard, module_name=f"bot_{ai}")
         self.watch = runtime.module_watch(self.game, self.module)
@@ -60,7 +89,7 @@ class InProcessPlayer:
 
     def call(self, payload: dict) -> dict:
         started, cpu = time.perf_counter(), time.process_time()
-        with contextlib.redirect_stdout(sys.stderr):
+        with _bot_output():
             reply = self.runtime.handle(payload)
         self.cpu_used += time.process_time() - cpu
         reply["warn"] = self.watch.changes() if self.watch else []

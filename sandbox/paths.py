@@ -16,6 +16,29 @@ SYSTEM_LIBS = ("/usr/lib", "/usr/lib64", "/lib", "/lib64", "/etc/ld.so.cache")
 # function of its inputs. The environment is otherwise empty.
 CHILD_PYTHON_FLAGS = ("-P", "-s", "-S")
 CHILD_ENV = {"PYTHONHASHSEED": "0"}
+# Nor may where things lie in memory vary run to run: with address space layout
+# randomisation, `id(None)`, `hash(object())` and every address a bot can read are drawn
+# afresh at each exec of the zygote, so a bot that picks its moves from one plays another
+# game in every run (and `arena check`'s two games, forked from one zygote, agree). The
+# children's interpreter is started without it (`fixed_layout`, as `setarch -R` does):
+# the bot runs code of its own in there anyway, so the randomisation guards nothing of
+# the host's.
+ADDR_NO_RANDOMIZE = 0x0040000
+
+
+def fixed_layout():
+    """A `preexec_fn` that runs the program executed (and its children) without address
+    space layout randomisation. Where the kernel refuses (a container's seccomp profile),
+    it runs as before. The C library is loaded here, in the parent: a forked child of a
+    threaded process must not import."""
+    import ctypes
+    personality = ctypes.CDLL(None, use_errno=True).personality
+
+    def preexec() -> None:
+        current = personality(0xFFFFFFFF)
+        if current != -1:
+            personality(current | ADDR_NO_RANDOMIZE)
+    return preexec
 # Devices every program may expect. Not /dev/zero: a shared mapping of it would be memory
 # that the cap on what a program allocates does not count.
 DEVICES = ("/dev/null", "/dev/random", "/dev/urandom")

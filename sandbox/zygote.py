@@ -17,7 +17,7 @@ import msgpack
 
 from sandbox.botlib import child_module
 from sandbox.isolation import SandboxUnavailable
-from sandbox.paths import BOTLIB, CHILD_ENV, CHILD_PYTHON_FLAGS, site_dirs
+from sandbox.paths import BOTLIB, CHILD_ENV, CHILD_PYTHON_FLAGS, fixed_layout, site_dirs
 
 _wire = child_module("_wire")
 
@@ -52,7 +52,7 @@ class Zygote:
                      str(theirs.fileno()), *args, *site_dirs()], pass_fds=(theirs.fileno(),),
                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL, env={**CHILD_ENV, **(env or {})},
-                    start_new_session=True)
+                    start_new_session=True, preexec_fn=fixed_layout())
             except BaseException as exc:
                 self._failure = exc
             started.set()

@@ -37,6 +37,10 @@ SCRATCH = "/scratch"
 HOSTNAME = "arena"         # what the child's own UTS namespace calls the machine
 SCRATCH_PREFIX = "arena-scratch-"
 SCRATCH_INODES = 64
+# The private root's own inodes (its directories, mount points and files). A tmpfs's
+# default is half the machine's pages, which `statvfs("/")` would tell the bot: the host's
+# memory (f_files x 2 pages; 24 GiB read on the machine that found it).
+ROOT_INODES = 4096
 SCRATCH_BYTES = 1024         # an executable bot's scratch: names and contents, all told
 NOFILE = 64
 
@@ -83,7 +87,8 @@ def enter_view(jail, readable, scratch_bytes, uid, files=None, devices=()):
     files = files or {}
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
     size = (1 << 20) + sum(len(data) + 4096 for data in files.values())
-    _mount("tmpfs", jail, "tmpfs", MS_NOSUID | MS_NODEV, f"size={size},mode=0755")
+    _mount("tmpfs", jail, "tmpfs", MS_NOSUID | MS_NODEV,
+           f"size={size},nr_inodes={ROOT_INODES},mode=0755")
     _place(files, jail)
     shown = []
     for path in sorted(readable):

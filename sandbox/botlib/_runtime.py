@@ -256,12 +256,19 @@ def load_bot(source, filename, guard, module_name="bot"):
             raise LoadError(f"syntax error: {exc.msg} (line {exc.lineno})") from None
         except (ValueError, UnicodeDecodeError) as exc:
             raise LoadError(f"cannot compile: {describe_error(exc)}") from None
+        except (MemoryError, RecursionError):     # the parser's own depth guards
+            raise LoadError("cannot compile: nested too deeply for the parser") from None
         if len(_COMPILED) >= 8:
             _COMPILED.clear()
         _COMPILED[(source, filename)] = code
     module = types.ModuleType(module_name)
     module.__file__ = filename
     sys.modules[module_name] = module
+    # What it draws from `random` at import (a strategy chosen at module level) is the same
+    # in every run and mode: the shared generator was seeded from the OS once per zygote
+    # (or host), so another run drew other numbers while `arena check`'s two games, forked
+    # from one zygote, agreed. A constant: the key comes with the start frame, after this.
+    seed_random("import")
     try:
         with guard:
             exec(code, module.__dict__)

@@ -47,6 +47,12 @@ DENIED = (
     # the host's live figures: sysinfo's uptime, load, free memory and machine-wide task
     # count (a bot learns only what the rules show); ustat's free blocks of a disk
     "sysinfo", "ustat",
+    # its own share of the CPU: the host charges a late call only the time it did not wait
+    # to run (`_sched`), so a bot that lowers its own priority (SCHED_IDLE, nice 19) or pins
+    # itself to one busy core is runnable and unscheduled, "starved", for as long as the
+    # host's last look, charged almost no CPU. Its scheduling is the host's to set.
+    "sched_setscheduler", "sched_setparam", "sched_setattr", "sched_setaffinity",
+    "setpriority",
     # memory no limit of the child sees: SysV IPC (kept by the IPC namespace after a
     # detach), memfd and POSIX queues (pages held by a file, not by a mapping)
     *MEMORY_CALLS,

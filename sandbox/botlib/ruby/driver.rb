@@ -77,6 +77,10 @@ def fatal(answers, text)
   exit(0)
 end
 
+# What the bot draws with `rand` as it loads (a strategy chosen at load, or in
+# Robot#initialize) is the same in every run: Ruby seeds its generator from the OS at each
+# start. A constant: the key comes with the first turn.
+srand(0)
 begin
   load ARGV[0]
   robot_class = Object.const_get(:Robot) if Object.const_defined?(:Robot)
