@@ -85,7 +85,8 @@ def stored(tmp_path) -> tuple[Path, Path, str]:
     (work / "bots" / "marker.py").write_text(MARKER_BOT.format(marker=str(marker)))
     db = work / "r.sqlite"
     done = arena("batch", "--game", "toy", "bots/marker.py", "bots/wanderer.py", "--map",
-                 "plain.txt", "--seeds", "1", "--max-turns", str(TURNS), "--workers", "1",
+                 "plain.txt", "--seeds", "1", "--first-seed", "1", "--max-turns", str(TURNS),
+                 "--workers", "1",
                  "--db", str(db), "--json", cwd=work)
     assert done.returncode == 0, done.stderr
     assert not marker.exists()                 # the batch ran it in the sandbox
