@@ -78,6 +78,7 @@ def check_planned(spec: dict) -> dict:
         bot = BotFile(spec["path"], spec["source"], spec["sha256"], spec["name"])
         limits = Limits(**spec["limits"]) if spec.get("limits") else None
         return {"verdict": check_submission(bot, spec["game"], spec.get("turns"),
+                                            seed=spec.get("seed", 1),
                                             sandbox=spec.get("sandbox", DEFAULT_MODE),
                                             limits=limits)}
     except Exception as exc:

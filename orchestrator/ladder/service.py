@@ -375,9 +375,11 @@ class Ladder:
             future.set_exception(LadderError(503, "busy", f"{len(self.checks)} uploads are "
                                              f"waiting for their check; try again in a minute"))
             return future
+        # The gate's seed is drawn like a match's: a bot that knew it (arena check's
+        # default is seed 1) could tell the gate from its key and behave only there.
         self.checks.append(({"game": game, "path": bot.path, "source": bot.source,
-                             "sha256": bot.sha256, "name": bot.name} | self.check_options,
-                            future))
+                             "sha256": bot.sha256, "name": bot.name,
+                             "seed": secrets.randbits(63)} | self.check_options, future))
         self.wake.set()
         return future
 

@@ -25,6 +25,7 @@ import pytest
 pytest.importorskip("fastapi", reason="the ladder server needs the server extra")
 from fastapi.testclient import TestClient  # noqa: E402
 
+from orchestrator import execute  # noqa: E402
 from orchestrator.ladder import service  # noqa: E402
 from orchestrator.ladder.app import CHALLENGE_BODY, FORM_SLACK, create_app  # noqa: E402
 from tests.ladder.conftest import SAMPLES, wait_for  # noqa: E402
@@ -547,3 +548,18 @@ def test_a_challenge_rate_of_0_takes_no_challenges(tmp_path) -> None:
         refused = client.post("/api/challenges", json={"bots": [a, b]}, headers=auth(token))
         assert refused.status_code == 429 and int(refused.headers["retry-after"]) > 0
     made.ladder.store.close()
+
+
+def test_the_upload_gate_plays_a_seed_drawn_from_the_os(quiet) -> None:
+    """`arena check` plays seed 1 unless told: a bot that knew the gate's seed would know
+    its key there (computable offline) and could behave only at the gate. The ladder's gate
+    draws each check's seed as it draws a match's, and the worker plays that seed."""
+    ladder = quiet.ladder
+    source = (RG / "example.py").read_bytes()
+    for i in range(3):
+        ladder.check("robotgame", ladder.submission("robotgame", f"gate{i}", "bot.py", source))
+    seeds = [spec["seed"] for spec, _ in ladder.checks]
+    assert len(set(seeds)) == 3 and all(2**32 <= s < 2**63 for s in seeds), seeds
+    spec = dict(ladder.checks[0][0], turns=3)
+    verdict = execute.check_planned(spec)["verdict"]
+    assert verdict["seed"] == spec["seed"], verdict
