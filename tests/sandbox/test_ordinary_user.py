@@ -34,7 +34,8 @@ SUITES = ["tests/sandbox/test_hostile.py", "tests/sandbox/test_jail_attacks.py",
           "tests/arena/test_matches.py", "tests/cave/test_hostile_programs.py",
           "tests/robotgame/test_hangs.py", "tests/api/test_code_bots.py",
           "tests/replay/test_hostile_replays.py", "tests/doors/test_time_and_determinism.py",
-          "tests/doors/test_secrets.py", "tests/doors/test_red_frames.py"]
+          "tests/doors/test_secrets.py", "tests/doors/test_files.py",
+          "tests/ladder/test_doors.py", "tests/doors/test_red_frames.py"]
 
 
 @HOST_WIDE        # it runs the hostile suites, whose port and files it shares
