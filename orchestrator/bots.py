@@ -16,16 +16,19 @@ __all__ = ["BotFile", "declared_name", "read_bot", "sample_bots", "unique_names"
 
 def declared_name(source: bytes, fallback: str) -> str:
     """The bot's module-level `name = '...'`, read without running the bot."""
+    # A file the parser cannot take is the sandbox's to refuse, not this reader's: a
+    # nesting too deep for the parser's stack is a MemoryError (`x = ------...1`), and
+    # literal_eval of `{[]: 1}` a TypeError.
     try:
         tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
         return fallback
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(
                 isinstance(t, ast.Name) and t.id == "name" for t in node.targets):
             try:
                 value = ast.literal_eval(node.value)
-            except ValueError:
+            except (ValueError, TypeError, MemoryError, RecursionError):
                 continue
             if isinstance(value, str) and value.strip():
                 # A lone surrogate ('\udc80') fits no encoding, so no pipe, file or

@@ -34,7 +34,7 @@ def read(filename: str, source: bytes) -> BotText:
     if python:
         try:
             tree = ast.parse(source)
-        except (SyntaxError, ValueError):
+        except (SyntaxError, ValueError, MemoryError, RecursionError):  # (too deep: Memory)
             tree = None
     functions = {node.name: node for node in (tree.body if tree else ())
                  if isinstance(node, ast.FunctionDef)}
