@@ -60,6 +60,17 @@ class LadderError(Exception):
         self.retry_after = retry_after          # seconds, for a 429 or 503's Retry-After
 
 
+# What a played match or a check records about the server itself: the sandbox layers it
+# has and those it lacks (with why: a map for whoever looks for a way out), and where on
+# its disk the replay is. The operator's, in the database; never in what a client reads.
+HOST_FACTS = ("sandbox", "sandbox_missing", "replay")
+
+
+def public(record: dict) -> dict:
+    """A match's result or a check's verdict, as any client may read it."""
+    return {key: value for key, value in record.items() if key not in HOST_FACTS}
+
+
 def token_hash(token: str) -> str:
     # Tokens are 256 random bits, so a plain digest is as good as a slow one here.
     return hashlib.sha256(token.encode()).hexdigest()
@@ -418,7 +429,7 @@ class Ladder:
             self.boards.pop(game, None)
         self.wake.set()
         return {"id": bot_id, "name": name, "game": game, "version": 1, "token": token,
-                "check": verdict}
+                "check": public(verdict)}
 
     def authorize(self, bot_id: int, token: str | None) -> Bot:
         bot = self.bot(bot_id)
@@ -438,7 +449,7 @@ class Ladder:
             known.status, known.reason, known.streak = "active", None, 0
             self.boards.pop(known.game, None)
         self.wake.set()
-        return {"id": bot_id, "version": version, "check": verdict}
+        return {"id": bot_id, "version": version, "check": public(verdict)}
 
     def retire(self, bot_id: int) -> None:
         with self.lock:
@@ -582,7 +593,7 @@ class Ladder:
                 q.id == match_id for q in (*self.replayed, *self.pending))
             raise LadderError(404, "unknown match", f"match {match_id} is "
                               f"{'not finished yet' if queued else 'not a finished match'}")
-        return json.loads(result) | {"id": match_id}
+        return public(json.loads(result)) | {"id": match_id}
 
     def replay_file(self, match_id: int) -> Path:
         self.match(match_id)

@@ -1,0 +1,84 @@
+"""Red team of the ladder's doors (issue 41): what the server tells any client, and what an
+uploader can make its pages show. Each test is an attack that worked before its fix."""
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the ladder server needs the server extra")
+from fastapi.testclient import TestClient  # noqa: E402
+
+from orchestrator.ladder.app import create_app  # noqa: E402
+from tests.ladder.test_doors import VERDICT, Ladders  # noqa: E402
+
+# What a match and a check record about the server: its sandbox's layers, those it lacks
+# and why (a machine without Landlock or seccomp says so), and its replays' folder.
+MISSING = {"landlock": "this kernel has no Landlock", "seccomp": "no libseccomp"}
+
+
+@pytest.fixture
+def ladder(tmp_path):
+    made = Ladders(tmp_path)
+    made.add("alice")
+    made.add("bob")
+    yield made
+    made.ladder.store.close()
+
+
+def played(made: Ladders) -> int:
+    """A match between alice and bob, recorded the way the match loop records a worker's
+    outcome (a result as `arena run --json` prints it, and its replay's bytes)."""
+    ladder = made.ladder
+    ladder.replays.mkdir(parents=True, exist_ok=True)
+    lineup = [made.bots["alice"], made.bots["bob"]]
+    queued = ladder.store.enqueue("robotgame", "default", [(i, 1) for i, _ in lineup], True)
+    ladder.running[queued.id] = "d" * 24
+    players = [{"name": name, "seat": seat, "bot": f"ladder/{i}/v1/bot.py", "rank": seat + 1,
+                "status": "ok", "reason": None, "cpu_s": 0.1, "output": "", "sha256": "0" * 64,
+                "turn": None, "overheats": 0, "peak_rss_mb": 10.0, "stats": {}}
+               for seat, (name, (i, _)) in enumerate(zip(("alice", "bob"), lineup))]
+    result = {"game": "robotgame", "engine_version": "0", "seed": queued.seed,
+              "map": "default", "turns": 3, "end": "turn_limit", "players": players,
+              "rules": {}, "restarts": 0,
+              "sandbox_mode": "standard", "sandbox": ["seccomp"], "sandbox_missing": MISSING,
+              "replay": None}
+    ladder._finish(queued, {"result": result, "wall_s": 1.0,
+                            "replay": gzip.compress(json.dumps({}).encode())})
+    return queued.id
+
+
+def test_a_match_tells_no_client_the_servers_sandbox_or_its_folders(ladder) -> None:
+    """/api/matches/ID (and its page) gave anyone the server's missing sandbox layers, with
+    why, and the replay's absolute path on the server's disk."""
+    match = played(ladder)
+    folder = str(ladder.ladder.replays)
+    with TestClient(create_app(ladder.ladder, run=False)) as client:
+        answer = client.get(f"/api/matches/{match}")
+        page = client.get(f"/matches/{match}")
+    assert answer.status_code == 200 and page.status_code == 200
+    shown = answer.json()
+    assert shown["players"][0]["name"] == "alice" and shown["id"] == match
+    for key in ("sandbox", "sandbox_missing", "replay"):
+        assert key not in shown
+    assert folder not in answer.text and "Landlock" not in answer.text
+    assert folder not in page.text
+    # the operator keeps them: the database's result is the match's own
+    stored = json.loads(ladder.ladder.store.result(match))
+    assert stored["sandbox_missing"] == MISSING and stored["replay"].startswith(folder)
+
+
+def test_an_uploads_answer_tells_the_uploader_nothing_of_the_servers_sandbox(ladder) -> None:
+    """The check's verdict came back whole in the upload's answer (201): any uploader read
+    which sandbox layers the server lacks, and why."""
+    lad = ladder.ladder
+    verdict = VERDICT | {"sandbox": ["seccomp"], "sandbox_missing": MISSING,
+                         "sandbox_mode": "standard"}
+    made = lad.add_bot("robotgame", "carol", lad.submission(
+        "robotgame", "carol", "bot.py", b"class Robot:\n    pass\n"), verdict)
+    assert made["check"]["ok"] is True and made["check"]["sandbox_mode"] == "standard"
+    assert "sandbox_missing" not in made["check"] and "sandbox" not in made["check"]
+    again = lad.add_version(made["id"], lad.submission(
+        "robotgame", "carol", "bot.py", b"class Robot:\n    pass\n# 2\n"), verdict)
+    assert "sandbox_missing" not in again["check"] and "sandbox" not in again["check"]
