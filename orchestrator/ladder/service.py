@@ -36,7 +36,9 @@ from orchestrator.stats import wilson
 from sandbox.limits import Limits
 from sandbox.modes import DEFAULT_MODE, for_ladder
 
-NAME = re.compile(r"[A-Za-z0-9 _.\-]{1,32}")
+# A space only between two other characters, and never two in a row: HTML collapses a run
+# of spaces and shows no leading or trailing one, so `alice ` would show as `alice`.
+NAME = re.compile(r"(?=.{1,32}\Z)[A-Za-z0-9_.\-]+(?: [A-Za-z0-9_.\-]+)*\Z")
 MAX_FILE = 64 * 1024
 SUSPEND_AFTER = 3                 # erased or forfeited matches in a row
 WORKER_NICE = 10                  # matches and checks yield the CPU to the web side
@@ -404,9 +406,9 @@ class Ladder:
 
     def validate_name(self, game: str, name: str) -> str:
         self.game_of(game)
-        if not NAME.fullmatch(name or "") or not name.strip():
+        if not NAME.fullmatch(name or ""):
             raise LadderError(422, "bad name", "a name is 1 to 32 characters: letters, digits, "
-                                               "space, _, - and .")
+                                               "_, - and ., and single spaces between them")
         with self.lock:
             if any(b.game == game and b.name == name for b in self.bots.values()):
                 raise LadderError(422, "name taken", f"{game} already has a bot named {name!r}")

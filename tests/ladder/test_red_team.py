@@ -82,3 +82,17 @@ def test_an_uploads_answer_tells_the_uploader_nothing_of_the_servers_sandbox(lad
     again = lad.add_version(made["id"], lad.submission(
         "robotgame", "carol", "bot.py", b"class Robot:\n    pass\n# 2\n"), verdict)
     assert "sandbox_missing" not in again["check"] and "sandbox" not in again["check"]
+
+
+@pytest.mark.parametrize("name", ["alice ", " alice", "alice  ", "bob\t", "a  b"])
+def test_a_name_that_shows_as_another_is_refused(ladder, name) -> None:
+    """HTML collapses runs of spaces and shows no trailing one: `alice ` beside `alice` was
+    accepted (names were unique as strings), and every page showed two alices; `a  b`
+    shows as `a b`. (No check queue: a name that passed would be refused 503, not hang.)"""
+    ladder.ladder.check_queue = 0
+    with TestClient(create_app(ladder.ladder, run=False)) as client:
+        answer = client.post("/api/bots", data={"game": "robotgame", "name": name},
+                             files={"file": ("bot.py", b"class Robot:\n    pass\n")})
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["error"] == "bad name"
+    assert "spaces" in answer.json()["reason"]
