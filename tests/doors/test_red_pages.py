@@ -32,3 +32,22 @@ def test_a_bot_file_the_parser_cannot_take_is_read_by_its_stem(tmp_path: Path, c
     if case.startswith("deep"):
         assert kinds.read(path.name, HOSTILE_SOURCES[case]).tree is None
     assert isinstance(wrong_game_hint(path.name, HOSTILE_SOURCES[case], "robotgame"), str)
+
+
+def test_every_invisible_or_format_character_a_bot_names_itself_with_is_shown():
+    """`Hunter\\u200b` (a zero-width space) printed as `Hunter` in every table and line of
+    the terminal: a bot passed for another, a result's row for another's. Every format
+    character (Unicode's Cf: zero-width space and joiners, BOM, soft hyphen, tags, the
+    bidi controls) and the Hangul fillers are now shown as their escapes."""
+    import sys
+    import unicodedata
+
+    from orchestrator.text import shown
+
+    assert shown("Hunter\u200b") == "Hunter\\u200b" != shown("Hunter")
+    assert shown("Hunter\u2060\ufeff\u3164") == "Hunter\\u2060\\ufeff\\u3164"
+    assert shown("\U000e0048\U000e0069") == "\\U000e0048\\U000e0069"     # tags: invisible
+    missed = [f"U+{c:04X}" for c in range(sys.maxunicode + 1)
+              if unicodedata.category(chr(c)) == "Cf" and shown(chr(c)) == chr(c)]
+    assert missed == []
+    assert shown("Zoë ü 🤖 名前") == "Zoë ü 🤖 名前"      # letters and emoji stay themselves
