@@ -51,3 +51,59 @@ def test_every_invisible_or_format_character_a_bot_names_itself_with_is_shown():
               if unicodedata.category(chr(c)) == "Cf" and shown(chr(c)) == chr(c)]
     assert missed == []
     assert shown("Zoë ü 🤖 名前") == "Zoë ü 🤖 名前"      # letters and emoji stay themselves
+
+
+class _Sneaky(str):
+    """A str whose comparisons, repr and format are code of its own."""
+
+    __hash__ = str.__hash__
+
+    def __eq__(self, other):
+        return other in ("move", "_sneaky_move") or str.__eq__(self, other)
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __repr__(self):
+        return "'x'\nprint('smuggled')"
+
+    def __format__(self, spec):
+        return "move\nprint('smuggled')"
+
+    __str__ = __format__
+
+
+def _sneaky_move(*args):
+    return None
+
+
+@pytest.mark.parametrize("where", ["name", "__name__"])
+def test_a_name_that_is_code_writes_nothing_into_the_bot_that_plays(tmp_path, monkeypatch,
+                                                                      where):
+    """The file a function bot plays is its definition, checked against its code: a
+    `name=` (or a __name__ set after the definition) that is a str subclass wrote its
+    own repr into that file, so `print('smuggled')` (any code) played under the bot's
+    sha256 without being in the definition. Now refused, before any file is written."""
+    from engine import InputError
+    from orchestrator import api
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    if where == "__name__":
+        monkeypatch.setattr(_sneaky_move, "__name__", _Sneaky("_sneaky_move"))
+        options = {}
+    else:
+        options = {"name": _Sneaky("x")}
+    with pytest.raises(InputError) as refused:
+        written = api.bot_file(_sneaky_move, "arena", **options)
+        assert "smuggled" not in written.read_text()       # (before: it was there)
+    assert ("__name__" if where == "__name__" else "name:") in str(refused.value)
+    assert not [p for p in tmp_path.rglob("*.py") if "smuggled" in p.read_text()]
+
+
+def test_a_plain_name_and_an_unusual_one_still_make_a_bot(tmp_path, monkeypatch):
+    from orchestrator import api
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    for name in ("Sneaky", "\x1b]52;c;Zm9v\x07'\"\n)"):
+        text = api.bot_file(_sneaky_move, "arena", name=name).read_text()
+        assert f"name = {name!r}\n" in text and "def _sneaky_move" in text
