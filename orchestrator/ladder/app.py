@@ -8,9 +8,6 @@ are allowed by their hashes, and nothing else inline is.
 from __future__ import annotations
 
 import asyncio
-import base64
-import hashlib
-import re
 import time
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -51,13 +48,9 @@ def body_limit(scope: dict) -> int:
 def _inline_hashes(page: str) -> str:
     """A viewer page's CSP: its one inline script (which inlines the renderer of the
     replay's game) and one inline style, by hash."""
-    found = {kind: [base64.b64encode(hashlib.sha256(body.encode()).digest()).decode()
-                    for body in re.findall(rf"<{kind}>(.*?)</{kind}>", page, re.S)]
-             for kind in ("script", "style")}
-    scripts = " ".join(f"'sha256-{h}'" for h in found["script"])
-    styles = " ".join(f"'sha256-{h}'" for h in found["style"])
-    return (f"default-src 'none'; script-src {scripts}; style-src {styles}; img-src data:; "
-            f"frame-ancestors 'self'; base-uri 'none'; form-action 'none'")
+    found = replay_view.inline_hashes(page)
+    return (f"default-src 'none'; script-src {found['script']}; style-src {found['style']}; "
+            f"img-src data:; frame-ancestors 'self'; base-uri 'none'; form-action 'none'")
 
 
 API_DESCRIPTION = ("Upload a bot (multipart `game`, `name`, `file`); the answer's `token` is "

@@ -107,3 +107,38 @@ def test_a_plain_name_and_an_unusual_one_still_make_a_bot(tmp_path, monkeypatch)
     for name in ("Sneaky", "\x1b]52;c;Zm9v\x07'\"\n)"):
         text = api.bot_file(_sneaky_move, "arena", name=name).read_text()
         assert f"name = {name!r}\n" in text and "def _sneaky_move" in text
+
+
+def _policy(page: str) -> str:
+    import re
+
+    return re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">',
+                     page).group(1)
+
+
+@pytest.mark.parametrize("which", ["replay", "matrix"])
+def test_a_written_page_runs_only_its_own_inline_script(which):
+    """The pages `arena replay --html` and `results --matrix --html` write (and the
+    notebook's iframes) allowed 'unsafe-inline' scripts: any `<script>` or `onerror=` a
+    bot's name or output ever got into the page as markup would have run. Their policy
+    now names their one inline script and style by hash."""
+    import base64
+    import hashlib
+    import re
+
+    from orchestrator import matrix_page, replay_view
+
+    hostile = "__POLICY__</script><script>alert(1)</script><img src=x onerror=alert(2)>"
+    if which == "replay":
+        page = replay_view.page({"game": "arena", "players": [{"name": hostile}],
+                                 "output": {hostile: hostile}, "turns": []})
+    else:
+        page = matrix_page.page({"cells": [], "entrants": [hostile]})
+    policy = _policy(page)
+    assert "unsafe-inline" not in policy and "default-src 'none'" in policy
+    scripts = re.findall(r"<script>(.*?)</script>", page, re.S)
+    assert len(scripts) == 1
+    digest = base64.b64encode(hashlib.sha256(scripts[0].encode()).digest()).decode()
+    assert re.search(r"script-src ([^;]*);", policy).group(1) == f"'sha256-{digest}'"
+    assert "style-src 'sha256-" in policy
+    assert "__POLICY__" in page                      # the bot's text, not replaced

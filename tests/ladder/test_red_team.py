@@ -38,7 +38,7 @@ def played(made: Ladders) -> int:
     players = [{"name": name, "seat": seat, "bot": f"ladder/{i}/v1/bot.py", "rank": seat + 1,
                 "status": "ok", "reason": None, "cpu_s": 0.1, "output": "", "sha256": "0" * 64,
                 "turn": None, "overheats": 0, "peak_rss_mb": 10.0, "stats": {}}
-               for seat, (name, (i, _)) in enumerate(zip(("alice", "bob"), lineup))]
+               for seat, (name, (i, _)) in enumerate(zip(("alice", "bob"), lineup, strict=True))]
     result = {"game": "robotgame", "engine_version": "0", "seed": queued.seed,
               "map": "default", "turns": 3, "end": "turn_limit", "players": players,
               "rules": {}, "restarts": 0,
