@@ -8,6 +8,7 @@ import hashlib
 from pathlib import Path
 
 from engine import InputError
+from orchestrator import given_path
 from orchestrator.bot_file import BotFile
 from orchestrator.samples import find_sample, named_samples, runnable, sample_files
 
@@ -41,8 +42,8 @@ def read_bot(path: str | Path, game: str | None = None) -> BotFile:
     """Read a bot file, or with the game known, a bundled sample named so (`forager`,
     `forager.py`) where no such file exists; a missing or unreadable one is an InputError."""
     given = str(path)
-    file = Path(path)
-    if not file.is_file():
+    file = Path(path) if given_path.is_file(path) else None
+    if file is None:
         sample = find_sample(game, given) if game else None
         if sample is None:
             raise InputError(_not_found(given, game))

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Callable
 
 from engine import InputError
-from orchestrator import execute
+from orchestrator import execute, given_path
 from orchestrator.service.batch import write_whole
 from orchestrator.service.matchups import Kept
 from orchestrator.service.results import open_results
@@ -26,10 +26,10 @@ from orchestrator.store import Store
 def stored_ref(text: str) -> tuple[Path, str] | None:
     """`DB:MATCH_ID` as (results file, id or a prefix of it), when `text` is no file
     itself and its part before the last ':' is one; else None (a replay file's path)."""
-    if Path(text).is_file() or ":" not in text:
+    if given_path.is_file(text) or ":" not in text:
         return None
     db, _, match_id = text.rpartition(":")
-    if not db or not Path(db).is_file():
+    if not db or not given_path.is_file(db):
         return None
     return Path(db), match_id
 

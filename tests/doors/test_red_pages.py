@@ -142,3 +142,46 @@ def test_a_written_page_runs_only_its_own_inline_script(which):
     assert re.search(r"script-src ([^;]*);", policy).group(1) == f"'sha256-{digest}'"
     assert "style-src 'sha256-" in policy
     assert "__POLICY__" in page                      # the bot's text, not replaced
+
+
+LONG = "x" * 5000           # past the system's 255 bytes a name (ENAMETOOLONG)
+COMMANDS = {
+    "run --map": ["run", "hunter", "hunter", "--game", "arena", "--map", LONG],
+    "run bot": ["run", LONG, "hunter", "--game", "arena"],
+    "check": ["check", LONG],
+    "results": ["results", LONG],
+    "replay": ["replay", LONG],
+    "batch --db": ["batch", "hunter", "hunter", "--game", "arena", "--seeds", "1", "--db", LONG],
+}
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_a_path_too_long_for_the_system_is_one_error_line(command, tmp_path):
+    """`Path.is_file()` hides a missing file, not a name the system refuses to look up:
+    a 5,000-character path was an OSError traceback from each of these commands."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "orchestrator", *COMMANDS[command]],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert done.returncode == 2, done.stderr[-500:]
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: xxx")
+    assert "(5000 characters): File name too long" in lines[0]
+
+
+@pytest.mark.parametrize("options, words", [
+    ({"map": LONG}, "(5000 characters): File name too long"),
+    ({"map": 5}, "5: a path is text, not int"),
+    ({"rules": {"max_turns": 3}}, "unknown rules preset {'max_turns': 3}"),
+])
+def test_the_api_refuses_a_map_or_rules_of_the_wrong_kind_with_an_input_error(options, words):
+    """From the API these were an OSError and TypeErrors ('unhashable type: dict')."""
+    from engine import InputError
+    from orchestrator import api
+
+    with pytest.raises(InputError) as refused:
+        api.play(["hunter", "hunter"], game="arena", seed=1, max_turns=2, progress=False,
+                 **options)
+    assert words in str(refused.value)
