@@ -215,6 +215,8 @@ def create_app(ladder: Ladder, run: bool = True,
               openapi_extra=FILE_BODY)
     async def new_version(bot_id: BotId, request: Request):
         known = ladder.authorize(bot_id, bearer(request))
+        if known.status == "retired":   # before the body, and before a check worker plays it
+            raise LadderError(422, "retired", "a retired bot takes no new versions")
         file = await form_file(request)
         try:
             bot, verdict = await checked(known.game, known.name, file)

@@ -96,3 +96,22 @@ def test_a_name_that_shows_as_another_is_refused(ladder, name) -> None:
     assert answer.status_code == 422, answer.text
     assert answer.json()["error"] == "bad name"
     assert "spaces" in answer.json()["reason"]
+
+
+def test_a_retired_bots_token_starts_no_check(ladder) -> None:
+    """A retired bot's token still uploaded new versions: each was read and played by a
+    check worker (the check queue's place taken) before add_version refused it. Now it is
+    refused from the headers. (No check queue here: a version that reached the check was
+    refused 503 busy.)"""
+    bot_id, token = ladder.bots["alice"]
+    ladder.ladder.check_queue = 0
+    with TestClient(create_app(ladder.ladder, run=False)) as client:
+        assert client.delete(f"/api/bots/{bot_id}",
+                             headers={"authorization": f"Bearer {token}"}).status_code == 204
+        answer = client.post(f"/api/bots/{bot_id}/versions",
+                             headers={"authorization": f"Bearer {token}"},
+                             files={"file": ("bot.py", b"class Robot:\n    pass\n")})
+        challenge = client.post("/api/challenges", json={"bots": [bot_id, ladder.bots["bob"][0]]},
+                                headers={"authorization": f"Bearer {token}"})
+    assert answer.status_code == 422 and answer.json()["error"] == "retired", answer.text
+    assert challenge.status_code == 401
