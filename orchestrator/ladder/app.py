@@ -153,7 +153,10 @@ def create_app(ladder: Ladder, run: bool = True,
             return JSONResponse({"error": error, "reason": reason}, status_code=status)
         return html("error.html", status, error=error, reason=reason)
 
-    app.add_middleware(Guard, refuse=error_response, limit=body_limit)
+    # Uploads need no token: without own_pages_only, any web page the operator opened
+    # could post a bot to a ladder bound to 127.0.0.1 (a form, or a no-cors fetch of
+    # multipart, sent without a preflight), and a check worker would play its code.
+    app.add_middleware(Guard, refuse=error_response, limit=body_limit, own_pages_only=True)
 
     @app.exception_handler(LadderError)
     async def refused(request: Request, exc: LadderError):

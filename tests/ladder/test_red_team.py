@@ -115,3 +115,30 @@ def test_a_retired_bots_token_starts_no_check(ladder) -> None:
                                 headers={"authorization": f"Bearer {token}"})
     assert answer.status_code == 422 and answer.json()["error"] == "retired", answer.text
     assert challenge.status_code == 401
+
+
+CROSS_SITE = {"origin": "http://evil.example", "sec-fetch-site": "cross-site"}
+
+
+@pytest.mark.parametrize("path", ["/api/bots", "/upload"])
+@pytest.mark.parametrize("site", ["cross-site", "same-site"])
+def test_another_sites_page_cannot_upload_to_a_ladder(ladder, path, site) -> None:
+    """Uploads need no token, and multipart is a form's own encoding: any page the operator
+    opened could post a bot to a ladder bound to 127.0.0.1 (a form, or a no-cors fetch,
+    sent without a preflight), and a check worker played its code. A browser says where
+    a request comes from in Sec-Fetch-Site, which no page can set: another site's (or
+    another port's) is refused, unread. (No check queue: an upload that passed was 503.)"""
+    ladder.ladder.check_queue = 0
+    with TestClient(create_app(ladder.ladder, run=False)) as client:
+        sent = client.post(path, data={"game": "robotgame", "name": "mallory"},
+                           files={"file": ("bot.py", b"class Robot:\n    pass\n")},
+                           headers=CROSS_SITE | {"sec-fetch-site": site})
+        own = client.post(path, data={"game": "robotgame", "name": "mallory"},
+                          files={"file": ("bot.py", b"class Robot:\n    pass\n")},
+                          headers={"sec-fetch-site": "same-origin"})
+        plain = client.post("/api/bots", data={"game": "robotgame", "name": "mallory"},
+                            files={"file": ("bot.py", b"class Robot:\n    pass\n")})
+    assert sent.status_code == 403, sent.text
+    assert "cross-site" in sent.text and sent.headers["connection"] == "close"
+    assert "content-security-policy" in sent.headers
+    assert own.status_code == plain.status_code == 503       # on to the check (no queue)
