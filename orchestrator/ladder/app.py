@@ -8,6 +8,7 @@ are allowed by their hashes, and nothing else inline is.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import time
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -22,6 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader
 from starlette.datastructures import UploadFile as FormFile
 from starlette.exceptions import HTTPException
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from engine import InputError
 from orchestrator import replay, replay_view
@@ -108,10 +110,27 @@ def chart(series: dict[str, list], width: int = 640, height: int = 220) -> dict:
             "y_ticks": y_ticks, "x_ticks": x_ticks}
 
 
+LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "[::1]"]
+
+
+def trusted_hosts(bind: str) -> list[str] | None:
+    """The Host a ladder bound to `bind` answers: a loopback address answers only its own
+    names (a foreign name resolved to 127.0.0.1, DNS rebinding, would make another site's
+    page same-origin with the ladder: it could read and post as the operator's own page);
+    any other address, any Host (a public ladder's names are the deployment's)."""
+    try:
+        loopback = ipaddress.ip_address(bind.strip("[]")).is_loopback
+    except ValueError:
+        loopback = bind == "localhost"
+    return LOOPBACK_HOSTS if loopback else None
+
+
 def create_app(ladder: Ladder, run: bool = True,
-               announce: Callable[[str], None] | None = None) -> FastAPI:
+               announce: Callable[[str], None] | None = None,
+               hosts: list[str] | None = None) -> FastAPI:
     """The ASGI app. `run`: start the ladder's workers and loop with the app (and stop
-    them with it). `announce` hears what the shutdown left for the next start."""
+    them with it). `announce` hears what the shutdown left for the next start. `hosts`:
+    the only Host headers served (trusted_hosts), else any."""
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
@@ -157,6 +176,8 @@ def create_app(ladder: Ladder, run: bool = True,
     # could post a bot to a ladder bound to 127.0.0.1 (a form, or a no-cors fetch of
     # multipart, sent without a preflight), and a check worker would play its code.
     app.add_middleware(Guard, refuse=error_response, limit=body_limit, own_pages_only=True)
+    if hosts is not None:
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts)
 
     @app.exception_handler(LadderError)
     async def refused(request: Request, exc: LadderError):

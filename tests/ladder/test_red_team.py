@@ -142,3 +142,25 @@ def test_another_sites_page_cannot_upload_to_a_ladder(ladder, path, site) -> Non
     assert "cross-site" in sent.text and sent.headers["connection"] == "close"
     assert "content-security-policy" in sent.headers
     assert own.status_code == plain.status_code == 503       # on to the check (no queue)
+
+
+def test_a_ladder_on_the_loopback_answers_only_its_own_names(ladder) -> None:
+    """DNS rebinding: a name the attacker controls, resolved to 127.0.0.1, makes their
+    page same-origin with a ladder bound there (Sec-Fetch-Site: same-origin), so it can
+    read the pages and post uploads as the operator's own page would. `arena serve`
+    bound to a loopback address served any Host."""
+    from orchestrator.ladder.app import trusted_hosts
+
+    assert trusted_hosts("127.0.0.1") == trusted_hosts("::1") == trusted_hosts("localhost")
+    assert trusted_hosts("0.0.0.0") is None and trusted_hosts("192.0.2.7") is None
+    app = create_app(ladder.ladder, run=False, hosts=trusted_hosts("127.0.0.1"))
+    with TestClient(app, base_url="http://127.0.0.1:8000") as client:
+        assert client.get("/api/health").status_code == 200
+        for host in ("localhost:8000", "[::1]:8000"):
+            assert client.get("/api/health", headers={"host": host}).status_code == 200
+        rebound = client.get("/api/health", headers={"host": "rebind.evil.example:8000"})
+        upload = client.post("/api/bots", headers={"host": "rebind.evil.example:8000",
+                                                   "sec-fetch-site": "same-origin"},
+                             data={"game": "robotgame", "name": "mallory"},
+                             files={"file": ("bot.py", b"class Robot:\n    pass\n")})
+    assert rebound.status_code == 400 and upload.status_code == 400
