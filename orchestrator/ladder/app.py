@@ -21,6 +21,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader
+from markupsafe import Markup
 from starlette.datastructures import UploadFile as FormFile
 from starlette.exceptions import HTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -28,6 +29,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from engine import InputError
 from orchestrator import replay, replay_view
 from orchestrator.ladder.service import MAX_FILE, Ladder, LadderError
+from orchestrator.text import shown
 from orchestrator.web import BodyTooLarge, Guard, validation_reason
 
 HERE = Path(str(resources.files("orchestrator") / "ladder"))
@@ -110,6 +112,14 @@ def chart(series: dict[str, list], width: int = 640, height: int = 220) -> dict:
             "y_ticks": y_ticks, "x_ticks": x_ticks}
 
 
+def _visible(value: object) -> object:
+    """A value a template shows: a string as shown() makes it (a template's own markup,
+    a macro's output, passes as it is; it is escaped where it was made)."""
+    if isinstance(value, str) and not isinstance(value, Markup):
+        return shown(value)
+    return value
+
+
 LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "[::1]"]
 
 
@@ -151,7 +161,11 @@ def create_app(ladder: Ladder, run: bool = True,
     app = FastAPI(title="robot-arena ladder", lifespan=lifespan, docs_url=None, redoc_url=None,
                   openapi_url="/openapi.json", description=API_DESCRIPTION)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
-    env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True)
+    # Every string a page shows goes through shown() before it is escaped: a bot's text
+    # (a check's or a match's reason quotes its exception) holds no bidi override that
+    # reorders the cell it is in, and no invisible or control character.
+    env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True,
+                      finalize=_visible)
 
     def html(template: str, status: int = 200, **context) -> HTMLResponse:
         context.setdefault("games", ladder.games)

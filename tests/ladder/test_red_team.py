@@ -27,7 +27,7 @@ def ladder(tmp_path):
     made.ladder.store.close()
 
 
-def played(made: Ladders) -> int:
+def played(made: Ladders, reason: str | None = None) -> int:
     """A match between alice and bob, recorded the way the match loop records a worker's
     outcome (a result as `arena run --json` prints it, and its replay's bytes)."""
     ladder = made.ladder
@@ -36,7 +36,8 @@ def played(made: Ladders) -> int:
     queued = ladder.store.enqueue("robotgame", "default", [(i, 1) for i, _ in lineup], True)
     ladder.running[queued.id] = "d" * 24
     players = [{"name": name, "seat": seat, "bot": f"ladder/{i}/v1/bot.py", "rank": seat + 1,
-                "status": "ok", "reason": None, "cpu_s": 0.1, "output": "", "sha256": "0" * 64,
+                "status": "ok" if seat else "erased", "reason": None if seat else reason,
+                "cpu_s": 0.1, "output": "", "sha256": "0" * 64,
                 "turn": None, "overheats": 0, "peak_rss_mb": 10.0, "stats": {}}
                for seat, (name, (i, _)) in enumerate(zip(("alice", "bob"), lineup, strict=True))]
     result = {"game": "robotgame", "engine_version": "0", "seed": queued.seed,
@@ -164,3 +165,16 @@ def test_a_ladder_on_the_loopback_answers_only_its_own_names(ladder) -> None:
                              data={"game": "robotgame", "name": "mallory"},
                              files={"file": ("bot.py", b"class Robot:\n    pass\n")})
     assert rebound.status_code == 400 and upload.status_code == 400
+
+
+def test_a_bots_text_on_a_page_reorders_nothing_and_hides_nothing(ladder) -> None:
+    """A match's (or a check's) reason quotes the bot's exception, any text it chose: a
+    right-to-left override in it reversed the rest of its cell on the match page (and
+    on the bot's page, as its suspension's reason), and a zero-width or control character
+    hid there. Autoescaping stops markup, not these; they are now shown as escapes."""
+    reason = "exception: ValueError: \u202egnp.exe\u200b\x1b]0;x\x07 <b>bold</b>"
+    match = played(ladder, reason)
+    with TestClient(create_app(ladder.ladder, run=False)) as client:
+        page = client.get(f"/matches/{match}").text
+    assert "\u202e" not in page and "\u200b" not in page and "\x1b" not in page
+    assert "ValueError: \\u202egnp.exe\\u200b\\x1b]0;x\\x07 &lt;b&gt;bold&lt;/b&gt;" in page
