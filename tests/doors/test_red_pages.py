@@ -185,3 +185,15 @@ def test_the_api_refuses_a_map_or_rules_of_the_wrong_kind_with_an_input_error(op
         api.play(["hunter", "hunter"], game="arena", seed=1, max_turns=2, progress=False,
                  **options)
     assert words in str(refused.value)
+
+
+def test_a_notebooks_tables_show_a_bots_bidi_override_as_text():
+    """A result's table in a notebook (`_repr_html_`) escaped markup but not a bidi
+    override or a zero-width character: `\\u202e` in a bot's name reversed the rest of
+    its cell, and `Hunter\\u200b` passed for `Hunter`, as in the terminal before."""
+    from orchestrator.api_types import html_table
+
+    name = "Hunter\u200b\u202e<b>x</b>"
+    table = html_table([{"name": name}], [("AI", lambda row: row["name"])], caption=name)
+    assert "\u202e" not in table and "\u200b" not in table
+    assert table.count("Hunter\\u200b\\u202e&lt;b&gt;x&lt;/b&gt;") == 2
