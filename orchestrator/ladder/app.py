@@ -292,7 +292,8 @@ def create_app(ladder: Ladder, run: bool = True,
         return {"matches": ladder.matches_list(game, bot, limit)}
 
     @app.get("/api/matches/{match_id}", summary="One match",
-          description="The result, as `arena run --json` prints it, plus `id`.")
+          description="The result, as `arena run --json` prints it, plus `id`, less "
+                      "the server's own facts (its sandbox's layers, the replay's path).")
     def match(match_id: MatchId):
         return ladder.match(match_id)
 
