@@ -61,6 +61,6 @@ def _shown(value: Any) -> str:
 
 def preset_with(presets: dict[str, R], preset: str, **overrides: Any) -> R:
     """The named preset with overrides applied."""
-    if preset not in presets:
+    if not isinstance(preset, str) or preset not in presets:     # (a dict: unhashable)
         raise InputError(f"unknown rules preset {preset!r} (known: {', '.join(presets)})")
     return presets[preset].replace(**overrides) if overrides else presets[preset]

@@ -15,6 +15,7 @@ from html import escape
 from typing import Any, Callable, Sequence, TypeVar
 
 from orchestrator import notes, replay_view
+from orchestrator.text import shown
 
 T = TypeVar("T")
 VIEWER_HEIGHT = 760        # px: the viewer's board, controls and side panels
@@ -43,11 +44,13 @@ def pandas_module():
 
 def html_table(rows: Sequence[dict], columns: Sequence[tuple[str, Callable[[dict], Any]]],
                caption: str = "") -> str:
-    """An HTML table of `rows`; every cell and the caption are escaped."""
+    """An HTML table of `rows`; every cell and the caption are shown() (a bot's bidi
+    override or zero-width character in a name or a note is its escape, as in the
+    terminal) and escaped."""
     head = "".join(f"<th>{escape(title)}</th>" for title, _ in columns)
-    body = "".join("<tr>" + "".join(f"<td>{escape(_cell(get(row)))}</td>"
+    body = "".join("<tr>" + "".join(f"<td>{escape(shown(_cell(get(row))))}</td>"
                                     for _, get in columns) + "</tr>" for row in rows)
-    caption = f"<caption>{escape(caption)}</caption>" if caption else ""
+    caption = f"<caption>{escape(shown(caption))}</caption>" if caption else ""
     return f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 

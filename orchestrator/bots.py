@@ -8,21 +8,12 @@ import hashlib
 from pathlib import Path
 
 from engine import InputError
+from orchestrator import given_path
 from orchestrator.bot_file import BotFile
+from orchestrator.kinds import parsed
 from orchestrator.samples import find_sample, named_samples, runnable, sample_files
 
 __all__ = ["BotFile", "declared_name", "read_bot", "sample_bots", "unique_names"]
-
-
-def parsed(source: bytes) -> ast.Module | None:
-    """A bot file's syntax tree, None where it is not Python the parser can hold: a file
-    nested past the parser's depth (`name = ` and 30,000 `-` or `.a`) makes it raise
-    MemoryError or RecursionError, not SyntaxError; it is a bot's text all the same, never
-    the host's traceback."""
-    try:
-        return ast.parse(source)
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return None
 
 
 def declared_name(source: bytes, fallback: str) -> str:
@@ -35,7 +26,7 @@ def declared_name(source: bytes, fallback: str) -> str:
                 isinstance(t, ast.Name) and t.id == "name" for t in node.targets):
             try:
                 value = ast.literal_eval(node.value)
-            except ValueError:
+            except (ValueError, TypeError, MemoryError, RecursionError):
                 continue
             if isinstance(value, str) and value.strip():
                 # A lone surrogate ('\udc80') fits no encoding, so no pipe, file or
@@ -48,8 +39,8 @@ def read_bot(path: str | Path, game: str | None = None) -> BotFile:
     """Read a bot file, or with the game known, a bundled sample named so (`forager`,
     `forager.py`) where no such file exists; a missing or unreadable one is an InputError."""
     given = str(path)
-    file = Path(path)
-    if not file.is_file():
+    file = Path(path) if given_path.is_file(path) else None
+    if file is None:
         sample = find_sample(game, given) if game else None
         if sample is None:
             raise InputError(_not_found(given, game))

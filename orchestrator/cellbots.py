@@ -44,12 +44,25 @@ def source_of(obj: Callable | type) -> Definition:
     if not is_code(obj):
         raise InputError(f"{obj!r}: a helper is a function or class, defined in a file or "
                          f"a notebook cell")
+    own = _own_name(obj)                       # (a helper's too: it is in the file)
+    label = label if type(label) is str else own
     codes = [obj.__code__] if inspect.isfunction(obj) else own_codes(obj)
     free = sorted({name for code in codes for name in code.co_freevars} - {"__class__"})
     if free:
         raise InputError(f"{label}: it uses {', '.join(free)} from the function around it; "
                          f"a bot runs alone in its sandbox: define it at the top level")
     return definition(obj)
+
+
+def _own_name(obj: Any) -> str:
+    """A function's or class's __name__, which goes into the bot's file: an identifier,
+    of type str itself. A __name__ can be set to any str subclass, whose __eq__, repr and
+    format are code of its own (one wrote `print(...)` into the file that played)."""
+    own = getattr(obj, "__name__", None)
+    if type(own) is not str or not (own.isidentifier() or own == "<lambda>"):
+        raise InputError("a bot or helper's __name__ must be a plain identifier (a str); "
+                         "this one was set to something else")
+    return own
 
 
 def write_bot(obj: Callable | type, game: Game, helpers: Iterable[Any] = (),
@@ -63,7 +76,11 @@ def write_bot(obj: Callable | type, game: Game, helpers: Iterable[Any] = (),
         raise InputError(f"{game.name} bots are a {side.kind} ({side.entry}), not a "
                          f"{'class' if inspect.isclass(obj) else 'function'}: "
                          f"{getattr(obj, '__qualname__', obj)}")
-    own = obj.__name__
+    own = _own_name(obj)
+    if name is not None and type(name) is not str:
+        # A str subclass's repr or format is its own code: it would write into the file
+        # that plays lines the definition does not hold.
+        raise InputError("name: must be text (a str)")
     name = name or own
     found = [source_of(helper) for helper in helpers] + [source_of(obj)]
     futures = sorted({feature for one in found for feature in one.futures})

@@ -12,6 +12,17 @@ from pathlib import PurePath
 from sandbox.programs import ELF, EXTENSIONS
 
 
+def parsed(source: bytes) -> ast.Module | None:
+    """A bot file's syntax tree, None where it is not Python the parser can hold: a file
+    nested past the parser's depth (`name = ` and 30,000 `-` or `.a`) makes it raise
+    MemoryError or RecursionError, not SyntaxError; it is a bot's text all the same, never
+    the host's traceback."""
+    try:
+        return ast.parse(source)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+
+
 @dataclass(frozen=True)
 class BotText:
     """A bot file as the games' `looks_like` read it. `tree` is None unless it is Python."""
@@ -32,7 +43,6 @@ def read(filename: str, source: bytes) -> BotText:
         suffix in EXTENSIONS and suffix != ".py") or (
         source.startswith(b"#!") and b"python" not in source.split(b"\n", 1)[0]))
     if python:
-        from orchestrator.bots import parsed
         tree = parsed(source)
     functions = {node.name: node for node in (tree.body if tree else ())
                  if isinstance(node, ast.FunctionDef)}

@@ -178,7 +178,7 @@ def create_app(sheet: Sheet) -> FastAPI:
     def refuse(_request: Request, status: int, error: str, reason: str) -> JSONResponse:
         return JSONResponse({"error": error, "reason": reason}, status_code=status)
 
-    app.add_middleware(Guard, refuse=refuse, limit=MAX_BODY)
+    app.add_middleware(Guard, refuse=refuse, limit=MAX_BODY, own_pages_only=True)
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(LOOPBACK))
     app.mount("/static", StaticFiles(directory=HERE), name="static")
 

@@ -10,13 +10,13 @@ from importlib import resources
 from pathlib import Path
 
 from engine import InputError
-from orchestrator.replay_view import embed
+from orchestrator.replay_view import embed, with_policy
 
 
 def page(report: dict) -> str:
     """The page of one matrix report (orchestrator/service/matchups.py's `matrix`)."""
     template = resources.files("orchestrator").joinpath("viewer/matrix.html").read_text()
-    return template.replace("__MATRIX_JSON__", embed(report))
+    return with_policy(template.replace("__MATRIX_JSON__", embed(report)))
 
 
 def write_page(report: dict, target: Path) -> Path:

@@ -16,6 +16,8 @@ board) ends in one error line, not a traceback.
 """
 from __future__ import annotations
 
+import base64
+import hashlib
 import io
 import json
 import os
@@ -62,6 +64,26 @@ def embed(data: dict) -> str:
     return text.translate(_ESCAPES)
 
 
+def inline_hashes(page: str) -> dict[str, str]:
+    """The CSP sources of a page's inline scripts and styles: their SHA-256 hashes (a
+    `<script type="application/json">` is data, never run, and needs none)."""
+    return {kind: " ".join(
+        f"'sha256-{base64.b64encode(hashlib.sha256(body.encode()).digest()).decode()}'"
+        for body in re.findall(rf"<{kind}>(.*?)</{kind}>", page, re.S))
+        for kind in ("script", "style")}
+
+
+def with_policy(page: str, images: bool = False) -> str:
+    """The page with its Content-Security-Policy (the template's `__POLICY__`, in its
+    head, before any data): no network, and only the page's own inline script and
+    style, by hash. Not 'unsafe-inline', which would run any script or handler
+    (`<img onerror>`) a bot's text ever got into the page as markup."""
+    found = inline_hashes(page)
+    policy = (f"default-src 'none'; script-src {found['script']}; style-src {found['style']}; "
+              f"{'img-src data:; ' if images else ''}base-uri 'none'; form-action 'none'")
+    return page.replace("__POLICY__", policy, 1)
+
+
 def renderer(game: object) -> str:
     """The script that draws `game`'s replays in the page: the game's own renderer, or the
     plain view for a game without one (or a name the registry does not know)."""
@@ -84,9 +106,9 @@ def page(data: dict, source: str | Path | None = None) -> str:
     shown_data = {key: value for key, value in data.items() if key != "setup"}
     # The renderer first: the replay's JSON may hold the renderer's marker as text; the
     # replay's JSON last, so no marker inside it is replaced.
-    return (template.replace("/*__RENDERER__*/", renderer(data.get("game")))
-            .replace("__REPLAY_SOURCE__", _source(source))
-            .replace("__REPLAY_JSON__", embed(shown_data)))
+    return with_policy(template.replace("/*__RENDERER__*/", renderer(data.get("game")))
+                       .replace("__REPLAY_SOURCE__", _source(source))
+                       .replace("__REPLAY_JSON__", embed(shown_data)), images=True)
 
 
 def html_path(replay_file: Path) -> Path:

@@ -76,7 +76,7 @@ def serve(
     try:
         import uvicorn
 
-        from orchestrator.ladder.app import create_app
+        from orchestrator.ladder.app import create_app, trusted_hosts
         from orchestrator.ladder.http import DeadlineProtocol
         from orchestrator.ladder.service import Ladder
     except ImportError as exc:
@@ -99,5 +99,6 @@ def serve(
     err.print(f"ladder for {', '.join(chosen)} on [bold]http://{host}:{port}/[/bold] "
               f"(database {db}, {workers or default_workers()} workers); Ctrl-C stops it",
               highlight=False)
-    app = create_app(ladder, announce=lambda text: err.print(text, highlight=False))
+    app = create_app(ladder, announce=lambda text: err.print(text, highlight=False),
+                     hosts=trusted_hosts(host))
     uvicorn.run(app, host=host, port=port, log_level="warning", http=DeadlineProtocol)

@@ -9,28 +9,12 @@ Every place that shows one goes through `shown` (a plain string: CSV, `typer.ech
 """
 from __future__ import annotations
 
-import re
-
 from rich.console import Console
 from rich.text import Text
 
-# Unicode's control characters (C0, DEL and C1: ESC, BEL, CSI 0x9b, OSC 0x9d...), its
-# bidirectional formatting characters (they reorder the text after them), the line and
-# paragraph separators, and lone surrogates (which no terminal or file encoding takes).
-_OTHERS = r"\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff"
-_UNSAFE = re.compile(rf"[\x00-\x1f{_OTHERS}]")
-_UNSAFE_BUT_LINES = re.compile(rf"[\x00-\x08\x0b-\x1f{_OTHERS}]")     # keeps \t and \n
+from sandbox.shown import shown
 
-
-def _escaped(match: re.Match) -> str:
-    return match.group().encode("unicode_escape").decode("ascii")     # ESC -> \x1b
-
-
-def shown(value: object, lines: bool = False) -> str:
-    """`value` as text in which every control, escape or bidi character is replaced by
-    its visible Python escape (`\\x1b`, `\\u202e`, `\\n`). `lines`: keep newlines and tabs
-    (a bot's output, a multi-line message)."""
-    return (_UNSAFE_BUT_LINES if lines else _UNSAFE).sub(_escaped, str(value))
+__all__ = ["shown", "shown_text", "plural", "console", "PIPED_WIDTH"]
 
 
 def shown_text(value: object, style: str | None = None, lines: bool = False) -> Text:

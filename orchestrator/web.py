@@ -16,6 +16,12 @@ POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'sel
           "connect-src 'self'")
 
 
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+# Sec-Fetch-Site, which every current browser sends and no page can set: its own page, or
+# a request the user typed. A client without it (curl, an older browser) is not refused.
+OWN_SITE = (b"same-origin", b"none")
+
+
 class BodyTooLarge(HTTPException):
     """A request body that passed its limit while it was being read (raised from the
     guarded `receive`; an HTTPException, so FastAPI's body parsing lets it through)."""
@@ -38,8 +44,10 @@ class Guard:
     connection (`Connection: close`), so the unread rest is not received either."""
 
     def __init__(self, app, refuse: Callable[..., Response],
-                 limit: int | Callable[[dict], int], slack: int = 0) -> None:
+                 limit: int | Callable[[dict], int], slack: int = 0,
+                 own_pages_only: bool = False) -> None:
         self.app, self.refuse, self.limit, self.slack = app, refuse, limit, slack
+        self.own_pages_only = own_pages_only
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
@@ -74,6 +82,16 @@ class Guard:
                     headers["Connection"] = "close"
             await send(message)
 
+        if self.own_pages_only and scope["method"] not in SAFE_METHODS and \
+                headers.get(b"sec-fetch-site", b"same-origin") not in OWN_SITE:
+            # A page of another site (or another port of this host) posting a form or a
+            # no-cors fetch, which a browser sends without asking: refused unread.
+            response = self.refuse(Request(scope), 403, "cross-site request",
+                                   "a page of another site may not send this; use this "
+                                   "server's own page, or a client such as curl")
+            state["done"] = False            # (its body unread: the connection closes)
+            await response(scope, receive, sender)
+            return
         if length is not None and (not length.isdigit() or int(length) > limit):
             await self._refuse(scope, receive, sender, limit)
             return

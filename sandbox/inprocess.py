@@ -19,6 +19,7 @@ from sandbox.limits import Limits
 from sandbox.paths import BOTLIB
 from sandbox.players import Exchanged, Payloads, Seats
 from sandbox.replies import reply_problem
+from sandbox.shown import shown
 
 
 def _botlib():
@@ -32,12 +33,11 @@ def _botlib():
 class _Shown:
     """What a bot in this process prints (stdout and stderr, at import and in its calls),
     written to this process's stderr as text: its control, escape and bidi characters
-    shown as their escapes, lines and tabs kept (`orchestrator.text.shown`), so print
+    shown as their escapes, lines and tabs kept (`sandbox.shown`), so print
     debugging and pdb work while a bot's OSC retitle or screen clear reaches the terminal
     as characters, as everywhere else a bot's text is shown."""
 
     def __init__(self, target) -> None:
-        from orchestrator.text import shown  # noqa: PLC0415 (the host's own, loaded once)
         self._target, self._shown = target, shown
 
     def write(self, text) -> int:

@@ -26,6 +26,7 @@ from engine import InputError
 from engine.position import PositionHooks
 from engine.protocol import Match
 from engine.rulebook import Rulebook
+from orchestrator import given_path
 from orchestrator.assets import bundled
 from orchestrator.bot_file import BotFile
 from orchestrator.ladder.matchmaking import LadderRules
@@ -244,11 +245,10 @@ class Game:
     def find_map(self, ref: str | None) -> Path:
         """A map file path from a path or a bundled map's name."""
         ref = ref or self.default_map
-        path = Path(ref)
-        if path.is_file():
-            return path
+        if given_path.is_file(ref):
+            return Path(ref)
         bundled = self.maps_dir / f"{ref}{self.map_suffix}"
-        if bundled.is_file():
+        if given_path.is_file(bundled):
             return bundled
         names = ", ".join(p.stem for p in self.bundled_maps())
         raise InputError(f"{ref}: map not found (not a file, nor a bundled {self.name} map: "

@@ -8,9 +8,7 @@ are allowed by their hashes, and nothing else inline is.
 from __future__ import annotations
 
 import asyncio
-import base64
-import hashlib
-import re
+import ipaddress
 import time
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -23,12 +21,15 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader
+from markupsafe import Markup
 from starlette.datastructures import UploadFile as FormFile
 from starlette.exceptions import HTTPException
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from engine import InputError
 from orchestrator import replay, replay_view
 from orchestrator.ladder.service import MAX_FILE, Ladder, LadderError
+from orchestrator.text import shown
 from orchestrator.web import BodyTooLarge, Guard, validation_reason
 
 HERE = Path(str(resources.files("orchestrator") / "ladder"))
@@ -51,13 +52,9 @@ def body_limit(scope: dict) -> int:
 def _inline_hashes(page: str) -> str:
     """A viewer page's CSP: its one inline script (which inlines the renderer of the
     replay's game) and one inline style, by hash."""
-    found = {kind: [base64.b64encode(hashlib.sha256(body.encode()).digest()).decode()
-                    for body in re.findall(rf"<{kind}>(.*?)</{kind}>", page, re.S)]
-             for kind in ("script", "style")}
-    scripts = " ".join(f"'sha256-{h}'" for h in found["script"])
-    styles = " ".join(f"'sha256-{h}'" for h in found["style"])
-    return (f"default-src 'none'; script-src {scripts}; style-src {styles}; img-src data:; "
-            f"frame-ancestors 'self'; base-uri 'none'; form-action 'none'")
+    found = replay_view.inline_hashes(page)
+    return (f"default-src 'none'; script-src {found['script']}; style-src {found['style']}; "
+            f"img-src data:; frame-ancestors 'self'; base-uri 'none'; form-action 'none'")
 
 
 API_DESCRIPTION = ("Upload a bot (multipart `game`, `name`, `file`); the answer's `token` is "
@@ -115,10 +112,35 @@ def chart(series: dict[str, list], width: int = 640, height: int = 220) -> dict:
             "y_ticks": y_ticks, "x_ticks": x_ticks}
 
 
+def _visible(value: object) -> object:
+    """A value a template shows: a string as shown() makes it (a template's own markup,
+    a macro's output, passes as it is; it is escaped where it was made)."""
+    if isinstance(value, str) and not isinstance(value, Markup):
+        return shown(value)
+    return value
+
+
+LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "[::1]"]
+
+
+def trusted_hosts(bind: str) -> list[str] | None:
+    """The Host a ladder bound to `bind` answers: a loopback address answers only its own
+    names (a foreign name resolved to 127.0.0.1, DNS rebinding, would make another site's
+    page same-origin with the ladder: it could read and post as the operator's own page);
+    any other address, any Host (a public ladder's names are the deployment's)."""
+    try:
+        loopback = ipaddress.ip_address(bind.strip("[]")).is_loopback
+    except ValueError:
+        loopback = bind == "localhost"
+    return LOOPBACK_HOSTS if loopback else None
+
+
 def create_app(ladder: Ladder, run: bool = True,
-               announce: Callable[[str], None] | None = None) -> FastAPI:
+               announce: Callable[[str], None] | None = None,
+               hosts: list[str] | None = None) -> FastAPI:
     """The ASGI app. `run`: start the ladder's workers and loop with the app (and stop
-    them with it). `announce` hears what the shutdown left for the next start."""
+    them with it). `announce` hears what the shutdown left for the next start. `hosts`:
+    the only Host headers served (trusted_hosts), else any."""
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
@@ -139,7 +161,11 @@ def create_app(ladder: Ladder, run: bool = True,
     app = FastAPI(title="robot-arena ladder", lifespan=lifespan, docs_url=None, redoc_url=None,
                   openapi_url="/openapi.json", description=API_DESCRIPTION)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
-    env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True)
+    # Every string a page shows goes through shown() before it is escaped: a bot's text
+    # (a check's or a match's reason quotes its exception) holds no bidi override that
+    # reorders the cell it is in, and no invisible or control character.
+    env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True,
+                      finalize=_visible)
 
     def html(template: str, status: int = 200, **context) -> HTMLResponse:
         context.setdefault("games", ladder.games)
@@ -160,7 +186,12 @@ def create_app(ladder: Ladder, run: bool = True,
             return JSONResponse({"error": error, "reason": reason}, status_code=status)
         return html("error.html", status, error=error, reason=reason)
 
-    app.add_middleware(Guard, refuse=error_response, limit=body_limit)
+    # Uploads need no token: without own_pages_only, any web page the operator opened
+    # could post a bot to a ladder bound to 127.0.0.1 (a form, or a no-cors fetch of
+    # multipart, sent without a preflight), and a check worker would play its code.
+    app.add_middleware(Guard, refuse=error_response, limit=body_limit, own_pages_only=True)
+    if hosts is not None:
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts)
 
     @app.exception_handler(LadderError)
     async def refused(request: Request, exc: LadderError):
@@ -222,6 +253,8 @@ def create_app(ladder: Ladder, run: bool = True,
               openapi_extra=FILE_BODY)
     async def new_version(bot_id: BotId, request: Request):
         known = ladder.authorize(bot_id, bearer(request))
+        if known.status == "retired":   # before the body, and before a check worker plays it
+            raise LadderError(422, "retired", "a retired bot takes no new versions")
         file = await form_file(request)
         try:
             bot, verdict = await checked(known.game, known.name, file)
@@ -259,7 +292,8 @@ def create_app(ladder: Ladder, run: bool = True,
         return {"matches": ladder.matches_list(game, bot, limit)}
 
     @app.get("/api/matches/{match_id}", summary="One match",
-          description="The result, as `arena run --json` prints it, plus `id`.")
+          description="The result, as `arena run --json` prints it, plus `id`, less "
+                      "the server's own facts (its sandbox's layers, the replay's path).")
     def match(match_id: MatchId):
         return ladder.match(match_id)
 

@@ -36,7 +36,9 @@ from orchestrator.stats import wilson
 from sandbox.limits import Limits
 from sandbox.modes import DEFAULT_MODE, for_ladder
 
-NAME = re.compile(r"[A-Za-z0-9 _.\-]{1,32}")
+# A space only between two other characters, and never two in a row: HTML collapses a run
+# of spaces and shows no leading or trailing one, so `alice ` would show as `alice`.
+NAME = re.compile(r"(?=.{1,32}\Z)[A-Za-z0-9_.\-]+(?: [A-Za-z0-9_.\-]+)*\Z")
 MAX_FILE = 64 * 1024
 SUSPEND_AFTER = 3                 # erased or forfeited matches in a row
 WORKER_NICE = 10                  # matches and checks yield the CPU to the web side
@@ -58,6 +60,17 @@ class LadderError(Exception):
         super().__init__(reason)
         self.status, self.error, self.reason = status, error, reason
         self.retry_after = retry_after          # seconds, for a 429 or 503's Retry-After
+
+
+# What a played match or a check records about the server itself: the sandbox layers it
+# has and those it lacks (with why: a map for whoever looks for a way out), and where on
+# its disk the replay is. The operator's, in the database; never in what a client reads.
+HOST_FACTS = ("sandbox", "sandbox_missing", "replay")
+
+
+def public(record: dict) -> dict:
+    """A match's result or a check's verdict, as any client may read it."""
+    return {key: value for key, value in record.items() if key not in HOST_FACTS}
 
 
 def token_hash(token: str) -> str:
@@ -395,9 +408,9 @@ class Ladder:
 
     def validate_name(self, game: str, name: str) -> str:
         self.game_of(game)
-        if not NAME.fullmatch(name or "") or not name.strip():
+        if not NAME.fullmatch(name or ""):
             raise LadderError(422, "bad name", "a name is 1 to 32 characters: letters, digits, "
-                                               "space, _, - and .")
+                                               "_, - and ., and single spaces between them")
         with self.lock:
             if any(b.game == game and b.name == name for b in self.bots.values()):
                 raise LadderError(422, "name taken", f"{game} already has a bot named {name!r}")
@@ -420,7 +433,7 @@ class Ladder:
             self.boards.pop(game, None)
         self.wake.set()
         return {"id": bot_id, "name": name, "game": game, "version": 1, "token": token,
-                "check": verdict}
+                "check": public(verdict)}
 
     def authorize(self, bot_id: int, token: str | None) -> Bot:
         bot = self.bot(bot_id)
@@ -440,7 +453,7 @@ class Ladder:
             known.status, known.reason, known.streak = "active", None, 0
             self.boards.pop(known.game, None)
         self.wake.set()
-        return {"id": bot_id, "version": version, "check": verdict}
+        return {"id": bot_id, "version": version, "check": public(verdict)}
 
     def retire(self, bot_id: int) -> None:
         with self.lock:
@@ -584,7 +597,7 @@ class Ladder:
                 q.id == match_id for q in (*self.replayed, *self.pending))
             raise LadderError(404, "unknown match", f"match {match_id} is "
                               f"{'not finished yet' if queued else 'not a finished match'}")
-        return json.loads(result) | {"id": match_id}
+        return public(json.loads(result)) | {"id": match_id}
 
     def replay_file(self, match_id: int) -> Path:
         self.match(match_id)

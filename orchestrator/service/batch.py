@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Callable, Hashable, Optional, Sequence
 
 from engine import InputError
-from orchestrator import arguments, execute
+from orchestrator import arguments, execute, given_path
 from orchestrator.bots import read_bot
 from orchestrator.games import Game
 from orchestrator.options import Interrupted, seed_or_draw
@@ -46,7 +46,7 @@ def first_seed_for(kind: str, path: Path, args: dict, given: Optional[int], span
     docs/security.md)."""
     if given is not None:
         return given
-    if path.is_file():
+    if given_path.is_file(path):
         wanted = {k: v for k, v in json.loads(json.dumps(args)).items() if k not in _COUNTS}
         store = Store(path)
         try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine import InputError
+from orchestrator import given_path
 from orchestrator.games import get_game
 from orchestrator.options import check_choice
 from orchestrator.service import compare as comparisons
@@ -18,10 +19,9 @@ EXPORTS = ("csv",)
 
 def results_file(path: str | Path) -> Path:
     """The results file at `path`, which must exist (a run writes it, a reader does not)."""
-    path = Path(path)
-    if not path.is_file():
+    if not given_path.is_file(path):
         raise InputError(f"{path}: results file not found")
-    return path
+    return Path(path)
 
 
 def open_results(path: str | Path) -> Store:

@@ -26,7 +26,7 @@ from typing import Callable
 
 from engine import InputError
 from engine.textfile import MAX_MAP_BYTES, regular_bytes
-from orchestrator import arguments, execute
+from orchestrator import arguments, execute, given_path
 from orchestrator.bots import BotFile
 from orchestrator.games import GAMES
 from orchestrator.options import game_limits
@@ -52,10 +52,10 @@ _BOT_BYTES = 64 << 20         # a bot file the record names (a compiled one: a f
 def stored_ref(text: str) -> tuple[Path, str] | None:
     """`DB:MATCH_ID` as (results file, id or a prefix of it), when `text` is no file
     itself and its part before the last ':' is one; else None (a replay file's path)."""
-    if Path(text).is_file() or ":" not in text:
+    if given_path.is_file(text) or ":" not in text:
         return None
     db, _, match_id = text.rpartition(":")
-    if not db or not Path(db).is_file():
+    if not db or not given_path.is_file(db):
         return None
     return Path(db), match_id
 

@@ -182,14 +182,16 @@ def test_any_declared_name_can_be_sent_stored_and_shown(value) -> None:
 
 def test_shown_replaces_exactly_the_controls_bidi_marks_and_surrogates() -> None:
     """Generated from the Unicode database, not from shown()'s own pattern: every
-    character of category Cc, Cs, Zl or Zp, or a bidi control, becomes its visible
+    character of category Cc, Cf (the bidi controls and the invisible format characters,
+    zero-width ones included), Cs, Zl or Zp, or a Hangul filler, becomes its visible
     escape; every other character of every plane is left as it is."""
+    fillers = {"\u115f", "\u1160", "\u3164", "\uffa0"}
     explicit = {"LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"}
     marks = {"\u200e", "\u200f", "\u061c"}             # LRM, RLM, ALM
     for code in range(0x110000):
         ch = chr(code)
-        unsafe = (unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") or ch in marks
-                  or unicodedata.bidirectional(ch) in explicit)
+        unsafe = (unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp") or ch in marks
+                  or unicodedata.bidirectional(ch) in explicit or ch in fillers)
         assert (shown(ch) != ch) == unsafe, hex(code)
         if unsafe:
             assert shown(ch).isascii() and shown(ch).startswith("\\"), hex(code)

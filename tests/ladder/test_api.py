@@ -214,7 +214,8 @@ def test_one_match_is_the_run_json_plus_its_id_and_its_replay_is_gzip_json(
     result = client.get(f"/api/matches/{match_id}").json()
     assert result["id"] == match_id
     assert {"game", "engine_version", "seed", "map", "rules", "turns", "end", "winner",
-            "players", "sandbox"} <= set(result)
+            "players", "sandbox_mode"} <= set(result)
+    assert not {"sandbox", "sandbox_missing", "replay"} & set(result)    # the server's own
     assert all(len(p["sha256"]) == 64 for p in result["players"])
     answer = client.get(f"/api/matches/{match_id}/replay")
     assert answer.status_code == 200

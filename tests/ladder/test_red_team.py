@@ -1,0 +1,180 @@
+"""Red team of the ladder's doors (issue 41): what the server tells any client, and what an
+uploader can make its pages show. Each test is an attack that worked before its fix."""
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the ladder server needs the server extra")
+from fastapi.testclient import TestClient  # noqa: E402
+
+from orchestrator.ladder.app import create_app  # noqa: E402
+from tests.ladder.test_doors import VERDICT, Ladders  # noqa: E402
+
+# What a match and a check record about the server: its sandbox's layers, those it lacks
+# and why (a machine without Landlock or seccomp says so), and its replays' folder.
+MISSING = {"landlock": "this kernel has no Landlock", "seccomp": "no libseccomp"}
+
+
+@pytest.fixture
+def ladder(tmp_path):
+    made = Ladders(tmp_path)
+    made.add("alice")
+    made.add("bob")
+    yield made
+    made.ladder.store.close()
+
+
+def played(made: Ladders, reason: str | None = None) -> int:
+    """A match between alice and bob, recorded the way the match loop records a worker's
+    outcome (a result as `arena run --json` prints it, and its replay's bytes)."""
+    ladder = made.ladder
+    ladder.replays.mkdir(parents=True, exist_ok=True)
+    lineup = [made.bots["alice"], made.bots["bob"]]
+    queued = ladder.store.enqueue("robotgame", "default", [(i, 1) for i, _ in lineup], True)
+    ladder.running[queued.id] = "d" * 24
+    players = [{"name": name, "seat": seat, "bot": f"ladder/{i}/v1/bot.py", "rank": seat + 1,
+                "status": "ok" if seat else "erased", "reason": None if seat else reason,
+                "cpu_s": 0.1, "output": "", "sha256": "0" * 64,
+                "turn": None, "overheats": 0, "peak_rss_mb": 10.0, "stats": {}}
+               for seat, (name, (i, _)) in enumerate(zip(("alice", "bob"), lineup, strict=True))]
+    result = {"game": "robotgame", "engine_version": "0", "seed": queued.seed,
+              "map": "default", "turns": 3, "end": "turn_limit", "players": players,
+              "rules": {}, "restarts": 0,
+              "sandbox_mode": "standard", "sandbox": ["seccomp"], "sandbox_missing": MISSING,
+              "replay": None}
+    ladder._finish(queued, {"result": result, "wall_s": 1.0,
+                            "replay": gzip.compress(json.dumps({}).encode())})
+    return queued.id
+
+
+def test_a_match_tells_no_client_the_servers_sandbox_or_its_folders(ladder) -> None:
+    """/api/matches/ID (and its page) gave anyone the server's missing sandbox layers, with
+    why, and the replay's absolute path on the server's disk."""
+    match = played(ladder)
+    folder = str(ladder.ladder.replays)
+    with TestClient(create_app(ladder.ladder, run=False)) as client:
+        answer = client.get(f"/api/matches/{match}")
+        page = client.get(f"/matches/{match}")
+    assert answer.status_code == 200 and page.status_code == 200
+    shown = answer.json()
+    assert shown["players"][0]["name"] == "alice" and shown["id"] == match
+    for key in ("sandbox", "sandbox_missing", "replay"):
+        assert key not in shown
+    assert folder not in answer.text and "Landlock" not in answer.text
+    assert folder not in page.text
+    # the operator keeps them: the database's result is the match's own
+    stored = json.loads(ladder.ladder.store.result(match))
+    assert stored["sandbox_missing"] == MISSING and stored["replay"].startswith(folder)
+
+
+def test_an_uploads_answer_tells_the_uploader_nothing_of_the_servers_sandbox(ladder) -> None:
+    """The check's verdict came back whole in the upload's answer (201): any uploader read
+    which sandbox layers the server lacks, and why."""
+    lad = ladder.ladder
+    verdict = VERDICT | {"sandbox": ["seccomp"], "sandbox_missing": MISSING,
+                         "sandbox_mode": "standard"}
+    made = lad.add_bot("robotgame", "carol", lad.submission(
+        "robotgame", "carol", "bot.py", b"class Robot:\n    pass\n"), verdict)
+    assert made["check"]["ok"] is True and made["check"]["sandbox_mode"] == "standard"
+    assert "sandbox_missing" not in made["check"] and "sandbox" not in made["check"]
+    again = lad.add_version(made["id"], lad.submission(
+        "robotgame", "carol", "bot.py", b"class Robot:\n    pass\n# 2\n"), verdict)
+    assert "sandbox_missing" not in again["check"] and "sandbox" not in again["check"]
+
+
+@pytest.mark.parametrize("name", ["alice ", " alice", "alice  ", "bob\t", "a  b"])
+def test_a_name_that_shows_as_another_is_refused(ladder, name) -> None:
+    """HTML collapses runs of spaces and shows no trailing one: `alice ` beside `alice` was
+    accepted (names were unique as strings), and every page showed two alices; `a  b`
+    shows as `a b`. (No check queue: a name that passed would be refused 503, not hang.)"""
+    ladder.ladder.check_queue = 0
+    with TestClient(create_app(ladder.ladder, run=False)) as client:
+        answer = client.post("/api/bots", data={"game": "robotgame", "name": name},
+                             files={"file": ("bot.py", b"class Robot:\n    pass\n")})
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["error"] == "bad name"
+    assert "spaces" in answer.json()["reason"]
+
+
+def test_a_retired_bots_token_starts_no_check(ladder) -> None:
+    """A retired bot's token still uploaded new versions: each was read and played by a
+    check worker (the check queue's place taken) before add_version refused it. Now it is
+    refused from the headers. (No check queue here: a version that reached the check was
+    refused 503 busy.)"""
+    bot_id, token = ladder.bots["alice"]
+    ladder.ladder.check_queue = 0
+    with TestClient(create_app(ladder.ladder, run=False)) as client:
+        assert client.delete(f"/api/bots/{bot_id}",
+                             headers={"authorization": f"Bearer {token}"}).status_code == 204
+        answer = client.post(f"/api/bots/{bot_id}/versions",
+                             headers={"authorization": f"Bearer {token}"},
+                             files={"file": ("bot.py", b"class Robot:\n    pass\n")})
+        challenge = client.post("/api/challenges", json={"bots": [bot_id, ladder.bots["bob"][0]]},
+                                headers={"authorization": f"Bearer {token}"})
+    assert answer.status_code == 422 and answer.json()["error"] == "retired", answer.text
+    assert challenge.status_code == 401
+
+
+CROSS_SITE = {"origin": "http://evil.example", "sec-fetch-site": "cross-site"}
+
+
+@pytest.mark.parametrize("path", ["/api/bots", "/upload"])
+@pytest.mark.parametrize("site", ["cross-site", "same-site"])
+def test_another_sites_page_cannot_upload_to_a_ladder(ladder, path, site) -> None:
+    """Uploads need no token, and multipart is a form's own encoding: any page the operator
+    opened could post a bot to a ladder bound to 127.0.0.1 (a form, or a no-cors fetch,
+    sent without a preflight), and a check worker played its code. A browser says where
+    a request comes from in Sec-Fetch-Site, which no page can set: another site's (or
+    another port's) is refused, unread. (No check queue: an upload that passed was 503.)"""
+    ladder.ladder.check_queue = 0
+    with TestClient(create_app(ladder.ladder, run=False)) as client:
+        sent = client.post(path, data={"game": "robotgame", "name": "mallory"},
+                           files={"file": ("bot.py", b"class Robot:\n    pass\n")},
+                           headers=CROSS_SITE | {"sec-fetch-site": site})
+        own = client.post(path, data={"game": "robotgame", "name": "mallory"},
+                          files={"file": ("bot.py", b"class Robot:\n    pass\n")},
+                          headers={"sec-fetch-site": "same-origin"})
+        plain = client.post("/api/bots", data={"game": "robotgame", "name": "mallory"},
+                            files={"file": ("bot.py", b"class Robot:\n    pass\n")})
+    assert sent.status_code == 403, sent.text
+    assert "cross-site" in sent.text and sent.headers["connection"] == "close"
+    assert "content-security-policy" in sent.headers
+    assert own.status_code == plain.status_code == 503       # on to the check (no queue)
+
+
+def test_a_ladder_on_the_loopback_answers_only_its_own_names(ladder) -> None:
+    """DNS rebinding: a name the attacker controls, resolved to 127.0.0.1, makes their
+    page same-origin with a ladder bound there (Sec-Fetch-Site: same-origin), so it can
+    read the pages and post uploads as the operator's own page would. `arena serve`
+    bound to a loopback address served any Host."""
+    from orchestrator.ladder.app import trusted_hosts
+
+    assert trusted_hosts("127.0.0.1") == trusted_hosts("::1") == trusted_hosts("localhost")
+    assert trusted_hosts("0.0.0.0") is None and trusted_hosts("192.0.2.7") is None
+    app = create_app(ladder.ladder, run=False, hosts=trusted_hosts("127.0.0.1"))
+    with TestClient(app, base_url="http://127.0.0.1:8000") as client:
+        assert client.get("/api/health").status_code == 200
+        for host in ("localhost:8000", "[::1]:8000"):
+            assert client.get("/api/health", headers={"host": host}).status_code == 200
+        rebound = client.get("/api/health", headers={"host": "rebind.evil.example:8000"})
+        upload = client.post("/api/bots", headers={"host": "rebind.evil.example:8000",
+                                                   "sec-fetch-site": "same-origin"},
+                             data={"game": "robotgame", "name": "mallory"},
+                             files={"file": ("bot.py", b"class Robot:\n    pass\n")})
+    assert rebound.status_code == 400 and upload.status_code == 400
+
+
+def test_a_bots_text_on_a_page_reorders_nothing_and_hides_nothing(ladder) -> None:
+    """A match's (or a check's) reason quotes the bot's exception, any text it chose: a
+    right-to-left override in it reversed the rest of its cell on the match page (and
+    on the bot's page, as its suspension's reason), and a zero-width or control character
+    hid there. Autoescaping stops markup, not these; they are now shown as escapes."""
+    reason = "exception: ValueError: \u202egnp.exe\u200b\x1b]0;x\x07 <b>bold</b>"
+    match = played(ladder, reason)
+    with TestClient(create_app(ladder.ladder, run=False)) as client:
+        page = client.get(f"/matches/{match}").text
+    assert "\u202e" not in page and "\u200b" not in page and "\x1b" not in page
+    assert "ValueError: \\u202egnp.exe\\u200b\\x1b]0;x\\x07 &lt;b&gt;bold&lt;/b&gt;" in page
