@@ -21,7 +21,11 @@ def test_cave_and_race_ladders_play_and_keep_replays(tmp_path) -> None:
                 answer = server.upload(game, file.split(".")[0], SAMPLES / game / file)
                 assert answer.status_code == 201, answer.text
         for game, size in (("cave", 2), ("race", 3)):
-            match = wait_for(lambda g=game: server.matches(game=g), 180, f"a {game} match")[0]
+            # A race match may start once two bots are in (the rules' fewest), before the
+            # third's check is done: wait for one that seats all three.
+            match = wait_for(lambda g=game, n=size: [m for m in server.matches(game=g)
+                                                      if len(m["players"]) == n],
+                             180, f"a {game} match of {size}")[0]
             assert len(match["players"]) == size
             result = server.client.get(f"/api/matches/{match['id']}").json()
             assert result["game"] == game and all(p["status"] == "ok"
