@@ -182,3 +182,45 @@ def test_replay_views_name_the_engines_owner(game, when, tmp_path):
         listed = names if game not in ("cave", "race") else [
             truth[index][piece] for piece in pieces]
         assert _panel_names(data, state, index) == listed, f"frame {index} (turn {turn})"
+
+
+@pytest.fixture(scope="module")
+def erased_replay(tmp_path_factory) -> dict:
+    """An arena replay whose seat 0 was erased at turn 1, as its match wrote it."""
+    names, _, _, data = _played("arena", "leaves_first",
+                                tmp_path_factory.mktemp("erased"))
+    assert data["seats"] == [1, 2] and names == ["Beeline", "Hunter"]
+    return data
+
+
+def _saved(data: dict, path: Path) -> Path:
+    return replay.save(data, path)
+
+
+def test_a_schema_1_replay_is_read_with_its_seats_recovered(erased_replay, tmp_path):
+    """A replay written before `seats` (schema 1) is read right: its result says seat 0 was
+    erased, so its AIs are seats 1 and 2."""
+    old = {key: value for key, value in erased_replay.items() if key != "seats"}
+    old["schema"] = 1
+    data = replay.load(_saved(old, tmp_path / "old.json.gz"))
+    assert data["seats"] == [1, 2]
+    assert [p["name"] for p in ai_players(data)] == ["Beeline", "Hunter"]
+
+
+def test_a_schema_1_replay_that_cannot_say_is_refused(erased_replay, tmp_path):
+    old = {key: value for key, value in erased_replay.items() if key != "seats"}
+    old["schema"] = 1
+    old["result"] = {**old["result"], "players": []}
+    from engine import InputError
+    with pytest.raises(InputError, match="which seat each AI is cannot be told"):
+        replay.load(_saved(old, tmp_path / "old.json.gz"))
+
+
+@pytest.mark.parametrize("seats", [[0, 1, 2, 3], [2, 1], [1, 1], [-1], ["1"], None, {"0": 1}])
+def test_a_replay_whose_seats_are_not_seats_is_refused(erased_replay, tmp_path, seats):
+    from engine import InputError
+    forged = {**erased_replay, "seats": seats}
+    if seats is None:
+        del forged["seats"]
+    with pytest.raises(InputError, match="seats"):
+        replay.load(_saved(forged, tmp_path / "forged.json.gz"))
