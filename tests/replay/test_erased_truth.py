@@ -24,6 +24,7 @@ from orchestrator import plain_view, replay, replay_view
 from orchestrator.games import GAMES
 from orchestrator.replay_reader import ai_players
 from orchestrator.service.setup import match_spec
+from tests.browser import ARGS, CHROMIUM
 from tests.support.games import game_tests
 
 REPO = Path(__file__).resolve().parents[2]
@@ -155,8 +156,46 @@ def test_every_game_says_where_its_owners_are():
     assert set(GAMES) <= set(OWNERS), "a game of the registry without its OWNERS entry"
 
 
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium (tests/browser.py), or None where it is not installed: the page's
+    own data is checked in node then, and its drawing is not."""
+    if CHROMIUM is None:
+        yield None
+        return
+    from playwright import sync_api
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()
+
+
+def _in_browser(browser, data: dict, truth: list[dict], names: list[str], tmp_path: Path,
+                own_viewer: bool) -> None:
+    """The page in Chromium: its names by AI index, and (a game's own renderer) each
+    piece's panel naming the engine's owner, at every frame."""
+    html = replay_view.write_html(data, tmp_path / "match.html")
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(html.as_uri())
+        assert page.evaluate("viewer.names()") == names
+        for index, owners in enumerate(truth):
+            if not own_viewer:
+                continue
+            by_id = {rid: name for (_, rid), name in owners.items()}
+            for pid, text in page.evaluate(f"viewer.described({index})"):
+                others = [n for n in names if n != by_id[pid] and n not in by_id[pid]]
+                assert by_id[pid] in text and not any(n in text for n in others), \
+                    f"frame {index}: piece {pid}: {text!r}, owned by {by_id[pid]}"
+        assert errors == []
+    finally:
+        page.close()
+
+
 @pytest.mark.parametrize("game,when", CASES, ids=[f"{g}-{w}" for g, w in CASES])
-def test_replay_views_name_the_engines_owner(game, when, tmp_path):
+def test_replay_views_name_the_engines_owner(game, when, tmp_path, browser):
     names, truth, result, data = _played(game, when, tmp_path)
     gone = [p for p in result["players"] if p["status"] != "ok"]
     assert [p["seat"] for p in gone] == [0], result["players"]
@@ -182,6 +221,8 @@ def test_replay_views_name_the_engines_owner(game, when, tmp_path):
         listed = names if game not in ("cave", "race") else [
             truth[index][piece] for piece in pieces]
         assert _panel_names(data, state, index) == listed, f"frame {index} (turn {turn})"
+    if browser is not None:
+        _in_browser(browser, data, truth, names, tmp_path, GAMES[game].viewer is not None)
 
 
 @pytest.fixture(scope="module")
