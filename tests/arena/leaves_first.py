@@ -1,4 +1,5 @@
-"""An arena bot whose move() never returns: erased at turn 1 (tests/replay/test_erased_truth.py)."""
+"""An arena bot whose move() never returns: erased at turn 1
+(tests/replay/test_erased_truth.py)."""
 from roborally.api import *  # noqa: F403
 
 name = 'Hang'

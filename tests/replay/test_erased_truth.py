@@ -2,12 +2,12 @@
 
 For every game of the registry, a match where seat 0's AI leaves at its first turn, and one
 where it leaves a few turns in (`leaves_first.*` and `leaves_late.*`, in the game's tests
-folder): the AI is erased, or never loads, or, in a forfeit game, forfeits. The replay's rows number the
-AIs of the match's last attempt (match-local indices), and once a seat is erased AI i is no
-longer seat i. Turn by turn, the owner of every piece, as the terminal view and the page
-name it, must be the owner the engine itself has: the name the engine was given for that
-AI index. On the code before the fix, every piece was credited to the AI one seat before
-its own.
+folder): the AI is erased, or never loads, or, in a forfeit game, forfeits. The replay's
+rows number the AIs of the match's last attempt (match-local indices), and once a seat is
+erased AI i is no longer seat i. Turn by turn, the owner of every piece, as the terminal
+view and the page name it (its data in node, its panels in Chromium), must be the owner
+the engine itself has: the name the engine was given for that AI index. On the code
+before the fix, every piece was credited to the AI one seat before its own.
 """
 from __future__ import annotations
 

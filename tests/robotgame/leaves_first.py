@@ -1,4 +1,5 @@
-"""A Robot Game bot whose act() never returns: it forfeits at turn 0 (tests/replay/test_erased_truth.py)."""
+"""A Robot Game bot whose act() never returns: it forfeits at turn 0
+(tests/replay/test_erased_truth.py)."""
 
 
 class Robot:
