@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rich.table import Table
 
+from orchestrator.replay_reader import ai_players
 from orchestrator.text import shown_text
 
 COLORS = ["red", "bright_cyan", "yellow", "green", "dark_orange", "magenta", "cyan",
@@ -21,7 +22,7 @@ def seat_table(data: dict, columns: tuple[str, ...], rows: list[tuple[int, list[
                ) -> Table:
     """A score table: a row per seat, its AI's name in its colour, then `columns`."""
     table = Table(box=None, show_header=True, pad_edge=False)
-    names = [p["name"] for p in data["players"]]
+    names = [p["name"] for p in ai_players(data)]     # by AI index, as the rows number them
     for column in ("AI", *columns):
         table.add_column(column)
     for seat, cells in rows:

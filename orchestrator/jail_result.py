@@ -12,6 +12,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from orchestrator.games import get_game
+from orchestrator.replay_reader import lineup
+
 # A player's fields, and the types the host reads them as.
 PLAYER_FIELDS: dict[str, tuple[type, ...]] = {
     "name": (str,), "seat": (int,), "bot": (str,), "sha256": (str,), "rank": (int,),
@@ -88,6 +91,10 @@ def _malformed(result: Any, replay: Any, game: str, seed: int, max_turns: int, b
             {"name": names[seat], "bot": bot.path, "sha256": bot.sha256}
             for seat, bot in enumerate(bots)]:
         return "its replay has the wrong players"
+    if want_replay and replay.get("seats") != lineup(
+            [p["status"] for p in sorted(players, key=lambda p: p["seat"])],
+            get_game(game).failure):
+        return "its replay's seats are not the AIs its result has play"
     if not _plain((result, replay)):
         return "its result holds data that is not plain, finite JSON"
     return None

@@ -258,7 +258,7 @@ class _Attempt:
             lineup = sorted(playing)                       # match-local index -> seat index
             local_names = [playing[i].name for i in lineup]
             match = self._new_match(local_names)
-            recorder = replay.Recorder(match, self._setup(local_names)) \
+            recorder = replay.Recorder(match, self._setup(local_names), seats=lineup) \
                 if self.record else None
             loaded = players.seats()
             for local, i in enumerate(lineup):

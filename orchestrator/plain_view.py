@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from orchestrator.board import COLORS, Grid, blank
+from orchestrator.replay_reader import ai_players
 from orchestrator.text import shown, shown_text
 
 LEGEND = (("0-9", "bold reverse red"), " a row with x and y (its player)  ",
@@ -80,7 +81,7 @@ def panel(data: dict, state: dict, turn: int) -> list[RenderableType]:
     """Who plays (each player's number, as marked on the grid), every table's rows, then
     the turn's events."""
     who = Text()
-    for seat, player in enumerate(data.get("players", [])):
+    for seat, player in enumerate(ai_players(data) if "players" in data else []):
         who.append(str(seat % 10), f"bold reverse {COLORS[seat % len(COLORS)]}")
         who.append(" ")
         who.append_text(shown_text(player.get("name", "?")))

@@ -32,7 +32,11 @@ class Recorder:
     AIs' names), it keeps each turn's answers too, so the match can be played again
     without its bots (orchestrator/position.py)."""
 
-    def __init__(self, match: Match, setup: dict | None = None) -> None:
+    def __init__(self, match: Match, setup: dict | None = None,
+                 seats: list[int] | None = None) -> None:
+        # The seat of each AI index the rows use (the attempt's lineup): once a seat is
+        # erased, AI i is no longer seat i.
+        self.seats = seats
         self.static = match.replay_static()
         self.initial = match.replay_frame()
         self.previous = _index(self.initial)
@@ -75,6 +79,8 @@ def build(result: dict, recorder: Recorder, marks: list[dict]) -> dict:
         "map": {"name": result["map"], **recorder.static},
         "players": [{"name": p["name"], "bot": p["bot"], "sha256": p["sha256"]}
                     for p in sorted(result["players"], key=lambda p: p["seat"])],
+        "seats": list(recorder.seats) if recorder.seats is not None
+        else list(range(len(result["players"]))),
         "initial": recorder.initial, "turns": recorder.turns,
         "marks": marks,
         "result": {"turns": result["turns"], "end": result["end"],

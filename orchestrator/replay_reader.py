@@ -28,7 +28,11 @@ from orchestrator.replay_shape import ReplayShape
 from orchestrator.text import shown
 
 FORMAT = "robot-arena-replay"
-SCHEMA = 1
+# 2: the replay names the seat of each AI index its rows use (`seats`). Schema 1 left it
+# out, and its views took AI i for seat i, which is wrong once a seat is erased; a schema-1
+# replay is read with its seats recovered from its result (`recovered_seats`).
+SCHEMA = 2
+READS = (1, 2)
 MiB = 1 << 20
 
 # The official 1000-turn match of 8 AIs x 40 robots is 112 KB of gzip, 0.8 MB of JSON,
@@ -248,9 +252,9 @@ class _Checker:
     def replay(self, data: Any) -> None:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise InputError(f"{self.name}: not a replay file")
-        if data.get("schema") != SCHEMA:
+        if data.get("schema") not in READS or type(data.get("schema")) is not int:
             raise InputError(f"{self.name}: replay schema {shown(data.get('schema'))[:40]}, "
-                             f"this version reads {SCHEMA}")
+                             f"this version reads {' and '.join(map(str, READS))}")
         self.fields(data, ENVELOPE, "")
         self.board(data["map"])
         players = data["players"]
@@ -273,6 +277,41 @@ class _Checker:
         shape = _shape_of(data["game"])
         self.fields(data["map"], shape.map, "map.")
         self.frames(data, shape.tables)
+        if data["schema"] == 1:
+            data["seats"] = self.recovered(data)
+        else:
+            self.seats(data)
+
+    def seats(self, data: dict) -> None:
+        """`seats`: the seat (index into `players`) of each AI index the rows and events
+        use, one per AI of the match, in seat order."""
+        seats, count = data.get("seats"), len(data["players"])
+        if not isinstance(seats, list) or not all(type(s) is int for s in seats):
+            self.fail("seats", "must be a list of integers (the seat of each AI)")
+        if len(seats) > count or seats != sorted(set(seats)) or \
+                not all(0 <= s < count for s in seats):
+            self.fail("seats", f"must be at most {count} distinct seats of players, in order")
+
+    def recovered(self, data: dict) -> list[int]:
+        """A schema-1 replay's seats, from its result: a seat erased or never loaded left
+        the match's last attempt (in a game that erases); in a forfeit game every seat
+        stays. A replay whose result does not say is refused."""
+        names = [p["name"] for p in data["players"]]
+        statuses: dict[str, str] = {}
+        for entry in data["result"].get("players") or ():
+            if isinstance(entry, dict) and isinstance(entry.get("name"), str) and \
+                    isinstance(entry.get("status"), str):
+                statuses[entry["name"]] = entry["status"]
+        if sorted(statuses) != sorted(names) or len(set(names)) != len(names):
+            raise InputError(f"{self.name}: a schema-1 replay whose result does not give "
+                             f"each player's status: which seat each AI is cannot be told")
+        found = GAMES.get(data["game"])
+        if all(statuses[n] == "ok" for n in names):
+            return list(range(len(names)))
+        if found is None:
+            raise InputError(f"{self.name}: a schema-1 replay of a game this version does not "
+                             f"know, with a seat erased: which seat each AI is cannot be told")
+        return lineup([statuses[n] for n in names], found.failure)
 
     def short(self, text: str, where: str) -> None:
         if len(text) > MAX_NAME:
@@ -362,6 +401,23 @@ class _Checker:
             self.fail(where, f"the state holds over {MAX_ROWS:,} rows; a replay's state holds "
                              f"at most {MAX_ROWS:,}")
         return new
+
+
+def lineup(statuses: list[str], failure: str) -> list[int]:
+    """The seats of a match's last attempt, from each seat's final status (by seat): a game
+    that erases plays on without its erased AIs and those that never loaded; a forfeit game
+    keeps every seat (orchestrator/match.py)."""
+    if failure == "forfeit":
+        return list(range(len(statuses)))
+    return [i for i, status in enumerate(statuses) if status not in ("erased", "load_error")]
+
+
+def ai_players(data: dict) -> list[dict]:
+    """The replay's players by AI index, as its rows and events number them (a replay the
+    reader checked, or one just built, holds `seats`)."""
+    players = data["players"]
+    seats = data.get("seats")
+    return [players[s] for s in seats] if seats is not None else list(players)
 
 
 def _key(value: Any) -> bool:

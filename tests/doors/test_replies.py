@@ -412,6 +412,11 @@ JAIL_FORGERIES = {
         "        if type(o).__name__ == 'Seat':\n"
         "            o.warnings.extend(['w'] * 10_000)",
         "its result's warnings are past what a player keeps"),
+    "seats that are not the match's AIs": (
+        "    for o in gc.get_objects():\n"
+        "        if type(o).__name__ == 'Recorder':\n"
+        "            o.seats = [1, 0]",
+        "its replay's seats are not the AIs its result has play"),
 }
 
 

@@ -29,12 +29,13 @@ def valid() -> dict:
     events = {"moves": [[0, 2]], "overheats": [], "shots": [], "exploded": [], "scored": [],
               "hits": [], "pushed": [], "fell": []}
     return {
-        "format": "robot-arena-replay", "schema": 1, "engine_version": "1", "game": "arena",
+        "format": "robot-arena-replay", "schema": 2, "engine_version": "1", "game": "arena",
         "rules": {"preset": "seed", "max_turns": 3}, "seed": 7,
         "map": {"name": "five", "size": 5, "rows": ["", " 1", "  #", "", ""], "flags": 1,
                 "sight": 11, "owners": [[0, 0], [1, 1]], "blocks": [[0, 2, 2, "wall", 0]]},
         "players": [{"name": "first", "bot": "a.py", "sha256": "0" * 64},
                     {"name": "second", "bot": "b.py", "sha256": "1" * 64}],
+        "seats": [0, 1],
         "initial": {"robots": robot, "blocks": [[0, 10]]},
         "turns": [{"turn": 1, "events": events, "changed": {"robots": [[0, 1, 2, 1, 10, 0, 0, 0]]}},
                   {"turn": 2, "events": events, "changed": {"blocks": [[0, 0]]}},

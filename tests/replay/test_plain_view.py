@@ -31,6 +31,7 @@ def fabricated(game: str) -> dict:
                 "columns": {"pieces": ["id", "x", "y", "player"], "notes": ["id", HOSTILE]}},
         "players": [{"name": HOSTILE, "bot": "a.py", "sha256": "0"},
                     {"name": "second", "bot": "b.py", "sha256": "1"}],
+        "seats": [0, 1],
         "initial": {"pieces": [[0, 1, 1, 0], [1, 3, 1, 1]], "notes": [[0, HOSTILE]]},
         "turns": [{"turn": 1, "events": {"said": [HOSTILE, {"deep": HOSTILE}]},
                    "changed": {"pieces": [[0, 2, 1, 0]]}},

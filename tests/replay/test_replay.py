@@ -58,9 +58,10 @@ def test_the_same_seed_gives_the_same_file(tmp_path) -> None:
         files.append(target.read_bytes())
     assert files[0] == files[1]
     data = json.loads(gzip.decompress(files[0]))
-    assert data["format"] == "robot-arena-replay" and data["schema"] == 1
-    assert {"engine_version", "game", "rules", "seed", "map", "players", "initial", "turns",
-            "marks", "result", "output"} <= set(data)
+    assert data["format"] == "robot-arena-replay" and data["schema"] == 2
+    assert {"engine_version", "game", "rules", "seed", "map", "players", "seats", "initial",
+            "turns", "marks", "result", "output"} <= set(data)
+    assert data["seats"] == list(range(len(data["players"])))    # nobody erased
     assert all({"name", "bot", "sha256"} == set(p) for p in data["players"])
 
 

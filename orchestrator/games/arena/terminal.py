@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from rich.table import Table
 
+from orchestrator.replay_reader import ai_players
 from orchestrator.replay_view import COLORS, Grid, blank, seat_table
 
 LEGEND = (("^>v<", "bold red"), " robot (its AI's colour, facing)  ",
@@ -39,7 +40,7 @@ def board(data: dict, state: dict) -> Grid:
 
 def panel(data: dict, state: dict, turn: int) -> list[Table]:
     """Each AI's robots standing and flags taken."""
-    counts = [[0, 0] for _ in data["players"]]
+    counts = [[0, 0] for _ in ai_players(data)]
     owners = dict(map(tuple, data["map"]["owners"]))
     for rid, row in state["robots"].items():
         if row[7] == 0:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from rich.table import Table
 
+from orchestrator.replay_reader import ai_players
 from orchestrator.replay_view import COLORS, Grid, blank, seat_table
 
 LEGEND = (("0-9", "bold red"), " robot (its player's colour; hp ÷ 10)  ",
@@ -28,7 +29,7 @@ def board(data: dict, state: dict) -> Grid:
 
 def panel(data: dict, state: dict, turn: int) -> list[Table]:
     """Each player's robots and their total hp."""
-    counts = [[0, 0] for _ in data["players"]]
+    counts = [[0, 0] for _ in ai_players(data)]
     for _, player, _, _, hp in state["robots"].values():
         counts[player][0] += 1
         counts[player][1] += hp

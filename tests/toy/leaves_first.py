@@ -1,0 +1,6 @@
+"""A toy bot whose every call spins forever, from the first one."""
+
+
+def step(view):
+    while True:
+        pass
