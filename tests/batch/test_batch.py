@@ -126,7 +126,9 @@ def test_tournament_round_robin_rates_every_bot(tmp_path) -> None:
     assert report["elo"] == {"initial": 1200.0, "k": 32.0}
     assert [p["elo"] for p in report["players"]] == sorted((p["elo"] for p in
                                                             report["players"]), reverse=True)
-    assert sum(p["elo"] for p in report["players"]) == pytest.approx(3 * 1200)
+    # Elo is zero-sum; each rating is shown to a tenth, so the shown sum is within 3 x 0.05
+    # (the tournament's seeds are drawn, so which roundings add up varies).
+    assert sum(p["elo"] for p in report["players"]) == pytest.approx(3 * 1200, abs=0.15)
     assert all(p["matches"] == 8 and p["sigma"] < 25 / 3 for p in report["players"])
     rerun = json.loads(arena("tournament", *SAMPLES[:3], "--games", "4", *QUICK, "--db",
                              str(db), "--json").stdout)
