@@ -68,13 +68,14 @@ def _first_turn(tmp_path: Path, monkeypatch, waited: float | None, cpu_share: fl
     monkeypatch.setattr(_sched, "runnable", lambda pid: False)
     host_end, keeper_end = os.pipe()
     runner.interrupt = host_end
+    # The clock starts before the host's word is scheduled, so the word never comes sooner.
+    started = time.monotonic()
     if interrupt_after is not None:
         def tell() -> None:
             time.sleep(interrupt_after)
             _wire.write_frame(keeper_end, {_sched.OVERTIME: True})
         import threading  # noqa: PLC0415
         threading.Thread(target=tell, daemon=True).start()
-    started = time.monotonic()
     try:
         return runner.turn("0,0,0\nx\n"), time.monotonic() - started
     finally:

@@ -301,17 +301,26 @@ def loop(where: Where, game: Game, work: Path, _: str) -> None:
                            "--turns", str(AHEAD), "--json", "--replay", str(same)))
     assert [t["turn"] for t in played["played_turns"]] == [t["turn"] for t in record]
     assert turns_of(replay_data(same)) == turns_of({"turns": record}), game.name
-    # A changed bot in the loser's seat: the user's copy of another sample.
-    changed = work / f"my_bot_v2{files[chosen['seat']].suffix}"
-    shutil.copy(where.bot(game.name, other_sample(game, picked[chosen["seat"]])), changed)
-    bots = [str(changed) if seat == chosen["seat"] else str(file)
-            for seat, file in enumerate(files)]
-    v2 = work / "v2.json.gz"
-    table = arena(where, work, "run", "--from", str(pos), *bots, "--turns", str(AHEAD),
-                  "--replay", str(v2)).stdout
-    assert f"turn {record[0]['turn']}: events" in table and "ended by stopped" in table, table
-    assert turns_of(replay_data(v2)) != turns_of({"turns": record}), \
-        f"{changed.name} played as {picked[chosen['seat']]} did: no change to see"
+    # A changed bot in the loser's seat: the user's copy of another sample, played to the
+    # end. On a drawn seed two samples may play a few turns alike (both charge, say), so it
+    # plays on to the end and the next sample is tried until one plays other turns.
+    rest = json.loads(gzip.decompress(kept.read_bytes()))["turns"][AT:]
+    tried = []
+    for sample in other_samples(game, picked[chosen["seat"]]):
+        changed = work / f"my_bot_v2{Path(sample).suffix}"
+        shutil.copy(where.bot(game.name, sample), changed)
+        bots = [str(changed) if seat == chosen["seat"] else str(file)
+                for seat, file in enumerate(files)]
+        v2 = work / "v2.json.gz"
+        table = arena(where, work, "run", "--from", str(pos), *bots, "--turns",
+                      str(len(rest)), "--replay", str(v2)).stdout
+        assert f"turn {rest[0]['turn']}: events" in table and "ended by" in table, table
+        tried.append(sample)
+        if turns_of(replay_data(v2)) != turns_of({"turns": rest}):
+            break
+    else:
+        raise AssertionError(f"{tried} each played as {picked[chosen['seat']]} did: "
+                             "no change to see")
 
 
 def loop_lineup(game: Game) -> list[str]:
@@ -320,11 +329,11 @@ def loop_lineup(game: Game) -> list[str]:
     return list(game.memoryless[:2]) if len(game.memoryless) >= 2 else lineup(game)
 
 
-def other_sample(game: Game, sample: str) -> str:
-    """Another sample of the game to play a changed bot: one in the same language (its
-    suffix) first, else any."""
+def other_samples(game: Game, sample: str) -> list[str]:
+    """The game's other samples, to play a changed bot: those in the same language (its
+    suffix) first."""
     others = [s for s in dict.fromkeys(demo(game) + samples(game.name)) if s != sample]
-    return next((s for s in others if Path(s).suffix == Path(sample).suffix), others[0])
+    return sorted(others, key=lambda s: Path(s).suffix != Path(sample).suffix)
 
 
 def replay_data(path: Path) -> dict:
