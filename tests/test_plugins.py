@@ -156,7 +156,8 @@ def test_an_installed_game_plays_in_a_match_jail_that_hides_its_modules(site,
     result = json.loads(arena(site, "run", "--game", GAME, str(finder),
                               bot(site, "wanderer.py"), "--sandbox", "match", "--seed", "1",
                               "--max-turns", TURNS, "--json").stdout)
-    assert result["sandbox_mode"] == "match", result
+    assert result["sandbox_mode"] == "match" and not result["jail_kills"], result
+    assert "sandbox_note" not in result, result          # not played again elsewhere
     me = next(p for p in result["players"] if p["bot"] == str(finder))
     assert me["status"] == "ok" and "HOSTS []" in me["output"], me
 
@@ -203,6 +204,8 @@ def test_importing_the_registries_loads_no_plugin(site) -> None:
         "import sys\n"
         "import orchestrator.games, sandbox.modes, orchestrator.api\n"
         f"assert {GAME_PACKAGE!r} not in sys.modules and {MODE_MODULE!r} not in sys.modules\n"
+        "assert 'arena_game_toy' not in sys.modules\n"          # nor ARENA_GAMES's toy
+        "assert 'arena_mode_counting' not in sys.modules\n"
         f"assert {GAME!r} in orchestrator.games.GAMES\n"
         f"assert {GAME_PACKAGE!r} in sys.modules and {MODE_MODULE!r} not in sys.modules\n"
         f"assert sandbox.modes.get_mode('standard').name == 'standard'\n"
@@ -253,3 +256,12 @@ def test_a_broken_installed_mode_is_one_error_line(tmp_path) -> None:
     assert done.stderr == ("error: off = arena_offagain:MODE (entry point of arena_offagain "
                            "0.1 in robot_arena.sandbox_modes): --sandbox off is already a "
                            "mode\n"), done.stderr
+
+
+def test_a_file_in_the_variable_that_fails_as_it_loads_is_one_error_line(tmp_path) -> None:
+    """The ad-hoc way (ARENA_GAMES) says a plugin's own failure in one line too."""
+    broken = tmp_path / "broken.py"
+    broken.write_text("1 / 0\n")
+    done = arena(tmp_path / "site", "run", "--help", code=2, ARENA_GAMES=str(broken))
+    assert done.stderr == (f"error: {broken} (in $ARENA_GAMES): cannot be loaded: "
+                           "ZeroDivisionError: division by zero\n"), done.stderr
