@@ -20,8 +20,10 @@ from orchestrator import (
     scenario_cmd,
     serve_cmd,
 )
+from orchestrator.games import games_help
 from orchestrator.options import Interrupted
 from orchestrator.text import shown
+from sandbox import modes
 from sandbox.isolation import SandboxUnavailable
 
 app = typer.Typer(
@@ -30,7 +32,10 @@ app = typer.Typer(
     help="Run sandboxed matches of robot programming games.\n\n"
          "Start with [bold]arena run[/bold]: it plays the bundled sample bots on the default "
          "map. Then pass your own bot files: [bold]arena run my_bot.py bots/arena/hunter.py"
-         "[/bold].",
+         "[/bold].\n\n"
+         # From the registries, installed plugins' games and modes too (their first ask).
+         f"Games (--game): {games_help()}. Sandbox modes (--sandbox): "
+         f"{modes.names_text(modes.offered())}.",
 )
 
 

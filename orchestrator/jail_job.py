@@ -13,18 +13,23 @@ from typing import Callable
 from engine import lazy
 from orchestrator.games import GAMES, PLUGIN_MODULE, get_game
 from orchestrator.match import IN_JAIL, run_match
+from sandbox import plugins
 from sandbox.host import side_parts
 
-# The games kept elsewhere (ARENA_GAMES): the jail hides them from its bots, as it hides
-# the host's own packages.
-HIDDEN_PREFIXES = (PLUGIN_MODULE,)
+# The games kept elsewhere, ARENA_GAMES's (modules `arena_game_*`) and the installed ones
+# (their entry points' top-level packages, `pkg.`: set by preload, which loads them): the
+# jail hides them from its bots, as it hides the host's own packages.
+HIDDEN_PREFIXES: tuple[str, ...] = (PLUGIN_MODULE,)
 
 
 def preload() -> list[tuple[str, str | None]]:
     """In the jail zygote, once: what the engines import on first use (numpy), and every
     game's bot side (a file kept elsewhere's too), as `_runtime.bot_side` loads them."""
+    global HIDDEN_PREFIXES
     lazy.load_all()
-    return [side_parts(get_game(name).bot_side) for name in GAMES]
+    sides = [side_parts(get_game(name).bot_side) for name in GAMES]
+    HIDDEN_PREFIXES = (PLUGIN_MODULE, *(f"{top}." for top in plugins.LOADED_PACKAGES))
+    return sides
 
 
 def play(job: dict, on_turn: Callable[[int, int], None]) -> dict:

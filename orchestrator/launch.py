@@ -30,7 +30,9 @@ def _option(args: list[str], name: str, default: str) -> str:
 def _prestart(args: list[str]) -> str | None:
     """What the mode named on this command line starts ahead, if anything."""
     from sandbox.modes import DEFAULT_MODE, MODES
-    mode = MODES.get(_option(args, "--sandbox", DEFAULT_MODE))
+    name = _option(args, "--sandbox", DEFAULT_MODE)
+    # A built-in mode is known without the plugins, whose loading would delay the start.
+    mode = MODES.built_in(name) or MODES.get(name)
     return mode.prestart if mode is not None and not mode.hidden else None
 
 

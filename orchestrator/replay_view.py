@@ -38,10 +38,9 @@ from rich.live import Live
 from rich.text import Text
 
 from engine import InputError
-from orchestrator import plain_view, replay
+from orchestrator import options, plain_view, replay
 from orchestrator.board import COLORS, Grid, blank, seat_table  # noqa: F401 (for the games)
 from orchestrator.games import GAMES
-from orchestrator.options import SandboxOption
 from orchestrator.service.stored_replay import replay_path, stored_ref
 from orchestrator.text import console, shown, shown_text
 from sandbox import modes
@@ -339,7 +338,7 @@ def replay_command(
     save_position: Optional[Path] = typer.Option(
         None, "--save-position", help="Write the game's whole state at --turn (default: the "
         "last) to this position file, to play on from with `arena run --from FILE BOT...`."),
-    sandbox: SandboxOption = DEFAULT_MODE,
+    sandbox: options.SandboxOption = DEFAULT_MODE,   # its help, made when typer asks
     cpu_limit: Annotated[Optional[float], typer.Option(
         help="A stored match played again from its record: the CPU limit it may have (as "
              "`arena run --cpu-limit`; default: the game's). A record with looser limits "

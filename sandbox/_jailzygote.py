@@ -8,7 +8,8 @@ no game and no orchestrator: the caller names the module its jails run (for a ma
 - `preload()`: imports what its jobs need, here, once, and returns the bot sides their
   bots may load, as (name, source or None) pairs for `_runtime.bot_side`;
 - `HIDDEN_PREFIXES`: the names (prefixes) of the modules the bots must not see beyond the
-  host's own packages (the games kept elsewhere, ARENA_GAMES);
+  host's own packages (the games kept elsewhere: ARENA_GAMES's, the installed ones), read
+  after `preload()`;
 - `play(job, on_turn)`: one job, in a hardened jail, with the jail's players
   (`sandbox/jailplayers.py`) and their clocks running; `on_turn(turn, max_turns)` puts the
   turn in the page the host reads. Returns the answer, plain data with a "result".
@@ -67,9 +68,9 @@ def serve(in_fd, out_fd, marker_fd, namespaces, ns_problem, outer_ids):
     # imported), refused and noted when a bot imports them.
     _child._Blocker.attempts = attempts
     sys.meta_path.insert(0, _child._Blocker)
-    others = tuple(JOB.HIDDEN_PREFIXES)
+    others = tuple(JOB.HIDDEN_PREFIXES)        # a prefix `pkg.` hides `pkg` too
     hidden = {m: sys.modules.pop(m) for m in list(sys.modules)
-              if m.split(".")[0] in _child.BLOCKED or m.startswith(others)}
+              if m.split(".")[0] in _child.BLOCKED or f"{m}.".startswith(others)}
     LIBRARIES.install()
     marker = jailplayers.Marker(page)
     tasks = jailplayers._tasks()

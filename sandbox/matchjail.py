@@ -31,6 +31,7 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
+from sandbox import plugins
 from sandbox.botlib import child_module
 from sandbox.cgroups import ChildCgroups, available
 from sandbox.host import F_SETPIPE_SZ, describe_exit, kill_tree, reap, release
@@ -114,11 +115,14 @@ def jail_zygote(job_module: str) -> Zygote:
                 or _zygote_job != job_module:
             if _zygote is not None and _zygote.owner == os.getpid():
                 _zygote.close()
-            # A game kept elsewhere (ARENA_GAMES) is one the jail's registry knows too.
-            plugins = {"ARENA_GAMES": os.environ["ARENA_GAMES"]} \
+            # A game kept elsewhere is one the jail's registry knows too: named in
+            # ARENA_GAMES, or installed (its entry point's folders, should they be off the
+            # site dirs the zygote is given: PYTHONPATH, an editable install).
+            named = {"ARENA_GAMES": os.environ["ARENA_GAMES"]} \
                 if os.environ.get("ARENA_GAMES") else {}
-            _zygote = Zygote(JAIL_ZYGOTE, (job_module, str(PROJECT)),
-                             {**NO_THREADS, **plugins})
+            _zygote = Zygote(JAIL_ZYGOTE, (job_module, str(PROJECT),
+                                           *plugins.homes(plugins.GAMES_GROUP)),
+                             {**NO_THREADS, **named})
             _zygote_job = job_module
         return _zygote
 

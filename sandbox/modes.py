@@ -6,9 +6,12 @@ that once; every command, the API, the ladder and the workers ask it here. The r
 knows no game and no command.
 
 Built in: standard, strict, bwrap, match and off, and `match:inside`, how a match jail
-plays inside (never offered). A mode kept elsewhere (a test's, say) is a Python file that
-defines `MODE = Mode(...)`, named in the `ARENA_SANDBOX_MODES` environment variable
-(several separated as in PATH), which the processes started from here inherit.
+plays inside (never offered). A mode kept elsewhere is an installed distribution's entry
+point in the group `robot_arena.sandbox_modes`, naming its `Mode` (docs/architecture.md),
+or, ad hoc (a test's, say), a Python file that defines `MODE = Mode(...)`, named in the
+`ARENA_SANDBOX_MODES` environment variable (several separated as in PATH), which the
+processes started from here inherit. Plugins load when the registry (`MODES`) is first
+asked, not when this module is imported; no plugin may take a built-in mode's name.
 """
 from __future__ import annotations
 
@@ -91,23 +94,27 @@ DEFAULT_MODE = STANDARD.name
 IN_JAIL = INSIDE.name
 
 
-def _load_plugin(ref: str) -> Mode:
-    """The `MODE` of a Python file named in $ARENA_SANDBOX_MODES."""
-    mode = plugins.entry(ref, PLUGINS_VARIABLE, PLUGIN_MODULE, "MODE", Mode,
-                         "MODE = Mode(...)")
+def _add(modes: dict[str, Mode], mode: Mode, plugin: str) -> None:
+    """A plugin's mode (`plugin` names it in an error), if its name is free and well-formed."""
     if not re.fullmatch(r"[a-z][a-z0-9_-]*", mode.name):
-        raise InputError(f"{ref} (in ${PLUGINS_VARIABLE}): a mode's name is lower-case "
-                         f"letters, digits, - and _, not {mode.name!r}")
-    if mode.name in MODES:
-        raise InputError(f"{ref} (in ${PLUGINS_VARIABLE}): --sandbox {mode.name} is "
-                         f"already a mode")
-    return mode
+        raise InputError(f"{plugin}: a mode's name is lower-case letters, digits, - and _, "
+                         f"not {mode.name!r}")
+    if mode.name in modes:
+        raise InputError(f"{plugin}: --sandbox {mode.name} is already a mode")
+    modes[mode.name] = mode
 
 
-MODES: dict[str, Mode] = {mode.name: mode for mode in BUILT_IN}
-for _ref in plugins.named(PLUGINS_VARIABLE):
-    _mode = _load_plugin(_ref)
-    MODES[_mode.name] = _mode
+def _load_plugins(modes: dict[str, Mode]) -> None:
+    """The installed modes (entry points), then those named in $ARENA_SANDBOX_MODES."""
+    for name, mode in plugins.installed(plugins.MODES_GROUP, Mode, "a Mode"):
+        _add(modes, mode, name)
+    for ref in plugins.named(PLUGINS_VARIABLE):
+        _add(modes, plugins.entry(ref, PLUGINS_VARIABLE, PLUGIN_MODULE, "MODE", Mode,
+                                  "MODE = Mode(...)"), f"{ref} (in ${PLUGINS_VARIABLE})")
+
+
+MODES: plugins.Registry = plugins.Registry({mode.name: mode for mode in BUILT_IN},
+                                           _load_plugins)
 
 
 def offered() -> list[Mode]:
@@ -133,8 +140,9 @@ def _unknown(name: str, what: str, modes: list[Mode]) -> InputError:
 
 
 def get_mode(name: str) -> Mode:
-    """The mode `name`, offered or not (a match spec's)."""
-    mode = MODES.get(name)
+    """The mode `name`, offered or not (a match spec's). A built-in one without loading the
+    plugins: the match jail asks for its inside's so, and loads none."""
+    mode = MODES.built_in(name) or MODES.get(name)
     if mode is None:
         raise _unknown(name, "--sandbox mode", offered())
     return mode

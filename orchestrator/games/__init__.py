@@ -1,9 +1,11 @@
 """The registry: the games the orchestrator can run, one entry each, all driven the same way.
 
 Each built-in game keeps its entry (`GAME`) in its own folder here. A game kept anywhere
-else (a test's toy game, a game master's own) is added by naming its folder, or a file
-that defines `GAME`, in the `ARENA_GAMES` environment variable (several are separated as
-in PATH); child processes and servers started from here inherit it.
+else (a game master's own, a test's toy game) is added by an installed distribution's entry
+point in the group `robot_arena.games` (docs/architecture.md), or, ad hoc, by naming its
+folder, or a file that defines `GAME`, in the `ARENA_GAMES` environment variable (several
+are separated as in PATH); child processes and servers started from here see the same.
+Plugins load when the registry (`GAMES`) is first asked, not when this module is imported.
 """
 from __future__ import annotations
 
@@ -30,15 +32,20 @@ def _load_plugin(ref: str) -> Game:
                          folders=True)
 
 
-def _registry() -> dict[str, Game]:
-    games = {game.name: game for game in BUILT_IN}
+def _load_plugins(games: dict[str, Game]) -> None:
+    """The installed games (entry points), then those named in $ARENA_GAMES (ad hoc: one
+    of these replaces a game of the same name)."""
+    for name, game in plugins.installed(plugins.GAMES_GROUP, Game, "a Game entry"):
+        if game.name in games:
+            raise InputError(f"{name}: the game {game.name!r} is already registered")
+        games[game.name] = game
     for ref in plugins.named(PLUGINS_VARIABLE):
         game = _load_plugin(ref)
         games[game.name] = game
-    return games
 
 
-GAMES: dict[str, Game] = _registry()
+GAMES: plugins.Registry = plugins.Registry({game.name: game for game in BUILT_IN},
+                                           _load_plugins)
 
 
 def games_help() -> str:
