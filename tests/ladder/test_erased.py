@@ -194,6 +194,7 @@ def in_chromium(client, match_id: int, names: list[str], truth: list[dict]) -> N
             viewer = next(f for f in page.frames if f.url.endswith(f"/{match_id}/viewer"))
             viewer.wait_for_function("typeof viewer !== 'undefined'")
             assert viewer.evaluate("viewer.names()") == names
+            assert "HangLate (out)" in viewer.locator("#players").inner_text()
             for index, owners in enumerate(truth):
                 by_id = {rid: name for (_, rid), name in owners.items()}
                 for pid, text in viewer.evaluate(f"viewer.described({index})"):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import pathlib
+import re
 import sqlite3
 
 import pytest
@@ -14,6 +15,7 @@ from orchestrator.ladder.app import create_app
 from orchestrator.ladder.service import Ladder
 from orchestrator.ratings import elo
 from tests.ladder.conftest import FAST, SAMPLES, upload, wait_for
+from tests.ladder.server import Server
 
 pytestmark = pytest.mark.xdist_group("ladder-loop")
 LOGGER = "orchestrator.ladder"
@@ -172,3 +174,33 @@ def test_health_says_when_the_ladder_is_stopped(tmp_path) -> None:
             assert answer.status_code == 503 and answer.json()["status"] == "not started"
     finally:
         idle.store.close()
+
+
+def test_arena_serve_logs_a_replay_it_cannot_store_and_plays_on(tmp_path) -> None:
+    """A real server whose replays folder is gone (a file stands in its place: this runs as
+    root too, where a mode would not stop a write): its log on stderr says which match and
+    why, the match is not rated, and once the folder is back, rated play goes on."""
+    db = tmp_path / "ladder.sqlite"
+    server = Server(db, "--games", "robotgame", "--workers", "1")
+    folder = db.with_name("ladder-replays")
+    try:
+        for name in ("example", "rusher"):
+            answer = server.upload("robotgame", name, SAMPLES / "robotgame" / f"{name}.py")
+            assert answer.status_code == 201, answer.text
+        wait_for(lambda: server.matches(), 120, "a match")
+        folder.rename(tmp_path / "kept")
+        folder.write_bytes(b"")
+        line = re.compile(r"ERROR ladder: match (\d+)'s replay could not be stored "
+                          r"\(\[Errno 20\] Not a directory")
+        lost = int(wait_for(lambda: line.search(server.logged()), 120, "the error's line"
+                            ).group(1))
+        folder.unlink()
+        (tmp_path / "kept").rename(folder)
+        wait_for(lambda: sum(m["id"] > lost + 1 for m in server.matches()) >= 2, 120,
+                 "2 more matches")
+        assert server.client.get(f"/api/matches/{lost}").status_code == 404
+        health = server.client.get("/api/health")
+        assert health.status_code == 200 and health.json()["status"] == "ok"
+        assert "Traceback" not in server.logged()
+    finally:
+        server.stop()
