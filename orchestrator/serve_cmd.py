@@ -1,6 +1,8 @@
 """`arena serve`: the ladder server (needs the server extra: options.missing_server_extra)."""
 from __future__ import annotations
 
+import logging
+import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -26,6 +28,18 @@ def _lineups(given: list[str]) -> dict[str, int]:
                              f"{', '.join(GAMES)})")
         sizes[game] = int(size)
     return sizes
+
+
+def _log_to_stderr() -> None:
+    """The ladder's log (orchestrator.ladder: a match that could not be recorded, a failed
+    turn of its loop, the loop's end) on stderr, with the time, for the operator."""
+    logger = logging.getLogger("orchestrator.ladder")
+    if not logger.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+        logger.propagate = False
 
 
 def serve(
@@ -99,6 +113,7 @@ def serve(
     err.print(f"ladder for {', '.join(chosen)} on [bold]http://{host}:{port}/[/bold] "
               f"(database {db}, {workers or default_workers()} workers); Ctrl-C stops it",
               highlight=False)
+    _log_to_stderr()
     app = create_app(ladder, announce=lambda text: err.print(text, highlight=False),
                      hosts=trusted_hosts(host))
     uvicorn.run(app, host=host, port=port, log_level="warning", http=DeadlineProtocol)

@@ -83,14 +83,17 @@ def bearer(request: Request) -> str | None:
     return token.strip() if scheme.lower() == "bearer" else None
 
 
-def chart(series: dict[str, list], width: int = 640, height: int = 220) -> dict:
+def chart(series: dict[str, list], width: int = 640, height: int = 220,
+          marks: bool = False) -> dict:
     """Rating lines as SVG polyline points, one per name, on shared axes, with the axes'
-    ticks: Elo up the left, the ladder's match count along the bottom."""
+    ticks: Elo up the left, the ladder's match count along the bottom. A line's points are
+    Ladder.history's, [match count, match id, Elo]. `marks`: each point also as a dot
+    that says its match and its Elo (read from the page: its title, its data-)."""
     left, right, top, bottom = 48, 10, 8, 34       # room for the ticks and axis titles
     points = [p for line in series.values() for p in line]
     if not points:
         return {"width": width, "height": height, "lines": [], "low": 0, "high": 0}
-    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    xs, ys = [p[0] for p in points], [p[-1] for p in points]
     x0, x1 = min(xs), max(max(xs), min(xs) + 1)
     y0, y1 = min(ys) - 10, max(ys) + 10
     plot_w, plot_h = width - left - right, height - top - bottom
@@ -100,8 +103,11 @@ def chart(series: dict[str, list], width: int = 640, height: int = 220) -> dict:
 
     lines = []
     for i, (name, line) in enumerate(series.items()):
-        text = " ".join("{:.1f},{:.1f}".format(*at(x, y)) for x, y in line)
-        lines.append({"name": name, "points": text, "color": i % 10})
+        placed = [(at(x, y), match, y) for x, match, y in line]
+        text = " ".join(f"{cx:.1f},{cy:.1f}" for (cx, cy), _, _ in placed)
+        dots = [{"x": round(cx, 1), "y": round(cy, 1), "match": match, "rating": y}
+                for (cx, cy), match, y in placed] if marks else []
+        lines.append({"name": name, "points": text, "color": i % 10, "dots": dots})
     y_ticks = [{"label": str(round(v)), "y": round(at(x0, v)[1], 1)}
                for v in sorted({round(y0 + 10), round((y0 + y1) / 2), round(y1 - 10)})]
     x_ticks = [{"label": str(v), "x": round(at(v, y0)[0], 1)}
@@ -320,9 +326,12 @@ def create_app(ladder: Ladder, run: bool = True,
         return JSONResponse({"match": ladder.challenge(bots, bearer(request))}, status_code=202)
 
     @app.get("/api/health", summary="Health",
-          description="Liveness: `{\"ok\": true, \"queue\": n, \"running\": n}`.")
+          description="Liveness: `{\"ok\": true, \"status\": \"ok\", \"queue\": n, "
+                      "\"running\": n}` while the ladder's loop plays matches; 503 with "
+                      "`ok` false and the `status` (`stopped`, ...) once it no longer does.")
     def health():
-        return ladder.health()
+        found = ladder.health()
+        return JSONResponse(found, status_code=200 if found["ok"] else 503)
 
     # -- the pages -----------------------------------------------------------------------
     @app.get("/", response_class=HTMLResponse)
@@ -346,7 +355,8 @@ def create_app(ladder: Ladder, run: bool = True,
     @app.get("/bots/{bot_id}", response_class=HTMLResponse)
     def bot_page(bot_id: BotId):
         info = ladder.bot_info(bot_id, recent=30)
-        return html("bot.html", bot=info, chart=chart({info["name"]: info["history"]}))
+        return html("bot.html", bot=info, chart=chart({info["name"]: info["history"]},
+                                                      marks=True))
 
     @app.get("/matches/{match_id}", response_class=HTMLResponse)
     def match_page(match_id: MatchId):

@@ -13,11 +13,11 @@ import hashlib
 import hmac
 import itertools
 import json
+import logging
 import random
 import re
 import secrets
 import sqlite3
-import sys
 import threading
 import time
 from collections import deque
@@ -50,6 +50,10 @@ CHALLENGE_WINDOW_S = 3600.0
 CHALLENGES_PENDING = 4            # a token's challenges waiting or playing at once (429)
 RATED_PER_CHALLENGE = 1           # while both wait, a challenge starts after this many rated
 BUSY_RETRY_S = 30                 # Retry-After when what frees a place is a match finishing
+
+# The ladder's errors go through `logging` (`arena serve` shows them on stderr): a match
+# that could not be recorded, a turn of the loop that failed, the loop's end.
+log = logging.getLogger("orchestrator.ladder")
 
 
 class LadderError(Exception):
@@ -96,6 +100,7 @@ class Bot:
     last: int = 0                   # the number of its latest finished match
     pending: int = 0                # rated matches queued or in flight
     streak: int = 0                 # failed matches in a row, of its current version
+    # (the game's finished-match count, the match's id, Elo after it) per rated match
     history: deque = field(default_factory=lambda: deque(maxlen=HISTORY))
 
     def owns(self, token: str | None) -> bool:
@@ -158,6 +163,7 @@ class Ladder:
         self.setups: dict[tuple[str, str], Setup] = {}
         self.turn = itertools.cycle(self.games)
         self.thread: threading.Thread | None = None
+        self.loop_ended: str | None = None             # why the loop is no longer running
         self._load()
 
     # -- start-up and shutdown -----------------------------------------------------------
@@ -200,13 +206,21 @@ class Ladder:
 
     # -- the loop ----------------------------------------------------------------------
     def _loop(self) -> None:
-        while not self.stopping.is_set():
-            try:
-                self._turn()
-            except Exception as exc:            # (one failed turn must not end the ladder)
-                print(f"ladder: {type(exc).__name__}: {exc}; the loop goes on in 1 s",
-                      file=sys.stderr, flush=True)
-                self.stopping.wait(1.0)
+        why = "stopped"
+        try:
+            while not self.stopping.is_set():
+                try:
+                    self._turn()
+                except Exception:               # (one failed turn must not end the ladder)
+                    log.exception("ladder: a turn of the loop failed; it goes on in 1 s")
+                    self.stopping.wait(1.0)
+        except BaseException as exc:
+            why = f"ended by {type(exc).__name__}"
+            log.critical("ladder: the loop %s; no match is played until a restart", why,
+                         exc_info=True)
+            raise
+        finally:
+            self.loop_ended = why
 
     def _turn(self) -> None:
         """One turn of the loop: start what can start, record what finished, or wait."""
@@ -216,7 +230,7 @@ class Ladder:
             future.set_result(outcome)
         if self.match_pool.busy():
             for queued, outcome in self.match_pool.wait(0.02):
-                self._finish(queued, outcome)
+                self._record(queued, outcome)
         elif self.check_pool.busy():
             for future, outcome in self.check_pool.wait(0.05):
                 future.set_result(outcome)
@@ -295,6 +309,40 @@ class Ladder:
         planned = self.setups[key].plan(queued.id, lineup, queued.seed)
         return planned.spec | {"replay": True, "digest": planned.match_id}
 
+    def _record(self, queued: Queued, outcome: dict) -> None:
+        """_finish, guarded: a match that cannot be recorded is logged, recorded as
+        failed if it can be, and the loop goes on with the other matches."""
+        try:
+            self._finish(queued, outcome)
+        except Exception as exc:
+            log.exception("ladder: match %d could not be recorded", queued.id)
+            with self.lock:
+                if self.running.pop(queued.id, None) is not None:    # (not done yet)
+                    self._count_pending(queued, -1)
+                    challenger = self.challengers.pop(queued.id, None)
+                    if challenger is not None:
+                        self.challenges_of[challenger] -= 1
+                try:
+                    if self.store.result(queued.id) is None:
+                        self.store.fail(queued, f"it could not be recorded: "
+                                                f"{type(exc).__name__}")
+                except Exception:
+                    log.exception("ladder: match %d could not be marked failed either; "
+                                  "it is played again at the next start", queued.id)
+                self._resync()
+
+    def _resync(self) -> None:
+        """Count the matches again from the database (under the lock): a match whose
+        recording failed half-way leaves memory as the database has it."""
+        self.ratings = {game: Ratings() for game in self.games}
+        self.matches = dict.fromkeys(self.games, 0)
+        self.boards.clear()
+        for bot in self.bots.values():
+            bot.games = bot.wins = bot.last = bot.streak = 0
+            bot.history.clear()
+        for _seq, match, game, rated, seats in self.store.history():
+            self._apply(match, game, rated, seats)
+
     def _finish(self, queued: Queued, outcome: dict) -> None:
         """Record a match a worker returned, then update ratings and suspensions."""
         if "replay" in outcome:                 # the file first: the database points to it
@@ -303,6 +351,8 @@ class Ladder:
                 path.write_bytes(outcome["replay"])
                 outcome["result"]["replay"] = str(path)
             except OSError as exc:
+                log.error("ladder: match %d's replay could not be stored (%s); the match "
+                          "is recorded as failed, unrated", queued.id, exc)
                 outcome = {"error": f"its replay could not be stored: {exc}"}
         with self.lock:
             digest = self.running.pop(queued.id)
@@ -339,7 +389,7 @@ class Ladder:
             if rated:
                 bot.games += 1
                 bot.wins += rank == 1 and firsts == 1
-                bot.history.append((self.matches[game],
+                bot.history.append((self.matches[game], match,
                                     round(self.ratings[game].elo[bot_id], 1)))
             if version != bot.version:
                 continue
@@ -527,7 +577,19 @@ class Ladder:
 
     # -- reading -----------------------------------------------------------------------
     def health(self) -> dict:
-        return {"ok": True, "queue": len(self.replayed) + len(self.pending) + len(self.checks),
+        """`ok` while the loop runs (it plays and records matches). Otherwise `status`
+        says why not: `not started`, `stopping`, `stopped` (by stop()) or `ended by`
+        an exception the loop could not go on after (logged)."""
+        if self.thread is None:
+            status = "not started"
+        elif self.loop_ended is not None or not self.thread.is_alive():
+            status = self.loop_ended or "stopped"
+        elif self.stopping.is_set():
+            status = "stopping"
+        else:
+            status = "ok"
+        return {"ok": status == "ok", "status": status,
+                "queue": len(self.replayed) + len(self.pending) + len(self.checks),
                 "running": len(self.running)}
 
     def leaderboard(self, game: str) -> dict:
@@ -571,7 +633,8 @@ class Ladder:
         return info
 
     def history(self, bot_id: int) -> list[list]:
-        """The bot's Elo after each of its latest rated matches: [ladder match count, Elo]."""
+        """The bot's Elo after each of its latest rated matches (HISTORY of them), oldest
+        first: [the game's finished matches then, the match's id, Elo]."""
         with self.lock:
             return [list(point) for point in self.bot(bot_id).history]
 

@@ -273,7 +273,8 @@ def test_health(served) -> None:
     client, _ = served
     answer = client.get("/api/health")
     assert answer.status_code == 200
-    assert set(answer.json()) == {"ok", "queue", "running"} and answer.json()["ok"] is True
+    assert set(answer.json()) == {"ok", "status", "queue", "running"}
+    assert answer.json()["ok"] is True and answer.json()["status"] == "ok"
 
 
 def test_unknown_routes_and_methods_answer_json_errors(served) -> None:
