@@ -187,8 +187,9 @@ def _jailed(spec, on_turn, replays, trace, stop) -> dict:
         result = outcome.result
         result.update(sandbox_mode="match", sandbox=outcome.layers,
                       sandbox_missing=outcome.missing, jail_kills=[])
-        for player in result["players"]:
+        for player in result["players"]:       # the host's own reading, not the jail's
             player["bot"] = spec.bots[player["seat"]].path
+            player["description"] = spec.bots[player["seat"]].description
         if replays is not None:
             for seat, player in enumerate(outcome.replay["players"]):
                 player["bot"] = spec.bots[seat].path
@@ -461,6 +462,7 @@ def _result(spec: MatchSpec, game: Game, arena_map: Any, seats: list[Seat], matc
         stats = match.stats(local) if local is not None else {}
         players.append({
             "name": seat.name, "seat": i, "bot": seat.bot.path, "sha256": seat.bot.sha256,
+            "description": seat.bot.description,
             "rank": rank_of[i], "status": seat.status, "reason": seat.reason,
             "turn": seat.turn, "overheats": stats.get("overheats", 0), "cpu_s": seat.cpu_s,
             "peak_rss_mb": seat.peak_rss_mb, "stats": stats, "warnings": seat.warnings,
