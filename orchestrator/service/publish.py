@@ -9,8 +9,9 @@ file:// and from any static host, with no network and no build step:
     ais/N.html              an AI: its name, description, sha256, source, games, penalties
     matches/N.html          a match: its players, the commands that play it again, and its
                             replay in the viewer
-    replays/N.js            a match's replay, as a script that assigns it (a page opened
-                            from file:// cannot fetch() a local JSON file; it can load one)
+    replays/N.js            a match's replay, gzipped, as a script that assigns it (a page
+                            opened from file:// cannot fetch() a local file; it can load
+                            a script)
     viewer/GAME.js          the viewer (viewer/viewer.html's script with the game's
                             renderer), ONE copy shared by every match page
     viewer/viewer.css, site.css
@@ -24,6 +25,8 @@ viewer; the replay's JSON goes into its script with `<`, `>` and `&` escaped
 """
 from __future__ import annotations
 
+import base64
+import gzip
 import hashlib
 import html
 import re
@@ -435,15 +438,35 @@ def viewer_script(game: str) -> str:
         raise InputError("orchestrator/viewer/viewer.html: its script does not read the "
                          "replay as the results site expects (the site's viewer needs "
                          "updating with it)")
-    return (scripts[0].replace("/*__RENDERER__*/", replay_view.renderer(game))
-            .replace(_DATA_READ, _DATA_GLOBAL).replace(_SOURCE_READ, _SOURCE_GLOBAL))
+    viewer = (scripts[0].replace("/*__RENDERER__*/", replay_view.renderer(game))
+              .replace(_DATA_READ, _DATA_GLOBAL).replace(_SOURCE_READ, _SOURCE_GLOBAL))
+    return _UNPACK.replace("/*__VIEWER__*/", viewer)
+
+
+# The replay comes gzipped (in base64): a replay's JSON is some 8 times its gzip, and an
+# official game has hundreds. The browser's own DecompressionStream opens it (Chromium 80,
+# Firefox 113, Safari 16.4), then the viewer runs as it does in its page.
+_UNPACK = """"use strict";
+(function () {
+  function show() {
+/*__VIEWER__*/
+  }
+  const packed = window.ARENA_REPLAY_GZ;
+  if (typeof packed !== "string") { show(); return; }
+  const bytes = Uint8Array.from(atob(packed), (c) => c.charCodeAt(0));
+  new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip")))
+    .text().then((text) => { window.ARENA_REPLAY = JSON.parse(text); show(); });
+})();
+"""
 
 
 def replay_data_script(data: dict, source: str) -> str:
-    """A match's replay as a script that assigns it: strict JSON with `<`, `>`, `&` and the
-    line separators escaped (replay_view.embed), which is a JavaScript literal too."""
+    """A match's replay as a script that assigns it: strict JSON (replay_view.embed: `<`,
+    `>`, `&` and the line separators escaped), gzipped, in base64; the source (the
+    `DB:ID` the viewer's position command names) as an escaped JavaScript string."""
     shown_data = {key: value for key, value in data.items() if key != "setup"}
-    return (f"{_DATA_GLOBAL} = {replay_view.embed(shown_data)};\n"
+    packed = gzip.compress(replay_view.embed(shown_data).encode(), compresslevel=6, mtime=0)
+    return (f'window.ARENA_REPLAY_GZ = "{base64.b64encode(packed).decode()}";\n'
             f"{_SOURCE_GLOBAL} = {replay_view.embed(source)};\n")
 
 

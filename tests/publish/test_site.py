@@ -3,6 +3,9 @@ strict CSP and no network address, share one viewer, and the command refuses wha
 must in one line."""
 from __future__ import annotations
 
+import base64
+import gzip
+import json
 import re
 import sqlite3
 import subprocess
@@ -31,7 +34,16 @@ def test_every_page_escapes_the_bots_text(site):
         assert "<script>alert" not in text and "<img src=x" not in text, path
         assert "\x1b" not in text and "\x07" not in text, path
     for path in (site / "replays").glob("*.js"):
-        assert "<" not in path.read_text(), path        # `</script>` cannot end anything
+        text = path.read_text()
+        assert "<" not in text, path        # `</script>` cannot end anything
+        # the replay inside: gzipped strict JSON, the bot's markup escaped in it too
+        packed = re.fullmatch(r'window\.ARENA_REPLAY_GZ = "([A-Za-z0-9+/=]+)";\n'
+                              r'window\.ARENA_REPLAY_SOURCE = "[^"<>]+";\n', text)
+        assert packed, text[:200]
+        inner = gzip.decompress(base64.b64decode(packed.group(1))).decode()
+        assert "<" not in inner and ">" not in inner and "&" not in inner
+        names = [p["name"] for p in json.loads(inner)["players"]]
+        assert len(names) == 2 and set(names) <= {HOSTILE_NAME, "Hunter", "Turtle"}
     index = (site / "index.html").read_text()
     assert "&lt;script&gt;alert(1)&lt;/script&gt;\\x1b[31mX" in index
     assert "&lt;img src=x onerror=alert(2)&gt; strategy \\x1b]52;c;aGk=\\x07 &amp; " \
