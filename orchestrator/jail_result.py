@@ -17,8 +17,7 @@ from orchestrator.replay_reader import lineup
 
 # A player's fields, and the types the host reads them as.
 PLAYER_FIELDS: dict[str, tuple[type, ...]] = {
-    "name": (str,), "seat": (int,), "bot": (str,), "sha256": (str,), "description": (str,),
-    "rank": (int,),
+    "name": (str,), "seat": (int,), "bot": (str,), "sha256": (str,), "rank": (int,),
     "status": (str,), "reason": (type(None),), "turn": (type(None),),
     "overheats": (int,), "cpu_s": (int, float), "peak_rss_mb": (int, float),
     "stats": (dict,), "warnings": (list,), "errors": (list,), "output": (str,),

@@ -21,7 +21,7 @@ from orchestrator.bots import BotFile, unique_names
 from orchestrator.games import get_game, wrong_game_hint
 from orchestrator.games.entry import Game
 from sandbox.limits import Limits
-from sandbox.modes import IN_JAIL, get_mode  # noqa: F401  (IN_JAIL: the jail imports it here)
+from sandbox.modes import IN_JAIL, get_mode
 from sandbox.players import Players
 
 
@@ -462,7 +462,6 @@ def _result(spec: MatchSpec, game: Game, arena_map: Any, seats: list[Seat], matc
         stats = match.stats(local) if local is not None else {}
         players.append({
             "name": seat.name, "seat": i, "bot": seat.bot.path, "sha256": seat.bot.sha256,
-            "description": seat.bot.description,
             "rank": rank_of[i], "status": seat.status, "reason": seat.reason,
             "turn": seat.turn, "overheats": stats.get("overheats", 0), "cpu_s": seat.cpu_s,
             "peak_rss_mb": seat.peak_rss_mb, "stats": stats, "warnings": seat.warnings,
@@ -471,6 +470,8 @@ def _result(spec: MatchSpec, game: Game, arena_map: Any, seats: list[Seat], matc
         })
         if seat.scratch is not None:
             players[-1]["scratch"] = scratch_text(seat.scratch)
+        if spec.sandbox != IN_JAIL:     # the host reads it; a jail's result never says it
+            players[-1]["description"] = seat.bot.description
     players.sort(key=lambda p: (p["rank"], p["name"]))
     best = sorted({p["rank"] for p in players if p["status"] == "ok"})
     at = {r: [p["name"] for p in players if p["rank"] == r and p["status"] == "ok"]

@@ -103,3 +103,14 @@ def test_arena_check_shows_it(tmp_path):
                               "--turns", "5", "--once", "--json"], capture_output=True,
                              text=True, timeout=300)
     assert json.loads(as_json.stdout)["description"].startswith("Hunter: faces")
+
+
+@pytest.mark.parametrize("sandbox", ["standard", "match"])
+def test_every_mode_gives_the_hosts_reading(sandbox):
+    """A match jail's result never says a description (the jail is the bots' own ground);
+    the host adds its own reading of each file, as the standard mode does."""
+    found = api.play(["hunter", "turtle"], map="tiny", max_turns=3, seed=5, sandbox=sandbox,
+                     progress=False, record=False)
+    assert found.data["sandbox_mode"] == sandbox
+    assert {p.name: p.description[:7] for p in found.players} == {
+        "Hunter": "Hunter:", "Turtle": "Turtle:"}
