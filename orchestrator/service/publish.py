@@ -26,6 +26,7 @@ viewer; the replay's JSON goes into its script with `<`, `>` and `&` escaped
 from __future__ import annotations
 
 import base64
+import functools
 import gzip
 import hashlib
 import html
@@ -43,7 +44,7 @@ from orchestrator.games import get_game
 from orchestrator.service import matchups
 from orchestrator.service.batch import tournament_report
 from orchestrator.service.matchups import Kept
-from orchestrator.service.results import open_results
+from orchestrator.service.results import open_results, results_file
 from orchestrator.service.stored_replay import replay_path
 from orchestrator.store import Store
 from orchestrator.text import shown
@@ -111,7 +112,7 @@ def checked(db: str | Path, out: str | Path, run: str | None, force: bool,
     if folder.is_dir() and any(folder.iterdir()) and not force:
         raise InputError(f"{shown(folder)}: the folder is not empty; give another --out, or "
                          f"--force to write the site over what is there")
-    return open_results(db).path, folder
+    return results_file(db), folder
 
 
 def publish(db: str | Path, out: str | Path, run: str | None = None, force: bool = False,
@@ -138,10 +139,11 @@ def publish(db: str | Path, out: str | Path, run: str | None = None, force: bool
     site = _Site(folder, db_path, chosen, game.name, matches, report, records, versions)
     total = len(matches) + len(site.entrants) + 2
     done = 0
-    for part in ("viewer", "replays", "pages"):
-        (folder / part if part != "pages" else folder).mkdir(parents=True, exist_ok=True)
-    for name in ("ais", "matches"):
-        (folder / name).mkdir(exist_ok=True)
+    try:
+        for part in ("viewer", "replays", "ais", "matches"):
+            (folder / part).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"{shown(folder)}: cannot write the site ({exc.strerror})") from None
     site.write_assets()
     missing: dict[str, str] = {}
     for number, match in enumerate(matches, 1):
@@ -248,7 +250,7 @@ class _Site:
 
     # the shared files
     def write_assets(self) -> None:
-        template = resources.files("orchestrator").joinpath("viewer/viewer.html").read_text()
+        template = _viewer_page()
         style = re.search(r"<style>(.*?)</style>", template, re.S).group(1)
         _write(self.folder / "viewer" / "viewer.css", style)
         _write(self.folder / "site.css", SITE_CSS)
@@ -393,8 +395,7 @@ class _Site:
                    self.page(f"match {number}", body, 1))
             _drop(self.folder / "replays" / f"{number}.js")
             return
-        template = resources.files("orchestrator").joinpath("viewer/viewer.html").read_text()
-        viewer_body = template.split("<body>", 1)[1].split("<script", 1)[0]
+        viewer_body = _viewer_page().split("<body>", 1)[1].split("<script", 1)[0]
         source = f"{self.db.name}:{match['id']}"
         _write(self.folder / "replays" / f"{number}.js", replay_data_script(data, source))
         game = _slug(data.get("game") if isinstance(data.get("game"), str) else match["game"])
@@ -405,6 +406,13 @@ class _Site:
                 f'<script src="../viewer/{game}.js"></script>')
         _write(self.folder / "matches" / f"{number}.html",
                self.page(f"match {number}", body, 1, css=("viewer/viewer.css",)))
+
+
+@functools.cache
+def _viewer_page() -> str:
+    """orchestrator/viewer/viewer.html, the replay page whose style, markup and script
+    the site's match pages share."""
+    return resources.files("orchestrator").joinpath("viewer/viewer.html").read_text()
 
 
 def _drop(path: Path) -> None:
@@ -432,8 +440,7 @@ def run_command(record: dict) -> str:
 def viewer_script(game: str) -> str:
     """The viewer's script for `game`'s replays, shared by every match page: viewer.html's
     own, with the game's renderer in it, reading the replay from the match's data file."""
-    template = resources.files("orchestrator").joinpath("viewer/viewer.html").read_text()
-    scripts = re.findall(r"<script>(.*?)</script>", template, re.S)
+    scripts = re.findall(r"<script>(.*?)</script>", _viewer_page(), re.S)
     if len(scripts) != 1 or _DATA_READ not in scripts[0] or _SOURCE_READ not in scripts[0]:
         raise InputError("orchestrator/viewer/viewer.html: its script does not read the "
                          "replay as the results site expects (the site's viewer needs "
