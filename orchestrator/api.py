@@ -53,6 +53,7 @@ Bot = Union[str, Path, Callable[..., Any], type]
 """A bot: a file's path, a bundled sample's name, or a function or class (Python games)."""
 
 __all__ = ["play", "check", "scenario", "batch", "tournament", "compare", "open_store",
+           "publish",
            "load_replay", "bot_file",
            "Bot", "MatchResult", "PlayerResult", "BatchResult", "Standing", "CompareResult",
            "Replay", "ResultsStore", "Matchups", "RunInfo", "InputError", "Interrupted", "GAMES"]
@@ -376,6 +377,22 @@ class ResultsStore:
 
     def __repr__(self) -> str:
         return f"ResultsStore({str(self.path)!r})"
+
+
+def publish(db: str | Path, out: str | Path, *, run: str | None = None, force: bool = False,
+            sandbox: str = "standard", progress: bool | None = None) -> dict:
+    """Write one run of a results file as a static results site in the folder `out`
+    (`arena publish DB --out DIR`): the standings, the matchup matrix, a page per AI and
+    per match with its replay. `run`: its id or a prefix (default: the latest run). A
+    folder `out` that holds anything is refused unless `force`. A match whose replay was
+    not kept is played again from its record in the `sandbox` mode. Returns what was
+    written (`out`, the counts, `without_replay`: each match with no replay, and why)."""
+    from orchestrator.service import publish as sites
+
+    if _shows_progress(progress):
+        with views.site_bar() as told:
+            return sites.publish(db, out, run=run, force=force, told=told, sandbox=sandbox)
+    return sites.publish(db, out, run=run, force=force, sandbox=sandbox)
 
 
 def open_store(path: str | Path) -> ResultsStore:

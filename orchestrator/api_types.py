@@ -115,6 +115,7 @@ class PlayerResult(_Json):
     seat: int
     bot: str
     sha256: str
+    description: str | None      # what the bot's file says of its strategy ("" if nothing)
     rank: int
     status: str                  # ok, erased, forfeit or load_error
     reason: str | None
@@ -193,6 +194,7 @@ class Standing(_Json):
     name: str
     bot: str
     sha256: str
+    description: str | None      # what the bot's file says of its strategy ("" if nothing)
     matches: int
     wins: int
     draws: int

@@ -71,6 +71,8 @@ def check(
                 f"{found['peak_rss_mb']:.0f} MB peak; sandbox: "
                 f"{', '.join(found['sandbox']) or 'no isolation layers'}")
         out.print(Text.assemble(("ok", "green"), ": ", shown_text(said)), soft_wrap=True)
+    if not as_json and found.get("description"):     # what the bot says of itself, as text
+        out.print(shown_text(f"  {found['description']}", "dim"), soft_wrap=True)
     if not found["ok"]:
         typer.echo(f"error: {shown(bot)}: {shown(found['reason'])}", err=True)
         raise typer.Exit(1)

@@ -15,6 +15,7 @@ from orchestrator import (
     check_cmd,
     compare_cmd,
     maps_cmd,
+    publish_cmd,
     replay_view,
     run_cmd,
     scenario_cmd,
@@ -71,6 +72,7 @@ app.add_typer(maps_cmd.app, name="maps")
 app.command()(batch_cmd.batch)
 app.command()(batch_cmd.tournament)
 app.command()(batch_cmd.results)
+app.command()(publish_cmd.publish)
 app.command()(compare_cmd.compare)
 app.command("replay")(replay_view.replay_command)
 app.command()(serve_cmd.serve)

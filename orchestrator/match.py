@@ -21,7 +21,7 @@ from orchestrator.bots import BotFile, unique_names
 from orchestrator.games import get_game, wrong_game_hint
 from orchestrator.games.entry import Game
 from sandbox.limits import Limits
-from sandbox.modes import IN_JAIL, get_mode  # noqa: F401  (IN_JAIL: the jail imports it here)
+from sandbox.modes import IN_JAIL, get_mode
 from sandbox.players import Players
 
 
@@ -187,8 +187,9 @@ def _jailed(spec, on_turn, replays, trace, stop) -> dict:
         result = outcome.result
         result.update(sandbox_mode="match", sandbox=outcome.layers,
                       sandbox_missing=outcome.missing, jail_kills=[])
-        for player in result["players"]:
+        for player in result["players"]:       # the host's own reading, not the jail's
             player["bot"] = spec.bots[player["seat"]].path
+            player["description"] = spec.bots[player["seat"]].description
         if replays is not None:
             for seat, player in enumerate(outcome.replay["players"]):
                 player["bot"] = spec.bots[seat].path
@@ -469,6 +470,8 @@ def _result(spec: MatchSpec, game: Game, arena_map: Any, seats: list[Seat], matc
         })
         if seat.scratch is not None:
             players[-1]["scratch"] = scratch_text(seat.scratch)
+        if spec.sandbox != IN_JAIL:     # the host reads it; a jail's result never says it
+            players[-1]["description"] = seat.bot.description
     players.sort(key=lambda p: (p["rank"], p["name"]))
     best = sorted({p["rank"] for p in players if p["status"] == "ok"})
     at = {r: [p["name"] for p in players if p["rank"] == r and p["status"] == "ok"]

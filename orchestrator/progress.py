@@ -39,6 +39,21 @@ def turn_bar(total: int) -> Iterator[Callable[[int, int], None]]:
 
 
 @contextmanager
+def site_bar() -> Iterator[Callable[[str, int, int], None]]:
+    """`arena publish`'s bar: what it writes now, and how many of the site's pages are
+    written; yields the service's `told(what, done, total)`."""
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn())
+    with Progress(*columns, console=err, transient=True) as progress:
+        task = progress.add_task("site", total=None)
+
+        def told(what: str, done: int, total: int) -> None:
+            progress.update(task, description=f"publish: {shown_text(what).plain[:60]}",
+                            completed=done, total=total)
+        yield told
+
+
+@contextmanager
 def run_bar(total: int, tally: Tally) -> Iterator[Callable[[], None]]:
     """A run's bar and its standings so far: yields what to call after each match."""
     progress = Progress(TextColumn("matches"), BarColumn(), MofNCompleteColumn(),

@@ -56,7 +56,7 @@ def summary(path: Path) -> str:
             return line
     text = path.read_text(errors="replace")
     paragraph = _docstring(text) if path.suffix == ".py" else None
-    return _first_sentence(paragraph or _comment(text))
+    return _first_sentence(paragraph or leading_comment(text))
 
 
 def _docstring(text: str) -> str | None:
@@ -66,17 +66,23 @@ def _docstring(text: str) -> str | None:
         return None
 
 
-def _comment(text: str) -> str:
+_MARKERS = ("//", "/*", "*/", "--", ";", "#", "*")   # C, JS, Lua/Haskell/SQL, Lisp, shell
+_RUNS = ("//", "--", ";", "#")                       # markers written doubled or more: `;;;`
+
+
+def leading_comment(text: str, paragraph: bool = False) -> str:
     """The first comment block's text, markers stripped; the #! line and protocol marks
-    (`cave-protocol: persistent`) are not description."""
+    (`cave-protocol: persistent`) are not description. `paragraph`: the block as it is
+    written, lines joined by newlines (its first paragraph is the description)."""
     lines: list[str] = []
-    for number, raw in enumerate(text.splitlines()):
+    for number, raw in enumerate(text.splitlines()[:200]):
         line = raw.strip()
         if number == 0 and line.startswith("#!") or "cave-protocol:" in line:
             continue
-        for marker in ("//", "/*", "*/", "#", "*"):
+        for marker in _MARKERS:
             if line.startswith(marker):
-                line = line.removeprefix(marker).removesuffix("*/").strip()
+                line = (line.lstrip(marker[0]) if marker in _RUNS else line.removeprefix(marker)
+                        ).removesuffix("*/").strip()
                 break
         else:
             if lines or line:
@@ -86,7 +92,9 @@ def _comment(text: str) -> str:
             break
         if line:
             lines.append(line)
-    return " ".join(lines)
+        if raw.rstrip().endswith("*/"):
+            break               # a block comment's end ends it (`#include` after is code)
+    return ("\n" if paragraph else " ").join(lines)
 
 
 def _first_sentence(paragraph: str) -> str:

@@ -19,9 +19,11 @@ from typing import Any, Iterable, Iterator
 
 from engine import InputError
 from sandbox.isolation import SCRATCH_BYTES
+from sandbox.shown import shown
 
 INPUTS_BYTES = 1 << 20         # the largest match record read back (an honest one: KiBs)
 _STATS_BYTES = 1 << 16         # a player's stats (an honest one: under 200 bytes)
+DESCRIPTION_CHARS = 300        # a bot's description (orchestrator/bots.py cuts it so)
 _MOST_PLAYERS = 256            # a match's players (as a replay's; arena seats 64 at most)
 
 # Each column a reader does arithmetic on or shows, with the types arena writes to it.
@@ -116,6 +118,9 @@ CREATE TABLE IF NOT EXISTS scratch (
 );
 CREATE TABLE IF NOT EXISTS moves (
     match_id TEXT PRIMARY KEY, digest TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS bot_texts (
+    sha256 TEXT PRIMARY KEY, description TEXT NOT NULL
 );
 """
 
@@ -218,6 +223,11 @@ class Store:
         if result.get("moves"):       # the digest of its moves (`arena compare`'s "identical")
             self.db.execute("INSERT OR REPLACE INTO moves VALUES (?, ?)",
                             (match_id, result["moves"]))
+        # What each bot says of itself, by its file's digest (a function of its bytes);
+        # a results file from before this table reads "" for every bot.
+        self.db.executemany(
+            "INSERT OR REPLACE INTO bot_texts VALUES (?, ?)",
+            [(p["sha256"], p["description"]) for p in result["players"] if "description" in p])
         self.db.execute("DELETE FROM scratch WHERE match_id = ?", (match_id,))
         self.db.executemany(
             "INSERT INTO scratch VALUES (?, ?, ?)",
@@ -309,12 +319,13 @@ class Store:
         players = [
             {"seat": seat, "name": name, "bot": bot, "sha256": sha, "rank": rank,
              "status": status, "reason": reason, "turn": turn, "overheats": overheats,
-             "cpu_s": cpu_s, "peak_rss_mb": rss, "stats": stats}
-            for seat, name, bot, sha, rank, status, reason, turn, overheats, cpu_s, rss, stats
-            in self.db.execute(
-                "SELECT seat, name, bot, sha256, rank, status, reason, turn, overheats, cpu_s, "
-                "peak_rss_mb, stats FROM participants WHERE match_id = ? ORDER BY seat",
-                (match_id,))]
+             "cpu_s": cpu_s, "peak_rss_mb": rss, "stats": stats, "description": about}
+            for seat, name, bot, sha, rank, status, reason, turn, overheats, cpu_s, rss, stats,
+            about in self.db.execute(
+                "SELECT p.seat, p.name, p.bot, p.sha256, p.rank, p.status, p.reason, p.turn, "
+                "p.overheats, p.cpu_s, p.peak_rss_mb, p.stats, t.description FROM participants "
+                "p LEFT JOIN bot_texts t ON t.sha256 = p.sha256 WHERE p.match_id = ? "
+                "ORDER BY p.seat", (match_id,))]
         moves = self.db.execute("SELECT digest FROM moves WHERE match_id = ?",
                                 (match_id,)).fetchone()
         return self._checked({"id": row[0], "game": row[1], "map": row[2], "seed": row[3],
@@ -327,8 +338,9 @@ class Store:
         (the order they finished in), read in one query rather than two per match."""
         query = ("SELECT m.id, m.game, m.map, m.seed, m.turns, m.end_reason, m.restarts, "
                  "m.replay, p.seat, p.name, p.bot, p.sha256, p.rank, p.status, p.reason, "
-                 "p.turn, p.overheats, p.cpu_s, p.peak_rss_mb, p.stats FROM matches m "
-                 "JOIN participants p ON p.match_id = m.id")
+                 "p.turn, p.overheats, p.cpu_s, p.peak_rss_mb, p.stats, t.description "
+                 "FROM matches m JOIN participants p ON p.match_id = m.id "
+                 "LEFT JOIN bot_texts t ON t.sha256 = p.sha256")
         if run_id:
             query += (" JOIN run_matches rm ON rm.match_id = m.id WHERE rm.run_id = ? "
                       "ORDER BY rm.ordinal, p.seat")
@@ -343,11 +355,11 @@ class Store:
                            "turns": row[4], "end": row[5], "restarts": row[6],
                            "replay": row[7], "players": []}
             (seat, name, bot, sha, rank, status, reason, turn, overheats, cpu_s, rss,
-             stats) = row[8:]
+             stats, about) = row[8:]
             current["players"].append({
                 "seat": seat, "name": name, "bot": bot, "sha256": sha, "rank": rank,
                 "status": status, "reason": reason, "turn": turn, "overheats": overheats,
-                "cpu_s": cpu_s, "peak_rss_mb": rss, "stats": stats})
+                "cpu_s": cpu_s, "peak_rss_mb": rss, "stats": stats, "description": about})
         if current is not None:
             yield self._checked(current)
 
@@ -370,6 +382,13 @@ class Store:
             for key, kinds in _PLAYER_FIELDS.items():
                 if not _fits(player[key], kinds):
                     raise bad(f"players[{i}].{key}", _WANT[kinds])
+            about = player.get("description")
+            if about is None:
+                player["description"] = ""      # a results file from before descriptions
+            elif not (isinstance(about, str) and len(about) <= DESCRIPTION_CHARS
+                      and shown(about) == about):
+                raise bad(f"players[{i}].description", f"plain text of at most "
+                          f"{DESCRIPTION_CHARS} characters")
             stats = player["stats"]
             try:
                 parsed = json.loads(stats) if len(stats) <= _STATS_BYTES else None

@@ -36,7 +36,8 @@ class Tally:
         firsts = sum(1 for p in match["players"] if p["rank"] == 1)
         for p in match["players"]:
             row = self.table.setdefault(self.key(p), {
-                "name": p["name"], "bot": p["bot"], "sha256": p["sha256"], "matches": 0,
+                "name": p["name"], "bot": p["bot"], "sha256": p["sha256"],
+                "description": p.get("description") or "", "matches": 0,
                 "wins": 0, "draws": 0, "top2": 0, "rank_sum": 0, "erased": 0, "forfeits": 0,
                 "load_errors": 0, "reasons": Counter(), "score_sum": 0, "scores": 0})
             row["matches"] += 1
@@ -57,7 +58,8 @@ class Tally:
         for row in self.table.values():
             n = row["matches"]
             players.append({
-                "name": row["name"], "bot": row["bot"], "sha256": row["sha256"], "matches": n,
+                "name": row["name"], "bot": row["bot"], "sha256": row["sha256"],
+                "description": row["description"], "matches": n,
                 "wins": row["wins"], "draws": row["draws"],
                 "win_rate": round(row["wins"] / n, 4),
                 "win_ci": [round(x, 4) for x in wilson(row["wins"], n)],

@@ -170,7 +170,7 @@ def test_a_readme_command_runs_as_written(command, clone) -> None:
         given(clone, "run", *mine, "--max-turns", "8", "--seed", "1", "--replay",
               "mine.json.gz")
         given(clone, "replay", "mine.json.gz", "--turn", "3", "--save-position", "pos.json")
-    if argv[1] == "results" or argv[1] == "replay" and ":" in argv[2]:
+    if argv[1] in ("results", "publish") or argv[1] == "replay" and ":" in argv[2]:
         given(clone, "batch", "hunter", "beeline", "--seeds", "1", "--max-turns", "5",
               "--workers", "1")
     if argv[1] == "replay" and ":" in argv[2]:         # DB:MATCH_ID: an id of that file

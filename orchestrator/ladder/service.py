@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from orchestrator import execute
-from orchestrator.bots import BotFile
+from orchestrator.bots import BotFile, described
 from orchestrator.games import GAMES, get_game, hint_for_ladder
 from orchestrator.ladder.matchmaking import LadderRules, Standing, pick
 from orchestrator.ladder.store import LadderStore, Queued
@@ -627,8 +627,12 @@ class Ladder:
                 check = json.loads(verdict)
                 versions.append({"version": version, "sha256": sha, "created": created,
                                  "check": {"ok": check["ok"], "reason": check["reason"]}})
+            found = self.store.source(bot_id, bot.version)
             info = self._row(bot) | {"game": bot.game, "reason": bot.reason,
-                                     "versions": versions, "history": self.history(bot_id)}
+                                     "versions": versions, "history": self.history(bot_id),
+                                     # what its latest file says of its strategy, as text
+                                     "description": described(found[0], found[1])
+                                     if found else ""}
         info["recent_matches"] = self.matches_list(bot=bot_id, limit=recent)
         return info
 

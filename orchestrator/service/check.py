@@ -223,6 +223,7 @@ def verdict(result: dict, bot: BotFile, max_overheat_share: float, output_cap: i
     return {
         "ok": reason is None, "reason": reason, "failure": failure, "game": result["game"],
         "name": me["name"], "bot": me["bot"], "sha256": me["sha256"],
+        "description": me.get("description", ""),
         "engine_version": result["engine_version"], "seed": result["seed"],
         "map": result["map"], "turns": result["turns"] if me["turn"] is None else me["turn"],
         "overheats": me["overheats"], "decisions": decisions, "cpu_s": me["cpu_s"],

@@ -150,8 +150,11 @@ def checked_record(record: object, where: str, cpu_limit: float | None = None,
     if not isinstance(bots, list) or not 1 <= len(bots) <= _MOST_BOTS:
         raise bad(f"bots: must be a list of 1 to {_MOST_BOTS}")
     for i, bot in enumerate(bots):
+        # A bot's name is its own text (`name = '<b>\x1b[31m'` is a name), never shown
+        # in an error line here: it is any short text, escaped where it is shown.
         if not (isinstance(bot, dict) and set(bot) == _BOT_KEYS and text(bot["path"])
-                and text(bot["file"]) and text(bot["name"], 200) and digest(bot["sha256"])):
+                and text(bot["file"]) and isinstance(bot["name"], str)
+                and 0 < len(bot["name"]) <= 200 and digest(bot["sha256"])):
             raise bad(f"bots[{i}]: must be a bot's path, file, name and sha256")
     rules = record["rules"]
     if not (isinstance(rules, dict) and isinstance(rules.get("preset"), str)

@@ -154,3 +154,16 @@ def test_a_hostile_host_header_is_text_on_the_api_page(served) -> None:
     assert sent[0]["status"] == 200 and "Upload a new bot" in page
     assert "<script" not in page and host.decode() not in page    # escaped, or left out
     assert b"default-src 'none'" in headers[b"content-security-policy"]
+
+
+def test_a_bots_page_says_its_description_as_text(served) -> None:
+    """Issue 42: a bot's pithy description (its file's docstring) under its name, escaped."""
+    client, _ = served
+    source = (SAMPLES / "robotgame" / "rusher.py").read_bytes().replace(
+        b"# Rusher: hits", b"# Rusher " + INJECTION.encode() + b"\x1b[31m: hits", 1)
+    answer = upload(client, "robotgame", "described rusher", source=source)
+    assert answer.status_code == 201, answer.text
+    page = client.get(f"/bots/{answer.json()['id']}").text
+    assert INJECTION not in page and "\x1b" not in page
+    assert ('<p class="description">Rusher &lt;script&gt;alert(1)&lt;/script&gt;\\x1b[31m: '
+            'hits the weakest enemy') in page

@@ -1,0 +1,537 @@
+"""`arena publish DB`: one run of a results file as a static results site.
+
+The seed's game master reports "the results (hopefully with fancy replays)" and shares
+everyone's submission afterwards. The site is a folder of plain files that opens from
+file:// and from any static host, with no network and no build step:
+
+    index.html              the standings (ratings, their intervals), every AI and match
+    matrix.html             the matchup matrix (orchestrator/matrix_page.py's page)
+    ais/N.html              an AI: its name, description, sha256, source, games, penalties
+    matches/N.html          a match: its players, the commands that play it again, and its
+                            replay in the viewer
+    replays/N.js            a match's replay, gzipped, as a script that assigns it (a page
+                            opened from file:// cannot fetch() a local file; it can load
+                            a script)
+    viewer/GAME.js          the viewer (viewer/viewer.html's script with the game's
+                            renderer), ONE copy shared by every match page
+    viewer/viewer.css, site.css
+
+Every page has a strict Content-Security-Policy: only the site's own scripts and styles,
+by 'self' (no inline script on any page but the matrix, whose own is allowed by hash), no
+connection. Everything a bot chose (its name, description, source, reasons,
+output) is text: HTML-escaped in the pages written here, and set as textContent by the
+viewer; the replay's JSON goes into its script with `<`, `>` and `&` escaped
+(replay_view.embed), so no `</script>` in it ends the script.
+"""
+from __future__ import annotations
+
+import base64
+import functools
+import gzip
+import hashlib
+import html
+import re
+import shlex
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Callable, Iterable
+
+from engine import InputError
+from engine.textfile import regular_bytes
+from orchestrator import matrix_page, notes, replay, replay_view
+from orchestrator.games import get_game
+from orchestrator.service import matchups
+from orchestrator.service.batch import tournament_report
+from orchestrator.service.matchups import Kept
+from orchestrator.service.results import open_results, results_file
+from orchestrator.service.stored_replay import replay_path
+from orchestrator.store import Store
+from orchestrator.text import shown
+from sandbox import modes
+from sandbox.modes import DEFAULT_MODE
+
+SOURCE_BYTES = 256 << 10        # a bot's source shown on its page (a sample: a few KiB)
+POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src data:; "
+          "base-uri 'none'; form-action 'none'")
+# The viewer page's script reads its replay from these (viewer.html reads them from
+# <script type="application/json"> elements; a shared script cannot hold the data).
+_DATA_READ = 'JSON.parse(document.getElementById("replay-data").textContent)'
+_SOURCE_READ = 'JSON.parse(document.getElementById("replay-source").textContent)'
+_DATA_GLOBAL, _SOURCE_GLOBAL = "window.ARENA_REPLAY", "window.ARENA_REPLAY_SOURCE"
+
+Told = Callable[[str, int, int], None]       # (what, done, total): the progress bar
+
+
+@dataclass
+class Entrant:
+    """One AI of the run: a bot file, by path and sha256 (as the standings count them)."""
+
+    number: int
+    name: str
+    bot: str
+    sha256: str
+    description: str
+    standing: dict
+    games: list[tuple[int, dict]] = field(default_factory=list)   # (match number, player)
+    file: str | None = None          # where the run's record says it was read from
+
+
+def penalty(player: dict) -> str:
+    """What one AI was charged with in one match, in words: its status and why.
+
+    The single place a penalty is worded for the site (another engineer's wording of
+    penalties goes here when it lands): today the record's own note (orchestrator/notes.py,
+    which escapes what the bot chose)."""
+    said = notes.note(player) or "no reason recorded"
+    return f"{player['status']}: {said}" if player["status"] != "ok" else said
+
+
+def penalized(player: dict) -> bool:
+    """Whether a player's record charges it anything: erased, forfeit, did not load, or
+    overheats (exceptions and invalid moves) it was charged for."""
+    return player["status"] != "ok" or bool(player.get("overheats"))
+
+
+# -- the checks: every value of a publish, in one place (the CLI and the API call this) --
+def checked(db: str | Path, out: str | Path, run: str | None, force: bool,
+            sandbox: str = DEFAULT_MODE) -> tuple[Path, Path]:
+    """The results file (it must exist) and the site's folder, which must not be a file,
+    nor a folder holding anything, unless `force`; InputError otherwise."""
+    if not isinstance(out, (str, Path)) or not str(out):
+        raise InputError("--out: give the folder to write the site in")
+    if run is not None and (not isinstance(run, str) or not run):
+        raise InputError("--run: give a run's id (or the start of it); `arena results DB` "
+                         "lists them")
+    if not isinstance(force, bool):
+        raise InputError("force: must be true or false")
+    modes.chosen(sandbox)
+    folder = Path(out)
+    if folder.exists() and not folder.is_dir():
+        raise InputError(f"{shown(folder)}: --out is a file, not a folder")
+    if folder.is_dir() and any(folder.iterdir()) and not force:
+        raise InputError(f"{shown(folder)}: the folder is not empty; give another --out, or "
+                         f"--force to write the site over what is there")
+    return results_file(db), folder
+
+
+def publish(db: str | Path, out: str | Path, run: str | None = None, force: bool = False,
+            told: Told = lambda what, done, total: None, sandbox: str = DEFAULT_MODE) -> dict:
+    """Write the site of one run (default: the file's latest) into `out`; returns what
+    it wrote: the folder, the run, the counts, and each match that has no replay and why.
+    `told(what, done, total)` hears the progress."""
+    db_path, folder = checked(db, out, run, force, sandbox)
+    store = open_results(db_path)
+    try:
+        chosen = _run(store, run)
+        matches = store.run_results(chosen["id"])
+        if not matches:
+            raise InputError(f"{db_path}: run {chosen['id'][:10]} has no finished match "
+                             f"to publish")
+        game = get_game(chosen["game"])
+        report = tournament_report(matches, game, chosen["args"].get("format", ""), 0, db_path)
+        grid = matchups.matrix(store, chosen["id"])
+        records = {m["id"]: _record(store, m["id"]) for m in matches}
+        versions = {m["id"]: _engine_version(store, m["id"]) for m in matches}
+        kept = Kept(store.path)
+    finally:
+        store.close()
+    site = _Site(folder, db_path, chosen, game.name, matches, report, records, versions)
+    total = len(matches) + len(site.entrants) + 2
+    done = 0
+    try:
+        for part in ("viewer", "replays", "ais", "matches"):
+            (folder / part).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"{shown(folder)}: cannot write the site ({exc.strerror})") from None
+    site.write_assets()
+    missing: dict[str, str] = {}
+    for number, match in enumerate(matches, 1):
+        told(f"match {number} of {len(matches)}: its replay", done, total)
+        data, why = _replay_of(db_path, match, kept, sandbox)
+        if why is not None:
+            missing[match["id"]] = why
+        site.write_match(number, match, data, why)
+        done += 1
+    for entrant in site.entrants:
+        told(f"AI {entrant.number}: {shown(entrant.name)}", done, total)
+        site.write_entrant(entrant)
+        done += 1
+    told("the matchup matrix", done, total)
+    _write(folder / "matrix.html", matrix_page.page(grid))
+    done += 1
+    told("the index", done, total)
+    site.write_index()
+    told("done", total, total)
+    return {"out": str(folder), "run": chosen["id"], "kind": chosen["kind"],
+            "game": game.name, "matches": len(matches), "ais": len(site.entrants),
+            "replays": len(matches) - len(missing), "without_replay": missing,
+            "bytes": sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())}
+
+
+def _run(store: Store, run: str | None) -> dict:
+    runs = store.runs()
+    if run is None:
+        if not runs:
+            raise InputError(f"{store.path}: the results file holds no run to publish")
+        return runs[-1]
+    matching = [r for r in runs if r["id"].startswith(run)]
+    if len(matching) != 1:
+        raise InputError(f"--run {shown(run)[:40]}: {len(matching)} runs match in "
+                         f"{store.path} (`arena results {store.path}` lists them)")
+    return matching[0]
+
+
+def _record(store: Store, match_id: str) -> dict | None:
+    """A match's record (what it was played from), where it is one arena writes."""
+    try:
+        found = store.inputs(match_id)
+    except InputError:
+        return None
+    return found if isinstance(found, dict) else None
+
+
+def _engine_version(store: Store, match_id: str) -> str:
+    row = store.db.execute("SELECT engine_version FROM matches WHERE id = ?",
+                           (match_id,)).fetchone()
+    value = row[0] if row else None
+    return shown(value)[:40] if isinstance(value, str) else "?"
+
+
+def _replay_of(db: Path, match: dict, kept: Kept, sandbox: str) -> tuple[dict | None,
+                                                                        str | None]:
+    """The match's replay: the kept file, else the match played again from its record
+    (stored_replay.py: refused where a file changed or the match ends otherwise)."""
+    try:
+        path = kept.file(match) or replay_path(db, match["id"], sandbox=sandbox)
+        return replay.load(path), None
+    except InputError as exc:
+        return None, shown(exc)[:300]
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"{shown(path)}: cannot write the site ({exc.strerror})") from None
+
+
+def esc(value: object) -> str:
+    """Any value as HTML text: escaped, and with terminal escapes made visible."""
+    return html.escape(shown(value), quote=True)
+
+
+# -- the pages -------------------------------------------------------------------------------
+class _Site:
+    def __init__(self, folder: Path, db: Path, run: dict, game: str, matches: list[dict],
+                 report: dict, records: dict, versions: dict) -> None:
+        self.folder, self.db, self.run, self.game = folder, db, run, game
+        self.matches, self.report, self.records, self.versions = (
+            matches, report, records, versions)
+        self.entrants: list[Entrant] = []
+        self.by_key: dict[tuple[str, str], Entrant] = {}
+        for number, row in enumerate(report["players"], 1):
+            entrant = Entrant(number, row["name"], row["bot"], row["sha256"],
+                              row.get("description") or "", row)
+            self.entrants.append(entrant)
+            self.by_key[(row["bot"], row["sha256"])] = entrant
+        for number, match in enumerate(matches, 1):
+            record = records.get(match["id"]) or {}
+            files = {(b.get("path"), b.get("sha256")): b.get("file")
+                     for b in record.get("bots", []) if isinstance(b, dict)}
+            for player in match["players"]:
+                entrant = self.by_key.get((player["bot"], player["sha256"]))
+                if entrant is None:
+                    continue
+                entrant.games.append((number, player))
+                if entrant.file is None and isinstance(
+                        files.get((player["bot"], player["sha256"])), str):
+                    entrant.file = files[(player["bot"], player["sha256"])]
+
+    # the shared files
+    def write_assets(self) -> None:
+        template = _viewer_page()
+        style = re.search(r"<style>(.*?)</style>", template, re.S).group(1)
+        _write(self.folder / "viewer" / "viewer.css", style)
+        _write(self.folder / "site.css", SITE_CSS)
+        for game in sorted({m["game"] for m in self.matches}):
+            _write(self.folder / "viewer" / f"{_slug(game)}.js", viewer_script(game))
+
+    def page(self, title: str, body: str, depth: int, css: Iterable[str] = ()) -> str:
+        up = "../" * depth
+        links = "".join(f'<link rel="stylesheet" href="{up}{name}">'
+                        for name in ("site.css", *css))
+        return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+                f'<meta http-equiv="Content-Security-Policy" content="{POLICY}">\n'
+                f'<meta name="referrer" content="no-referrer">\n'
+                f'<title>{esc(title)}</title>\n{links}\n</head>\n<body>\n'
+                f'<nav class="site"><a href="{up}index.html">standings</a> '
+                f'<a href="{up}matrix.html">matchup matrix</a> '
+                f'<span class="dim">{esc(self.run["kind"])} {esc(self.run["id"][:10])}, '
+                f'{esc(self.game)}</span></nav>\n{body}\n</body>\n</html>\n')
+
+    def ai_link(self, player: dict, up: str = "../") -> str:
+        entrant = self.by_key.get((player["bot"], player["sha256"]))
+        if entrant is None:
+            return esc(player["name"])
+        return f'<a href="{up}ais/{entrant.number}.html">{esc(player["name"])}</a>'
+
+    def write_index(self) -> None:
+        rows = []
+        ranked_by = self.report.get("ranked_by")
+        for e in self.entrants:
+            r = e.standing
+            ci = r.get("win_ci") or [0, 0]
+            penalties = r.get("erased", 0) + r.get("forfeits", 0) + r.get("load_errors", 0)
+            rows.append(
+                f'<tr><td>{e.number}</td><td><a href="ais/{e.number}.html">{esc(e.name)}</a>'
+                f'<div class="about">{esc(e.description)}</div></td>'
+                f'<td class="n">{_num(r.get("elo"), 0)}</td>'
+                f'<td class="n">{_num(r.get("mu"), 2)} ± {_num(2 * (r.get("sigma") or 0), 2)}'
+                f'</td><td class="n">{r.get("matches", 0)}</td>'
+                f'<td class="n">{r.get("wins", 0)}</td>'
+                f'<td class="n">{100 * r.get("win_rate", 0):.0f} % '
+                f'<span class="dim">({100 * ci[0]:.0f}–{100 * ci[1]:.0f})</span></td>'
+                f'<td class="n">{_num(r.get("mean_rank"), 2)}</td>'
+                f'<td class="n">{penalties}</td></tr>')
+        match_rows = [self.match_row(n, m, "") for n, m in enumerate(self.matches, 1)]
+        created = self.run.get("created")
+        body = (f'<h1>{esc(self.game)}: {esc(self.run["kind"])} results</h1>\n'
+                f'<p>{len(self.matches)} matches of {len(self.entrants)} AIs, ranked by '
+                f'{esc(ranked_by or "Elo")}. Elo starts at {esc(self.report["elo"]["initial"])}'
+                f' (K = {esc(self.report["elo"]["k"])}); openskill μ ± 2σ; win rate with its '
+                f'95 % Wilson interval. Results file <code>{esc(self.db.name)}</code>, run '
+                f'<code>{esc(self.run["id"])}</code>'
+                f'{", created " + esc(_when(created)) if created else ""}.</p>\n'
+                f'<table><thead><tr><th>#</th><th>AI</th><th>Elo</th><th>openskill</th>'
+                f'<th>games</th><th>wins</th><th>win rate</th><th>mean rank</th>'
+                f'<th>penalties</th></tr></thead><tbody>\n' + "\n".join(rows) +
+                '\n</tbody></table>\n<p><a href="matrix.html">The matchup matrix</a>: how '
+                'each AI fared against each other one.</p>\n<h2>Matches</h2>\n'
+                + _match_table(match_rows))
+        _write(self.folder / "index.html", self.page(f"{self.game} results", body, 0))
+
+    def match_row(self, number: int, match: dict, up: str) -> str:
+        players = ", ".join(
+            f'{p["rank"]}. {self.ai_link(p, up)}'
+            + (f' <span class="bad">({esc(p["status"])})</span>' if p["status"] != "ok"
+               else "")
+            for p in sorted(match["players"], key=lambda p: (p["rank"], p["seat"])))
+        return (f'<tr><td><a href="{up}matches/{number}.html">{number}</a></td>'
+                f'<td><code>{esc(match["id"][:10])}</code></td><td>{esc(match["map"])}</td>'
+                f'<td class="n">{esc(match["seed"])}</td><td class="n">{match["turns"]}</td>'
+                f'<td>{esc(match["end"])}</td><td>{players}</td></tr>')
+
+    def write_entrant(self, e: Entrant) -> None:
+        r = e.standing
+        source = self.source_of(e)
+        penalties = [
+            f'<li><a href="../matches/{n}.html">match {n}</a>: {esc(penalty(p))}'
+            + (f' <span class="dim">({p["overheats"]} overheats)</span>'
+               if p.get("overheats") else "") + "</li>"
+            for n, p in e.games if penalized(p)]
+        games = [self.match_row(n, self.matches[n - 1], "../") for n, _ in e.games]
+        body = (f'<h1>{esc(e.name)}</h1>\n'
+                f'<p class="about">{esc(e.description) or "<i>(no description)</i>"}</p>\n'
+                f'<dl><dt>file</dt><dd><code>{esc(Path(e.bot).name)}</code></dd>'
+                f'<dt>sha256</dt><dd><code>{esc(e.sha256)}</code></dd>'
+                f'<dt>place</dt><dd>{e.number} of {len(self.entrants)}</dd>'
+                f'<dt>Elo</dt><dd>{_num(r.get("elo"), 0)}</dd>'
+                f'<dt>openskill</dt><dd>{_num(r.get("mu"), 2)} ± '
+                f'{_num(2 * (r.get("sigma") or 0), 2)}</dd>'
+                f'<dt>games</dt><dd>{r.get("matches", 0)}, {r.get("wins", 0)} won</dd></dl>\n'
+                f'<h2>Penalties</h2>\n'
+                + (f'<ul>{"".join(penalties)}</ul>' if penalties else "<p>None.</p>")
+                + f'\n<h2>Games</h2>\n{_match_table(games)}\n<h2>Source</h2>\n{source}\n')
+        _write(self.folder / "ais" / f"{e.number}.html", self.page(e.name, body, 1))
+
+    def source_of(self, e: Entrant) -> str:
+        """The AI's source as the page shows it: the file its record names, read again
+        (bounded) and only if its sha256 is the one that played; else why not."""
+        if e.file is None:
+            return "<p>Not available: the results file does not record where it was read.</p>"
+        try:
+            data = regular_bytes(Path(e.file), SOURCE_BYTES, "a bot")
+        except (OSError, InputError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) else str(exc)
+            return f"<p>Not available: {esc(e.file)} cannot be read ({esc(why)}).</p>"
+        if hashlib.sha256(data).hexdigest() != e.sha256:
+            return f"<p>Not available: {esc(e.file)} changed since it played.</p>"
+        if b"\0" in data[:4096]:
+            return f"<p>A binary file of {len(data)} bytes.</p>"
+        return f'<pre class="source">{esc_source(data.decode("utf-8", "replace"))}</pre>'
+
+    def write_match(self, number: int, match: dict, data: dict | None,
+                    why: str | None) -> None:
+        record = self.records.get(match["id"])
+        version = self.versions.get(match["id"], "?")
+        players = "".join(
+            f'<tr><td class="n">{p["rank"]}</td><td>{self.ai_link(p)}</td>'
+            f'<td>{esc(p["status"])}</td><td>{esc(penalty(p)) if penalized(p) else ""}</td>'
+            f'<td class="n">{p["overheats"]}</td><td class="n">{p["cpu_s"]:.2f}</td></tr>'
+            for p in sorted(match["players"], key=lambda p: (p["rank"], p["seat"])))
+        stored = f"{self.db.name}:{match['id']}"
+        again = [f"arena replay {shlex.quote(stored)}"]
+        if record is not None:
+            again.append(run_command(record))
+        head = (f'<h1>Match {number}: {esc(match["game"])} on {esc(match["map"])}</h1>\n'
+                f'<p>Seed <code>{esc(match["seed"])}</code>, engine {esc(version)}, '
+                f'{match["turns"]} turns, ended by {esc(match["end"])}; id '
+                f'<code>{esc(match["id"])}</code>.</p>\n'
+                f'<table><thead><tr><th>rank</th><th>AI</th><th>status</th><th>penalty</th>'
+                f'<th>overheats</th><th>CPU s</th></tr></thead><tbody>{players}</tbody>'
+                f'</table>\n<p>Play it again (beside the results file, the bots and the '
+                f'map where they were):</p>\n'
+                + "".join(f"<pre class=\"command\">{esc(c)}</pre>" for c in again))
+        links = ""
+        if number > 1:
+            links += f'<a href="{number - 1}.html">previous match</a> '
+        if number < len(self.matches):
+            links += f'<a href="{number + 1}.html">next match</a>'
+        head += f'<p class="dim">{links}</p>\n'
+        if data is None:
+            body = head + f'<p class="bad">No replay: {esc(why)}</p>\n'
+            _write(self.folder / "matches" / f"{number}.html",
+                   self.page(f"match {number}", body, 1))
+            _drop(self.folder / "replays" / f"{number}.js")
+            return
+        viewer_body = _viewer_page().split("<body>", 1)[1].split("<script", 1)[0]
+        source = f"{self.db.name}:{match['id']}"
+        _write(self.folder / "replays" / f"{number}.js", replay_data_script(data, source))
+        game = _slug(data.get("game") if isinstance(data.get("game"), str) else match["game"])
+        if not (self.folder / "viewer" / f"{game}.js").is_file():
+            _write(self.folder / "viewer" / f"{game}.js", viewer_script(game))
+        body = (f'<div class="facts">{head}</div>\n<div class="viewer">{viewer_body}</div>\n'
+                f'<script src="../replays/{number}.js"></script>\n'
+                f'<script src="../viewer/{game}.js"></script>')
+        _write(self.folder / "matches" / f"{number}.html",
+               self.page(f"match {number}", body, 1, css=("viewer/viewer.css",)))
+
+
+@functools.cache
+def _viewer_page() -> str:
+    """orchestrator/viewer/viewer.html, the replay page whose style, markup and script
+    the site's match pages share."""
+    return resources.files("orchestrator").joinpath("viewer/viewer.html").read_text()
+
+
+def _drop(path: Path) -> None:
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        pass
+
+
+def run_command(record: dict) -> str:
+    """The `arena run` that plays the recorded match again (its map, bots, rules, seed)."""
+    words = ["arena", "run", "--game", str(record.get("game")), "--map",
+             str(record.get("map_path"))]
+    rules = record.get("rules") if isinstance(record.get("rules"), dict) else {}
+    if isinstance(rules.get("preset"), str):
+        words += ["--rules", rules["preset"]]
+    for key, option in (("max_turns", "--max-turns"), ("robots", "--robots")):
+        if isinstance(rules.get(key), int) and not isinstance(rules.get(key), bool):
+            words += [option, str(rules[key])]
+    words += ["--seed", str(record.get("seed"))]
+    words += [str(b.get("file")) for b in record.get("bots", []) if isinstance(b, dict)]
+    return " ".join(shlex.quote(shown(w)) for w in words)
+
+
+def viewer_script(game: str) -> str:
+    """The viewer's script for `game`'s replays, shared by every match page: viewer.html's
+    own, with the game's renderer in it, reading the replay from the match's data file."""
+    scripts = re.findall(r"<script>(.*?)</script>", _viewer_page(), re.S)
+    if len(scripts) != 1 or _DATA_READ not in scripts[0] or _SOURCE_READ not in scripts[0]:
+        raise InputError("orchestrator/viewer/viewer.html: its script does not read the "
+                         "replay as the results site expects (the site's viewer needs "
+                         "updating with it)")
+    viewer = (scripts[0].replace("/*__RENDERER__*/", replay_view.renderer(game))
+              .replace(_DATA_READ, _DATA_GLOBAL).replace(_SOURCE_READ, _SOURCE_GLOBAL))
+    return _UNPACK.replace("/*__VIEWER__*/", viewer)
+
+
+# The replay comes gzipped (in base64): a replay's JSON is some 8 times its gzip, and an
+# official game has hundreds. The browser's own DecompressionStream opens it (Chromium 80,
+# Firefox 113, Safari 16.4), then the viewer runs as it does in its page.
+_UNPACK = """"use strict";
+(function () {
+  function show() {
+/*__VIEWER__*/
+  }
+  const packed = window.ARENA_REPLAY_GZ;
+  if (typeof packed !== "string") { show(); return; }
+  const bytes = Uint8Array.from(atob(packed), (c) => c.charCodeAt(0));
+  new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip")))
+    .text().then((text) => { window.ARENA_REPLAY = JSON.parse(text); show(); });
+})();
+"""
+
+
+def replay_data_script(data: dict, source: str) -> str:
+    """A match's replay as a script that assigns it: strict JSON (replay_view.embed: `<`,
+    `>`, `&` and the line separators escaped), gzipped, in base64; the source (the
+    `DB:ID` the viewer's position command names) as an escaped JavaScript string."""
+    shown_data = {key: value for key, value in data.items() if key != "setup"}
+    packed = gzip.compress(replay_view.embed(shown_data).encode(), compresslevel=6, mtime=0)
+    return (f'window.ARENA_REPLAY_GZ = "{base64.b64encode(packed).decode()}";\n'
+            f"{_SOURCE_GLOBAL} = {replay_view.embed(source)};\n")
+
+
+def esc_source(text: str) -> str:
+    """A bot's source for a <pre>: HTML-escaped, each control but tab and newline shown
+    as its escape (a terminal escape in a comment stays text)."""
+    return html.escape("\n".join(shown(line).replace("\\t", "\t")
+                                 for line in text.split("\n")), quote=False)
+
+
+def _match_table(rows: list[str]) -> str:
+    return ('<table><thead><tr><th>#</th><th>id</th><th>map</th><th>seed</th><th>turns</th>'
+            '<th>end</th><th>finishing order</th></tr></thead><tbody>\n'
+            + "\n".join(rows) + "\n</tbody></table>")
+
+
+def _num(value: object, places: int) -> str:
+    return f"{value:.{places}f}" if isinstance(value, (int, float)) else "–"
+
+
+def _when(created: float) -> str:
+    import datetime as dt  # noqa: PLC0415
+    return dt.datetime.fromtimestamp(created, dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _slug(game: str) -> str:
+    """A game's name as a file name (a registry name: letters, digits, `_`, `-`)."""
+    return re.sub(r"[^A-Za-z0-9_-]", "_", game)[:40] or "game"
+
+
+SITE_CSS = """
+:root { --bg: #14161b; --panel: #1d2027; --text: #e6e6e6; --dim: #9aa0aa; --line: #2c3039; }
+body { margin: 0; padding: 0 18px 24px; background: var(--bg); color: var(--text);
+       font: 14px/1.45 system-ui, sans-serif; }
+a { color: #7cc4ff; }
+nav.site { padding: 8px 0; border-bottom: 1px solid var(--line); display: flex; gap: 14px; }
+h1 { font-size: 20px; } h2 { font-size: 16px; margin-top: 22px; }
+table { border-collapse: collapse; margin: 8px 0; }
+th, td { text-align: left; padding: 3px 10px 3px 0; border-bottom: 1px solid var(--line);
+         vertical-align: top; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; }
+.dim, .about { color: var(--dim); } .about { font-size: 12px; max-width: 60em; }
+p.about { font-size: 14px; }
+.bad { color: #ff6b6b; }
+dl { display: grid; grid-template-columns: max-content auto; gap: 2px 14px; }
+dt { color: var(--dim); } dd { margin: 0; }
+pre { background: #0f1115; border: 1px solid var(--line); padding: 8px; overflow: auto;
+      white-space: pre-wrap; }
+pre.source { max-height: 70vh; font-size: 12px; }
+div.facts { max-width: 1200px; }
+div.viewer header { padding-left: 0; }
+div.viewer main { padding-left: 0; }
+"""
+
+
+def folder_size(folder: Path) -> int:
+    return sum(p.stat().st_size for p in Path(folder).rglob("*") if p.is_file())
+
+
+__all__ = ["checked", "esc", "folder_size", "penalty", "publish", "replay_data_script",
+           "run_command", "viewer_script"]

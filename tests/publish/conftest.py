@@ -1,0 +1,43 @@
+"""A small tournament's results file, with an AI whose name and description are hostile
+text (markup, a terminal escape), for the results site's tests (issue 42)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from orchestrator import api
+
+REPO = Path(__file__).resolve().parents[2]
+# Text no page may show as markup or pass to a terminal: a script, a handler, an OSC 52
+# clipboard write and a colour escape.
+HOSTILE_NAME = "<script>alert(1)</script>\x1b[31mX"
+HOSTILE_ABOUT = "<img src=x onerror=alert(2)> strategy \x1b]52;c;aGk=\x07 & </pre>"
+
+
+def hostile_bot(folder: Path) -> Path:
+    """Randy (moves at random), renamed and described with hostile text."""
+    body = (REPO / "bots/arena/randy.py").read_text().split('"""', 2)[2]
+    body = body.replace("name = 'Randy'", "")
+    path = folder / "hostile.py"
+    path.write_text(f'"""{HOSTILE_ABOUT}"""\n{body}\nname = {HOSTILE_NAME!r}\n')
+    return path
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory) -> Path:
+    """A round-robin of three arena AIs on the tiny map, 12 turns a match, no replays kept
+    (the site plays each match again from its record)."""
+    folder = tmp_path_factory.mktemp("official")
+    db = folder / "results.sqlite"
+    api.tournament([hostile_bot(folder), str(REPO / "bots/arena/hunter.py"),
+                    str(REPO / "bots/arena/turtle.py")], format="round-robin", games=1,
+                   map="tiny", max_turns=12, first_seed=7, workers=1, db=db, progress=False)
+    return db
+
+
+@pytest.fixture(scope="module")
+def site(results, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("site") / "site"
+    api.publish(results, out, progress=False)
+    return out
