@@ -27,7 +27,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from engine import InputError
-from orchestrator import replay, replay_view
+from orchestrator import penalties, replay, replay_view
 from orchestrator.ladder.service import MAX_FILE, Ladder, LadderError
 from orchestrator.text import shown
 from orchestrator.web import BodyTooLarge, Guard, validation_reason
@@ -166,6 +166,7 @@ def create_app(ladder: Ladder, run: bool = True,
     # reorders the cell it is in, and no invisible or control character.
     env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True,
                       finalize=_visible)
+    env.globals["penalty_note"] = penalties.note      # orchestrator/penalties.py's words
 
     def html(template: str, status: int = 200, **context) -> HTMLResponse:
         context.setdefault("games", ladder.games)
