@@ -494,7 +494,7 @@ class Store:
         query += " ORDER BY m.finished, m.id, p.seat"
         rows = []
         for row in self.db.execute(query, params):
-            player = dict(zip(_PLAYER_FIELDS, (*row[8:19], row[20])))
+            player = dict(zip(_PLAYER_FIELDS, (*row[8:19], row[20]), strict=True))
             player["penalties"] = row[21]
             checked = self._checked({"id": row[0], "game": row[1], "map": row[2],
                                      "seed": row[3], "turns": row[5], "end": row[6],

@@ -16,10 +16,10 @@ from orchestrator.bots import BotFile, read_bot
 from orchestrator.games import DEFAULT_GAME, get_game
 from orchestrator.match import MatchSpec, run_match
 from orchestrator.options import game_limits
+from orchestrator.text import shown
 from sandbox import modes
 from sandbox.botlib import child_module
 from sandbox.limits import Limits
-from orchestrator.text import shown
 from sandbox.programs import BY_NAME, PERSISTENT, PERSISTENT_LINES
 
 FAILING = child_module("_attempts").FAILING
