@@ -75,19 +75,38 @@ def megabytes(count: int) -> str:
     return plural(count, "byte")
 
 
-def outcome(player: dict) -> str:
-    """`erased (cpu time limit, turn 1)`, `erased (memory limit, turn 2, 93 MB)`,
-    `forfeit (...)`, `not loaded (...)`; "" for an AI that finished."""
+def _outcome_parts(player: dict) -> tuple[str, list[str]] | None:
+    """The word and the reason and turn of an erase, forfeit or load error, else None."""
     word = STATUS_WORDS.get(player.get("status"))
     if word is None:
-        return ""
+        return None
     parts = [shown(player["reason"])] if player.get("reason") else []
     if player.get("turn") is not None:
         parts.append(f"turn {player['turn']}")
+    return word, parts
+
+
+def erase_memory(player: dict) -> float | None:
+    """The memory an AI held when memory erased it (MB), else None."""
     if player.get("status") == "erased" and "memory" in str(player.get("reason") or "") \
             and player.get("peak_rss_mb"):
-        parts.append(f"{player['peak_rss_mb']:.0f} MB")
+        return float(player["peak_rss_mb"])
+    return None
+
+
+def _said(word: str, parts: list[str]) -> str:
     return f"{word} ({', '.join(parts)})" if parts else word
+
+
+def outcome(player: dict) -> str:
+    """`erased (cpu time limit, turn 1)`, `erased (memory limit, turn 2, 93 MB)`,
+    `forfeit (...)`, `not loaded (...)`; "" for an AI that finished."""
+    found = _outcome_parts(player)
+    if found is None:
+        return ""
+    word, parts = found
+    memory = erase_memory(player)
+    return _said(word, parts + ([f"{memory:.0f} MB"] if memory is not None else []))
 
 
 def overheats(player: dict) -> str:
@@ -179,7 +198,8 @@ class Penalties:
     """One entrant's penalties over many matches, kept one match at a time."""
 
     def __init__(self) -> None:
-        self.outcomes: Counter[str] = Counter()
+        self.outcomes: Counter[tuple] = Counter()     # (word, reason and turn)
+        self.memory: dict[tuple, float] = {}          # the most held at a memory erase
         self.overheats = self.overheat_games = 0
         self.first_error = ""
         self.kinds: Counter[str] = Counter()
@@ -190,9 +210,13 @@ class Penalties:
         self.faults: Counter[str] = Counter()
 
     def add(self, player: dict) -> None:
-        said = outcome(player)
-        if said:
-            self.outcomes[said] += 1
+        found = _outcome_parts(player)
+        if found is not None:
+            key = (found[0], tuple(found[1]))
+            self.outcomes[key] += 1
+            memory = erase_memory(player)
+            if memory is not None:
+                self.memory[key] = max(memory, self.memory.get(key, 0.0))
         if player.get("overheats"):
             self.overheats += player["overheats"]
             self.overheat_games += 1
@@ -215,7 +239,12 @@ class Penalties:
             self.faults[said] += 1
 
     def lines(self) -> list[str]:
-        said = [f"{count} x {text}" for text, count in self.outcomes.most_common()]
+        said = []
+        for (word, parts), count in self.outcomes.most_common():
+            memory = self.memory.get((word, parts))
+            held = [] if memory is None else [
+                f"{'' if count == 1 else 'up to '}{memory:.0f} MB"]
+            said.append(f"{count} x {_said(word, [*parts, *held])}")
         if self.overheats:
             said.append(f"{plural(self.overheats, 'overheat')} in "
                         f"{plural(self.overheat_games, 'game')}"

@@ -13,6 +13,7 @@ import json
 import os
 import re
 import subprocess
+import threading
 
 import pytest
 
@@ -32,7 +33,7 @@ RUNS = [*QUICK, "--workers", "1"]
 # Each bot's penalty, as every output must say it (a regular expression).
 EXPECTED = {
     "Spinner": r"erased \(cpu time limit, turn 1\)",
-    "MemoryBomb": r"erased \(memory limit, turn 1, (\d+) MB\)",
+    "MemoryBomb": r"erased \(memory limit, turn 1, (?:up to )?(\d+) MB\)",
     "Raiser": r"\d+ overheats.*first: ValueError: boom",
     "PasswdReader": r"refused: 1 file \(open /etc/passwd for reading\)",
     "TcpClient": r"refused: 1 socket \(socket\(AF_INET, SOCK_STREAM\)\)",
@@ -171,3 +172,28 @@ def test_check_shows_rule_one_and_strict_fails_on_it() -> None:
     verdict = api.check(gossip, once=True, turns=3, strict=True, progress=False)
     assert not verdict["ok"] and verdict["failure"] == "warnings"
     assert api.check(gossip, once=True, turns=3, progress=False)["ok"]
+
+
+def test_the_ladder_match_table_names_each_erase(played, tmp_path) -> None:
+    """The ladder's match rows (the index, a game's and a bot's pages, /api/matches) say
+    an erased seat's reason and turn, not only `erased`."""
+    from orchestrator.ladder.app import page_templates
+    from orchestrator.ladder.service import Ladder
+    from orchestrator.ladder.store import LadderStore
+    store = LadderStore(tmp_path / "ladder.sqlite")
+    result = played["run_json"]
+    lineup = [(store.add_bot("arena", p["name"], "x", "bot.py", p["sha256"], b"", {}), 1)
+              for p in sorted(result["players"], key=lambda p: p["seat"])]
+    queued = store.enqueue("arena", "tiny", lineup, True)
+    store.finish(queued, "d", result, 1.0, [])
+    ladder = Ladder.__new__(Ladder)           # the listing needs only the store and a lock
+    ladder.store, ladder.lock = store, threading.RLock()
+    listed = ladder.matches_list()
+    said = {p["name"]: p["penalty"] for p in listed[0]["players"]}
+    assert said["Spinner"] == "erased (cpu time limit, turn 1)", said
+    assert re.fullmatch(EXPECTED["MemoryBomb"], said["MemoryBomb"]), said
+    assert said["Hunter"] == ""
+    page = page_templates().get_template("index.html").render(
+        games=["arena"], boards=[], latest=listed)
+    assert "(erased (cpu time limit, turn 1))" in page, page
+
