@@ -78,8 +78,10 @@ def megabytes(count: int) -> str:
 def _outcome_parts(player: dict) -> tuple[str, list[str]] | None:
     """The word and the reason and turn of an erase, forfeit or load error, else None."""
     word = STATUS_WORDS.get(player.get("status"))
+    if word is None and player.get("status") != "ok" and player.get("status"):
+        word = shown(player["status"])          # a status of no known game: said as it is
     if word is None:
-        return None
+        return ("", [shown(player["reason"])]) if player.get("reason") else None
     parts = [shown(player["reason"])] if player.get("reason") else []
     if player.get("turn") is not None:
         parts.append(f"turn {player['turn']}")
@@ -95,6 +97,8 @@ def erase_memory(player: dict) -> float | None:
 
 
 def _said(word: str, parts: list[str]) -> str:
+    if not word:
+        return ", ".join(parts)
     return f"{word} ({', '.join(parts)})" if parts else word
 
 
