@@ -12,6 +12,7 @@ import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import threading
 
@@ -197,3 +198,19 @@ def test_the_ladder_match_table_names_each_erase(played, tmp_path) -> None:
         games=["arena"], boards=[], latest=listed)
     assert "(erased (cpu time limit, turn 1))" in page, page
 
+
+
+@pytest.mark.parametrize("sandbox", ["standard", "bwrap"])
+def test_the_memory_at_a_memory_erase_is_the_memory_then(sandbox) -> None:
+    """Under bwrap, wait4 reports bwrap's own peak and the interpreter's was read only
+    between turns: an AI erased for memory showed the 15 MB it held before its last turn.
+    The host now reads it at the erase (the memory cgroup's high-water mark outlives the
+    process)."""
+    if sandbox == "bwrap" and shutil.which("bwrap") is None:
+        pytest.skip("the bwrap tier needs bubblewrap (make test installs it as root)")
+    result = json.loads(arena("run", str(BOTS_OF["MemoryBomb"]), str(BOTS_OF["Hunter"]),
+                              *QUICK, "--seed", "3", "--sandbox", sandbox, "--json"))
+    bomb = next(p for p in result["players"] if p["name"] == "MemoryBomb")
+    assert bomb["status"] == "erased" and bomb["reason"].startswith("memory limit"), bomb
+    assert 60 <= bomb["peak_rss_mb"] <= 120, bomb       # the cap is 80 MiB (+ the cgroup's slack)
+    assert re.fullmatch(EXPECTED["MemoryBomb"], bomb["note"]), bomb["note"]
