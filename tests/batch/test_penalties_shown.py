@@ -214,3 +214,13 @@ def test_the_memory_at_a_memory_erase_is_the_memory_then(sandbox) -> None:
     assert bomb["status"] == "erased" and bomb["reason"].startswith("memory limit"), bomb
     assert 60 <= bomb["peak_rss_mb"] <= 120, bomb       # the cap is 80 MiB (+ the cgroup's slack)
     assert re.fullmatch(EXPECTED["MemoryBomb"], bomb["note"]), bomb["note"]
+
+
+def test_the_python_api_and_its_html_name_every_penalty(played) -> None:
+    """`api.open_store(DB).run(ID)`: each Standing's penalties, and the notebook's table."""
+    store = api.open_store(played["db"])
+    batch = next(run for run in store.runs() if run.kind == "batch")
+    table = store.run(batch.id)
+    said_of({row.name: "; ".join(row.penalties) for row in table.players})
+    page = table._repr_html_()
+    assert "erased (cpu time limit, turn 1)" in page and "output cut: " in page
