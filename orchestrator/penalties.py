@@ -128,9 +128,14 @@ def overheats(player: dict) -> str:
     return said
 
 
+def _kind(violation: object) -> str:
+    """A refused attempt's kind: `socket: socket(AF_INET, ...)` is a socket."""
+    return shown(str(violation).split(":", 1)[0].strip() or "other")
+
+
 def refused_kinds(violations) -> Counter:
-    """The refused attempts by kind (`socket: socket(AF_INET, ...)` is a socket)."""
-    return Counter(shown(str(v).split(":", 1)[0].strip() or "other") for v in violations)
+    """The refused attempts by kind."""
+    return Counter(_kind(v) for v in violations)
 
 
 def _refused_text(kinds: Counter, first: dict) -> str:
@@ -152,7 +157,7 @@ def refused(player: dict) -> str:
         return ""
     first: dict = {}
     for v in violations:
-        first.setdefault(refused_kinds([v]).most_common(1)[0][0], _detail(v))
+        first.setdefault(_kind(v), _detail(v))
     return _refused_text(refused_kinds(violations), first)
 
 
@@ -231,8 +236,7 @@ class Penalties:
             self.refused_games += 1
             self.kinds.update(refused_kinds(violations))
             for v in violations:
-                self.first_refused.setdefault(refused_kinds([v]).most_common(1)[0][0],
-                                              _detail(v))
+                self.first_refused.setdefault(_kind(v), _detail(v))
         if player.get("output_dropped"):
             self.dropped += player["output_dropped"]
             self.dropped_games += 1
