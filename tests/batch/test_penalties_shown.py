@@ -13,6 +13,7 @@ import json
 import os
 import re
 import shutil
+import sqlite3
 import subprocess
 import threading
 
@@ -224,3 +225,21 @@ def test_the_python_api_and_its_html_name_every_penalty(played) -> None:
     said_of({row.name: "; ".join(row.penalties) for row in table.players})
     page = table._repr_html_()
     assert "erased (cpu time limit, turn 1)" in page and "output cut: " in page
+
+
+@pytest.mark.parametrize("record", ['{"errors": "x"}', "[1]", "not json",
+                                    '{"errors": [], "violations": [], "warnings": [], '
+                                    '"output_dropped": -1}'])
+def test_a_forged_penalties_record_is_one_error_line(played, tmp_path, record) -> None:
+    """A results file may come from anyone: a participant's kept penalties that are not
+    a record arena writes are refused with one line naming the field, never walked."""
+    forged = tmp_path / "forged.sqlite"
+    shutil.copy(played["db"], forged)
+    with sqlite3.connect(forged) as conn:
+        conn.execute("UPDATE penalties SET record = ?", (record,))
+    for args in (["--export", "csv"], ["--games", "--bot", "Spinner"]):
+        done = subprocess.run(ARENA_CMD + ["results", str(forged), *args], cwd=ROOT,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 2 and done.stdout == "", done
+        assert done.stderr.count("\n") == 1 and done.stderr.startswith("error: ") and \
+            "penalties must be a record arena writes" in done.stderr, done.stderr
