@@ -181,7 +181,7 @@ def _skipped_sample(why: str) -> None:
 def check(bot: Bot, *, game: str = DEFAULT_GAME, turns: int | None = None, seed: int = 1,
           max_overheats: float = 0.1, sandbox: str = "standard",
           cpu_limit: float | None = None, memory_mb: int | None = None,
-          progress: bool | None = None, once: bool = False) -> dict:
+          progress: bool | None = None, once: bool = False, strict: bool = False) -> dict:
     """The CI gate for a submission (`arena check`): play it in the sandbox against the
     game's samples and judge it. The verdict is the `arena check --json` object: `ok`,
     and where not, the `failure` (load_error, hang, cpu, memory, crash, protocol, sandbox,
@@ -189,7 +189,9 @@ def check(bot: Bot, *, game: str = DEFAULT_GAME, turns: int | None = None, seed:
     A bot that passed plays the same match again, and fails `nondeterministic` when the
     two games differ (`deterministic`: true or false; null with `once`, which plays one
     game, or when the first failed). `progress`: say what is checked (None: where someone
-    watches)."""
+    watches). Its `warned` lists the warnings (rule 1's shared module state, refused
+    attempts); `strict`: any of them fails the check (failure `warnings`)."""
+    checks.check_strict(strict)
     path = bot_file(bot, game)
     limits = checks.check_setup(path, game, sandbox, cpu_limit, memory_mb, seed, turns,
                                 max_overheats)
@@ -197,7 +199,7 @@ def check(bot: Bot, *, game: str = DEFAULT_GAME, turns: int | None = None, seed:
         _err.print(shown_text(f"checking {path} ({game}, seed {seed}, sandbox {sandbox})",
                               "dim"))
     return checks.check_bot(path, game, turns, seed, max_overheats, sandbox, limits,
-                            twice=not once)
+                            twice=not once, strict=strict)
 
 
 def scenario(file: str | Path, *, game: str = DEFAULT_GAME) -> dict:

@@ -125,6 +125,7 @@ class PlayerResult(_Json):
     peak_rss_mb: float
     stats: dict
     note: str                    # what went wrong, in one line (orchestrator/notes.py)
+    penalties: list              # the note's phrases, one a penalty (orchestrator/penalties.py)
     data: dict = field(repr=False)
 
 
@@ -206,6 +207,7 @@ class Standing(_Json):
     forfeits: int
     load_errors: int
     reasons: dict
+    penalties: list              # each penalty counted over the games (orchestrator/penalties.py)
     mean_score: float | None
     elo: float | None
     mu: float | None
@@ -220,7 +222,8 @@ STANDING_COLUMNS = (("AI", lambda r: r["name"]), ("matches", lambda r: r["matche
                     ("win rate", lambda r: r["win_rate"]),
                     ("95% interval", lambda r: "{:.3f}-{:.3f}".format(*r["win_ci"])),
                     ("mean rank", lambda r: r["mean_rank"]),
-                    ("failures", lambda r: r["erased"] + r["forfeits"] + r["load_errors"]))
+                    ("failures", lambda r: r["erased"] + r["forfeits"] + r["load_errors"]),
+                    ("penalties", lambda r: "; ".join(r.get("penalties") or ())))
 RATING_COLUMNS = (("Elo", lambda r: round(r["elo"])),
                   ("openskill", lambda r: f"{r['mu']:.1f} ± {r['sigma']:.1f}"))
 

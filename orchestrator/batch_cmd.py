@@ -174,11 +174,20 @@ def tournament(
                       f"{row['mu']:.1f} ± {row['sigma']:.1f}", f"{row['ordinal']:.1f}",
                       str(failures or ""))
     out.print(table)
+    print_penalties(report)
     ranked = {"points": "points: 1 per game won (the seed ranks by them); ",
               "score": "mean score: per game (cave: gold + turns lasted; the seed ranks by "
                        "it); "}.get(report["ranked_by"], "")
     out.print(f"[dim]{ranked}Elo: start {ELO_INITIAL:.0f}, K {ELO_K:.0f}; openskill: Plackett-Luce "
-              f"mu ± sigma, ordinal = mu - 3 sigma[/dim]")
+              f"mu ± sigma, ordinal = mu - 3 sigma; failures: erased, forfeit or not loaded "
+              f"(penalties above)[/dim]")
+
+
+def print_penalties(report: dict) -> None:
+    """Each entrant's penalties, one a line, under its table (orchestrator/penalties.py)."""
+    for row in report["players"]:
+        for said in row.get("penalties") or ():
+            out.print(shown_text(f"  {row['name']}: {said}"), soft_wrap=True)
 
 
 def _print_summary(report: dict, title: str) -> None:
@@ -187,7 +196,7 @@ def _print_summary(report: dict, title: str) -> None:
     notes = {"score": "mean score (cave: gold + turns lasted)",
              "win": "wins in %" + (", top-2: first or second, in %" if top2 else ""),
              "95% CI": "Wilson interval of the win rate", "rank": "mean rank",
-             "failed": "erased, forfeit or not loaded (reasons below)"}
+             "failed": "erased, forfeit or not loaded (penalties below)"}
     columns = ("AI", *(("score",) if scored else ()), "games", "wins", "draws", "win",
                "95% CI", *(("top-2",) if top2 else ()), "rank", "failed")
     table = Table(title=shown_text(title), caption="; ".join(
@@ -206,9 +215,7 @@ def _print_summary(report: dict, title: str) -> None:
                       *top, f"{row['mean_rank']:.2f}",
                       str(row["erased"] + row["forfeits"] + row["load_errors"]))
     out.print(table)
-    for row in report["players"]:
-        for reason, count in row["reasons"].items():
-            out.print(shown_text(f"  {row['name']}: {count} x {reason}"))
+    print_penalties(report)
     lengths = report["lengths"]
     out.print(f"game length: min {lengths['min']}, median {lengths['median']}, max "
               f"{lengths['max']} turns")
@@ -222,8 +229,8 @@ def results(
     db: Path = typer.Argument(..., help="A results file written by batch or tournament."),
     run: Optional[str] = typer.Option(None, help="Show one run (its id, or a prefix)."),
     export: Optional[str] = typer.Option(None, help="csv: every participant of every match "
-                                         "(or of --run), one row each; with --matrix, its "
-                                         "cells."),
+                                         "(or of --run), one row each, with its penalties; "
+                                         "with --matrix, its cells; with --games, the games."),
     output: Optional[Path] = typer.Option(None, "--out", help="Write the export here "
                                           "\\[default: standard output]."),
     matrix: bool = typer.Option(False, "--matrix", help="Who beats whom: games, wins, draws, "
@@ -262,9 +269,6 @@ def results(
       arena results runs/arena.sqlite --games --bot Hunter --lost --vs Turtle
     """
     _check_results_options(matrix, games, by, bot, html, lost, vs, map)
-    if games and export is not None:
-        raise InputError("--export goes with a run's rows or --matrix, not --games (--json "
-                         "gives the games as data)")
     store = stored.open_results(db)
     try:
         runs = store.runs()
@@ -283,7 +287,10 @@ def results(
             return
         if games:
             report = matchups.games(store, bot, run_id, lost=lost, vs=vs, map=map)
-            if as_json:
+            if export is not None:
+                stored.check_export(export)
+                matchups_cmd.write_csv(*matchups.games_rows(report), output)
+            elif as_json:
                 print(json.dumps(report))
             else:
                 matchups_cmd.print_games(report)

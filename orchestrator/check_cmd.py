@@ -39,6 +39,9 @@ def check(
     memory_mb: MemoryOption = None,
     once: bool = typer.Option(False, "--once", help="Play one game, not two: no check that "
                               "the bot plays the same game twice on one seed."),
+    strict: bool = typer.Option(False, "--strict", help="Any warning fails the check too "
+                                "(exit status 1): rule 1's module state changed by move() "
+                                "(robots sharing memory), an attempt the sandbox refused."),
     as_json: JsonOption = False,
 ) -> None:
     """The CI gate for a submission: load it in the sandbox and play it against samples.
@@ -47,7 +50,7 @@ def check(
 
     Exit status 0: the bot behaves.
 
-    Exit status 1: it does not, and one line says why: load_error, hang, cpu, memory, crash, protocol, sandbox (tried something the sandbox refused: a process, a socket, a signal, importing the engine), overheats (more than --max-overheats of its decisions raised or were invalid), timeout (more than --max-overheats of its calls went past their time limit), invalid (more than --max-overheats of its answers were invalid, missing or late), output (printed past the cap) or nondeterministic (it played two different games on one seed: `arena replay` and `compare` need the same game for the same inputs; seed any random generator yourself; `--once` skips this second game).
+    Exit status 1: it does not, and one line says why: load_error, hang, cpu, memory, crash, protocol, sandbox (tried something the sandbox refused: a process, a socket, a signal, importing the engine), overheats (more than --max-overheats of its decisions raised or were invalid), timeout (more than --max-overheats of its calls went past their time limit), invalid (more than --max-overheats of its answers were invalid, missing or late), output (printed past the cap), warnings (with --strict: a warning, such as rule 1's shared module state) or nondeterministic (it played two different games on one seed: `arena replay` and `compare` need the same game for the same inputs; seed any random generator yourself; `--once` skips this second game).
 
     Exit status 2: bad input (no such file, a bad option).
 
@@ -61,7 +64,7 @@ def check(
     """
     found = api.check(bot, game=game, turns=turns, seed=seed, max_overheats=max_overheats,
                       sandbox=sandbox, cpu_limit=cpu_limit, memory_mb=memory_mb,
-                      progress=not as_json, once=once)
+                      progress=not as_json, once=once, strict=strict)
     warn_sandbox(found)
     if as_json:
         print(json.dumps(found))
@@ -70,6 +73,8 @@ def check(
                 f"overheats in {found['decisions']} decisions, {found['cpu_s']:.2f} CPU s, "
                 f"{found['peak_rss_mb']:.0f} MB peak; sandbox: "
                 f"{', '.join(found['sandbox']) or 'no isolation layers'}")
+        if found.get("warned"):
+            said += f"; warnings: {'; '.join(found['warned'])} (--strict fails on them)"
         out.print(Text.assemble(("ok", "green"), ": ", shown_text(said)), soft_wrap=True)
     if not as_json and found.get("description"):     # what the bot says of itself, as text
         out.print(shown_text(f"  {found['description']}", "dim"), soft_wrap=True)

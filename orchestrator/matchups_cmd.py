@@ -57,16 +57,21 @@ def print_games(report: dict) -> None:
         out.print(shown_text(_none_listed(report, chosen)), soft_wrap=True)
         return
     table = Table(title=shown_text(f"{what} of {report['bot']}{chosen}"))
-    for column in ("match", "seed", "map", "seat", "opponents", "result", "out at", "turns"):
+    for column in ("match", "seed", "map", "seat", "opponents", "result", "out at", "turns",
+                   "penalties"):
         table.add_column(column, justify="right" if column in ("seed", "seat", "out at",
                                                                 "turns") else "left",
                          overflow="fold")
     for row in report["games"]:
         table.add_row(shown_text(row["match"])[:12], str(row["seed"]), shown_text(row["map"]),
                       str(row["seat"]), shown_text(", ".join(row["opponents"])),
-                      f"{row['result']} ({row['rank']} of {row['of']})",
+                      # An erased or forfeited game says so, and why: never just "lost".
+                      shown_text(f"{row.get('outcome') or row['result']} ({row['rank']} of "
+                                 f"{row['of']})"),
                       "" if row["eliminated"] is None else str(row["eliminated"]),
-                      str(row["turns"]))
+                      str(row["turns"]),
+                      shown_text("; ".join(p for p in row.get("penalties") or ()
+                                           if p != row.get("outcome"))))
     out.print(table)
     # The commands whole, one a line, never folded: they are for copying.
     for row in report["games"]:

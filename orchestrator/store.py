@@ -15,13 +15,15 @@ import sqlite3
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from engine import InputError
+from orchestrator import penalties
 from sandbox.isolation import SCRATCH_BYTES
 from sandbox.shown import shown
 
 INPUTS_BYTES = 1 << 20         # the largest match record read back (an honest one: KiBs)
+_PENALTY_BYTES = 1 << 14       # a player's kept penalties (at most about 4 KiB)
 _STATS_BYTES = 1 << 16         # a player's stats (an honest one: under 200 bytes)
 DESCRIPTION_CHARS = 300        # a bot's description (orchestrator/bots.py cuts it so)
 _MOST_PLAYERS = 256            # a match's players (as a replay's; arena seats 64 at most)
@@ -121,6 +123,10 @@ CREATE TABLE IF NOT EXISTS moves (
 );
 CREATE TABLE IF NOT EXISTS bot_texts (
     sha256 TEXT PRIMARY KEY, description TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS penalties (
+    match_id TEXT NOT NULL, seat INTEGER NOT NULL, record TEXT NOT NULL,
+    PRIMARY KEY (match_id, seat)
 );
 """
 
@@ -228,6 +234,13 @@ class Store:
         self.db.executemany(
             "INSERT OR REPLACE INTO bot_texts VALUES (?, ?)",
             [(p["sha256"], p["description"]) for p in result["players"] if "description" in p])
+        # What the participants' row has no column for: the first error, the refused
+        # attempts, rule 1's warnings, the output cut (orchestrator/penalties.py).
+        self.db.execute("DELETE FROM penalties WHERE match_id = ?", (match_id,))
+        self.db.executemany(
+            "INSERT INTO penalties VALUES (?, ?, ?)",
+            [(match_id, p["seat"], json.dumps(penalties.record(p), sort_keys=True))
+             for p in result["players"]])
         self.db.execute("DELETE FROM scratch WHERE match_id = ?", (match_id,))
         self.db.executemany(
             "INSERT INTO scratch VALUES (?, ?, ?)",
@@ -319,13 +332,15 @@ class Store:
         players = [
             {"seat": seat, "name": name, "bot": bot, "sha256": sha, "rank": rank,
              "status": status, "reason": reason, "turn": turn, "overheats": overheats,
-             "cpu_s": cpu_s, "peak_rss_mb": rss, "stats": stats, "description": about}
+             "cpu_s": cpu_s, "peak_rss_mb": rss, "stats": stats, "description": about,
+             "penalties": kept}
             for seat, name, bot, sha, rank, status, reason, turn, overheats, cpu_s, rss, stats,
-            about in self.db.execute(
+            about, kept in self.db.execute(
                 "SELECT p.seat, p.name, p.bot, p.sha256, p.rank, p.status, p.reason, p.turn, "
-                "p.overheats, p.cpu_s, p.peak_rss_mb, p.stats, t.description FROM participants "
-                "p LEFT JOIN bot_texts t ON t.sha256 = p.sha256 WHERE p.match_id = ? "
-                "ORDER BY p.seat", (match_id,))]
+                "p.overheats, p.cpu_s, p.peak_rss_mb, p.stats, t.description, x.record "
+                "FROM participants p LEFT JOIN bot_texts t ON t.sha256 = p.sha256 "
+                "LEFT JOIN penalties x ON x.match_id = p.match_id AND x.seat = p.seat "
+                "WHERE p.match_id = ? ORDER BY p.seat", (match_id,))]
         moves = self.db.execute("SELECT digest FROM moves WHERE match_id = ?",
                                 (match_id,)).fetchone()
         return self._checked({"id": row[0], "game": row[1], "map": row[2], "seed": row[3],
@@ -338,9 +353,10 @@ class Store:
         (the order they finished in), read in one query rather than two per match."""
         query = ("SELECT m.id, m.game, m.map, m.seed, m.turns, m.end_reason, m.restarts, "
                  "m.replay, p.seat, p.name, p.bot, p.sha256, p.rank, p.status, p.reason, "
-                 "p.turn, p.overheats, p.cpu_s, p.peak_rss_mb, p.stats, t.description "
-                 "FROM matches m JOIN participants p ON p.match_id = m.id "
-                 "LEFT JOIN bot_texts t ON t.sha256 = p.sha256")
+                 "p.turn, p.overheats, p.cpu_s, p.peak_rss_mb, p.stats, t.description, "
+                 "x.record FROM matches m JOIN participants p ON p.match_id = m.id "
+                 "LEFT JOIN bot_texts t ON t.sha256 = p.sha256 "
+                 "LEFT JOIN penalties x ON x.match_id = p.match_id AND x.seat = p.seat")
         if run_id:
             query += (" JOIN run_matches rm ON rm.match_id = m.id WHERE rm.run_id = ? "
                       "ORDER BY rm.ordinal, p.seat")
@@ -355,11 +371,12 @@ class Store:
                            "turns": row[4], "end": row[5], "restarts": row[6],
                            "replay": row[7], "players": []}
             (seat, name, bot, sha, rank, status, reason, turn, overheats, cpu_s, rss,
-             stats, about) = row[8:]
+             stats, about, kept) = row[8:]
             current["players"].append({
                 "seat": seat, "name": name, "bot": bot, "sha256": sha, "rank": rank,
                 "status": status, "reason": reason, "turn": turn, "overheats": overheats,
-                "cpu_s": cpu_s, "peak_rss_mb": rss, "stats": stats, "description": about})
+                "cpu_s": cpu_s, "peak_rss_mb": rss, "stats": stats, "description": about,
+                "penalties": kept})
         if current is not None:
             yield self._checked(current)
 
@@ -397,7 +414,23 @@ class Store:
             if not _plain_stats(parsed):
                 raise bad(f"players[{i}].stats", "a JSON object of numbers and text")
             player["stats"] = parsed
+            player.update(self._penalties(player.pop("penalties", None), bad, i))
         return match
+
+    @staticmethod
+    def _penalties(kept: Any, bad: Callable[[str, str], InputError], i: int) -> dict:
+        """A participant's kept penalties (`penalties.record`), checked; none kept (a
+        results file from before they were): none."""
+        if kept is None:
+            return penalties.record({})
+        try:
+            parsed = json.loads(kept) if isinstance(kept, str) and \
+                len(kept) <= _PENALTY_BYTES else None
+        except (ValueError, RecursionError):
+            parsed = None
+        if not penalties.valid_record(parsed):
+            raise bad(f"players[{i}].penalties", "a record arena writes")
+        return parsed
 
     def inputs(self, match_id: str) -> dict | None:
         """What a match was played from (`add_match`'s `inputs`), or None: not recorded
@@ -464,17 +497,30 @@ class Store:
                 "planned": planned, "finished": finished}
 
     def export_rows(self, run_id: str | None = None) -> tuple[list[str], list[tuple]]:
-        """Participants joined with their matches, for CSV."""
+        """Participants joined with their matches, for CSV; the last column says every
+        penalty of the row's player (orchestrator/penalties.py)."""
         columns = ["match_id", "game", "map", "seed", "engine_version", "turns", "end_reason",
                    "restarts", "seat", "name", "bot", "sha256", "rank", "status", "reason",
-                   "turn", "overheats", "cpu_s", "peak_rss_mb", "replay"]
+                   "turn", "overheats", "cpu_s", "peak_rss_mb", "replay", "output_dropped",
+                   "penalties"]
         query = ("SELECT m.id, m.game, m.map, m.seed, m.engine_version, m.turns, m.end_reason,"
                  " m.restarts, p.seat, p.name, p.bot, p.sha256, p.rank, p.status, p.reason,"
-                 " p.turn, p.overheats, p.cpu_s, p.peak_rss_mb, m.replay FROM participants p"
-                 " JOIN matches m ON m.id = p.match_id")
+                 " p.turn, p.overheats, p.cpu_s, p.peak_rss_mb, m.replay, p.stats, x.record"
+                 " FROM participants p JOIN matches m ON m.id = p.match_id"
+                 " LEFT JOIN penalties x ON x.match_id = p.match_id AND x.seat = p.seat")
         params: tuple = ()
         if run_id:
             query += " JOIN run_matches rm ON rm.match_id = m.id WHERE rm.run_id = ?"
             params = (run_id,)
         query += " ORDER BY m.finished, m.id, p.seat"
-        return columns, self.db.execute(query, params).fetchall()
+        rows = []
+        for row in self.db.execute(query, params):
+            player = dict(zip(_PLAYER_FIELDS, (*row[8:19], row[20]), strict=True))
+            player["penalties"] = row[21]
+            checked = self._checked({"id": row[0], "game": row[1], "map": row[2],
+                                     "seed": row[3], "turns": row[5], "end": row[6],
+                                     "restarts": row[7], "replay": row[19],
+                                     "players": [player]})["players"][0]
+            rows.append((*row[:20], checked["output_dropped"],
+                         "; ".join(penalties.lines(checked))))
+        return columns, rows

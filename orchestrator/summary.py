@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable, Hashable
 
+from orchestrator.penalties import Penalties
 from orchestrator.stats import wilson
 
 
@@ -39,7 +40,9 @@ class Tally:
                 "name": p["name"], "bot": p["bot"], "sha256": p["sha256"],
                 "description": p.get("description") or "", "matches": 0,
                 "wins": 0, "draws": 0, "top2": 0, "rank_sum": 0, "erased": 0, "forfeits": 0,
-                "load_errors": 0, "reasons": Counter(), "score_sum": 0, "scores": 0})
+                "load_errors": 0, "reasons": Counter(), "score_sum": 0, "scores": 0,
+                "penalties": Penalties()})
+            row["penalties"].add(p)
             row["matches"] += 1
             if isinstance((p.get("stats") or {}).get("score"), int):
                 row["score_sum"] += p["stats"]["score"]
@@ -68,6 +71,7 @@ class Tally:
                 "erased": row["erased"], "forfeits": row["forfeits"],
                 "load_errors": row["load_errors"],
                 "reasons": dict(row["reasons"].most_common()),
+                "penalties": row["penalties"].lines(),
                 "mean_score": round(row["score_sum"] / row["scores"], 2) if row["scores"]
                 else None,
             })
@@ -80,7 +84,8 @@ class Tally:
 def summarize(matches, key: Callable[[dict], Hashable] = by_seat) -> dict:
     """Per AI (`key` of a participant): matches, wins (sole first place), draws, win rate
     and its 95 % Wilson interval, top-2 rate, mean rank, erases, forfeits and load
-    errors with their reasons; and the game lengths. Where a game scores its players
+    errors with their reasons, and every penalty in words (orchestrator/penalties.py);
+    and the game lengths. Where a game scores its players
     (Cave Rangers), their mean score too, which then orders the table, as the seed's
     leaderboard did."""
     tally = Tally(key)

@@ -29,6 +29,7 @@ FILES = {1: {"memory": ("memory.limit_in_bytes", "memory.oom_control", "oom_kill
              "pids": ("pids.max", "pids.events", "max")},
          2: {"memory": ("memory.max", "memory.events", "oom_kill"),
              "pids": ("pids.max", "pids.events", "max")}}
+PEAK = {1: "memory.max_usage_in_bytes", 2: "memory.peak"}     # v2's: Linux 5.19 on
 PREFIX = "arena-"
 
 
@@ -207,6 +208,17 @@ class ChildCgroups:
 
     def oom_killed(self) -> bool:
         return self.count("memory") > 0
+
+    def peak_mb(self) -> float:
+        """The memory cgroup's high-water mark (MiB): what the child's processes held at
+        most, read by the host; it outlives them, unlike their VmHWM. 0.0 without one."""
+        if "memory" not in self.paths:
+            return 0.0
+        path, version = self.paths["memory"]
+        try:
+            return int((path / PEAK[version]).read_text()) / (1 << 20)
+        except (OSError, ValueError):
+            return 0.0
 
     def remove(self) -> None:
         """Remove the cgroups (once their processes are gone; v1 moves the charges up)."""

@@ -349,6 +349,15 @@ class Child:
         if frame is not None and "usage" in frame:
             self.program.note(frame["usage"], self._keeper_pid())
 
+    def note_memory(self) -> None:
+        """At a memory erase, what the child held then, not the last reading between
+        turns: under bwrap the interpreter's VmHWM (if it still lives; wait4 reports
+        bwrap's own), and the memory cgroup's high-water mark, which outlives it."""
+        if self.wrapped and self.inner_pid:
+            self.peak_rss_mb = max(self.peak_rss_mb, _peak_rss_mb(self.inner_pid))
+        if self.cgroups:
+            self.peak_rss_mb = max(self.peak_rss_mb, self.cgroups.peak_mb())
+
     def _keeper_pid(self) -> int:
         """The pid (here) of the process whose children are the bot's programs."""
         return self.inner_pid if self.wrapped else self.pid
@@ -664,6 +673,8 @@ def exchange(children: dict[int, Child], payloads: Payloads) -> Exchanged:
     for ai, (payload, calls) in payloads.items():
         problem = children[ai].between_turns(children[ai].up_r in unasked)
         if problem:
+            if problem.startswith("memory"):
+                children[ai].note_memory()
             children[ai].kill()
             failed[ai] = problem
             continue
@@ -683,6 +694,8 @@ def exchange(children: dict[int, Child], payloads: Payloads) -> Exchanged:
                 frame["violations"] = [*(said if isinstance(said, list) else ()), *news]
             replies[ai] = frame
         else:
+            if problem.startswith("memory"):
+                children[ai].note_memory()
             failed[ai] = problem
     return replies, failed
 

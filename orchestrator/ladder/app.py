@@ -27,7 +27,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from engine import InputError
-from orchestrator import replay, replay_view
+from orchestrator import penalties, replay, replay_view
 from orchestrator.ladder.service import MAX_FILE, Ladder, LadderError
 from orchestrator.text import shown
 from orchestrator.web import BodyTooLarge, Guard, validation_reason
@@ -126,6 +126,15 @@ def _visible(value: object) -> object:
     return value
 
 
+def page_templates() -> Environment:
+    """The pages' templates: HTML-escaped, every string through shown(), and a match's
+    penalties in orchestrator/penalties.py's words (`penalty_note(player)`)."""
+    env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True,
+                      finalize=_visible)
+    env.globals["penalty_note"] = penalties.note
+    return env
+
+
 LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "[::1]"]
 
 
@@ -170,8 +179,7 @@ def create_app(ladder: Ladder, run: bool = True,
     # Every string a page shows goes through shown() before it is escaped: a bot's text
     # (a check's or a match's reason quotes its exception) holds no bidi override that
     # reorders the cell it is in, and no invisible or control character.
-    env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True,
-                      finalize=_visible)
+    env = page_templates()
 
     def html(template: str, status: int = 200, **context) -> HTMLResponse:
         context.setdefault("games", ladder.games)

@@ -25,7 +25,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from orchestrator import execute
+from orchestrator import execute, penalties
 from orchestrator.bots import BotFile, described
 from orchestrator.games import GAMES, get_game, hint_for_ladder
 from orchestrator.ladder.matchmaking import LadderRules, Standing, pick
@@ -648,10 +648,11 @@ class Ladder:
         with self.lock:
             rows = self.store.finished_matches(game, bot, limit)
             seats: dict[int, list] = {}
-            for match, bot_id, name, rank, status in self.store.seats_of(
+            for match, bot_id, name, rank, status, outcome in self.store.seats_of(
                     [row[0] for row in rows]):
                 seats.setdefault(match, []).append(
-                    {"bot": bot_id, "name": name, "rank": rank, "status": status})
+                    {"bot": bot_id, "name": name, "rank": rank, "status": status,
+                     "penalty": penalties.outcome(outcome) if outcome else ""})
         return [{"id": match, "game": g, "seed": seed, "map": map_name, "finished": finished,
                  "rated": bool(rated), "players": seats.get(match, [])}
                 for match, g, seed, map_name, finished, rated in rows]

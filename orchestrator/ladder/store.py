@@ -194,13 +194,24 @@ class LadderStore(Store):
         return self.db.execute(query, params).fetchall()
 
     def seats_of(self, matches: list[int]) -> list[tuple]:
-        """(match, bot id, bot name, rank, status) of every seat of `matches`, by seat."""
+        """(match, bot id, bot name, rank, status, outcome) of every seat of `matches`, by
+        seat; the outcome: the status, reason, turn and memory of an erased, forfeited or
+        unloaded seat, as its result says (for orchestrator/penalties.py), else None."""
         if not matches:
             return []
-        return self.db.execute(
-            "SELECT s.match, s.bot_id, b.name, s.rank, s.status FROM ladder_seats s "
+        marks = ','.join('?' * len(matches))
+        outcomes = {(match, seat): {"status": status, "reason": reason, "turn": turn,
+                                    "peak_rss_mb": peak}
+                    for match, seat, status, reason, turn, peak in self.db.execute(
+            "SELECT r.match, json_extract(p.value, '$.seat'), json_extract(p.value, "
+            "'$.status'), json_extract(p.value, '$.reason'), json_extract(p.value, '$.turn'), "
+            "json_extract(p.value, '$.peak_rss_mb') FROM ladder_results r, "
+            "json_each(r.result, '$.players') p WHERE r.error IS NULL AND json_extract("
+            f"p.value, '$.status') != 'ok' AND r.match IN ({marks})", matches)}
+        return [(*row[:5], outcomes.get((row[0], row[5]))) for row in self.db.execute(
+            "SELECT s.match, s.bot_id, b.name, s.rank, s.status, s.seat FROM ladder_seats s "
             "JOIN ladder_bots b ON b.id = s.bot_id WHERE s.match IN "
-            f"({','.join('?' * len(matches))}) ORDER BY s.match, s.seat", matches).fetchall()
+            f"({marks}) ORDER BY s.match, s.seat", matches)]
 
     def result(self, match: int) -> str | None:
         """A played match's result JSON, or None (not played, or it failed)."""

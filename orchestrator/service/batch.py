@@ -201,13 +201,21 @@ def _play(series: Series, tally: Tally, store: Store, backend: str, workers: int
         for item, outcome in execute.run(series, backend, workers, address):
             if "error" in outcome:
                 raise InputError(f"match with seed {item.spec['seed']}: {outcome['error']}")
+            kept = None
             if "replay" in outcome:
-                path = store.path.parent / "replays" / f"{item.match_id}.json.gz"
-                with store.writing(path):
-                    write_whole(path, outcome["replay"])
-                outcome["result"]["replay"] = str(path)
-            store.add_match(item.match_id, outcome["result"], outcome["wall_s"],
-                            record_of(item.spec))
+                kept = store.path.parent / "replays" / f"{item.match_id}.json.gz"
+                with store.writing(kept):
+                    write_whole(kept, outcome["replay"])
+                outcome["result"]["replay"] = str(kept)
+            try:
+                store.add_match(item.match_id, outcome["result"], outcome["wall_s"],
+                                record_of(item.spec))
+            except WriteFailed:
+                # No replay of a match the file does not record (a full disk): the same
+                # command plays it again and writes it then.
+                if kept is not None:
+                    kept.unlink(missing_ok=True)
+                raise
             tally.add(outcome["result"])
             advance()
 

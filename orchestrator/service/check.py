@@ -10,11 +10,13 @@ random.
 """
 from __future__ import annotations
 
-from orchestrator import arguments, notes
+from engine import InputError
+from orchestrator import arguments, notes, penalties
 from orchestrator.bots import BotFile, read_bot
 from orchestrator.games import DEFAULT_GAME, get_game
 from orchestrator.match import MatchSpec, run_match
 from orchestrator.options import game_limits
+from orchestrator.text import shown
 from sandbox import modes
 from sandbox.botlib import child_module
 from sandbox.limits import Limits
@@ -104,22 +106,40 @@ def check_setup(path, game: str, sandbox: str, cpu_limit: float | None,
 
 def check_bot(path, game: str = DEFAULT_GAME, turns: int | None = None, seed: int = 1,
               max_overheat_share: float = 0.1, sandbox: str = "standard",
-              limits: Limits | None = None, twice: bool = False) -> dict:
+              limits: Limits | None = None, twice: bool = False, strict: bool = False) -> dict:
     """Play the bot file and return the verdict in the `arena check --json` shape."""
     bot = read_bot(path, get_game(game).name)
     return check_submission(bot, game, turns, seed, max_overheat_share, sandbox, limits,
-                            twice)
+                            twice, strict)
+
+
+def check_strict(strict: object) -> None:
+    """`strict` (`arena check --strict`, `api.check(strict=...)`): true or false."""
+    if not isinstance(strict, bool):
+        raise InputError(f"--strict {shown(repr(strict))[:40]}: must be true or false")
+
+
+def warnings_of(judged: dict) -> list[str]:
+    """A verdict's warnings, in penalties' words: rule 1's (module state changed by
+    move(): robots of one AI sharing memory) and the attempts the sandbox refused that do
+    not fail a check by themselves."""
+    said = [f"rule 1: {shown(text)}" for text in judged.get("warnings") or ()]
+    refused = penalties.refused({"violations": judged.get("violations") or ()})
+    return said + ([refused] if refused else [])
 
 
 def check_submission(bot: BotFile, game: str = DEFAULT_GAME, turns: int | None = None,
                      seed: int = 1, max_overheat_share: float = 0.1, sandbox: str = "standard",
-                     limits: Limits | None = None, twice: bool = False) -> dict:
+                     limits: Limits | None = None, twice: bool = False,
+                     strict: bool = False) -> dict:
     """Play a bot (from a file or an upload) against the game's check lineup; its verdict.
+    `strict`: any warning (`warnings_of`) fails it too (failure `warnings`).
     `twice`: a bot that passed plays the same match again, and fails `nondeterministic`
     if the two games differ (the verdict's `deterministic`: true, false, or null when the
     second game was not played)."""
     modes.for_check(sandbox)
     arguments.check(seed=seed, turns=turns, max_overheats=max_overheat_share)
+    check_strict(strict)
     found = get_game(game)
     preset = found.rules(found.presets[0])
     turns = turns if turns is not None else found.check.turns or preset.max_turns
@@ -134,6 +154,10 @@ def check_submission(bot: BotFile, game: str = DEFAULT_GAME, turns: int | None =
         hint = slow_start_hint(game, bot, spec.limits) if watch.failure in ("hang", "cpu") else ""
         judged.update(ok=False, failure=watch.failure, reason=watch.reason + hint,
                       turns=watch.turn)
+    judged["warned"] = warnings_of(judged)
+    if strict and judged["ok"] and judged["warned"]:
+        judged.update(ok=False, failure="warnings",
+                      reason=f"warnings (--strict): {'; '.join(judged['warned'])}")
     if twice and judged["ok"]:
         again = run_match(spec, stop=HangWatch())
         differs = game_difference(result, again)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Iterator
 
 from engine import InputError
+from orchestrator import penalties
 from orchestrator.options import check_choice
 from orchestrator.stats import wilson
 from orchestrator.store import Store
@@ -267,10 +268,22 @@ def games(store: Store, bot: str, run_id: str | None = None, lost: bool = False,
                          "bot": labels[entrants.key(me)], "seat": me["seat"],
                          "opponents": [labels[entrants.key(p)] for p in others],
                          "result": result, "rank": me["rank"], "of": len(players),
-                         "status": me["status"], "eliminated": elimination_turn(me),
+                         "status": me["status"], "outcome": penalties.outcome(me),
+                         "penalties": penalties.lines(me), "eliminated": elimination_turn(me),
                          "turns": match["turns"], "open": kept.command(match)})
     return {"db": str(store.path), "run": run_id, "bot": bot, "lost": lost, "vs": vs,
             "map": map, "played": played, "games": rows}
+
+
+GAME_COLUMNS = ("match", "seed", "map", "bot", "seat", "opponents", "result", "outcome", "rank",
+                "of", "eliminated", "turns", "penalties", "open")
+
+
+def games_rows(report: dict) -> tuple[list[str], list[tuple]]:
+    """`games`' rows for CSV (`arena results --games --export csv`): lists joined by "; "."""
+    return list(GAME_COLUMNS), [
+        tuple("; ".join(row[c]) if isinstance(row[c], list) else row[c] for c in GAME_COLUMNS)
+        for row in report["games"]]
 
 
 def _no_such_map(store: Store, run_id: str | None, map: str) -> None:

@@ -18,4 +18,5 @@ def play(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None,
         result = run_match(spec, on_turn=on_turn, replays=replays)
     for player in result["players"]:
         player["note"] = notes.note(player)
+        player["penalties"] = notes.penalties(player)
     return result

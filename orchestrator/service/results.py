@@ -81,6 +81,11 @@ def pair_record(counts: list[int]) -> dict:
     return {"won": counts[2], "drawn": counts[1], "lost": counts[0]}
 
 
+def check_export(export: str) -> None:
+    """An --export format arena writes, or an InputError naming them."""
+    check_choice(export, EXPORTS, "--export format")
+
+
 def export_rows(store: Store, run_id: str | None, export: str = "csv"
                 ) -> tuple[list[str], list[tuple]]:
     """Every participant of every match (or of one run), one row each, with its columns."""

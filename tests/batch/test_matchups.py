@@ -215,7 +215,7 @@ def test_games_lists_the_lost_ones_with_opponents_and_the_turn_out(db) -> None:
     (["--by", "map"], "--by goes with --matrix"),
     (["--matrix", "--games", "--bot", "x"], "--matrix and --games: choose one"),
     (["--matrix", "--export", "xls"], "unknown --export format 'xls'"),
-    (["--games", "--bot", FORMULA, "--export", "csv"], "--export goes with"),
+    (["--games", "--bot", FORMULA, "--export", "xls"], "unknown --export format 'xls'"),
     (["--games", "--bot", FORMULA, "--vs", "nobody"], "--vs nobody: no entrant is named so"),
     (["--matrix", "--bot", "nobody"], "--bot nobody: no entrant is named so"),
     (["--games", "--bot", FORMULA, "--map", "moon"],
