@@ -39,7 +39,7 @@ from typing import Callable, Iterable
 
 from engine import InputError
 from engine.textfile import regular_bytes
-from orchestrator import matrix_page, notes, replay, replay_view
+from orchestrator import matrix_page, penalties, replay, replay_view
 from orchestrator.games import get_game
 from orchestrator.service import matchups
 from orchestrator.service.batch import tournament_report
@@ -78,19 +78,15 @@ class Entrant:
 
 
 def penalty(player: dict) -> str:
-    """What one AI was charged with in one match, in words: its status and why.
-
-    The single place a penalty is worded for the site (another engineer's wording of
-    penalties goes here when it lands): today the record's own note (orchestrator/notes.py,
-    which escapes what the bot chose)."""
-    said = notes.note(player) or "no reason recorded"
-    return f"{player['status']}: {said}" if player["status"] != "ok" else said
+    """What one AI was charged with in one match, in words (orchestrator/penalties.py, the
+    one wording every table, export and page shares): `erased (cpu time limit, turn 1)`,
+    its overheats with the first error, what the sandbox refused it, the output cut."""
+    return penalties.note(player) or (player["status"] if player["status"] != "ok" else "")
 
 
 def penalized(player: dict) -> bool:
-    """Whether a player's record charges it anything: erased, forfeit, did not load, or
-    overheats (exceptions and invalid moves) it was charged for."""
-    return player["status"] != "ok" or bool(player.get("overheats"))
+    """Whether a player's record charges it anything: not finished, or any penalty."""
+    return player["status"] != "ok" or bool(penalties.lines(player))
 
 
 # -- the checks: every value of a publish, in one place (the CLI and the API call this) --

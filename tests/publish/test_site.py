@@ -174,7 +174,11 @@ def test_penalties_are_worded_in_one_place():
     player = {"status": "erased", "reason": "crash: <b>boom</b>\x1b[2J", "turn": 3,
               "overheats": 0}
     worded = sites.penalty(player)
-    assert worded.startswith("erased: crash: <b>boom</b>\\x1b[2J") and "turn 3" in worded
+    assert worded == "erased (crash: <b>boom</b>\\x1b[2J, turn 3)", worded
+    assert sites.penalty({**player, "overheats": 2, "errors": ["ValueError: x"]}) == \
+        "erased (crash: <b>boom</b>\\x1b[2J, turn 3); 2 overheats, first: ValueError: x"
+    assert sites.penalized({"status": "ok", "overheats": 0, "output_dropped": 9})
+    assert not sites.penalized({"status": "ok", "overheats": 0})
     assert "&lt;b&gt;" in sites.esc(worded)
 
 
