@@ -9,23 +9,17 @@ from pathlib import Path
 
 from engine import InputError
 from orchestrator import given_path
-from orchestrator.bot_file import BotFile
+from orchestrator.bot_file import DESCRIPTION_CHARS, BotFile, described
 from orchestrator.kinds import parsed
 from orchestrator.samples import (
     find_sample,
-    leading_comment,
     named_samples,
     runnable,
     sample_files,
 )
-from orchestrator.store import DESCRIPTION_CHARS
-from orchestrator.text import shown
 
 __all__ = ["BotFile", "DESCRIPTION_CHARS", "declared_name", "described", "read_bot",
            "sample_bots", "unique_names"]
-
-_SOURCE_LANGUAGES = ("", ".py")     # a file the parser may read as Python for its docstring
-
 
 def declared_name(source: bytes, fallback: str) -> str:
     """The bot's module-level `name = '...'`, read without running the bot."""
@@ -44,26 +38,6 @@ def declared_name(source: bytes, fallback: str) -> str:
                 # terminal: it is kept as its escape. Controls are made safe where shown.
                 return value.strip()[:40].encode("utf-8", "backslashreplace").decode()
     return fallback
-
-
-@functools.lru_cache(maxsize=256)   # each match's seats ask again for the same files
-def described(filename: str, source: bytes) -> str:
-    """A bot's description from its file, never run: the module docstring of a Python bot
-    (read with `ast`), else its leading comment block (`#`, `//`, `--`, `;`, `/* */`: any
-    language), its first paragraph on one line. It is the bot's text: controls and
-    escapes become visible (`shown`), and it is cut to DESCRIPTION_CHARS."""
-    text = ""
-    if Path(filename).suffix.lower() in _SOURCE_LANGUAGES:
-        tree = parsed(source)
-        if tree is not None:
-            text = ast.get_docstring(tree) or ""
-    if not text.strip():
-        text = leading_comment(source.decode("utf-8", "replace"), paragraph=True)
-    paragraph = " ".join(text.strip().split("\n\n", 1)[0].split())
-    paragraph = shown(paragraph.encode("utf-8", "backslashreplace").decode())
-    if len(paragraph) > DESCRIPTION_CHARS:
-        paragraph = paragraph[:DESCRIPTION_CHARS - 1].rstrip() + "…"
-    return paragraph
 
 
 def read_bot(path: str | Path, game: str | None = None) -> BotFile:

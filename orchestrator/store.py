@@ -19,13 +19,13 @@ from typing import Any, Callable, Iterable, Iterator
 
 from engine import InputError
 from orchestrator import penalties
+from orchestrator.bot_file import DESCRIPTION_CHARS
 from sandbox.isolation import SCRATCH_BYTES
 from sandbox.shown import shown
 
 INPUTS_BYTES = 1 << 20         # the largest match record read back (an honest one: KiBs)
 _PENALTY_BYTES = 1 << 14       # a player's kept penalties (at most about 4 KiB)
 _STATS_BYTES = 1 << 16         # a player's stats (an honest one: under 200 bytes)
-DESCRIPTION_CHARS = 300        # a bot's description (orchestrator/bots.py cuts it so)
 _MOST_PLAYERS = 256            # a match's players (as a replay's; arena seats 64 at most)
 
 # Each column a reader does arithmetic on or shows, with the types arena writes to it.
