@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import Any, Callable, Sequence, Union
 
 from engine import InputError
-from orchestrator import arguments, cellbots, replay
-from orchestrator import position as positions
-from orchestrator import progress as views
-from orchestrator.api_types import (
+from orchestrator import arguments
+from orchestrator.api import cellbots
+from orchestrator.api import progress as views
+from orchestrator.api.types import (
     BatchResult,
     CompareResult,
     MatchResult,
@@ -39,7 +39,8 @@ from orchestrator.api_types import (
     Standing,
 )
 from orchestrator.games import DEFAULT_GAME, GAMES, get_game
-from orchestrator.options import Interrupted
+from orchestrator.replay import file as replay
+from orchestrator.replay import position as positions
 from orchestrator.service import batch as batches
 from orchestrator.service import check as checks
 from orchestrator.service import compare as comparisons
@@ -47,6 +48,7 @@ from orchestrator.service import play as matches
 from orchestrator.service import results as stored
 from orchestrator.service import scenario as scenarios
 from orchestrator.service.setup import match_spec, position_spec
+from orchestrator.service.values import Interrupted
 from orchestrator.text import console, plural, shown, shown_text
 
 Bot = Union[str, Path, Callable[..., Any], type]
@@ -320,7 +322,7 @@ class ResultsStore:
     def to_pandas(self, run: str | None = None):
         """Every participant of every match (or of one run), one row each: the columns of
         `arena results DB --export csv`."""
-        from orchestrator.api_types import pandas_module
+        from orchestrator.api.types import pandas_module
 
         store = stored.open_results(self.path)
         try:
@@ -368,7 +370,7 @@ class ResultsStore:
             self.path, match, sandbox=sandbox, cpu_limit=cpu_limit, memory_mb=memory_mb)))
 
     def _repr_html_(self) -> str:
-        from orchestrator.api_types import html_table
+        from orchestrator.api.types import html_table
 
         return html_table(self.to_json()["runs"], (
             ("run", lambda r: r["id"][:10]), ("kind", lambda r: r["kind"]),

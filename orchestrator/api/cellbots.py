@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from engine import InputError
-from orchestrator.code_source import Definition, definition, own_codes
+from orchestrator.api.code_source import Definition, definition, own_codes
 from orchestrator.games import Game
 from orchestrator.games.entry import CodeBot
-from orchestrator.sample_folder import cache_dir
+from orchestrator.games.sample_folder import cache_dir
 
 
 def bot_side(game: Game) -> CodeBot:

@@ -19,9 +19,9 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from orchestrator import sprt
+from orchestrator.results import sprt
+from orchestrator.results.summary import Tally
 from orchestrator.service.compare import Test
-from orchestrator.summary import Tally
 from orchestrator.text import console, shown_text
 
 err = console(stderr=True)

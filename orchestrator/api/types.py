@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any, Callable, Sequence, TypeVar
 
-from orchestrator import notes, replay_view
+from orchestrator.results import notes
 from orchestrator.text import shown
+from orchestrator.views import replay as replay_view
 
 T = TypeVar("T")
 VIEWER_HEIGHT = 760        # px: the viewer's board, controls and side panels
@@ -103,7 +104,7 @@ class Replay(_Json):
 
     def save(self, path) -> str:
         """Write it as a replay file (gzip JSON), as `arena run --replay` does."""
-        from orchestrator import replay
+        from orchestrator.replay import file as replay
         return str(replay.save(self.data, path))
 
 
@@ -124,8 +125,8 @@ class PlayerResult(_Json):
     cpu_s: float
     peak_rss_mb: float
     stats: dict
-    note: str                    # what went wrong, in one line (orchestrator/notes.py)
-    penalties: list              # the note's phrases, one a penalty (orchestrator/penalties.py)
+    note: str                    # what went wrong, in one line (results/notes.py)
+    penalties: list              # the note's phrases, one a penalty (results/penalties.py)
     data: dict = field(repr=False)
 
 
@@ -207,7 +208,7 @@ class Standing(_Json):
     forfeits: int
     load_errors: int
     reasons: dict
-    penalties: list              # each penalty counted over the games (orchestrator/penalties.py)
+    penalties: list              # each penalty counted over the games (results/penalties.py)
     mean_score: float | None
     elo: float | None
     mu: float | None
@@ -289,7 +290,7 @@ class CompareResult(_Json):
     @property
     def record(self) -> dict:
         """NEW's pairs won, drawn and lost against OLD."""
-        from orchestrator.service.results import pair_record
+        from orchestrator.results.sprt import pair_record
 
         return pair_record(self.counts)
 
@@ -352,12 +353,12 @@ class Matchups(_Json):
 
     def html(self) -> str:
         """The self-contained page (as `--matrix --html` writes it)."""
-        from orchestrator import matrix_page
+        from orchestrator.views import matrix_page
         return matrix_page.page(self.data)
 
     def save(self, path) -> str:
         """Write the page, as `--matrix --html FILE` does."""
-        from orchestrator import matrix_page
+        from orchestrator.views import matrix_page
         return str(matrix_page.write_page(self.data, path))
 
     def _repr_html_(self) -> str:

@@ -1,7 +1,7 @@
 """The `arena` command line. `arena --help` and `arena COMMAND --help` teach the rest.
 
-Each command is a typer adapter in its own module (`*_cmd.py`): it parses, calls the
-Python API (orchestrator/api.py) or the service layer under it, and prints."""
+Each command is a typer adapter in its own module of this folder (`orchestrator/cli/`): it parses, calls the
+Python API (orchestrator/api/) or the service layer under it, and prints."""
 from __future__ import annotations
 
 import sys
@@ -9,20 +9,18 @@ import sys
 import typer
 
 from engine import InputError
-from orchestrator import (
-    batch_cmd,
-    bots_cmd,
-    check_cmd,
-    compare_cmd,
-    maps_cmd,
-    publish_cmd,
-    replay_view,
-    run_cmd,
-    scenario_cmd,
-    serve_cmd,
-)
+from orchestrator.cli import batch as batch_cmd
+from orchestrator.cli import bots as bots_cmd
+from orchestrator.cli import check as check_cmd
+from orchestrator.cli import compare as compare_cmd
+from orchestrator.cli import maps as maps_cmd
+from orchestrator.cli import publish as publish_cmd
+from orchestrator.cli import replay as replay_cmd
+from orchestrator.cli import run as run_cmd
+from orchestrator.cli import scenario as scenario_cmd
+from orchestrator.cli import serve as serve_cmd
 from orchestrator.games import games_help
-from orchestrator.options import Interrupted
+from orchestrator.service.values import Interrupted
 from orchestrator.text import shown
 from sandbox import modes
 from sandbox.isolation import SandboxUnavailable
@@ -74,7 +72,7 @@ app.command()(batch_cmd.tournament)
 app.command()(batch_cmd.results)
 app.command()(publish_cmd.publish)
 app.command()(compare_cmd.compare)
-app.command("replay")(replay_view.replay_command)
+app.command("replay")(replay_cmd.replay_command)
 app.command()(serve_cmd.serve)
 app.command()(bots_cmd.bots)
 app.command()(run_cmd.run)

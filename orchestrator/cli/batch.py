@@ -11,12 +11,8 @@ import typer
 from rich.table import Table
 
 from engine import InputError
-from orchestrator import api, matchups_cmd, matrix_page
-from orchestrator.compare_view import print_record
-from orchestrator.games import DEFAULT_GAME, GAMES
-from orchestrator.games.entry import Competition
-from orchestrator.games.help import listed, tournament_format
-from orchestrator.options import (
+from orchestrator import api
+from orchestrator.cli.options import (
     CpuOption,
     GameOption,
     JsonOption,
@@ -28,10 +24,16 @@ from orchestrator.options import (
     RulesOption,
     SandboxOption,
 )
-from orchestrator.ratings import ELO_INITIAL, ELO_K
+from orchestrator.games import DEFAULT_GAME, GAMES
+from orchestrator.games.entry import Competition
+from orchestrator.games.help import listed, tournament_format
+from orchestrator.results.ratings import ELO_INITIAL, ELO_K
 from orchestrator.service import matchups
 from orchestrator.service import results as stored
 from orchestrator.text import console, shown_text
+from orchestrator.views import matchups as matchups_cmd
+from orchestrator.views import matrix_page
+from orchestrator.views.compare import print_record
 
 err = console(stderr=True)
 out = console()
@@ -184,7 +186,7 @@ def tournament(
 
 
 def print_penalties(report: dict) -> None:
-    """Each entrant's penalties, one a line, under its table (orchestrator/penalties.py)."""
+    """Each entrant's penalties, one a line, under its table (orchestrator/results/penalties.py)."""
     for row in report["players"]:
         for said in row.get("penalties") or ():
             out.print(shown_text(f"  {row['name']}: {said}"), soft_wrap=True)

@@ -10,9 +10,9 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from orchestrator.cli.options import JsonOption
 from orchestrator.games import GAMES, Game, games_help, get_game
-from orchestrator.options import JsonOption
-from orchestrator.samples import COMPILED, named_samples, summary
+from orchestrator.runner.samples import COMPILED, named_samples, summary
 from orchestrator.text import console
 from sandbox.programs import describe
 

@@ -9,16 +9,16 @@ import typer
 from rich.text import Text
 
 from orchestrator import api
-from orchestrator.games import DEFAULT_GAME
-from orchestrator.games.help import check_turns, per_game
-from orchestrator.options import (
+from orchestrator.cli.options import (
     CHECK_SANDBOX_HELP,
     CpuOption,
     GameOption,
     JsonOption,
     MemoryOption,
 )
-from orchestrator.run_cmd import warn_sandbox
+from orchestrator.cli.run import warn_sandbox
+from orchestrator.games import DEFAULT_GAME
+from orchestrator.games.help import check_turns, per_game
 from orchestrator.text import console, plural, shown, shown_text
 
 out = console()

@@ -9,16 +9,13 @@ from typing import List, Optional
 import typer
 
 from orchestrator import api
-from orchestrator.batch_cmd import (
+from orchestrator.cli.batch import (
     AddressOption,
     BackendOption,
     DbOption,
     WorkersOption,
 )
-from orchestrator.compare_view import print_report
-from orchestrator.games import DEFAULT_GAME
-from orchestrator.games.help import names
-from orchestrator.options import (
+from orchestrator.cli.options import (
     CpuOption,
     GameOption,
     JsonOption,
@@ -29,6 +26,9 @@ from orchestrator.options import (
     RulesOption,
     SandboxOption,
 )
+from orchestrator.games import DEFAULT_GAME
+from orchestrator.games.help import names
+from orchestrator.views.compare import print_report
 
 
 def compare(

@@ -13,7 +13,7 @@ from engine import InputError
 
 WARM_COMMANDS = ("run", "check")
 JAIL_COMMANDS = ("batch", "tournament", "compare")
-JAIL_JOB = "orchestrator.jail_job"      # orchestrator/match.py's: what its jails run
+JAIL_JOB = "orchestrator.runner.jail_job"      # orchestrator/runner/match.py's: what its jails run
 
 
 def _option(args: list[str], name: str, default: str) -> str:
@@ -45,7 +45,7 @@ def wants_zygote(args: list[str]) -> bool:
 
 def wants_jail_zygote(args: list[str]) -> bool:
     """Whether this command line will play its matches in match jails, from this process
-    (the local backend drives them from threads: orchestrator/execute.py, JailPool)."""
+    (the local backend drives them from threads: orchestrator/runner/execute.py, JailPool)."""
     if not args or args[0] not in JAIL_COMMANDS or "--help" in args:
         return False
     return _prestart(args) == "jail" and _option(args, "--backend", "local") == "local"
@@ -109,7 +109,7 @@ def main() -> None:
         elif wants_jail_zygote(sys.argv[1:]):
             from sandbox.matchjail import jail_zygote
             jail_zygote(JAIL_JOB)
-        from orchestrator.cli import main as cli_main
+        from orchestrator.cli.app import main as cli_main
         cli_main()
     except KeyboardInterrupt:
         # Ctrl-C before a command could handle it (while it imports and parses): no bot

@@ -11,9 +11,9 @@ import typer
 from rich.table import Table
 
 from engine import InputError
+from orchestrator.cli.options import missing_server_extra
 from orchestrator.games import DEFAULT_GAME, GAMES, games_help, get_game
 from orchestrator.games.help import has_editor, listed, names
-from orchestrator.options import missing_server_extra
 from orchestrator.text import console
 
 app = typer.Typer(help="List the bundled maps, validate map files, generate arenas and "
@@ -130,7 +130,7 @@ def edit(
     try:
         import uvicorn
 
-        from orchestrator.map_editor import create_app, loopback_socket, open_sheet
+        from orchestrator.web.map_editor import create_app, loopback_socket, open_sheet
     except ImportError as exc:
         raise missing_server_extra("arena maps edit", exc) from None
     found = get_game(game)

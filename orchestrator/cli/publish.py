@@ -10,7 +10,7 @@ from typing import Optional
 import typer
 
 from orchestrator import api
-from orchestrator.options import JsonOption, SandboxOption
+from orchestrator.cli.options import JsonOption, SandboxOption
 from orchestrator.text import console, shown_text
 from sandbox.modes import DEFAULT_MODE
 

@@ -9,9 +9,8 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from orchestrator import api, notes, replay_view, turn_report
-from orchestrator.games import DEFAULT_GAME, get_game
-from orchestrator.options import (
+from orchestrator import api
+from orchestrator.cli.options import (
     CpuOption,
     GameOption,
     JsonOption,
@@ -23,8 +22,12 @@ from orchestrator.options import (
     RulesOption,
     SandboxOption,
 )
-from orchestrator.replay_view import html_path
+from orchestrator.games import DEFAULT_GAME, get_game
+from orchestrator.results import notes
 from orchestrator.text import console, plural, shown_text
+from orchestrator.views import replay as replay_view
+from orchestrator.views import turn_report
+from orchestrator.views.replay import html_path
 from sandbox.isolation import warning_once
 
 err = console(stderr=True)
@@ -103,7 +106,7 @@ def run(
 def _say_if_nothing_was_left(start: Path, result: dict) -> None:
     """A position saved at the turn its match ended (`--save-position` without --turn
     saves the last) plays no turn: say so, and how to get one that does."""
-    from orchestrator import position
+    from orchestrator.replay import position
     at = position.read(start)["turn"]
     if result["turns"] <= at:
         err.print(shown_text(f"note: {start} is turn {at}, where its match ended "

@@ -8,8 +8,8 @@ import typer
 from rich.table import Table
 
 from orchestrator import api
+from orchestrator.cli.options import JsonOption
 from orchestrator.games import DEFAULT_GAME, GAMES
-from orchestrator.options import JsonOption
 from orchestrator.text import console, shown_text
 
 out = console()

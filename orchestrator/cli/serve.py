@@ -9,10 +9,11 @@ from typing import Annotated, Optional
 import typer
 
 from engine import InputError
-from orchestrator.execute import BACKENDS, default_workers
+from orchestrator.cli.options import LADDER_SANDBOX_HELP, missing_server_extra
 from orchestrator.games import GAMES
 from orchestrator.games.help import per_game
-from orchestrator.options import LADDER_SANDBOX_HELP, check_choice, missing_server_extra
+from orchestrator.runner.execute import BACKENDS, default_workers
+from orchestrator.service.values import check_choice
 from orchestrator.text import console
 from sandbox.modes import for_ladder
 
@@ -31,7 +32,7 @@ def _lineups(given: list[str]) -> dict[str, int]:
 
 
 def _log_to_stderr() -> None:
-    """The ladder's log (orchestrator.ladder: a match that could not be recorded, a failed
+    """The ladder's log (orchestrator.web.ladder: a match that could not be recorded, a failed
     turn of its loop, the loop's end) on stderr, with the time, for the operator."""
     logger = logging.getLogger("orchestrator.ladder")
     if not logger.handlers:
@@ -90,9 +91,9 @@ def serve(
     try:
         import uvicorn
 
-        from orchestrator.ladder.app import create_app, trusted_hosts
-        from orchestrator.ladder.http import DeadlineProtocol
-        from orchestrator.ladder.service import Ladder
+        from orchestrator.web.ladder.app import create_app, trusted_hosts
+        from orchestrator.web.ladder.http import DeadlineProtocol
+        from orchestrator.web.ladder.service import Ladder
     except ImportError as exc:
         raise missing_server_extra("arena serve", exc) from None
     check_choice(backend, BACKENDS, "--backend")

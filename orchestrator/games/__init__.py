@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from engine import InputError
-from orchestrator import kinds
+from orchestrator.games import kinds
 from orchestrator.games.arena import GAME as _ARENA
 from orchestrator.games.cave import GAME as _CAVE
 from orchestrator.games.entry import Game

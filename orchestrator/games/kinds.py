@@ -47,34 +47,3 @@ def read(filename: str, source: bytes) -> BotText:
     functions = {node.name: node for node in (tree.body if tree else ())
                  if isinstance(node, ast.FunctionDef)}
     return BotText(filename, source, suffix, text, tree, functions)
-
-
-_MARKERS = ("//", "/*", "*/", "--", ";", "#", "*")   # C, JS, Lua/Haskell/SQL, Lisp, shell
-_RUNS = ("//", "--", ";", "#")                       # markers written doubled or more: `;;;`
-
-
-def leading_comment(text: str, paragraph: bool = False) -> str:
-    """The first comment block's text, markers stripped; the #! line and protocol marks
-    (`cave-protocol: persistent`) are not description. `paragraph`: the block as it is
-    written, lines joined by newlines (its first paragraph is the description)."""
-    lines: list[str] = []
-    for number, raw in enumerate(text.splitlines()[:200]):
-        line = raw.strip()
-        if number == 0 and line.startswith("#!") or "cave-protocol:" in line:
-            continue
-        for marker in _MARKERS:
-            if line.startswith(marker):
-                line = (line.lstrip(marker[0]) if marker in _RUNS else line.removeprefix(marker)
-                        ).removesuffix("*/").strip()
-                break
-        else:
-            if lines or line:
-                break           # the first line of code ends the block
-            continue
-        if not line and lines:
-            break
-        if line:
-            lines.append(line)
-        if raw.rstrip().endswith("*/"):
-            break               # a block comment's end ends it (`#include` after is code)
-    return ("\n" if paragraph else " ").join(lines)

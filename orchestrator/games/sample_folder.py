@@ -5,7 +5,7 @@ output. A C sample ships as source and is compiled with `cc` the first time it i
 for, into the user's cache (`$XDG_CACHE_HOME/robot-arena/`, else `~/.cache/robot-arena/`),
 keyed by the source's sha256, so an edited source builds afresh and a built one is reused.
 
-This module knows no game, so the registry's entries can use it; `orchestrator.samples`
+This module knows no game, so the registry's entries can use it; `orchestrator.runner.samples`
 finds a game's samples by the game's name.
 """
 from __future__ import annotations

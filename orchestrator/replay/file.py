@@ -6,7 +6,7 @@ that changed. docs/replay.md documents it. Nothing in it depends on the machine 
 times, no memory figures), and gzip's timestamp is fixed, so the same match always gives
 the same bytes.
 
-A replay file is read as untrusted data, by orchestrator/replay_reader.py (`load`), and its
+A replay file is read as untrusted data, by orchestrator/replay/reader.py (`load`), and its
 turns are rebuilt as they are shown (`Frames`), never all at once.
 """
 from __future__ import annotations
@@ -21,8 +21,8 @@ import msgpack
 
 from engine import ENGINE_VERSION, InputError
 from engine.protocol import Match
-from orchestrator import replay_reader
-from orchestrator.replay_reader import FORMAT, SCHEMA
+from orchestrator.replay import reader as replay_reader
+from orchestrator.replay.reader import FORMAT, SCHEMA
 
 CHECKPOINT_EVERY = 64          # Frames keeps a copy of the state every this many turns
 
@@ -30,7 +30,7 @@ CHECKPOINT_EVERY = 64          # Frames keeps a copy of the state every this man
 class Recorder:
     """Follows one attempt of a match, turn by turn. With a `setup` (the map's text, the
     AIs' names), it keeps each turn's answers too, so the match can be played again
-    without its bots (orchestrator/position.py)."""
+    without its bots (orchestrator/replay/position.py)."""
 
     def __init__(self, match: Match, setup: dict | None = None,
                  seats: list[int] | None = None) -> None:
@@ -123,7 +123,7 @@ def save(replay: dict, path: Path) -> Path:
 
 
 def load(path: Path, name: str | None = None) -> dict:
-    """A replay file, bounded and checked (orchestrator/replay_reader.py); an InputError
+    """A replay file, bounded and checked (orchestrator/replay/reader.py); an InputError
     names `name` (default: the path) and says what is wrong."""
     return replay_reader.read(Path(path), name)
 

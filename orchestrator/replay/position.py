@@ -16,7 +16,7 @@ A position file is JSON:
      "source": {"replay": "match.json.gz", "frame": 37}}   (the replay's turn, as
                                                              its viewer numbers them)
 
-It is untrusted input, read like a replay (orchestrator/replay_reader.py): its size is
+It is untrusted input, read like a replay (orchestrator/replay/reader.py): its size is
 bounded before it is decoded, its nesting and container count before it is parsed, then
 every field is checked, and the game's `load` checks the state (its squares on the board,
 its counts, its generators' states). Anything wrong is one InputError naming the file.
@@ -33,9 +33,9 @@ import msgpack
 
 from engine import ENGINE_VERSION, InputError
 from engine.protocol import Match
-from orchestrator import replay as replays
 from orchestrator.games import GAMES, Game
-from orchestrator.replay_reader import MAX_NAME, MAX_PLAYERS, MiB, _decoded, bounded_bytes
+from orchestrator.replay import file as replays
+from orchestrator.replay.reader import MAX_NAME, MAX_PLAYERS, MiB, _decoded, bounded_bytes
 from orchestrator.text import shown
 
 FORMAT = "robot-arena-position"

@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 from engine import InputError
 from orchestrator.games import GAMES
-from orchestrator.replay_shape import ReplayShape
+from orchestrator.games.entry import ReplayShape
 from orchestrator.text import shown
 
 FORMAT = "robot-arena-replay"
@@ -406,7 +406,7 @@ class _Checker:
 def lineup(statuses: list[str], failure: str) -> list[int]:
     """The seats of a match's last attempt, from each seat's final status (by seat): a game
     that erases plays on without its erased AIs and those that never loaded; a forfeit game
-    keeps every seat (orchestrator/match.py)."""
+    keeps every seat (orchestrator/runner/match.py)."""
     if failure == "forfeit":
         return list(range(len(statuses)))
     return [i for i, status in enumerate(statuses) if status not in ("erased", "load_error")]

@@ -1,6 +1,6 @@
 """The anytime-valid test that runs beside the GSPRT in `arena compare`: pure statistics.
 
-The GSPRT (orchestrator/sprt.py) compares two close point hypotheses, elo0 and elo1, and
+The GSPRT (orchestrator/results/sprt.py) compares two close point hypotheses, elo0 and elo1, and
 needs about as many pairs for a rout as for a 10-Elo step. This test asks only where
 the pairs' mean score lies, over the whole range of differences, and is valid at every
 pair however long the run (a test supermartingale and Ville's inequality: Waudby-Smith
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.lazy import lazy_import
-from orchestrator import sprt
+from orchestrator.results import sprt
 
 if TYPE_CHECKING:
     import numpy as np

@@ -2,7 +2,7 @@
 (`arena run`), the API's result (`PlayerResult.note`, `"note"` in `--json`) and the
 notebook view.
 
-The wording is orchestrator/penalties.py's, the one place every printer, export and page
+The wording is orchestrator/results/penalties.py's, the one place every printer, export and page
 takes it from: why an AI was erased, forfeited or did not load (with the turn), its
 overheats with the first error as the bot raised it, what the sandbox refused it (by
 kind), the output cut past the cap, rule 1's warnings and a program's failed turns.
@@ -11,7 +11,7 @@ there, and escaped again where shown.
 """
 from __future__ import annotations
 
-from orchestrator.penalties import CODE_HINT, ERROR_CAP, PROGRAM_FAULTS, faults, lines
+from orchestrator.results.penalties import CODE_HINT, ERROR_CAP, PROGRAM_FAULTS, faults, lines
 
 __all__ = ["CODE_HINT", "ERROR_CAP", "PROGRAM_FAULTS", "faults", "note", "penalties"]
 

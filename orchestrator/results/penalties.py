@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from orchestrator.sample_folder import cache_dir
+from orchestrator.games.sample_folder import cache_dir
 from orchestrator.text import plural, shown
 
-# What the sandbox counts as a program's failed turn (service/check.py keeps the same).
+# What the sandbox counts as a program's failed turn (runner/check.py keeps the same).
 PROGRAM_FAULTS = {"hang": "gave no answer in time", "cpu": "went past its CPU limit",
                   "memory": "was stopped at the memory cap", "crash": "ended with an error",
                   "output": "wrote more than the output cap to stdout"}

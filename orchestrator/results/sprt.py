@@ -239,3 +239,11 @@ def simulate(pdf, elo0: float, elo1: float, alpha: float, beta: float, model: st
         active = active[~stopped]
         done += steps
     return h1, length
+
+
+def pair_record(counts: list[int]) -> dict:
+    """NEW's pairs won, drawn and lost, from the test's counts: pair points 0..2 in
+    halves (pentanomial: more than 1 is a pair won), or worse / as well / better."""
+    if len(counts) == 5:
+        return {"won": counts[3] + counts[4], "drawn": counts[2], "lost": counts[0] + counts[1]}
+    return {"won": counts[2], "drawn": counts[1], "lost": counts[0]}

@@ -18,14 +18,14 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from engine import InputError
-from orchestrator import penalties
-from orchestrator.bot_file import DESCRIPTION_CHARS
+from orchestrator.results import penalties
 from sandbox.isolation import SCRATCH_BYTES
 from sandbox.shown import shown
 
 INPUTS_BYTES = 1 << 20         # the largest match record read back (an honest one: KiBs)
 _PENALTY_BYTES = 1 << 14       # a player's kept penalties (at most about 4 KiB)
 _STATS_BYTES = 1 << 16         # a player's stats (an honest one: under 200 bytes)
+DESCRIPTION_CHARS = 300        # a bot's description (orchestrator/runner/bots.py cuts it so)
 _MOST_PLAYERS = 256            # a match's players (as a replay's; arena seats 64 at most)
 
 # Each column a reader does arithmetic on or shows, with the types arena writes to it.
@@ -235,7 +235,7 @@ class Store:
             "INSERT OR REPLACE INTO bot_texts VALUES (?, ?)",
             [(p["sha256"], p["description"]) for p in result["players"] if "description" in p])
         # What the participants' row has no column for: the first error, the refused
-        # attempts, rule 1's warnings, the output cut (orchestrator/penalties.py).
+        # attempts, rule 1's warnings, the output cut (orchestrator/results/penalties.py).
         self.db.execute("DELETE FROM penalties WHERE match_id = ?", (match_id,))
         self.db.executemany(
             "INSERT INTO penalties VALUES (?, ?, ?)",
@@ -498,7 +498,7 @@ class Store:
 
     def export_rows(self, run_id: str | None = None) -> tuple[list[str], list[tuple]]:
         """Participants joined with their matches, for CSV; the last column says every
-        penalty of the row's player (orchestrator/penalties.py)."""
+        penalty of the row's player (orchestrator/results/penalties.py)."""
         columns = ["match_id", "game", "map", "seed", "engine_version", "turns", "end_reason",
                    "restarts", "seat", "name", "bot", "sha256", "rank", "status", "reason",
                    "turn", "overheats", "cpu_s", "peak_rss_mb", "replay", "output_dropped",

@@ -4,8 +4,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable, Hashable
 
-from orchestrator.penalties import Penalties
-from orchestrator.stats import wilson
+from orchestrator.results.penalties import Penalties
+from orchestrator.results.stats import wilson
 
 
 def by_seat(player: dict) -> Hashable:
@@ -84,7 +84,7 @@ class Tally:
 def summarize(matches, key: Callable[[dict], Hashable] = by_seat) -> dict:
     """Per AI (`key` of a participant): matches, wins (sole first place), draws, win rate
     and its 95 % Wilson interval, top-2 rate, mean rank, erases, forfeits and load
-    errors with their reasons, and every penalty in words (orchestrator/penalties.py);
+    errors with their reasons, and every penalty in words (orchestrator/results/penalties.py);
     and the game lengths. Where a game scores its players
     (Cave Rangers), their mean score too, which then orders the table, as the seed's
     leaderboard did."""

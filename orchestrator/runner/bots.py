@@ -5,21 +5,49 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
+from dataclasses import dataclass
 from pathlib import Path
 
 from engine import InputError
 from orchestrator import given_path
-from orchestrator.bot_file import DESCRIPTION_CHARS, BotFile, described
-from orchestrator.kinds import parsed
-from orchestrator.samples import (
+from orchestrator.games.kinds import parsed
+from orchestrator.results.store import DESCRIPTION_CHARS
+from orchestrator.runner.samples import (
     find_sample,
+    leading_comment,
     named_samples,
     runnable,
     sample_files,
 )
+from orchestrator.text import shown
+from sandbox.host import BotSpec
 
 __all__ = ["BotFile", "DESCRIPTION_CHARS", "declared_name", "described", "read_bot",
            "sample_bots", "unique_names"]
+
+@dataclass(frozen=True)
+class BotFile:
+    """One bot given on the command line."""
+
+    path: str          # as the user gave it (or relative to the project for samples)
+    source: bytes
+    sha256: str
+    name: str          # the module-level `name`, else the file's stem
+
+    @property
+    def description(self) -> str:
+        """What the bot says of its strategy: its module docstring (Python) or its leading
+        comment block (any language), first paragraph, plain text of at most
+        DESCRIPTION_CHARS; "" without one. Read from the source, never by running it."""
+        return described(Path(self.path).name, self.source)
+
+    @property
+    def spec(self) -> BotSpec:
+        return BotSpec(filename=Path(self.path).name, source=self.source)
+
+
+_SOURCE_LANGUAGES = ("", ".py")     # a file the parser may read as Python for its docstring
+
 
 def declared_name(source: bytes, fallback: str) -> str:
     """The bot's module-level `name = '...'`, read without running the bot."""
@@ -38,6 +66,26 @@ def declared_name(source: bytes, fallback: str) -> str:
                 # terminal: it is kept as its escape. Controls are made safe where shown.
                 return value.strip()[:40].encode("utf-8", "backslashreplace").decode()
     return fallback
+
+
+@functools.lru_cache(maxsize=256)   # each match's seats ask again for the same files
+def described(filename: str, source: bytes) -> str:
+    """A bot's description from its file, never run: the module docstring of a Python bot
+    (read with `ast`), else its leading comment block (`#`, `//`, `--`, `;`, `/* */`: any
+    language), its first paragraph on one line. It is the bot's text: controls and
+    escapes become visible (`shown`), and it is cut to DESCRIPTION_CHARS."""
+    text = ""
+    if Path(filename).suffix.lower() in _SOURCE_LANGUAGES:
+        tree = parsed(source)
+        if tree is not None:
+            text = ast.get_docstring(tree) or ""
+    if not text.strip():
+        text = leading_comment(source.decode("utf-8", "replace"), paragraph=True)
+    paragraph = " ".join(text.strip().split("\n\n", 1)[0].split())
+    paragraph = shown(paragraph.encode("utf-8", "backslashreplace").decode())
+    if len(paragraph) > DESCRIPTION_CHARS:
+        paragraph = paragraph[:DESCRIPTION_CHARS - 1].rstrip() + "…"
+    return paragraph
 
 
 def read_bot(path: str | Path, game: str | None = None) -> BotFile:

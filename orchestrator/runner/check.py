@@ -1,4 +1,6 @@
-"""The CI gate for one submission (`arena check`, `api.check`, the ladder's upload check).
+"""The CI gate for one submission (`arena check`, `api.check`, the ladder's upload check,
+in a worker: orchestrator/runner/execute.py); what a user gives it is checked first by
+orchestrator/service/check.py.
 
 It plays the bot in the sandbox against sample bots for a few turns and judges how it
 behaved: did it load, stay within its CPU, memory and time, keep to the protocol, and
@@ -11,11 +13,11 @@ random.
 from __future__ import annotations
 
 from engine import InputError
-from orchestrator import arguments, notes, penalties
-from orchestrator.bots import BotFile, read_bot
+from orchestrator import arguments
 from orchestrator.games import DEFAULT_GAME, get_game
-from orchestrator.match import MatchSpec, run_match
-from orchestrator.options import game_limits
+from orchestrator.results import notes, penalties
+from orchestrator.runner.bots import BotFile, read_bot
+from orchestrator.runner.match import MatchSpec, run_match
 from orchestrator.text import shown
 from sandbox import modes
 from sandbox.botlib import child_module
@@ -90,18 +92,6 @@ class HangWatch:
         self.reason = (f"{self.failure}: {OUT_OF_TIME_SAYS[self.failure]} on {HUNG_TURNS} "
                        f"turns in a row (turn {turn}); stopped early")
         return True
-
-
-def check_setup(path, game: str, sandbox: str, cpu_limit: float | None,
-                memory_mb: int | None, seed: int | None = None, turns: int | None = None,
-                max_overheats: float | None = None) -> Limits:
-    """Check what a check is given before it plays (a missing or unreadable file fails
-    here, first); the limits it plays with."""
-    modes.for_check(sandbox)
-    arguments.check(seed=seed, turns=turns, max_overheats=max_overheats)
-    chosen = get_game(game)
-    read_bot(path, chosen.name)          # a missing or unreadable file fails here, first
-    return game_limits(chosen, cpu_limit, memory_mb)
 
 
 def check_bot(path, game: str = DEFAULT_GAME, turns: int | None = None, seed: int = 1,

@@ -12,13 +12,13 @@ import time
 from pathlib import Path
 from typing import Any, Iterator
 
-from orchestrator import replay
-from orchestrator.bots import BotFile
 from orchestrator.games import get_game
-from orchestrator.match import MatchSpec, match_fallback, run_match, scratch_files
-from orchestrator.schedule import Planned
-from orchestrator.series import Series
-from orchestrator.service.check import check_submission
+from orchestrator.replay import file as replay
+from orchestrator.runner.bots import BotFile
+from orchestrator.runner.check import check_submission
+from orchestrator.runner.match import MatchSpec, match_fallback, run_match, scratch_files
+from orchestrator.runner.schedule import Planned
+from orchestrator.runner.series import Series
 from sandbox.botlib import child_module
 from sandbox.limits import Limits
 from sandbox.modes import DEFAULT_MODE, MODES
@@ -282,7 +282,7 @@ class JailPool:
     each driving the jail that plays its match whole (sandbox/matchjail.py). The host's
     side of a jailed match only waits and reads, so a worker process per match slot would
     be pure cost, and the jail zygote is this process's own, started as the command began
-    (orchestrator/launch.py). Each thread plays its line-up's matches in one jail.
+    (orchestrator/cli/launch.py). Each thread plays its line-up's matches in one jail.
     """
 
     def __init__(self, workers: int) -> None:

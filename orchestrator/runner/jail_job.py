@@ -1,9 +1,9 @@
 """What a match jail runs (`--sandbox match`): the orchestrator's side of the jail.
 
-The jail zygote (`sandbox/_jailzygote.py`) knows no game: `orchestrator/match.py` names
+The jail zygote (`sandbox/_jailzygote.py`) knows no game: `orchestrator/runner/match.py` names
 this module to it (`JAIL_JOB`), and the zygote imports it once, before any jail exists,
 and calls what follows. Everything here runs inside the jail's process, within the bots'
-reach: the host takes nothing it returns on its word (`orchestrator/jail_result.py`).
+reach: the host takes nothing it returns on its word (`orchestrator/runner/jail_result.py`).
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Callable
 
 from engine import lazy
 from orchestrator.games import GAMES, PLUGIN_MODULE, get_game
-from orchestrator.match import IN_JAIL, run_match
+from orchestrator.runner.match import IN_JAIL, run_match
 from sandbox import plugins
 from sandbox.host import side_parts
 

@@ -5,7 +5,7 @@ the result it sends included. The host therefore takes a jail's result only wher
 in it charges a bot: every player finished ("ok"), none was erased, each seat is the bot
 it was given, and the whole is plain, finite JSON data of the result's own shape. Anything
 else (a failed bot, a forged or odd field) is a reason to play the match again in the
-standard mode, whose result then stands (`orchestrator/match.py`).
+standard mode, whose result then stands (`orchestrator/runner/match.py`).
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from orchestrator.games import get_game
-from orchestrator.replay_reader import lineup
+from orchestrator.replay.reader import lineup
 
 # A player's fields, and the types the host reads them as.
 PLAYER_FIELDS: dict[str, tuple[type, ...]] = {
@@ -32,7 +32,7 @@ RESULT_FIELDS: dict[str, tuple[type, ...]] = {
 }
 
 
-# What a player's notes may hold (orchestrator/match.py keeps no more of a standard
+# What a player's notes may hold (orchestrator/runner/match.py keeps no more of a standard
 # child's): (the most entries, the longest text).
 NOTES = {"warnings": (20, 92), "errors": (20, 200), "violations": (20, 100)}
 KEPT_ANSWER = 4096       # one answer a replay keeps, packed (base64 in the file): any

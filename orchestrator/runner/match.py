@@ -16,10 +16,11 @@ from typing import Any, Callable
 from engine import ENGINE_VERSION
 from engine.protocol import Match
 from engine.streams import bot_key
-from orchestrator import jail_result, replay
-from orchestrator.bots import BotFile, unique_names
 from orchestrator.games import get_game, wrong_game_hint
 from orchestrator.games.entry import Game
+from orchestrator.replay import file as replay
+from orchestrator.runner import jail_result
+from orchestrator.runner.bots import BotFile, unique_names
 from sandbox.limits import Limits
 from sandbox.modes import IN_JAIL, get_mode
 from sandbox.players import Players
@@ -41,7 +42,7 @@ class MatchSpec:
     # Executable bots: the files each bot's scratch directory starts with (by seat), the
     # ones it left at the end of its previous game of the series.
     scratch: list[dict] | None = None
-    # A position file's game state (orchestrator/position.py, checked): the match starts
+    # A position file's game state (orchestrator/replay/position.py, checked): the match starts
     # there instead of at turn 0, with the position's seed, rules and map text.
     start: dict | None = None
     turns: int | None = None               # stop after this many turns (None: play on)
@@ -154,14 +155,14 @@ def match_fallback(game: Game, bots: list[BotFile]) -> str | None:
     return None
 
 
-# What a match jail runs (orchestrator/jail_job.py), named to the sandbox, which imports
+# What a match jail runs (orchestrator/runner/jail_job.py), named to the sandbox, which imports
 # no orchestrator module.
-JAIL_JOB = "orchestrator.jail_job"
+JAIL_JOB = "orchestrator.runner.jail_job"
 
 
 def _jailed(spec, on_turn, replays, trace, stop) -> dict:
     """`--sandbox match`: the whole match in one jail (sandbox/matchjail.py). Its result
-    is taken only where it charges no bot and checks out (orchestrator/jail_result.py);
+    is taken only where it charges no bot and checks out (orchestrator/runner/jail_result.py);
     otherwise the match, a pure function of map, bots, seed and rules, is played again in
     the standard mode, and that result stands, with what the jail claimed, unverified."""
     if trace is not None or stop is not None:

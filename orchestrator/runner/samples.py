@@ -1,6 +1,6 @@
 """The bundled sample bots of a game, found by name: `forager`, `forager.py`, `digger`. A
 game's samples are the files of its `bots/` folder (the checkout's `bots/<game>/`, the
-installed package's copy, or a game kept elsewhere's own); `orchestrator.sample_folder`
+installed package's copy, or a game kept elsewhere's own); `orchestrator.games.sample_folder`
 lists them and makes a compiled one runnable, and its names are this module's too.
 """
 from __future__ import annotations
@@ -12,8 +12,14 @@ from pathlib import Path
 from engine import InputError
 from orchestrator.assets import bundled
 from orchestrator.games import GAMES
-from orchestrator.kinds import leading_comment
-from orchestrator.sample_folder import COMPILED, Unbuildable, build, cache_dir, listed, runnable
+from orchestrator.games.sample_folder import (
+    COMPILED,
+    Unbuildable,
+    build,
+    cache_dir,
+    listed,
+    runnable,
+)
 
 __all__ = ["COMPILED", "Unbuildable", "build", "cache_dir", "find_sample", "named_samples",
            "runnable", "sample_files", "summary"]
@@ -65,6 +71,37 @@ def _docstring(text: str) -> str | None:
         return ast.get_docstring(ast.parse(text))
     except (SyntaxError, ValueError):
         return None
+
+
+_MARKERS = ("//", "/*", "*/", "--", ";", "#", "*")   # C, JS, Lua/Haskell/SQL, Lisp, shell
+_RUNS = ("//", "--", ";", "#")                       # markers written doubled or more: `;;;`
+
+
+def leading_comment(text: str, paragraph: bool = False) -> str:
+    """The first comment block's text, markers stripped; the #! line and protocol marks
+    (`cave-protocol: persistent`) are not description. `paragraph`: the block as it is
+    written, lines joined by newlines (its first paragraph is the description)."""
+    lines: list[str] = []
+    for number, raw in enumerate(text.splitlines()[:200]):
+        line = raw.strip()
+        if number == 0 and line.startswith("#!") or "cave-protocol:" in line:
+            continue
+        for marker in _MARKERS:
+            if line.startswith(marker):
+                line = (line.lstrip(marker[0]) if marker in _RUNS else line.removeprefix(marker)
+                        ).removesuffix("*/").strip()
+                break
+        else:
+            if lines or line:
+                break           # the first line of code ends the block
+            continue
+        if not line and lines:
+            break
+        if line:
+            lines.append(line)
+        if raw.rstrip().endswith("*/"):
+            break               # a block comment's end ends it (`#include` after is code)
+    return ("\n" if paragraph else " ").join(lines)
 
 
 def _first_sentence(paragraph: str) -> str:

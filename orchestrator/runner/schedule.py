@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from engine import ENGINE_VERSION, InputError
-from orchestrator.bots import BotFile, unique_names
 from orchestrator.games import Game
-from orchestrator.store import digest
+from orchestrator.results.store import digest
+from orchestrator.runner.bots import BotFile, unique_names
 from sandbox.limits import Limits
 from sandbox.modes import get_mode
 

@@ -7,7 +7,7 @@ they left. A run that resumes rebuilds that state from the store's finished matc
 """
 from __future__ import annotations
 
-from orchestrator.schedule import Planned
+from orchestrator.runner.schedule import Planned
 
 
 class Series:

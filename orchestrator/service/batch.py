@@ -11,17 +11,18 @@ from pathlib import Path
 from typing import Callable, Hashable, Optional, Sequence
 
 from engine import InputError
-from orchestrator import arguments, execute, given_path
-from orchestrator.bots import read_bot
+from orchestrator import arguments, given_path
 from orchestrator.games import Game
-from orchestrator.options import Interrupted, seed_or_draw
-from orchestrator.ratings import ELO_INITIAL, ELO_K
-from orchestrator.ratings import table as ratings_table
-from orchestrator.schedule import Planned, Setup, plan_batch, plan_tournament, record_of
-from orchestrator.series import Series
+from orchestrator.results.ratings import ELO_INITIAL, ELO_K
+from orchestrator.results.ratings import table as ratings_table
+from orchestrator.results.store import Store, WriteFailed, digest
+from orchestrator.results.summary import Tally, by_file, by_seat, summarize
+from orchestrator.runner import execute
+from orchestrator.runner.bots import read_bot
+from orchestrator.runner.schedule import Planned, Setup, plan_batch, plan_tournament, record_of
+from orchestrator.runner.series import Series
 from orchestrator.service.setup import results_path, run_setup, sandbox_shown, workers_for
-from orchestrator.store import Store, WriteFailed, digest
-from orchestrator.summary import Tally, by_file, by_seat, summarize
+from orchestrator.service.values import Interrupted, seed_or_draw
 
 # What shows a run's progress: given the number of matches to play and the live
 # standings, a context that yields the function called after each finished match.
@@ -201,12 +202,9 @@ def _play(series: Series, tally: Tally, store: Store, backend: str, workers: int
         for item, outcome in execute.run(series, backend, workers, address):
             if "error" in outcome:
                 raise InputError(f"match with seed {item.spec['seed']}: {outcome['error']}")
-            kept = made = None
+            kept = None
             if "replay" in outcome:
                 kept = store.path.parent / "replays" / f"{item.match_id}.json.gz"
-                # A match's replay is a function of its id: one already there is this
-                # match's, kept for another results file in the folder, and stays.
-                made = not kept.exists()
                 with store.writing(kept):
                     write_whole(kept, outcome["replay"])
                 outcome["result"]["replay"] = str(kept)
@@ -216,7 +214,7 @@ def _play(series: Series, tally: Tally, store: Store, backend: str, workers: int
             except WriteFailed:
                 # No replay of a match the file does not record (a full disk): the same
                 # command plays it again and writes it then.
-                if kept is not None and made:
+                if kept is not None:
                     kept.unlink(missing_ok=True)
                 raise
             tally.add(outcome["result"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rich.table import Table
 
-from orchestrator.replay_reader import ai_players
+from orchestrator.replay.reader import ai_players
 from orchestrator.text import shown_text
 
 COLORS = ["red", "bright_cyan", "yellow", "green", "dark_orange", "magenta", "cyan",

@@ -42,7 +42,7 @@ DECIDED_BY = {"gsprt": "the GSPRT (fishtest's test, sharpest near elo0 and elo1)
 def print_record(report: dict, new: str, old: str) -> None:
     """A comparison by bot (`arena results DB --run ID` of a compare run): NEW's pairs
     won, drawn and lost against OLD, then the verdict and the estimate."""
-    from orchestrator.service.results import pair_record
+    from orchestrator.results.sprt import pair_record
 
     record = pair_record(report["counts"])
     out.print(shown_text(f"{new} against {old}: {record['won']} pairs won, "

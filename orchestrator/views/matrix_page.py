@@ -10,12 +10,12 @@ from importlib import resources
 from pathlib import Path
 
 from engine import InputError
-from orchestrator.replay_view import embed, with_policy
+from orchestrator.views.replay import embed, with_policy
 
 
 def page(report: dict) -> str:
     """The page of one matrix report (orchestrator/service/matchups.py's `matrix`)."""
-    template = resources.files("orchestrator").joinpath("viewer/matrix.html").read_text()
+    template = resources.files("orchestrator").joinpath("views/viewer/matrix.html").read_text()
     return with_policy(template.replace("__MATRIX_JSON__", embed(report)))
 
 

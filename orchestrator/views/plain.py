@@ -13,9 +13,9 @@ from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from orchestrator.board import COLORS, Grid, blank
-from orchestrator.replay_reader import ai_players
+from orchestrator.replay.reader import ai_players
 from orchestrator.text import shown, shown_text
+from orchestrator.views.board import COLORS, Grid, blank
 
 LEGEND = (("0-9", "bold reverse red"), " a row with x and y (its player)  ",
           ("*", "bold reverse white"), " one without a player")

@@ -1,16 +1,17 @@
-"""`arena replay`: watch a saved match in the terminal, or write it as a web page.
+"""What `arena replay` shows: a saved match drawn in the terminal, or written as a web page
+(the command: orchestrator/cli/replay.py).
 
 The page is one self-contained HTML file (viewer/viewer.html): no network, no build
 step. It inlines the renderer of the replay's game (the game's own `viewer.js`, else the
 plain grid-and-log view of viewer/generic.js); the terminal draws with the game's own
-`terminal.py`, else the plain view of orchestrator/plain_view.py. This file knows no game.
+`terminal.py`, else the plain view of orchestrator/views/plain.py. This file knows no game.
 The replay goes in as JSON inside a <script type="application/json"> block, with
 every `<`, `>` and `&` escaped, because bot names and output are untrusted: a bot named
 `</script><script>alert(1)` stays text. The JSON is strict (never NaN or Infinity), so the
 page's `JSON.parse` always reads it.
 
 A replay file is untrusted too: `replay.load` reads it within limits and checks its shape
-(orchestrator/replay_reader.py); the terminal builds each frame as it is shown
+(orchestrator/replay/reader.py); the terminal builds each frame as it is shown
 (`replay.Frames`), and a game's drawing that cannot draw a forged frame (a robot off the
 board) ends in one error line, not a traceback.
 """
@@ -30,21 +31,17 @@ import tty
 from importlib import resources
 from pathlib import Path
 from types import ModuleType
-from typing import Annotated, Callable, Optional, Sequence
+from typing import Callable, Sequence
 
-import typer
 from rich.console import Console, Group, RenderableType
 from rich.live import Live
 from rich.text import Text
 
 from engine import InputError
-from orchestrator import options, plain_view, replay
-from orchestrator.board import COLORS, Grid, blank, seat_table  # noqa: F401 (for the games)
 from orchestrator.games import GAMES
-from orchestrator.service.stored_replay import replay_path, stored_ref
+from orchestrator.replay import file as replay
 from orchestrator.text import console, shown, shown_text
-from sandbox import modes
-from sandbox.modes import DEFAULT_MODE
+from orchestrator.views import plain as plain_view
 
 out = console()
 err = console(stderr=True)
@@ -89,7 +86,7 @@ def renderer(game: object) -> str:
     found = GAMES.get(game) if isinstance(game, str) else None
     path = found.viewer if found else None
     if path is None:
-        return resources.files("orchestrator").joinpath("viewer/generic.js").read_text()
+        return resources.files("orchestrator").joinpath("views/viewer/generic.js").read_text()
     text = path.read_text(encoding="utf-8")
     if re.search(r"</script|<!--", text, re.IGNORECASE):
         raise InputError(f"{path}: a renderer may not hold '</script' or '<!--' (it is "
@@ -101,7 +98,7 @@ def page(data: dict, source: str | Path | None = None) -> str:
     """The self-contained viewer page of one replay; `source`, the replay file's path,
     goes in the command its position button copies. The bots' answers a replay keeps to
     make positions (`setup`) stay out: the page does not show them."""
-    template = resources.files("orchestrator").joinpath("viewer/viewer.html").read_text()
+    template = resources.files("orchestrator").joinpath("views/viewer/viewer.html").read_text()
     shown_data = {key: value for key, value in data.items() if key != "setup"}
     # The renderer first: the replay's JSON may hold the renderer's marker as text; the
     # replay's JSON last, so no marker inside it is replaced.
@@ -134,12 +131,12 @@ def write_html(data: dict, target: Path, source: str | Path | None = None) -> Pa
 
 # -- the terminal viewer --------------------------------------------------------------------
 # A game draws itself in its own `terminal.py` (beside its entry), else the plain view
-# (orchestrator/plain_view.py) draws it. Either is a module with:
+# (orchestrator/views/plain.py) draws it. Either is a module with:
 #   board(data, state) -> Grid            the board at one turn: rows of (character, style)
 #   panel(data, state, turn) -> [renderable]   what goes under it (the scores)
 #   places(data, state) -> [(row, column)]     the pieces still playing (the crop follows them)
 #   LEGEND                                what each symbol means (Text.assemble's parts)
-# What both draw with (COLORS, Grid, blank, seat_table) is in orchestrator/board.py, named
+# What both draw with (COLORS, Grid, blank, seat_table) is in orchestrator/views/board.py, named
 # here too for the games' `terminal.py`.
 def drawing(data: dict) -> ModuleType:
     """The module that draws the replay's game in the terminal."""
@@ -310,80 +307,3 @@ def watch(file: Path, data: dict, speed: float) -> None:
                 live.update(frame(), refresh=True)
     finally:
         termios.tcsetattr(sys.stdin, termios.TCSADRAIN, saved)
-
-
-def _save_position(file: Path, data: dict, turn: int | None, target: Path) -> None:
-    """`--save-position`: the position at `turn` (a frame, as the viewer numbers them)."""
-    from orchestrator import position
-    frame = len(data["turns"]) if turn is None else turn
-    state = position.from_replay(data, frame, str(file))
-    saved = position.write(state, target)
-    seats = state["players"]
-    err.print(shown_text(f"wrote {saved}: {data['game']} at turn {frame} of {file.name}; "
-                         f"play on from it with: arena run --from {saved} BOT... "
-                         f"({len(seats)} bot{'s' * (len(seats) != 1)}, in seat order: "
-                         f"{', '.join(seats)})"), soft_wrap=True)
-
-
-def replay_command(
-    file: Path = typer.Argument(..., help="A replay file (.json.gz) from --replay, or a "
-                                "stored match, DB:MATCH_ID (`arena results DB --games` lists "
-                                "them): its kept replay, else the match played again from "
-                                "its record."),
-    html: Optional[Path] = typer.Option(None, "--html", help="Write a self-contained web page "
-                                        "here instead, to watch in any browser."),
-    turn: Optional[int] = typer.Option(None, help="Print the board at this turn and stop "
-                                       "(what happens without a terminal, at the last turn)."),
-    speed: float = typer.Option(10.0, help="Turns per second when playing."),
-    save_position: Optional[Path] = typer.Option(
-        None, "--save-position", help="Write the game's whole state at --turn (default: the "
-        "last) to this position file, to play on from with `arena run --from FILE BOT...`."),
-    sandbox: options.SandboxOption = DEFAULT_MODE,   # its help, made when typer asks
-    cpu_limit: Annotated[Optional[float], typer.Option(
-        help="A stored match played again from its record: the CPU limit it may have (as "
-             "`arena run --cpu-limit`; default: the game's). A record with looser limits "
-             "than these is refused, never taken.", show_default=False)] = None,
-    memory_mb: Annotated[Optional[int], typer.Option(
-        help="A stored match played again: its memory cap per AI, in MiB (as `arena run "
-             "--memory-mb`; default: the game's).", show_default=False)] = None,
-) -> None:
-    """Watch a saved match: in the terminal (keys: space, arrows, q), or as a web page.
-
-    Examples:
-
-      arena run --replay match.json.gz && arena replay match.json.gz
-
-      arena replay match.json.gz --html match.html    # canvas viewer, charts, robot panel
-
-      arena replay match.json.gz --turn 120           # one frame, printed
-
-      arena replay runs/arena.sqlite:3f2a9c01       # a match of a batch, by its id
-
-      arena replay runs/arena.sqlite:3f2a9c01 --sandbox strict   # played again, strict
-
-      arena replay match.json.gz --turn 120 --save-position pos.json
-
-    A stored match without a kept replay is played again in the sandbox mode given here
-    (default standard; never the one its results file names), and says which.
-    """
-    ref = stored_ref(str(file))
-    if ref is not None:
-        file = replay_path(*ref, told=lambda note: err.print(shown_text(note)),
-                           sandbox=sandbox, cpu_limit=cpu_limit, memory_mb=memory_mb)
-    else:
-        modes.chosen(sandbox)          # a replay file plays nothing: any mode shows it
-    data = replay.load(file)
-    if save_position is not None:
-        _save_position(file, data, turn, save_position)
-        return
-    if html is not None:
-        err.print(shown_text(f"wrote {write_html(data, html, file)}"))
-        return
-    if turn is None and sys.stdin.isatty() and sys.stdout.isatty():
-        watch(file, data, max(0.5, speed))
-        return
-    frames = replay.Frames(data)
-    at = len(frames) - 1 if turn is None else turn
-    if not 0 <= at < len(frames):
-        raise InputError(f"--turn {turn}: the replay has turns 0 to {len(frames) - 1}")
-    out.print(drawn(file, data, frames, at, False, keys=False))

@@ -12,8 +12,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from orchestrator import replay as replays
 from orchestrator.games import GAMES
+from orchestrator.replay import file as replays
 from orchestrator.text import shown_text
 
 MAX_SHOWN = 200                  # changed rows shown per turn in the terminal

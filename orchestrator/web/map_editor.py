@@ -32,10 +32,11 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from engine import InputError
 from orchestrator.games import GAMES, Game
-from orchestrator.web import Guard, validation_reason
+from orchestrator.web.guard import Guard, validation_reason
 
-HERE = Path(str(resources.files("orchestrator") / "editor"))
-FAVICON = Path(str(resources.files("orchestrator") / "ladder" / "static" / "favicon.svg"))
+HERE = Path(str(resources.files("orchestrator") / "web" / "editor"))
+FAVICON = Path(str(resources.files("orchestrator") / "web" / "ladder" / "static"
+                       / "favicon.svg"))
 MAX_SIDE = 200                  # an arena up to 200 x 200 (the official one is 30 x 30)
 MAX_BODY = 512 * 1024
 LOOPBACK = ("127.0.0.1", "localhost")

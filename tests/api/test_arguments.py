@@ -18,8 +18,9 @@ from typing import Any
 
 import pytest
 
-from orchestrator import api, arguments, cli
+from orchestrator import api, arguments
 from orchestrator.arguments import ARGUMENTS, SEED_MAX
+from orchestrator.cli import app as cli
 from orchestrator.service import batch as batch_service
 from orchestrator.service import check as check_service
 from orchestrator.service import compare as compare_service

@@ -27,12 +27,14 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from engine import InputError
-from orchestrator import penalties, replay, replay_view
-from orchestrator.ladder.service import MAX_FILE, Ladder, LadderError
+from orchestrator.replay import file as replay
+from orchestrator.results import penalties
 from orchestrator.text import shown
-from orchestrator.web import BodyTooLarge, Guard, validation_reason
+from orchestrator.views import replay as replay_view
+from orchestrator.web.guard import BodyTooLarge, Guard, validation_reason
+from orchestrator.web.ladder.service import MAX_FILE, Ladder, LadderError
 
-HERE = Path(str(resources.files("orchestrator") / "ladder"))
+HERE = Path(str(resources.files("orchestrator") / "web" / "ladder"))
 FORM_SLACK = 16 * 1024          # a multipart body's fields and boundaries beside the file
 PAGE_TTL_S = 1.0                # the busiest pages are rendered at most once a second
 CHALLENGE_BODY = 4096           # a challenge's JSON names a lineup's bot ids
@@ -128,7 +130,7 @@ def _visible(value: object) -> object:
 
 def page_templates() -> Environment:
     """The pages' templates: HTML-escaped, every string through shown(), and a match's
-    penalties in orchestrator/penalties.py's words (`penalty_note(player)`)."""
+    penalties in orchestrator/results/penalties.py's words (`penalty_note(player)`)."""
     env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True,
                       finalize=_visible)
     env.globals["penalty_note"] = penalties.note

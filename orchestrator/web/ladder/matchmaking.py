@@ -12,15 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-
-@dataclass(frozen=True)
-class LadderRules:
-    """A game's ladder: how many bots a match takes, the fewest it needs, and its maps.
-    Each game's entry has its own (`Game.ladder_rules`)."""
-
-    size: int
-    minimum: int
-    maps: tuple[str, ...]
+from orchestrator.games.entry import LadderRules
 
 
 @dataclass(frozen=True)

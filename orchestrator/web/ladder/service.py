@@ -25,14 +25,15 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from orchestrator import execute, penalties
-from orchestrator.bots import BotFile, described
 from orchestrator.games import GAMES, get_game, hint_for_ladder
-from orchestrator.ladder.matchmaking import LadderRules, Standing, pick
-from orchestrator.ladder.store import LadderStore, Queued
-from orchestrator.ratings import Ratings
-from orchestrator.schedule import Setup
-from orchestrator.stats import wilson
+from orchestrator.results import penalties
+from orchestrator.results.ratings import Ratings
+from orchestrator.results.stats import wilson
+from orchestrator.runner import execute
+from orchestrator.runner.bots import BotFile, described
+from orchestrator.runner.schedule import Setup
+from orchestrator.web.ladder.matchmaking import LadderRules, Standing, pick
+from orchestrator.web.ladder.store import LadderStore, Queued
 from sandbox.limits import Limits
 from sandbox.modes import DEFAULT_MODE, for_ladder
 

@@ -17,7 +17,7 @@ import secrets
 import time
 from dataclasses import dataclass
 
-from orchestrator.store import SCHEMA, Store
+from orchestrator.results.store import SCHEMA, Store
 
 LADDER_SCHEMA = SCHEMA + """
 CREATE TABLE IF NOT EXISTS ladder_bots (
@@ -196,7 +196,7 @@ class LadderStore(Store):
     def seats_of(self, matches: list[int]) -> list[tuple]:
         """(match, bot id, bot name, rank, status, outcome) of every seat of `matches`, by
         seat; the outcome: the status, reason, turn and memory of an erased, forfeited or
-        unloaded seat, as its result says (for orchestrator/penalties.py), else None."""
+        unloaded seat, as its result says (for orchestrator/results/penalties.py), else None."""
         if not matches:
             return []
         marks = ','.join('?' * len(matches))
