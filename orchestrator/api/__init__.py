@@ -16,6 +16,10 @@ sandbox like any other bot. Bad input raises
 InputError (the message the command prints after `error:`); Ctrl-C during a batch,
 tournament or comparison stops every bot process and raises Interrupted, and the same
 call resumes from the results file.
+
+This folder holds the front (here), its result types (`types.py`), bots given as code
+(`code_source.py`, `cellbots.py`) and the progress bars drawn where someone watches
+(`progress.py`). May import the service and below, and the views (tests/test_layers.py).
 """
 from __future__ import annotations
 

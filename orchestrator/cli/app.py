@@ -16,6 +16,7 @@ from orchestrator.cli import compare as compare_cmd
 from orchestrator.cli import maps as maps_cmd
 from orchestrator.cli import publish as publish_cmd
 from orchestrator.cli import replay as replay_cmd
+from orchestrator.cli import results as results_cmd
 from orchestrator.cli import run as run_cmd
 from orchestrator.cli import scenario as scenario_cmd
 from orchestrator.cli import serve as serve_cmd
@@ -69,7 +70,7 @@ def _main(version: bool = typer.Option(False, "--version", is_eager=True,
 app.add_typer(maps_cmd.app, name="maps")
 app.command()(batch_cmd.batch)
 app.command()(batch_cmd.tournament)
-app.command()(batch_cmd.results)
+app.command()(results_cmd.results)
 app.command()(publish_cmd.publish)
 app.command()(compare_cmd.compare)
 app.command("replay")(replay_cmd.replay_command)
