@@ -1,6 +1,6 @@
 """What a match or a run is built from, checked once for both fronts: the game, its
 rules and limits, the map, the bots, the sandbox mode, the workers and the results file.
-Every value a user gives is checked here (or by the helpers of orchestrator/cli/options.py
+Every value a user gives is checked here (or by the helpers of orchestrator/service/values.py
 called from here), so `arena ...` and `api....` fail with the same `error:` line."""
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """What a terminal drawing of a replay is made of: the seats' colours, the board as rows of
-(character, style), and the score table under it. The plain view (plain_view.py) and each
-game's own `terminal.py` draw with these; replay_view.py shows what they draw."""
+(character, style), and the score table under it. The plain view (plain.py) and each
+game's own `terminal.py` draw with these; views/replay.py shows what they draw."""
 from __future__ import annotations
 
 from rich.table import Table
