@@ -98,7 +98,7 @@ def batch(
     if as_json:
         print(json.dumps(found.to_json()))
     else:
-        _print_summary(found.to_json(), found.title)
+        print_summary(found.to_json(), found.title)
 
 
 def tournament(
@@ -185,7 +185,8 @@ def print_penalties(report: dict) -> None:
             out.print(shown_text(f"  {row['name']}: {said}"), soft_wrap=True)
 
 
-def _print_summary(report: dict, title: str) -> None:
+def print_summary(report: dict, title: str) -> None:
+    """A run's standings table, under its title (`arena batch`, `tournament`, `results`)."""
     scored = any(row.get("mean_score") is not None for row in report["players"])
     top2 = report.get("most_players", 3) > 2        # in a 2-player game, always 100 %
     notes = {"score": "mean score (cave: gold + turns lasted)",

@@ -11,7 +11,7 @@ import typer
 from rich.table import Table
 
 from engine import InputError
-from orchestrator.cli.batch import _print_summary
+from orchestrator.cli.batch import print_summary
 from orchestrator.cli.options import (
     JsonOption,
 )
@@ -151,4 +151,4 @@ def _show_run(store, run: dict, as_json: bool) -> None:
         out.print(shown_text(stored.run_title(run, report), style="bold"))
         print_record(report, report["new_name"], report["old_name"])
     else:
-        _print_summary(report, stored.run_title(run, report))
+        print_summary(report, stored.run_title(run, report))
