@@ -2,6 +2,7 @@
 README's commands run as written (those that need no server, browser or terminal)."""
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
@@ -68,6 +69,26 @@ def test_the_path_check_sees_what_it_should() -> None:
     assert not exists("orchestrator/nowhere.py", ROOT / "README.md")
 
 
+# -- the README's game-master section, run in order -----------------------------------------
+GAME_MASTER = "## The official game: from submissions to a published site"
+# The official game shortened: fewer matches and turns, robots and workers.
+GAME_MASTER_FAST = {"tournament": ["--max-turns", "20", "--robots", "3", "--workers", "1"],
+                    "check": ["--turns", "5"]}
+# The submissions the section's folder holds: three samples renamed by their contestants,
+# and a bot that loops (the seed's "retroactively erased").
+SUBMISSIONS = {"alice.py": ("hunter.py", "Alice", "Alice's hunter: fires at whoever it faces."),
+               "bob.py": ("beeline.py", "Bob", "Bob's beeline: runs for the flags."),
+               "carol.py": ("turtle.py", "Carol", "Carol's turtle: stays put and fires.")}
+
+
+def game_master_steps() -> list[str]:
+    """The `.venv/bin/arena` lines of the README's game-master section, in order."""
+    text = (ROOT / "README.md").read_text()
+    section = text[text.index(GAME_MASTER):].split("\n## ", 1)[0]
+    return [line.split("  #")[0].strip() for block in re.findall(r"```\n(.*?)```", section, re.S)
+            for line in block.splitlines() if line.startswith(".venv/bin/arena ")]
+
+
 # -- the README's commands ----------------------------------------------------------------
 # Commands that need what a test cannot give here: a server, a browser (the editor), a Dask
 # cluster, a terminal, or a folder of the user's bots (more/*.py, *.py). (--open only
@@ -99,7 +120,8 @@ def readme_commands() -> list[str]:
             command = line.split("  #")[0].strip()
             if command.startswith(".venv/bin/arena "):
                 lines.append(command)
-    return lines
+    # The game-master section's lines run in order, from its folder of submissions.
+    return [line for line in lines if line not in game_master_steps()]
 
 
 def test_the_readme_has_commands_to_run() -> None:
@@ -261,3 +283,54 @@ def test_the_loop_pages_worked_example_runs_in_order(tmp_path) -> None:
         if argv[0] == "run" and "my_bot_v2.py" in argv and "--turns" in argv:
             assert "turn " in done.stdout and "ended by stopped" in done.stdout
     assert (tmp_path / "runs" / "replays").is_dir() and (tmp_path / "lost.html").is_file()
+
+
+
+def submission(sample: str, name: str, about: str) -> str:
+    """A sample as a contestant sends it: its own name, and its strategy as the docstring."""
+    text = (ROOT / "bots" / "arena" / sample).read_text()
+    text = re.sub(r"^name = .*$", f"name = {name!r}", text, count=1, flags=re.M)
+    return f'"""{about}"""\n{text}'
+
+
+def test_the_game_master_section_runs_in_order(tmp_path) -> None:
+    """From a folder of submissions (three honest, one that loops) to the published site:
+    the check passes an honest bot, the tournament erases the looping one, the results and
+    each game name why, and the site lists every AI with its description and its penalty."""
+    steps = game_master_steps()
+    assert [s.split()[1] for s in steps] == \
+        ["check", "maps", "tournament", "results", "results", "publish"], steps
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    for file, (sample, name, about) in SUBMISSIONS.items():
+        (subs / file).write_text(submission(sample, name, about))
+    shutil.copy2(ROOT / "tests" / "hostile" / "spinner_loop.py", subs / "spinner.py")
+    env = {**os.environ, "COLUMNS": "160"}
+    said = {}
+    for step in steps:
+        argv = []
+        for word in shlex.split(step)[1:]:                   # as the shell expands a glob
+            argv += sorted(str(p.relative_to(tmp_path)) for p in tmp_path.glob(word)) \
+                if "*" in word else [word]
+        if argv[0] == "tournament":
+            argv[argv.index("--games") + 1] = "4"
+        argv += GAME_MASTER_FAST.get(argv[0], [])
+        done = subprocess.run([sys.executable, "-m", "orchestrator", *argv], cwd=tmp_path,
+                              env=env, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, f"{step}\n{done.stdout[-1500:]}\n{done.stderr[-1500:]}"
+        assert "Traceback" not in done.stdout + done.stderr, step
+        said[" ".join(argv[:2]) if argv[0] == "results" and "--games" in argv else argv[0]] = \
+            done.stdout
+    assert "Alice's hunter" in said["check"]
+    erased = "erased (cpu time limit, turn 1)"
+    assert erased in said["tournament"] and "Alice" in said["tournament"], said["tournament"]
+    assert "tournament" in said["results"] and "4/4" in said["results"], said["results"]
+    assert said["results runs/official.sqlite"].count(erased) == 4, said
+    site = tmp_path / "site"
+    index = (site / "index.html").read_text()
+    for _, name, about in SUBMISSIONS.values():
+        assert name in index and html.escape(about) in index, name
+    pages = {path: path.read_text() for path in (site / "ais").glob("*.html")}
+    spinner = [text for text in pages.values() if "<h1>Spinner" in text or "Spinner</h1>" in text]
+    assert len(pages) == 4 and len(spinner) == 1, sorted(pages)
+    assert erased in spinner[0] and len(list((site / "matches").glob("*.html"))) == 4
