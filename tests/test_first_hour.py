@@ -79,7 +79,7 @@ def test_a_cave_program_that_fails_every_turn_says_why_in_the_table(tmp_path) ->
     assert done.returncode == 0, done.stderr
     (row,) = [line for line in done.stdout.splitlines() if "│ cutter" in line]
     assert "crash: ended with an error in 5 of 5 turns" in row
-    assert "refused: process" in row
+    assert "refused: 1 process (clone)" in row
 
 
 @pytest.mark.parametrize("option", [["--robots", "0"], ["--max-turns", "-1"]])

@@ -202,9 +202,12 @@ def _play(series: Series, tally: Tally, store: Store, backend: str, workers: int
         for item, outcome in execute.run(series, backend, workers, address):
             if "error" in outcome:
                 raise InputError(f"match with seed {item.spec['seed']}: {outcome['error']}")
-            kept = None
+            kept = made = None
             if "replay" in outcome:
                 kept = store.path.parent / "replays" / f"{item.match_id}.json.gz"
+                # A match's replay is a function of its id: one already there is this
+                # match's, kept for another results file in the folder, and stays.
+                made = not kept.exists()
                 with store.writing(kept):
                     write_whole(kept, outcome["replay"])
                 outcome["result"]["replay"] = str(kept)
@@ -214,7 +217,7 @@ def _play(series: Series, tally: Tally, store: Store, backend: str, workers: int
             except WriteFailed:
                 # No replay of a match the file does not record (a full disk): the same
                 # command plays it again and writes it then.
-                if kept is not None:
+                if kept is not None and made:
                     kept.unlink(missing_ok=True)
                 raise
             tally.add(outcome["result"])

@@ -423,8 +423,7 @@ def _drop(path: Path) -> None:
 
 def run_command(record: dict) -> str:
     """The `arena run` that plays the recorded match again (its map, bots, rules, seed)."""
-    words = ["arena", "run", "--game", str(record.get("game")), "--map",
-             str(record.get("map_path"))]
+    words = ["--game", str(record.get("game")), "--map", str(record.get("map_path"))]
     rules = record.get("rules") if isinstance(record.get("rules"), dict) else {}
     if isinstance(rules.get("preset"), str):
         words += ["--rules", rules["preset"]]
@@ -433,7 +432,7 @@ def run_command(record: dict) -> str:
             words += [option, str(rules[key])]
     words += ["--seed", str(record.get("seed"))]
     words += [str(b.get("file")) for b in record.get("bots", []) if isinstance(b, dict)]
-    return " ".join(shlex.quote(shown(w)) for w in words)
+    return "arena run " + " ".join(shlex.quote(shown(w)) for w in words)
 
 
 def viewer_script(game: str) -> str:

@@ -77,6 +77,7 @@ def invocations(tmp: Path) -> dict[str, list[tuple[Callable[[], list[str]], int]
                                  "--db", db, "--workers", "2"], 0)],
         "results": [(lambda: [db, "--export", "csv"], 0), (lambda: [db], 0),
                     *[(lambda i=i: [db, "--run", run_ids(db)[i][:8]], 0) for i in (0, 1)]],
+        "publish": [(lambda: [db, "--out", str(tmp / "site")], 0)],
         "replay": [(lambda: [replay, "--turn", "3"], 0)],
         "compare": [(lambda: [lineup[0], lineup[1], "--against", f"{lineup[5]},{lineup[2]}",
                               *QUICK, "--max-games", "4", "--db", db], 3)],   # undecided

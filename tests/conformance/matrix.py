@@ -365,6 +365,16 @@ def tournament(where: Where, game: Game, work: Path, _: str) -> None:
                            str(work / "tour.sqlite"), "--json"))
     assert report["game"] == game.name and report["matches"] >= 1
     _expect_summary(report["players"], lineup(game), report["matches"])
+    # The run published: every match with its replay (played again from its record), a
+    # page per AI and per match, and the game's one viewer.
+    site = work / "site"
+    said = as_json(arena(where, work, "publish", str(work / "tour.sqlite"), "--out",
+                         str(site), "--json"))
+    assert said["game"] == game.name and said["matches"] == report["matches"], said
+    assert said["replays"] == said["matches"] and not said["without_replay"], said
+    assert len(list((site / "matches").glob("*.html"))) == said["matches"]
+    assert len(list((site / "ais").glob("*.html"))) == len(lineup(game)) == said["ais"]
+    assert (site / "viewer" / f"{game.name}.js").is_file(), sorted(site.rglob("*"))
 
 
 def scenario(where: Where, game: Game, work: Path, _: str) -> None:
@@ -512,7 +522,7 @@ PER_DRIVEN_SAMPLE = ("driver-run", "driver-check", "driver-ladder")
 COVERS = {"run": ("run", "run-json", "run-by-name", "loop"),
           "check": ("check", "driver-check"),
           "batch": ("batch", "loop"), "results": ("batch", "loop"),
-          "tournament": ("tournament",), "compare": ("compare",),
+          "tournament": ("tournament",), "publish": ("tournament",), "compare": ("compare",),
           "scenario": ("scenario",), "replay": ("replay", "loop"),
           "maps": ("maps", "maps-generate"),
           "serve": ("ladder", "driver-ladder"), "bots": ("bots",)}
