@@ -24,8 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.arena.rules import rules_from  # noqa: E402
-from orchestrator.bots import read_bot, sample_bots  # noqa: E402
-from orchestrator.match import MatchSpec, Timing, run_match  # noqa: E402
+from orchestrator.runner.bots import read_bot, sample_bots  # noqa: E402
+from orchestrator.runner.match import MatchSpec, Timing, run_match  # noqa: E402
 
 out = Console(width=110)
 

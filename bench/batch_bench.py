@@ -21,12 +21,12 @@ from rich.table import Table
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from orchestrator import execute  # noqa: E402
-from orchestrator.bots import read_bot, sample_bots  # noqa: E402
 from orchestrator.games import get_game  # noqa: E402
-from orchestrator.schedule import Setup, plan_batch  # noqa: E402
-from orchestrator.series import Series  # noqa: E402
-from orchestrator.store import Store  # noqa: E402
+from orchestrator.results.store import Store  # noqa: E402
+from orchestrator.runner import execute  # noqa: E402
+from orchestrator.runner.bots import read_bot, sample_bots  # noqa: E402
+from orchestrator.runner.schedule import Setup, plan_batch  # noqa: E402
+from orchestrator.runner.series import Series  # noqa: E402
 
 out = Console(width=110)
 WORKLOADS = {

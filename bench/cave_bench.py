@@ -27,10 +27,10 @@ from rich.table import Table
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from orchestrator.bots import read_bot  # noqa: E402
 from orchestrator.games import get_game  # noqa: E402
-from orchestrator.match import MatchSpec, run_match  # noqa: E402
-from orchestrator.store import Store  # noqa: E402
+from orchestrator.results.store import Store  # noqa: E402
+from orchestrator.runner.bots import read_bot  # noqa: E402
+from orchestrator.runner.match import MatchSpec, run_match  # noqa: E402
 
 GAME = get_game("cave")
 PY_TURN = "import sys\nsys.stdin.read()\nprint('HNNHNN')\n"

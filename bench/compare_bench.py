@@ -1,12 +1,12 @@
 """`arena compare`: the average games to a verdict, against a fixed batch of the same power.
 
-0. Simulated, the two tests together (orchestrator/betting.py: the GSPRT at 90 % of alpha
+0. Simulated, the two tests together (orchestrator/results/betting.py: the GSPRT at 90 % of alpha
    and beta and the betting test at 10 %) against the GSPRT alone on the same outcomes,
    at the default bounds (normalized Elo 0 vs 10, alpha = beta = 0.05): the H1 rate and
    the mean games at elo0 and elo1, and at wider true differences (50, 150 nElo and a
    rout, every pair won), pairs and pairs' outcomes.
 
-1. Simulated (orchestrator/sprt.py, every observation evaluated, as the command does): the
+1. Simulated (orchestrator/results/sprt.py, every observation evaluated, as the command does): the
    default test (normalized Elo 0 vs 10, alpha = beta = 0.05) on pairs of games
    (pentanomial; two-player games) and on pairs' outcomes (trinomial; games of more
    players), at a true difference of elo0 and of elo1. The fixed batch of the same power
@@ -39,8 +39,8 @@ from rich.table import Table
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from orchestrator import betting, sprt  # noqa: E402
-from orchestrator.stats import wilson  # noqa: E402
+from orchestrator.results import betting, sprt  # noqa: E402
+from orchestrator.results.stats import wilson  # noqa: E402
 from orchestrator.text import console  # noqa: E402
 
 ALPHA = BETA = 0.05

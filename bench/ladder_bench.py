@@ -29,7 +29,7 @@ from rich.table import Table
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from orchestrator.execute import default_workers  # noqa: E402
+from orchestrator.runner.execute import default_workers  # noqa: E402
 from tests.ladder.server import Server  # noqa: E402
 
 out = Console(width=110)

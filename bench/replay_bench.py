@@ -18,10 +18,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.arena.rules import rules_from  # noqa: E402
-from orchestrator import replay  # noqa: E402
-from orchestrator.bots import read_bot, sample_bots  # noqa: E402
-from orchestrator.match import MatchSpec, run_match  # noqa: E402
-from orchestrator.replay_view import write_html  # noqa: E402
+from orchestrator.replay import file as replay  # noqa: E402
+from orchestrator.runner.bots import read_bot, sample_bots  # noqa: E402
+from orchestrator.runner.match import MatchSpec, run_match  # noqa: E402
+from orchestrator.views.replay import write_html  # noqa: E402
 
 out = Console(width=110)
 ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -21,10 +21,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from orchestrator import replay
-from orchestrator.bots import read_bot
 from orchestrator.games import GAMES
-from orchestrator.match import MatchSpec, run_match
+from orchestrator.replay import file as replay
+from orchestrator.runner.bots import read_bot
+from orchestrator.runner.match import MatchSpec, run_match
 
 TURNS = {"race": 10, "robotgame": 30}
 # The hostile bots' own play, without their attack: the honest figures.

@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.robotgame.rules import rules_from  # noqa: E402
-from orchestrator.bots import read_bot  # noqa: E402
-from orchestrator.match import MatchSpec, run_match  # noqa: E402
+from orchestrator.runner.bots import read_bot  # noqa: E402
+from orchestrator.runner.match import MatchSpec, run_match  # noqa: E402
 
 MAP = ROOT / "maps" / "robotgame" / "default.py"
 out = Console(width=110)

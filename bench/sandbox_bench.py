@@ -30,8 +30,8 @@ sys.path.insert(0, str(ROOT))
 from engine.arena.game import ArenaGame  # noqa: E402
 from engine.arena.mapfile import load_map  # noqa: E402
 from engine.arena.rules import rules_from  # noqa: E402
-from orchestrator.bots import read_bot, sample_bots  # noqa: E402
-from orchestrator.match import MatchSpec, run_match  # noqa: E402
+from orchestrator.runner.bots import read_bot, sample_bots  # noqa: E402
+from orchestrator.runner.match import MatchSpec, run_match  # noqa: E402
 from sandbox import host  # noqa: E402
 from sandbox.isolation import LAYERS, Isolation  # noqa: E402
 from sandbox.limits import Limits  # noqa: E402

@@ -25,9 +25,9 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from orchestrator.bots import read_bot
 from orchestrator.games import get_game
-from orchestrator.match import MatchSpec, run_match
+from orchestrator.runner.bots import read_bot
+from orchestrator.runner.match import MatchSpec, run_match
 from sandbox import host, inprocess, players
 
 ROOT = Path(__file__).resolve().parent.parent

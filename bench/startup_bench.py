@@ -27,7 +27,8 @@ COMMANDS = {
     "python -c pass": [sys.executable, "-c", "pass"],
     "arena run, 8 AIs, 1 turn": [sys.executable, "-m", "orchestrator", *RUN],
     "  the same, zygote started late": [
-        sys.executable, "-c", "import sys; from orchestrator.cli import main; main(sys.argv[1:])",
+        sys.executable, "-c",
+        "import sys; from orchestrator.cli.app import main; main(sys.argv[1:])",
         *RUN],
 }
 out = Console(width=110)

@@ -5,7 +5,7 @@ lives in `engine/<game>/game.py`; the rules it plays by live beside it (`match.p
 friends). A game's class subclasses `MatchBase`, which gives the optional parts their
 defaults, so the orchestrator calls every member without probing for it.
 
-One match, as `orchestrator/match.py` plays it:
+One match, as `orchestrator/runner/match.py` plays it:
 
     match = rulebook.new_match(map, names, seed, rules)
     start_info(ai) for each AI, once            -> sent with the match start

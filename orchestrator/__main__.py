@@ -1,3 +1,3 @@
-from orchestrator.launch import main
+from orchestrator.cli.launch import main
 
 main()

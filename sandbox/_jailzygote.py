@@ -3,7 +3,7 @@ caller's jobs, one after another.
 
 `python -P -s -S _jailzygote.py CONTROL_FD JOB_MODULE PROJECT_DIR [SITE_DIR ...]`. It knows
 no game and no orchestrator: the caller names the module its jails run (for a match,
-`orchestrator/jail_job.py`), importable from PROJECT_DIR, which provides:
+`orchestrator/runner/jail_job.py`), importable from PROJECT_DIR, which provides:
 
 - `preload()`: imports what its jobs need, here, once, and returns the bot sides their
   bots may load, as (name, source or None) pairs for `_runtime.bot_side`;

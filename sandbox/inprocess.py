@@ -174,7 +174,7 @@ def load_players(bot_side: str, bots: dict[int, BotSpec], limits: Limits
                  ) -> tuple[dict, dict[int, str]]:
     """Load every bot in this process. Returns the players and the load errors. A Python
     bot here hashes as this process does: the `arena` command gives itself the children's
-    seed (orchestrator/launch.py); a caller of the API that did not is warned."""
+    seed (orchestrator/cli/launch.py); a caller of the API that did not is warned."""
     if sys.flags.hash_randomization and any(bot.program is None for bot in bots.values()):
         warnings.warn(HASH_WARNING, RuntimeWarning, stacklevel=2)
     players: dict = {}

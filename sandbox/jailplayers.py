@@ -1,7 +1,7 @@
 """`--sandbox match`, inside the jail: every bot of the match in one process, with its rules.
 
 The jail (`sandbox/_jailzygote.py`) runs its caller's job, which plays the match with these
-players (the orchestrator's `run_match`, told to by `orchestrator/jail_job.py`); the jail
+players (the orchestrator's `run_match`, told to by `orchestrator/runner/jail_job.py`); the jail
 sets up `STATE` and the clocks around it. Each keeps what a standard child keeps for its
 bot: the per-call CPU and wall limits (the guard, whose soft limit makes Robot Game's
 guard-on-timeout), the per-match CPU bank, the per-request CPU budget the host would

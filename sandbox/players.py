@@ -1,6 +1,6 @@
 """`Players`: the one interface every sandbox mode's players implement (sandbox/modes.py).
 
-The match loop (`orchestrator/match.py`) sees the bots of an attempt only through it, and
+The match loop (`orchestrator/runner/match.py`) sees the bots of an attempt only through it, and
 never asks which mode made them. `Seats` is the shared implementation for modes that keep
 one object per seat (a child process, a bot loaded in this process); the mode adds how a
 turn is exchanged and what isolation its bots got.

@@ -34,7 +34,7 @@ GAMES_GROUP = "robot_arena.games"
 MODES_GROUP = "robot_arena.sandbox_modes"
 GROUPS = (GAMES_GROUP, MODES_GROUP)
 # The top-level modules of the entry points loaded in this process: a match jail hides them
-# from its bots, as it hides the host's own packages (orchestrator/jail_job.py).
+# from its bots, as it hides the host's own packages (orchestrator/runner/jail_job.py).
 LOADED_PACKAGES: list[str] = []
 
 

@@ -11,7 +11,7 @@ import subprocess
 import pytest
 
 from orchestrator.games import GAMES, likely_game
-from orchestrator.samples import sample_files
+from orchestrator.runner.samples import sample_files
 from tests.conftest import ARENA_CMD, ROOT
 from tests.support.forked import forked_arena
 

@@ -20,8 +20,8 @@ SHARED = ("orchestrator", "sandbox")
 REGISTRY = Path("orchestrator/games")
 TEXT_SUFFIXES = (".html", ".js", ".css", ".j2", ".txt", ".json")
 # "arena" is also the program's own name: the command, and the sandbox's host name.
-PROGRAM_NAME = (("orchestrator/cli.py", 'name="arena"'),
-                ("orchestrator/cli.py", 'prog_name="arena"'),
+PROGRAM_NAME = (("orchestrator/cli/app.py", 'name="arena"'),
+                ("orchestrator/cli/app.py", 'prog_name="arena"'),
                 ("sandbox/botlib/_harden.py", 'HOSTNAME = "arena"'))
 
 
@@ -117,7 +117,7 @@ def app_commands() -> set[tuple[str, str]]:
     import click  # noqa: PLC0415  (the CLI's own dependency, only for this scan)
     import typer  # noqa: PLC0415
 
-    from orchestrator.cli import app  # noqa: PLC0415
+    from orchestrator.cli.app import app  # noqa: PLC0415
 
     found = set()
     groups = [typer.main.get_command(app)]
@@ -178,7 +178,7 @@ def named_in_help(literal: str, words: set[str], commands: set[str]) -> list[str
 def help_violations() -> list[str]:
     import typer  # noqa: PLC0415
 
-    from orchestrator.cli import app  # noqa: PLC0415
+    from orchestrator.cli.app import app  # noqa: PLC0415
 
     commands = app_commands()
     names_of_commands = set(typer.main.get_command(app).commands)

@@ -8,7 +8,7 @@ import click
 import typer
 from typer.testing import CliRunner
 
-from orchestrator.cli import app
+from orchestrator.cli.app import app
 
 
 def commands(group: click.Group, path: tuple[str, ...] = ()):

@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from orchestrator.bots_cmd import listing
+from orchestrator.cli.bots import listing
 from orchestrator.games import GAMES
 from tests.conftest import ROOT
 from tests.support.wheel import Installed

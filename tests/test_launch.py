@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from orchestrator.launch import wants_jail_zygote, wants_zygote
+from orchestrator.cli.launch import wants_jail_zygote, wants_zygote
 from sandbox import zygote
 
 
@@ -71,12 +71,12 @@ def test_the_jail_zygote_warmed_first_is_the_one_that_plays_the_match() -> None:
     # The entry point names the jail's job module as the match does: the zygote it warms
     # (launch.JAIL_JOB) is not started again for the first jailed match.
     code = """
-from orchestrator.launch import JAIL_JOB
+from orchestrator.cli.launch import JAIL_JOB
 from sandbox import matchjail
 first = matchjail.jail_zygote(JAIL_JOB).pid
-from orchestrator.bots import read_bot
+from orchestrator.runner.bots import read_bot
 from orchestrator.games import get_game
-from orchestrator.match import MatchSpec, run_match
+from orchestrator.runner.match import MatchSpec, run_match
 game = get_game("robotgame")
 bots = [read_bot(p) for p in game.demo_lineup(on_skip=lambda _: None)][:2]
 rules = game.rules(game.presets[0], max_turns=3)

@@ -63,15 +63,15 @@ def test_the_layer_check_sees_every_kind_of_import(tmp_path) -> None:
     source.write_text("import json\n"
                       "from orchestrator.games import GAMES\n"
                       "def later():\n"
-                      "    import orchestrator.match\n"
+                      "    import orchestrator.runner.match\n"
                       "    from .. import host\n"
-                      "    importlib.import_module('orchestrator.replay')\n"
+                      "    importlib.import_module('orchestrator.replay.file')\n"
                       "    __import__('engine')\n"
                       "    importlib.import_module(name)\n")
     assert [m for _, m in imported(source, tmp_path)] == [
-        "json", "orchestrator.games.GAMES", "orchestrator.match", "sandbox.host",
-        "orchestrator.replay", "engine"]
+        "json", "orchestrator.games.GAMES", "orchestrator.runner.match", "sandbox.host",
+        "orchestrator.replay.file", "engine"]
     assert crossings("sandbox", tmp_path) == [
         "sandbox/botlib/_x.py:2: orchestrator.games.GAMES",
-        "sandbox/botlib/_x.py:4: orchestrator.match",
-        "sandbox/botlib/_x.py:6: orchestrator.replay"]
+        "sandbox/botlib/_x.py:4: orchestrator.runner.match",
+        "sandbox/botlib/_x.py:6: orchestrator.replay.file"]

@@ -1,6 +1,7 @@
-"""The layers hold (issue 34): the orchestrator's modules import one another without a
-cycle, and nothing below the commands (the Python API, the service layer) imports a
-command module.
+"""The layers hold (issues 34 and 43): the folder tree is the architecture. One table
+(MAY_IMPORT) says which folder may import which, and every import of orchestrator/,
+sandbox/ and engine/ keeps to it; the orchestrator's modules import one another without
+a cycle.
 
 The graph is read from the source, not from a running interpreter: every `import` and
 `from ... import` of every module under orchestrator/, sandbox/ and engine/, at module
@@ -106,12 +107,78 @@ def _loop(graph: dict[str, set[str]], group: set[str]) -> list[str]:
     raise AssertionError(f"no loop through {start}")      # a strongly connected group has one
 
 
-def is_command(name: str) -> bool:
-    """A command module: the typer adapters (`*_cmd`, `cli`, anything under a
-    `commands` package) and the entry point that starts them."""
+# The one table of the layers: the places a module of each place may import, besides its
+# own. A module's place is its folder under orchestrator/ (a module at orchestrator/'s root
+# is "base": text, arguments, given_path, assets), or sandbox/ or engine/. Every
+# orchestrator folder may also import the base, the sandbox and the engine (BELOW_ALL).
+# docs/architecture.md ("The tree") says what each folder holds.
+MAY_IMPORT: dict[str, set[str]] = {
+    "engine": set(),                   # the rules, pure (tests/test_layer_line.py too)
+    "sandbox": {"engine"},             # processes and isolation; the engine only as data
+    "base": set(),
+    "games": set(),                    # the registry and each game's entry
+    "replay": {"games"},               # the replay file, its reader, positions
+    "results": {"games"},              # store, summaries, ratings, tests of significance
+    "runner": {"results", "replay", "games"},          # the match loop, workers, bot files
+    "views": {"results", "replay", "games"},           # terminal and HTML rendering
+    "service": {"views", "runner", "results", "replay", "games"},
+    "api": {"service", "views", "runner", "results", "replay", "games"},
+    "web": {"service", "views", "runner", "results", "replay", "games"},
+    "cli": {"api", "web", "service", "views", "runner", "results", "replay", "games"},
+    "alias": {"views", "web", "api", "replay", "games"},   # re-exports only; see ALIASES
+}
+BELOW_ALL = {"base", "sandbox", "engine"}
+
+# A game's plug-in parts, which its entry loads by name (`Game.own(part)`), never by
+# import: they draw (its terminal view) and edit (its map editor sheet), in those places.
+PLUGIN_PARTS = {"terminal": "views", "editor": "web"}
+
+# The old names a plugin or a user imports, kept one release as modules that re-export
+# (docs/architecture.md, "Aliases"); nothing of ours imports them.
+ALIASES = {
+    "orchestrator.replay_view": ("orchestrator.views.replay", "orchestrator.views.board"),
+    "orchestrator.replay_reader": ("orchestrator.replay.reader",),
+    "orchestrator.replay_shape": ("orchestrator.games.entry",),
+    "orchestrator.map_editor": ("orchestrator.web.map_editor",),
+    "orchestrator.api_types": ("orchestrator.api.types",),
+    "orchestrator.ladder": (),
+    "orchestrator.ladder.matchmaking": ("orchestrator.games.entry",
+                                        "orchestrator.web.ladder.matchmaking"),
+}
+
+
+def place(name: str, path: Path) -> str:
+    """The place of module `name` (at `path`) in the table."""
     parts = name.split(".")
-    return (parts[-1].endswith("_cmd") or parts[-1] in ("cli", "launch", "__main__")
-            or "commands" in parts[1:])
+    if parts[0] != "orchestrator":
+        return parts[0]
+    if name in ALIASES:
+        return "alias"
+    if name == "orchestrator.__main__":           # `python -m orchestrator`: the command line
+        return "cli"
+    if len(parts) == 1 or (len(parts) == 2 and path.name != "__init__.py"):
+        return "base"
+    if parts[1] == "games" and len(parts) == 4 and parts[3] in PLUGIN_PARTS:
+        return PLUGIN_PARTS[parts[3]]
+    return parts[1]
+
+
+def violations(root: Path = ROOT) -> list[str]:
+    """Every import, in all three packages, that the table does not allow."""
+    known = modules(root)
+    graph = import_graph(root)
+    found = []
+    for name, targets in sorted(graph.items()):
+        where = place(name, known[name])
+        assert where in MAY_IMPORT, f"{name}: its folder {where!r} is not in MAY_IMPORT"
+        allowed = MAY_IMPORT[where] | {where}
+        if where not in ("engine", "sandbox"):
+            allowed |= BELOW_ALL
+        for target in sorted(targets):
+            there = place(target, known[target])
+            if there not in allowed:
+                found.append(f"{name} ({where}) imports {target} ({there})")
+    return found
 
 
 def test_the_orchestrator_imports_without_a_cycle() -> None:
@@ -121,22 +188,53 @@ def test_the_orchestrator_imports_without_a_cycle() -> None:
     assert not found, "import cycles:\n" + "\n".join(" -> ".join(loop) for _, loop in found)
 
 
-def test_the_api_and_the_service_layer_import_no_command_module() -> None:
-    graph = import_graph()
-    below = [name for name in graph if name == "orchestrator.api"
-             or name.startswith("orchestrator.service.") or name == "orchestrator.service"]
-    assert "orchestrator.service.play" in below and "orchestrator.service.batch" in below
-    wrong = {name: sorted(t for t in graph[name] if is_command(t)) for name in below}
-    assert not any(wrong.values()), {name: found for name, found in wrong.items() if found}
+def test_every_import_keeps_to_the_layer_table() -> None:
+    found = violations()
+    assert not found, "imports the layer table forbids:\n" + "\n".join(found)
 
 
-def test_nothing_below_the_commands_imports_one() -> None:
-    """Only a command module (or the entry point) imports a command module: the workers,
-    the ladder, the views and the match loop never do."""
-    graph = import_graph()
-    wrong = {name: sorted(t for t in targets if is_command(t))
-             for name, targets in graph.items() if not is_command(name)}
-    assert not any(wrong.values()), {name: found for name, found in wrong.items() if found}
+def test_every_folder_and_alias_is_placed() -> None:
+    """A module's folder is in the table, and the table's aliases are the modules that say
+    they are one (and re-export what they name)."""
+    import importlib
+
+    known = modules()
+    places = {place(name, path) for name, path in known.items()}
+    assert places <= set(MAY_IMPORT), places - set(MAY_IMPORT)
+    said = {name for name, path in known.items() if name.startswith("orchestrator")
+            and (ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or "")
+            .startswith("Alias, kept for one release")}
+    assert said == set(ALIASES), said ^ set(ALIASES)
+    for alias, targets in ALIASES.items():
+        module = importlib.import_module(alias)
+        for public in (n for n in vars(module) if not n.startswith("_")):
+            value = getattr(module, public)
+            if isinstance(value, type(module)):
+                continue
+            assert any(getattr(importlib.import_module(t), public, None) is value
+                       for t in targets), f"{alias}.{public} is not its target's"
+
+
+def test_the_table_fails_a_forbidden_import(tmp_path: Path) -> None:
+    """A registry module that imports the command line, inside a function, breaks the
+    table (and an import the table allows does not)."""
+    package = tmp_path / "orchestrator"
+    for folder in ("games", "cli", "results"):
+        (package / folder).mkdir(parents=True)
+        (package / folder / "__init__.py").write_text("")
+    (package / "__init__.py").write_text("")
+    (package / "text.py").write_text("")
+    (package / "games" / "entry.py").write_text(
+        "from orchestrator import text\n\n\ndef late():\n"
+        "    from orchestrator.cli import app\n")
+    (package / "cli" / "app.py").write_text("from orchestrator.games import entry\n")
+    (package / "results" / "store.py").write_text("import orchestrator.games.entry\n")
+    for other in ("sandbox", "engine"):
+        (tmp_path / other).mkdir()
+    assert violations(tmp_path) == [
+        "orchestrator.games.entry (games) imports orchestrator.cli.app (cli)"]
+    (package / "games" / "entry.py").write_text("from orchestrator import text\n")
+    assert violations(tmp_path) == []
 
 
 def test_the_graph_sees_imports_inside_functions(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ import subprocess
 import pytest
 import typer
 
-from orchestrator.cli import app
+from orchestrator.cli.app import app
 from orchestrator.games import GAMES
 from tests.conftest import ARENA_CMD, BOTS, MAPS, ROOT
 from tests.support.forked import forked_arena

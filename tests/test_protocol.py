@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-import orchestrator.match
+import orchestrator.runner.match
 from engine.protocol import COUNTED_STATS, REQUIRED_STATS, Match
 from orchestrator.games import GAMES
 from orchestrator.games.contract import START_KEYS, bot_side_problems, stats_problems
@@ -56,7 +56,7 @@ def test_new_match_speaks_the_protocol(name: str) -> None:
 
 
 def test_the_orchestrator_never_probes_a_match() -> None:
-    source = inspect.getsource(orchestrator.match)
+    source = inspect.getsource(orchestrator.runner.match)
     assert "hasattr(match" not in source and "getattr(match" not in source
 
 

@@ -13,12 +13,12 @@ import pytest
 from typer.testing import CliRunner
 
 from engine import InputError
-from orchestrator import sample_folder, samples
-from orchestrator.bots import read_bot
-from orchestrator.bots_cmd import listing
-from orchestrator.cli import app
-from orchestrator.games import GAMES
-from orchestrator.samples import Unbuildable, build, find_sample, named_samples, runnable
+from orchestrator.cli.app import app
+from orchestrator.cli.bots import listing
+from orchestrator.games import GAMES, sample_folder
+from orchestrator.runner import samples
+from orchestrator.runner.bots import read_bot
+from orchestrator.runner.samples import Unbuildable, build, find_sample, named_samples, runnable
 from sandbox.programs import describe
 from tests.conftest import ARENA_CMD, ROOT
 

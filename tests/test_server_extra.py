@@ -18,7 +18,7 @@ WITHOUT_UVICORN = ("import sys\n"
                    "            raise ModuleNotFoundError(name=name)\n"
                    "sys.meta_path.insert(0, Block())\n"
                    "sys.argv[0] = 'arena'\n"
-                   "from orchestrator.launch import main\n"
+                   "from orchestrator.cli.launch import main\n"
                    "main()\n")
 
 

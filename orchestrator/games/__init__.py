@@ -6,13 +6,18 @@ point in the group `robot_arena.games` (docs/architecture.md), or, ad hoc, by na
 folder, or a file that defines `GAME`, in the `ARENA_GAMES` environment variable (several
 are separated as in PATH); child processes and servers started from here see the same.
 Plugins load when the registry (`GAMES`) is first asked, not when this module is imported.
+
+Beside the entries: `entry.py` (what an entry holds), `help.py`, `contract.py`, `kinds.py`
+(a bot file read for the wrong-game hint) and `sample_folder.py`. May import only the
+base (text, given_path, assets); a game's `terminal.py` and `editor.py`, which its entry
+loads by name, are a view and a web part (tests/test_layers.py, PLUGIN_PARTS).
 """
 from __future__ import annotations
 
 import re
 
 from engine import InputError
-from orchestrator import kinds
+from orchestrator.games import kinds
 from orchestrator.games.arena import GAME as _ARENA
 from orchestrator.games.cave import GAME as _CAVE
 from orchestrator.games.entry import Game

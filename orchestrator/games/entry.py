@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import importlib
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 from engine import InputError
 from engine.position import PositionHooks
@@ -28,13 +28,43 @@ from engine.protocol import Match
 from engine.rulebook import Rulebook
 from orchestrator import given_path
 from orchestrator.assets import bundled
-from orchestrator.bot_file import BotFile
-from orchestrator.ladder.matchmaking import LadderRules
-from orchestrator.replay_shape import ReplayShape
-from orchestrator.sample_folder import Unbuildable, listed, runnable
+from orchestrator.games.sample_folder import Unbuildable, listed, runnable
 from sandbox.host import BotSpec
 from sandbox.limits import Limits
 from sandbox.programs import describe, with_driver
+
+
+@dataclass(frozen=True)
+class ReplayShape:
+    """What a game's replays hold beyond the shared envelope, for the reader to check:
+    `map` names the static map's fields and `tables` the state's tables (each must be in
+    the initial state, and each row, initial or changed, must fit). A shape is a type
+    (`int` is an integer, never a bool or a float), a tuple (a JSON list of exactly those
+    items), a one-item list (a JSON list of any length of that item) or a union
+    (`int | None`)."""
+
+    map: dict[str, Any] = field(default_factory=dict)
+    tables: dict[str, tuple] = field(default_factory=dict)
+    # What each table's columns are called (for `arena run --turns`'s changes), where the
+    # replay's map does not name them itself (`columns`).
+    names: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class LadderRules:
+    """A game's ladder: how many bots a match takes, the fewest it needs, and its maps.
+    Each game's entry has its own (`Game.ladder_rules`)."""
+
+    size: int
+    minimum: int
+    maps: tuple[str, ...]
+
+
+class BotSource(Protocol):
+    """What `Game.bot_spec` reads of a bot: a `BotFile` (orchestrator/runner/bots.py)."""
+
+    path: str
+    source: bytes
 
 
 @dataclass(frozen=True)
@@ -120,7 +150,7 @@ class Game:
     home: Path | None = None           # a game kept elsewhere: its folder, with bots/ and
                                        # maps/ (None: the bundled bots/<name>/, maps/<name>/)
     looks_like: Callable[[Any], int] | None = None   # how sure (0: not) a bot file
-                                       # (orchestrator.kinds.BotText) is written for it
+                                       # (orchestrator.games.kinds.BotText) is written for it
     code_bot: CodeBot | None = None    # the Python API's bots as code (None: files only)
     package: str | None = None         # the entry's module (its `__name__`): the game's own
                                        # viewer.js, terminal.py and editor.py sit beside it
@@ -190,7 +220,7 @@ class Game:
     def scenario(self) -> Callable[[Any, str], dict] | None:
         return self.rulebook.scenario
 
-    def bot_spec(self, bot: BotFile, scratch: dict | None = None) -> BotSpec:
+    def bot_spec(self, bot: BotSource, scratch: dict | None = None) -> BotSpec:
         """What the sandbox needs to run `bot` (a program: how, and its scratch files)."""
         name = Path(bot.path).name
         driver = dict(self.drivers).get(Path(name).suffix.lower())

@@ -1,8 +1,3 @@
-"""The ladder server (`arena serve`): contestants upload bots, the bots play each other all
-the time, and web pages show the ratings and replays.
-
-- `store`: the ladder's tables, beside the results store's own;
-- `matchmaking`: who plays next, as a pure function of the ladder's state and seed;
-- `service`: the ladder itself: uploads, the match loop, ratings, suspensions;
-- `app`: the HTTP API and the pages (FastAPI, Jinja2).
-"""
+"""Alias, kept for one release (removed after robot-arena 0.2): the ladder server is now
+orchestrator/web/ladder/, and `LadderRules` (a game's ladder, named by its entry) is in
+orchestrator/games/entry.py. Import from there: docs/architecture.md, "Aliases"."""

@@ -11,17 +11,18 @@ from pathlib import Path
 from typing import Callable, Hashable, Optional, Sequence
 
 from engine import InputError
-from orchestrator import arguments, execute, given_path
-from orchestrator.bots import read_bot
+from orchestrator import arguments, given_path
 from orchestrator.games import Game
-from orchestrator.options import Interrupted, seed_or_draw
-from orchestrator.ratings import ELO_INITIAL, ELO_K
-from orchestrator.ratings import table as ratings_table
-from orchestrator.schedule import Planned, Setup, plan_batch, plan_tournament, record_of
-from orchestrator.series import Series
+from orchestrator.results.ratings import ELO_INITIAL, ELO_K
+from orchestrator.results.ratings import table as ratings_table
+from orchestrator.results.store import Store, WriteFailed, digest
+from orchestrator.results.summary import Tally, by_file, by_seat, summarize
+from orchestrator.runner import execute
+from orchestrator.runner.bots import read_bot
+from orchestrator.runner.schedule import Planned, Setup, plan_batch, plan_tournament, record_of
+from orchestrator.runner.series import Series
 from orchestrator.service.setup import results_path, run_setup, sandbox_shown, workers_for
-from orchestrator.store import Store, WriteFailed, digest
-from orchestrator.summary import Tally, by_file, by_seat, summarize
+from orchestrator.service.values import Interrupted, seed_or_draw
 
 # What shows a run's progress: given the number of matches to play and the live
 # standings, a context that yields the function called after each finished match.

@@ -2,8 +2,8 @@
 test decides.
 
 Two tests read the pairs side by side, and the first to decide decides: fishtest's GSPRT
-(orchestrator/sprt.py), best near the bounds elo0 and elo1, and an anytime-valid test of
-the mean score (orchestrator/betting.py), which ends a rout in a few pairs; each spends
+(orchestrator/results/sprt.py), best near the bounds elo0 and elo1, and an anytime-valid test of
+the mean score (orchestrator/results/betting.py), which ends a rout in a few pairs; each spends
 its share of alpha and beta (betting.split). A third verdict needs no statistics: when
 NEW and OLD have played the same moves in every game of the first `IDENTICAL_PAIRS`
 pairs, they are "identical". Pair k is two games on seed first+k: NEW and OLD with the
@@ -24,15 +24,17 @@ from typing import TYPE_CHECKING, Callable, List, Optional
 
 from engine import InputError
 from engine.lazy import lazy_import
-from orchestrator import arguments, betting, execute, sprt
-from orchestrator.bots import BotFile, read_bot
+from orchestrator import arguments
 from orchestrator.games import get_game
-from orchestrator.options import Interrupted, check_choice
-from orchestrator.schedule import Planned, Setup, plan_compare, record_of
-from orchestrator.series import Series
+from orchestrator.results import betting, sprt
+from orchestrator.results.store import Store, WriteFailed, digest
+from orchestrator.runner import execute
+from orchestrator.runner.bots import BotFile, read_bot
+from orchestrator.runner.schedule import Planned, Setup, plan_compare, record_of
+from orchestrator.runner.series import Series
 from orchestrator.service.batch import first_seed_for, stopped_writing
 from orchestrator.service.setup import results_path, run_setup, sandbox_shown, workers_for
-from orchestrator.store import Store, WriteFailed, digest
+from orchestrator.service.values import Interrupted, check_choice
 
 if TYPE_CHECKING:
     import numpy as np

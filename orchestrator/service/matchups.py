@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Iterator
 
 from engine import InputError
-from orchestrator import penalties
-from orchestrator.options import check_choice
-from orchestrator.stats import wilson
-from orchestrator.store import Store
+from orchestrator.results import penalties
+from orchestrator.results.stats import wilson
+from orchestrator.results.store import Store
+from orchestrator.service.values import check_choice
 from orchestrator.text import shown
 
 SPLITS = ("map", "seat")

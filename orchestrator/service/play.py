@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Callable
 
-from orchestrator import notes
-from orchestrator.match import MatchSpec, run_match
+from orchestrator.results import notes
+from orchestrator.runner.match import MatchSpec, run_match
 
 
 def play(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None,
          replays: list | None = None) -> dict:
     """Play the match; `on_turn(turn, total)` after each turn; its replay is appended to
-    `replays` where given. Each player gets its note (orchestrator/notes.py)."""
+    `replays` where given. Each player gets its note (orchestrator/results/notes.py)."""
     if on_turn is None:
         result = run_match(spec, replays=replays)
     else:

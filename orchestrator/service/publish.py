@@ -5,7 +5,7 @@ everyone's submission afterwards. The site is a folder of plain files that opens
 file:// and from any static host, with no network and no build step:
 
     index.html              the standings (ratings, their intervals), every AI and match
-    matrix.html             the matchup matrix (orchestrator/matrix_page.py's page)
+    matrix.html             the matchup matrix (orchestrator/views/matrix_page.py's page)
     ais/N.html              an AI: its name, description, sha256, source, games, penalties
     matches/N.html          a match: its players, the commands that play it again, and its
                             replay in the viewer
@@ -39,15 +39,18 @@ from typing import Callable, Iterable
 
 from engine import InputError
 from engine.textfile import regular_bytes
-from orchestrator import matrix_page, penalties, replay, replay_view
 from orchestrator.games import get_game
+from orchestrator.replay import file as replay
+from orchestrator.results import penalties
+from orchestrator.results.store import Store
 from orchestrator.service import matchups
 from orchestrator.service.batch import tournament_report
 from orchestrator.service.matchups import Kept
 from orchestrator.service.results import open_results, results_file
 from orchestrator.service.stored_replay import replay_path
-from orchestrator.store import Store
 from orchestrator.text import shown
+from orchestrator.views import matrix_page
+from orchestrator.views import replay as replay_view
 from sandbox import modes
 from sandbox.modes import DEFAULT_MODE
 
@@ -78,7 +81,7 @@ class Entrant:
 
 
 def penalty(player: dict) -> str:
-    """What one AI was charged with in one match, in words (orchestrator/penalties.py, the
+    """What one AI was charged with in one match, in words (orchestrator/results/penalties.py, the
     one wording every table, export and page shares): `erased (cpu time limit, turn 1)`,
     its overheats with the first error, what the sandbox refused it, the output cut."""
     return penalties.note(player) or (player["status"] if player["status"] != "ok" else "")
@@ -406,9 +409,9 @@ class _Site:
 
 @functools.cache
 def _viewer_page() -> str:
-    """orchestrator/viewer/viewer.html, the replay page whose style, markup and script
+    """orchestrator/views/viewer/viewer.html, the replay page whose style, markup and script
     the site's match pages share."""
-    return resources.files("orchestrator").joinpath("viewer/viewer.html").read_text()
+    return resources.files("orchestrator").joinpath("views/viewer/viewer.html").read_text()
 
 
 def _drop(path: Path) -> None:
@@ -437,7 +440,7 @@ def viewer_script(game: str) -> str:
     own, with the game's renderer in it, reading the replay from the match's data file."""
     scripts = re.findall(r"<script>(.*?)</script>", _viewer_page(), re.S)
     if len(scripts) != 1 or _DATA_READ not in scripts[0] or _SOURCE_READ not in scripts[0]:
-        raise InputError("orchestrator/viewer/viewer.html: its script does not read the "
+        raise InputError("orchestrator/views/viewer/viewer.html: its script does not read the "
                          "replay as the results site expects (the site's viewer needs "
                          "updating with it)")
     viewer = (scripts[0].replace("/*__RENDERER__*/", replay_view.renderer(game))

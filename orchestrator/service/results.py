@@ -7,12 +7,13 @@ from pathlib import Path
 from engine import InputError
 from orchestrator import given_path
 from orchestrator.games import get_game
-from orchestrator.options import check_choice
+from orchestrator.results.sprt import pair_record
+from orchestrator.results.store import Store
+from orchestrator.results.summary import by_seat, summarize
 from orchestrator.service import compare as comparisons
 from orchestrator.service import matchups
 from orchestrator.service.batch import tournament_report
-from orchestrator.store import Store
-from orchestrator.summary import by_seat, summarize
+from orchestrator.service.values import check_choice
 
 EXPORTS = ("csv",)
 
@@ -71,14 +72,6 @@ def bot_name(matches: list[dict], path: str) -> str:
             if player["bot"] == path:
                 return player["name"]
     return Path(path).stem
-
-
-def pair_record(counts: list[int]) -> dict:
-    """NEW's pairs won, drawn and lost, from the test's counts: pair points 0..2 in
-    halves (pentanomial: more than 1 is a pair won), or worse / as well / better."""
-    if len(counts) == 5:
-        return {"won": counts[3] + counts[4], "drawn": counts[2], "lost": counts[0] + counts[1]}
-    return {"won": counts[2], "drawn": counts[1], "lost": counts[0]}
 
 
 def check_export(export: str) -> None:

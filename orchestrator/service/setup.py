@@ -1,6 +1,6 @@
 """What a match or a run is built from, checked once for both fronts: the game, its
 rules and limits, the map, the bots, the sandbox mode, the workers and the results file.
-Every value a user gives is checked here (or by the helpers of orchestrator/options.py
+Every value a user gives is checked here (or by the helpers of orchestrator/service/values.py
 called from here), so `arena ...` and `api....` fail with the same `error:` line."""
 from __future__ import annotations
 
@@ -8,13 +8,14 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from engine import InputError
-from orchestrator import arguments, execute
-from orchestrator import position as positions
-from orchestrator.bots import BotFile, read_bot
+from orchestrator import arguments
 from orchestrator.games import Game, get_game
-from orchestrator.match import MatchSpec, match_fallback
-from orchestrator.options import check_choice, game_limits, rule_overrides, seed_or_draw
-from orchestrator.schedule import Setup
+from orchestrator.replay import position as positions
+from orchestrator.runner import execute
+from orchestrator.runner.bots import BotFile, read_bot
+from orchestrator.runner.match import MatchSpec, match_fallback
+from orchestrator.runner.schedule import Setup
+from orchestrator.service.values import check_choice, game_limits, rule_overrides, seed_or_draw
 from orchestrator.text import shown
 from sandbox import modes
 

@@ -26,14 +26,15 @@ from typing import Callable
 
 from engine import InputError
 from engine.textfile import MAX_MAP_BYTES, regular_bytes
-from orchestrator import arguments, execute, given_path
-from orchestrator.bots import BotFile
+from orchestrator import arguments, given_path
 from orchestrator.games import GAMES
-from orchestrator.options import game_limits
+from orchestrator.results.store import Store, scratch_fits
+from orchestrator.runner import execute
+from orchestrator.runner.bots import BotFile
 from orchestrator.service.batch import write_whole
 from orchestrator.service.matchups import Kept
 from orchestrator.service.results import open_results
-from orchestrator.store import Store, scratch_fits
+from orchestrator.service.values import game_limits
 from orchestrator.text import shown
 from sandbox import modes
 from sandbox.isolation import SCRATCH_BYTES

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator import api, cellbots
+from orchestrator import api
+from orchestrator.api import cellbots
 from orchestrator.games import GAMES
 from tests.api import bots
 from tests.conftest import ARENA_CMD, ROOT

@@ -18,10 +18,11 @@ from typing import Any
 
 import pytest
 
-from orchestrator import api, arguments, cli
+from orchestrator import api, arguments
 from orchestrator.arguments import ARGUMENTS, SEED_MAX
+from orchestrator.cli import app as cli
+from orchestrator.runner import check as check_runner
 from orchestrator.service import batch as batch_service
-from orchestrator.service import check as check_service
 from orchestrator.service import compare as compare_service
 from orchestrator.service import play as play_service
 
@@ -68,7 +69,7 @@ def _argv(command: str, db: Path, given: dict) -> list[str]:
     return words
 
 
-STARTS = {"run": (play_service, "play"), "check": (check_service, "run_match"),
+STARTS = {"run": (play_service, "play"), "check": (check_runner, "run_match"),
           "batch": (batch_service, "plan_batch"),
           "tournament": (batch_service, "plan_tournament"),
           "compare": (compare_service, "plan_compare")}

@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from orchestrator.store import Store
+from orchestrator.results.store import Store
 
 FORMULA = '=HYPERLINK("http://evil.example","click")'
 MARKUP = "[bold red]boss[/]"

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from engine import InputError
+from orchestrator.results.store import Store, WriteFailed
 from orchestrator.service.batch import stopped_writing, write_whole
-from orchestrator.store import Store, WriteFailed
 from tests.conftest import ARENA_CMD, BOTS, ROOT
 
 SEEDS = 40

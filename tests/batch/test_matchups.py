@@ -15,9 +15,9 @@ import pytest
 
 from engine import InputError
 from orchestrator import api
+from orchestrator.results.stats import wilson
+from orchestrator.results.store import Store
 from orchestrator.service import matchups
-from orchestrator.stats import wilson
-from orchestrator.store import Store
 from orchestrator.text import shown
 from tests.batch.matchup_store import (
     ESCAPE,

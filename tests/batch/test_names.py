@@ -24,8 +24,8 @@ import typer
 from hypothesis import given
 from hypothesis import strategies as st
 
-from orchestrator.bots import declared_name, read_bot, unique_names
-from orchestrator.cli import app
+from orchestrator.cli.app import app
+from orchestrator.runner.bots import declared_name, read_bot, unique_names
 from orchestrator.text import shown
 from tests.conftest import ARENA_CMD, BOTS, HOSTILE, ROOT
 from tests.support.forked import forked_arena

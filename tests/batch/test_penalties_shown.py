@@ -3,7 +3,7 @@ memory-eating, a raising, two snooping (a socket, /etc/passwd), a shouting and a
 memory-sharing bot among honest ones: the run table, the batch table, the tournament
 table, `results` (a run's table, `--games`), the `--json` of each, the CSV exports, the
 ladder's match page and `arena check` name each penalty with its reason, in the words of
-orchestrator/penalties.py. Few turns on the tiny map, the CPU and memory limits lowered,
+orchestrator/results/penalties.py. Few turns on the tiny map, the CPU and memory limits lowered,
 explicit seeds."""
 from __future__ import annotations
 
@@ -153,7 +153,7 @@ def test_the_csv_export_names_every_penalty(played) -> None:
 def test_the_ladder_match_page_names_every_penalty(played) -> None:
     """The ladder keeps a match's result as `arena run --json` says it; its page shows each
     player's penalties, HTML-escaped."""
-    from orchestrator.ladder.app import page_templates
+    from orchestrator.web.ladder.app import page_templates
     match = {**played["run_json"], "id": 1}
     page = page_templates().get_template("match.html").render(games=["arena"], match=match)
     rows = {name: row for row in re.findall(r"<tr class=.*?</tr>", page)
@@ -179,9 +179,9 @@ def test_check_shows_rule_one_and_strict_fails_on_it() -> None:
 def test_the_ladder_match_table_names_each_erase(played, tmp_path) -> None:
     """The ladder's match rows (the index, a game's and a bot's pages, /api/matches) say
     an erased seat's reason and turn, not only `erased`."""
-    from orchestrator.ladder.app import page_templates
-    from orchestrator.ladder.service import Ladder
-    from orchestrator.ladder.store import LadderStore
+    from orchestrator.web.ladder.app import page_templates
+    from orchestrator.web.ladder.service import Ladder
+    from orchestrator.web.ladder.store import LadderStore
     store = LadderStore(tmp_path / "ladder.sqlite")
     result = played["run_json"]
     lineup = [(store.add_bot("arena", p["name"], "x", "bot.py", p["sha256"], b"", {}), 1)

@@ -5,8 +5,8 @@ import math
 
 import pytest
 
-from orchestrator.ratings import elo, openskill
-from orchestrator.stats import wilson
+from orchestrator.results.ratings import elo, openskill
+from orchestrator.results.stats import wilson
 
 
 def test_elo_two_players_by_hand() -> None:

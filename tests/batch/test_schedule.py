@@ -6,9 +6,9 @@ import dataclasses
 import pytest
 
 from engine import InputError
-from orchestrator.bots import read_bot
 from orchestrator.games import get_game
-from orchestrator.schedule import Setup, plan_batch, plan_tournament
+from orchestrator.runner.bots import read_bot
+from orchestrator.runner.schedule import Setup, plan_batch, plan_tournament
 from sandbox.limits import Limits
 from tests.conftest import BOTS, ROOT
 

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator import api, replay
+from orchestrator import api
 from orchestrator.games import GAMES
+from orchestrator.replay import file as replay
 from tests.conformance.matrix import folder, lineup, missing_runtime
 from tests.conftest import ARENA_CMD, ROOT
 

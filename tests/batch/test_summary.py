@@ -6,7 +6,7 @@ import random
 import statistics
 from collections import Counter
 
-from orchestrator.summary import Tally, _median, lengths, summarize
+from orchestrator.results.summary import Tally, _median, lengths, summarize
 
 
 def fake_match(rng: random.Random) -> dict:

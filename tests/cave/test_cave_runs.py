@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator.match import MatchSpec, run_match
+from orchestrator.runner.match import MatchSpec, run_match
 from orchestrator.service.check import check_bot
 from sandbox.limits import Limits
 from tests.cave.test_hostile_programs import GAME, HOSTILE, SAMPLES
@@ -46,7 +46,7 @@ def test_check_on_a_missing_runtime_is_a_load_error(tmp_path) -> None:
 
 
 def _match(seed: int, sandbox: str = "standard", turns: int = 12) -> dict:
-    from orchestrator.bots import read_bot
+    from orchestrator.runner.bots import read_bot
     bots = [read_bot(name, "cave") for name in SAMPLE_NAMES]
     spec = MatchSpec("cave", GAME.find_map(None), bots, seed,
                      GAME.rules("seed", max_turns=turns), None, sandbox)
@@ -90,7 +90,7 @@ def test_run_json_result_and_replay(tmp_path) -> None:
     result = json.loads(done.stdout)
     assert result["game"] == "cave" and result["turns"] == 5 and result["seed"] == 4
     assert all(len(p["sha256"]) == 64 for p in result["players"])
-    from orchestrator import replay
+    from orchestrator.replay import file as replay
     data = replay.load(target)
     frames = list(replay.frames(data))
     assert len(frames) == 6

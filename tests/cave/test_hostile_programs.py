@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator.bots import read_bot
 from orchestrator.games import get_game
-from orchestrator.match import MatchSpec, run_match, scratch_files
+from orchestrator.runner.bots import read_bot
+from orchestrator.runner.match import MatchSpec, run_match, scratch_files
 from sandbox.botlib import child_module
 from sandbox.inprocess import _botlib
 from sandbox.limits import Limits

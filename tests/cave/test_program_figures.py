@@ -20,7 +20,7 @@ import psutil
 import pytest
 from rich.console import Console
 
-from orchestrator import run_cmd as cli
+from orchestrator.cli import run as cli
 from orchestrator.games import GAMES
 from sandbox.isolation import bwrap_problem
 from sandbox.programs import describe

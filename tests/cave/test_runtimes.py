@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator.bots import read_bot
-from orchestrator.match import MatchSpec, run_match
+from orchestrator.runner.bots import read_bot
+from orchestrator.runner.match import MatchSpec, run_match
 from orchestrator.service.check import check_bot
 from sandbox.limits import Limits
 from sandbox.loader import is_elf, link_chain, loaded_files, read_elf, runtime_home

@@ -7,11 +7,11 @@ import json
 import subprocess
 from pathlib import Path
 
-from orchestrator.bots import read_bot
 from orchestrator.games import get_game
-from orchestrator.schedule import Setup, plan_batch, plan_tournament
-from orchestrator.series import Series
-from orchestrator.store import Store
+from orchestrator.results.store import Store
+from orchestrator.runner.bots import read_bot
+from orchestrator.runner.schedule import Setup, plan_batch, plan_tournament
+from orchestrator.runner.series import Series
 from tests.cave.test_hostile_programs import SAMPLES
 from tests.conftest import ARENA_CMD
 

@@ -14,7 +14,7 @@ import math
 import numpy as np
 import pytest
 
-from orchestrator import betting, sprt
+from orchestrator.results import betting, sprt
 from orchestrator.service.compare import IDENTICAL_PAIRS, elo_shown
 from orchestrator.service.compare import Test as SequentialTest
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator.stats import wilson
+from orchestrator.results.stats import wilson
 from tests.conftest import ARENA_CMD, ROOT, default_sigint
 
 HERE = Path(__file__).parent / "bots"

@@ -16,7 +16,7 @@ import math
 import numpy as np
 import pytest
 
-from orchestrator import sprt
+from orchestrator.results import sprt
 
 ALPHA = BETA = 0.05
 PAIRS = [0.05, 0.2, 0.5, 0.2, 0.05]        # a pentanomial with many draws and split pairs

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from orchestrator import api
-from orchestrator.api_types import CompareResult
+from orchestrator.api.types import CompareResult
 from tests.compare.test_compare import NOISY_TEST, arena
 
 SAME = ("verdict", "decided_by", "elo_shown", "exit_status", "games", "pairs", "counts",

@@ -20,10 +20,10 @@ from typing import Callable
 
 import pytest
 
-from orchestrator.bots import declared_name, sample_bots
+from orchestrator.cli.maps import GENERATED
 from orchestrator.games import DEFAULT_GAME, GAMES, Game
-from orchestrator.maps_cmd import GENERATED
-from orchestrator.samples import named_samples
+from orchestrator.runner.bots import declared_name, sample_bots
+from orchestrator.runner.samples import named_samples
 from sandbox.modes import DEFAULT_MODE, MODES, Mode, offered
 from sandbox.programs import BY_NAME, describe, with_driver
 from tests.conftest import ARENA_CMD, ROOT

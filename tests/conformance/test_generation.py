@@ -12,7 +12,7 @@ from pathlib import Path
 
 import typer
 
-from orchestrator.cli import app
+from orchestrator.cli.app import app
 from orchestrator.games import GAMES
 from sandbox.modes import DEFAULT_MODE, offered
 from tests.conformance.matrix import COVERS, PER_GAME, PLAYS, ROOT, folder, scenario_files

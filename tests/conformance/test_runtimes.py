@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator.store import Store
+from orchestrator.results.store import Store
 from tests.conformance.matrix import CHECKOUT, arena, as_json
 from tests.conformance.tiny import TINY, Spelling, Tiny, runtime_names
 

@@ -29,8 +29,9 @@ from typing import Any, Callable
 import pytest
 
 from engine import InputError
-from orchestrator import api, execute
-from orchestrator import position as positions
+from orchestrator import api
+from orchestrator.replay import position as positions
+from orchestrator.runner import execute
 from tests.conformance.matrix import folder
 from tests.conftest import ARENA_CMD, ROOT
 from tests.positions.support import lineup, load, recorded

@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator import kinds
-from orchestrator.bots import read_bot
-from orchestrator.games import wrong_game_hint
+from orchestrator.games import kinds, wrong_game_hint
+from orchestrator.runner.bots import read_bot
 
 HOSTILE_SOURCES = {
     # ast.literal_eval of a dict or set with a list in it raises TypeError
@@ -126,7 +125,8 @@ def test_a_written_page_runs_only_its_own_inline_script(which):
     import hashlib
     import re
 
-    from orchestrator import matrix_page, replay_view
+    from orchestrator.views import matrix_page
+    from orchestrator.views import replay as replay_view
 
     hostile = "__POLICY__</script><script>alert(1)</script><img src=x onerror=alert(2)>"
     if which == "replay":
@@ -191,7 +191,7 @@ def test_a_notebooks_tables_show_a_bots_bidi_override_as_text():
     """A result's table in a notebook (`_repr_html_`) escaped markup but not a bidi
     override or a zero-width character: `\\u202e` in a bot's name reversed the rest of
     its cell, and `Hunter\\u200b` passed for `Hunter`, as in the terminal before."""
-    from orchestrator.api_types import html_table
+    from orchestrator.api.types import html_table
 
     name = "Hunter\u200b\u202e<b>x</b>"
     table = html_table([{"name": name}], [("AI", lambda row: row["name"])], caption=name)

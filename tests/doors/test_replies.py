@@ -22,10 +22,10 @@ from pathlib import Path
 import msgpack
 import pytest
 
-from orchestrator import replay
-from orchestrator.bots import read_bot
 from orchestrator.games import GAMES
-from orchestrator.match import MatchSpec, run_match
+from orchestrator.replay import file as replay
+from orchestrator.runner.bots import read_bot
+from orchestrator.runner.match import MatchSpec, run_match
 from sandbox import replies
 from sandbox.botlib import child_module
 from sandbox.limits import Limits
@@ -387,7 +387,7 @@ def test_a_cave_programs_answer_is_kept_as_the_game_took_it(line, tmp_path,
 # -- a match jail's per-bot content ---------------------------------------------------------
 # In `--sandbox match` a bot shares the jail's process with the match loop: it can write
 # into what the result and the replay will carry. The host takes neither past what the
-# standard mode keeps (orchestrator/jail_result.py); the match is played again there.
+# standard mode keeps (orchestrator/runner/jail_result.py); the match is played again there.
 JAIL_FORGER = """import gc
 import rg  # noqa: F401
 
@@ -435,7 +435,7 @@ def test_a_jails_forged_per_bot_content_is_not_taken(forgery, tmp_path, no_stray
 
 # -- what a note shows of a bot's strings ---------------------------------------------------
 def test_a_players_note_shows_a_bots_strings_escaped_and_bounded():
-    from orchestrator.notes import note
+    from orchestrator.results.notes import note
     escape = "\x1b]0;owned\x07\u202e"
     said = note({"warnings": [f"module state changed by move(): {escape}"],
                  "errors": [escape * 100], "overheats": 1,
@@ -452,7 +452,7 @@ def test_a_warning_named_by_a_bot_is_escaped_end_to_end(tmp_path, no_stray_proce
                     "def move():\n    globals()['\\x1b]0;owned\\x07' + 'n' * 200] = object()\n"
                     "    return FORWARD\n")
     result, _, _ = play(game, [read_bot(path), sample(game)], turns=2)
-    from orchestrator.notes import note
+    from orchestrator.results.notes import note
     namer = seat(result, 0)
     assert namer["status"] == "ok" and namer["warnings"], namer
     assert all(len(w) <= 92 for w in namer["warnings"])

@@ -16,11 +16,12 @@ import orchestrator.arguments as arguments
 from engine.race.factory import seed_factory
 from engine.race.match import HAND, RaceMatch, new_deck
 from engine.streams import bot_key, derive, stream
-from orchestrator import api, options
-from orchestrator.bots import read_bot
+from orchestrator import api
 from orchestrator.games import get_game
-from orchestrator.ladder.store import LadderStore
-from orchestrator.match import MatchSpec, run_match
+from orchestrator.runner.bots import read_bot
+from orchestrator.runner.match import MatchSpec, run_match
+from orchestrator.service import values as options
+from orchestrator.web.ladder.store import LadderStore
 from sandbox import host
 from sandbox.limits import Limits
 from tests.conftest import BOTS

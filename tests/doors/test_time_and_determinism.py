@@ -24,9 +24,9 @@ from pathlib import Path
 import psutil
 import pytest
 
-from orchestrator.bots import read_bot
 from orchestrator.games import get_game
-from orchestrator.match import MatchSpec, run_match
+from orchestrator.runner.bots import read_bot
+from orchestrator.runner.match import MatchSpec, run_match
 from sandbox import programs
 from sandbox.botlib import child_module
 from sandbox.limits import Limits

@@ -9,8 +9,8 @@ import pytest
 pytest.importorskip("fastapi", reason="the ladder server needs the server extra")
 from fastapi.testclient import TestClient  # noqa: E402
 
-from orchestrator.ladder.app import create_app  # noqa: E402
-from orchestrator.ladder.service import Ladder  # noqa: E402
+from orchestrator.web.ladder.app import create_app  # noqa: E402
+from orchestrator.web.ladder.service import Ladder  # noqa: E402
 from sandbox.limits import Limits  # noqa: E402
 from tests.conftest import ROOT  # noqa: E402
 from tests.ladder.server import upload  # noqa: E402,F401  (the tests' one upload helper)

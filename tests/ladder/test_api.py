@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from orchestrator.ladder.service import MAX_FILE
-from orchestrator.ratings import elo
+from orchestrator.results.ratings import elo
+from orchestrator.web.ladder.service import MAX_FILE
 from tests.conftest import HOSTILE, ROOT
 from tests.ladder.conftest import SAMPLES, hanging_bot, upload, wait_for
 

@@ -10,9 +10,9 @@ import sqlite3
 import pytest
 from fastapi.testclient import TestClient
 
-from orchestrator.ladder.app import create_app
-from orchestrator.ladder.service import Ladder
-from orchestrator.ratings import Ratings
+from orchestrator.results.ratings import Ratings
+from orchestrator.web.ladder.app import create_app
+from orchestrator.web.ladder.service import Ladder
 from tests.ladder.conftest import FAST, SAMPLES, upload, wait_for
 
 pytestmark = pytest.mark.xdist_group("ladder-chart")
@@ -48,7 +48,7 @@ def page_points(client, bot: int) -> list[tuple[int, float]]:
 def recomputed(db) -> dict[int, list[tuple[int, float]]]:
     """Each bot's (match id, Elo after it), from the database alone: its finished matches
     in the order they finished, the rated ones through the ladder's rule (docs/ladder.md:
-    orchestrator.ratings, K 32 from 1200), with none of the server's own bookkeeping."""
+    orchestrator.results.ratings, K 32 from 1200), with none of the server's own bookkeeping."""
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
         rows = conn.execute(

@@ -25,9 +25,9 @@ import pytest
 pytest.importorskip("fastapi", reason="the ladder server needs the server extra")
 from fastapi.testclient import TestClient  # noqa: E402
 
-from orchestrator import execute  # noqa: E402
-from orchestrator.ladder import service  # noqa: E402
-from orchestrator.ladder.app import CHALLENGE_BODY, FORM_SLACK, create_app  # noqa: E402
+from orchestrator.runner import execute  # noqa: E402
+from orchestrator.web.ladder import service  # noqa: E402
+from orchestrator.web.ladder.app import CHALLENGE_BODY, FORM_SLACK, create_app  # noqa: E402
 from tests.ladder.conftest import SAMPLES, wait_for  # noqa: E402
 from tests.ladder.server import Server  # noqa: E402
 

@@ -7,8 +7,8 @@ import time
 
 import psutil
 
-from orchestrator.ladder.store import LadderStore
-from orchestrator.ratings import elo
+from orchestrator.results.ratings import elo
+from orchestrator.web.ladder.store import LadderStore
 from tests.ladder.conftest import SAMPLES, wait_for
 from tests.ladder.server import Server
 

@@ -21,12 +21,13 @@ import subprocess
 import pytest
 from fastapi.testclient import TestClient
 
-from orchestrator import execute, replay
-from orchestrator import match as matches
-from orchestrator.ladder.app import create_app
-from orchestrator.ladder.service import Ladder
-from orchestrator.ladder.store import Queued
-from orchestrator.replay_reader import ai_players
+from orchestrator.replay import file as replay
+from orchestrator.replay.reader import ai_players
+from orchestrator.runner import execute
+from orchestrator.runner import match as matches
+from orchestrator.web.ladder.app import create_app
+from orchestrator.web.ladder.service import Ladder
+from orchestrator.web.ladder.store import Queued
 from tests.browser import ARGS, CHROMIUM
 from tests.conftest import ROOT
 from tests.ladder.conftest import FAST, SAMPLES, upload, wait_for

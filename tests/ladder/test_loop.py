@@ -11,9 +11,9 @@ import sqlite3
 import pytest
 from fastapi.testclient import TestClient
 
-from orchestrator.ladder.app import create_app
-from orchestrator.ladder.service import Ladder
-from orchestrator.ratings import elo
+from orchestrator.results.ratings import elo
+from orchestrator.web.ladder.app import create_app
+from orchestrator.web.ladder.service import Ladder
 from tests.ladder.conftest import FAST, SAMPLES, upload, wait_for
 from tests.ladder.server import Server
 

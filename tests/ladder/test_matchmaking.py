@@ -6,7 +6,7 @@ import random
 from collections import Counter
 
 from orchestrator.games import GAMES
-from orchestrator.ladder.matchmaking import LadderRules, Standing, pick
+from orchestrator.web.ladder.matchmaking import LadderRules, Standing, pick
 
 LADDERS = {name: game.ladder_rules for name, game in GAMES.items()}
 

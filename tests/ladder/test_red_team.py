@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("fastapi", reason="the ladder server needs the server extra")
 from fastapi.testclient import TestClient  # noqa: E402
 
-from orchestrator.ladder.app import create_app  # noqa: E402
+from orchestrator.web.ladder.app import create_app  # noqa: E402
 from tests.ladder.test_doors import VERDICT, Ladders  # noqa: E402
 
 # What a match and a check record about the server: its sandbox's layers, those it lacks
@@ -150,7 +150,7 @@ def test_a_ladder_on_the_loopback_answers_only_its_own_names(ladder) -> None:
     page same-origin with a ladder bound there (Sec-Fetch-Site: same-origin), so it can
     read the pages and post uploads as the operator's own page would. `arena serve`
     bound to a loopback address served any Host."""
-    from orchestrator.ladder.app import trusted_hosts
+    from orchestrator.web.ladder.app import trusted_hosts
 
     assert trusted_hosts("127.0.0.1") == trusted_hosts("::1") == trusted_hosts("localhost")
     assert trusted_hosts("0.0.0.0") is None and trusted_hosts("192.0.2.7") is None

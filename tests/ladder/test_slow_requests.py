@@ -11,7 +11,7 @@ import socket
 import statistics
 import time
 
-from orchestrator.ladder.http import BODY_TIMEOUT_S, HEAD_TIMEOUT_S
+from orchestrator.web.ladder.http import BODY_TIMEOUT_S, HEAD_TIMEOUT_S
 from tests.ladder.server import Server
 
 SOCKETS = 200

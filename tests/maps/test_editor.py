@@ -18,7 +18,7 @@ from tests.maps.editing import editing
 
 testclient = pytest.importorskip("fastapi.testclient", reason="the server extra is in the "
                                  "test extra")
-from orchestrator.map_editor import (  # noqa: E402
+from orchestrator.web.map_editor import (  # noqa: E402
     MAX_SIDE,
     create_app,
     loopback_socket,

@@ -7,9 +7,10 @@ import functools
 import json
 from pathlib import Path
 
-from orchestrator import api, replay
+from orchestrator import api
 from orchestrator.games import GAMES
-from orchestrator.sample_folder import runnable
+from orchestrator.games.sample_folder import runnable
+from orchestrator.replay import file as replay
 
 SEED = 5
 

@@ -15,7 +15,7 @@ from typing import Any, Callable
 import pytest
 
 from engine import InputError
-from orchestrator import position as positions
+from orchestrator.replay import position as positions
 from tests.conftest import ROOT
 from tests.positions.support import lineup, load, recorded
 

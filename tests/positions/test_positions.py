@@ -15,9 +15,9 @@ import pytest
 
 from engine import InputError
 from orchestrator import api
-from orchestrator import position as positions
 from orchestrator.games import GAMES
 from orchestrator.games.contract import position_problems
+from orchestrator.replay import position as positions
 from tests.conftest import ROOT
 from tests.positions.support import SEED, lineup, load, recorded, turns_of
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from orchestrator import api
-from orchestrator.bots import described, read_bot
-from orchestrator.store import DESCRIPTION_CHARS, Store
+from orchestrator.results.store import DESCRIPTION_CHARS, Store
+from orchestrator.runner.bots import described, read_bot
 
 REPO = Path(__file__).resolve().parents[2]
 

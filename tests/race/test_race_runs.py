@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator.bots import read_bot
 from orchestrator.games import get_game
-from orchestrator.match import MatchSpec, run_match
+from orchestrator.runner.bots import read_bot
+from orchestrator.runner.match import MatchSpec, run_match
 from orchestrator.service.check import check_bot
 from tests.conftest import ARENA_CMD
 
@@ -144,7 +144,7 @@ def test_run_json_and_replay(tmp_path) -> None:
     result = json.loads(done.stdout)
     assert result["game"] == "race" and result["seed"] == 2
     assert all(len(p["sha256"]) == 64 for p in result["players"])
-    from orchestrator import replay
+    from orchestrator.replay import file as replay
     data = replay.load(target)
     frames = list(replay.frames(data))
     assert len(frames) == result["turns"] + 2        # the start, round 0, then each round

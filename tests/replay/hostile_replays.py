@@ -3,7 +3,7 @@ forged shapes, each a few KiB to 3 MB, made in a moment (nothing is committed as
 
 `CASES` (`ATTACKS`, then `FORGERIES`) lists them with the readers that must refuse each
 one: every reader reads a replay through the same bounded reader
-(orchestrator/replay_reader.py), so a refusal there holds for all four; a forgery only a
+(orchestrator/replay/reader.py), so a refusal there holds for all four; a forgery only a
 game's terminal drawing trips on (a robot off the board) is refused by the terminal view
 alone (the page draws what it can).
 """

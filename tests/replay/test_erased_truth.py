@@ -19,11 +19,13 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from orchestrator import match as matches
-from orchestrator import plain_view, replay, replay_view
 from orchestrator.games import GAMES
-from orchestrator.replay_reader import ai_players
+from orchestrator.replay import file as replay
+from orchestrator.replay.reader import ai_players
+from orchestrator.runner import match as matches
 from orchestrator.service.setup import match_spec
+from orchestrator.views import plain as plain_view
+from orchestrator.views import replay as replay_view
 from tests.browser import ARGS, CHROMIUM
 from tests.support.games import game_tests
 

@@ -21,7 +21,8 @@ import psutil
 import pytest
 
 from engine import InputError
-from orchestrator import replay, replay_reader
+from orchestrator.replay import file as replay
+from orchestrator.replay import reader as replay_reader
 from tests.conftest import ARENA_CMD, ROOT
 from tests.replay.hostile_replays import (
     ATTACKS,
@@ -144,7 +145,7 @@ def test_the_reader_refuses_with_an_input_error_only(case, tmp_path) -> None:
             replay.load(file)
         assert case.says in str(refused.value) and "\n" not in str(refused.value)
     else:
-        from orchestrator.replay_view import page
+        from orchestrator.views.replay import page
         assert "NaN" not in page(replay.load(file))
 
 
@@ -216,7 +217,7 @@ def test_a_square_never_carries_a_terminal_escape(tmp_path) -> None:
 def _plant(db: Path, files: list[bytes]) -> None:
     """A ladder database with one finished match per file (ids 1..n), and the files as
     their replays, where the ladder keeps them."""
-    from orchestrator.ladder.store import LadderStore
+    from orchestrator.web.ladder.store import LadderStore
 
     LadderStore(db).close()
     with sqlite3.connect(db) as conn:

@@ -10,16 +10,17 @@ import re
 import pytest
 from rich.console import Console
 
-from orchestrator import replay, replay_view
 from orchestrator.games import BUILT_IN, GAMES
+from orchestrator.replay import file as replay
+from orchestrator.views import replay as replay_view
 from tests.browser import ARGS, CHROMIUM, SKIP_REASON
 from tests.conftest import ROOT
 
 HOSTILE = "<img src=x onerror=alert(1)>\x1b]0;owned\x07[bold]b[/bold]</script><!--"
-SHARED = ["orchestrator/viewer/viewer.html", "orchestrator/viewer/generic.js",
-          "orchestrator/replay_view.py", "orchestrator/plain_view.py",
-          "orchestrator/map_editor.py", "orchestrator/editor/editor.js",
-          "orchestrator/editor/page.html", "orchestrator/editor/editor.css"]
+SHARED = ["orchestrator/views/viewer/viewer.html", "orchestrator/views/viewer/generic.js",
+          "orchestrator/views/replay.py", "orchestrator/views/plain.py",
+          "orchestrator/web/map_editor.py", "orchestrator/web/editor/editor.js",
+          "orchestrator/web/editor/page.html", "orchestrator/web/editor/editor.css"]
 
 
 def fabricated(game: str) -> dict:
@@ -60,7 +61,7 @@ def test_every_built_in_game_has_its_own_drawings() -> None:
 
 def test_the_terminal_shows_the_grid_marks_tables_and_events_as_text(plain_game) -> None:
     data = fabricated(plain_game)
-    assert replay_view.drawing(data).__name__ == "orchestrator.plain_view"
+    assert replay_view.drawing(data).__name__ == "orchestrator.views.plain"
     frames = list(replay.frames(data))
     console = Console(file=io.StringIO(), width=120, color_system=None)
     console.print(replay_view.screen(data, frames, 1, False, (120, 40)))

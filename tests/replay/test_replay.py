@@ -10,11 +10,11 @@ import pytest
 
 from engine.arena.rules import rules_from
 from engine.robotgame.rules import rules_from as robotgame_rules
-from orchestrator import replay
-from orchestrator.bots import read_bot
 from orchestrator.games import get_game
-from orchestrator.match import MatchSpec, run_match
-from orchestrator.replay_view import embed, page
+from orchestrator.replay import file as replay
+from orchestrator.runner.bots import read_bot
+from orchestrator.runner.match import MatchSpec, run_match
+from orchestrator.views.replay import embed, page
 from tests.conftest import ARENA_CMD, BOTS, MAPS, ROOT
 
 RG = ROOT / "bots" / "robotgame"

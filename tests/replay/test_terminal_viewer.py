@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from engine.arena.rules import rules_from
-from orchestrator import replay
-from orchestrator.replay_view import KEYS, parse_keys
+from orchestrator.replay import file as replay
+from orchestrator.views.replay import KEYS, parse_keys
 from tests.conftest import ARENA_CMD, BOTS, MAPS, ROOT
 from tests.replay.test_replay import record
 

@@ -6,8 +6,8 @@ import pytest
 
 from engine.arena.rules import rules_from
 from engine.robotgame.rules import rules_from as robotgame_rules
-from orchestrator import replay
-from orchestrator.replay_view import write_html
+from orchestrator.replay import file as replay
+from orchestrator.views.replay import write_html
 from tests.browser import ARGS, CHROMIUM, SKIP_REASON
 from tests.conftest import BOTS, MAPS, ROOT
 from tests.replay.test_replay import record
@@ -211,7 +211,7 @@ def test_the_position_button_copies_the_command_that_saves_the_shown_turn(
     import subprocess
     import sys
 
-    from orchestrator import position as positions
+    from orchestrator.replay import position as positions
     from tests.positions.support import lineup, recorded
     path, _ = recorded("toy", str(tmp_path))
     html = write_html(replay.load(path), tmp_path / "page.html", path)

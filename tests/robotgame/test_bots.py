@@ -7,8 +7,8 @@ import hashlib
 import pytest
 
 from engine.robotgame.rules import rules_from
-from orchestrator.bots import read_bot
-from orchestrator.match import MatchSpec, run_match
+from orchestrator.runner.bots import read_bot
+from orchestrator.runner.match import MatchSpec, run_match
 from orchestrator.service.check import check_bot
 from sandbox.limits import Limits
 from tests.conftest import ROOT

@@ -18,9 +18,9 @@ import pytest
 
 from engine.robotgame.resolve import Robot, resolve
 from engine.robotgame.rules import rules_from
-from orchestrator.bots import read_bot
-from orchestrator.match import MatchSpec, run_match
-from orchestrator.stats import wilson
+from orchestrator.results.stats import wilson
+from orchestrator.runner.bots import read_bot
+from orchestrator.runner.match import MatchSpec, run_match
 from sandbox.paths import BOTLIB
 from tests.conftest import ROOT
 

@@ -17,8 +17,8 @@ from engine.robotgame.game import RobotGame
 from engine.robotgame.mapfile import load_map
 from engine.robotgame.rules import rules_from
 from engine.streams import bot_key
-from orchestrator.bots import read_bot
-from orchestrator.match import MatchSpec, run_match
+from orchestrator.runner.bots import read_bot
+from orchestrator.runner.match import MatchSpec, run_match
 from sandbox.inprocess import _botlib
 from sandbox.limits import Limits
 from sandbox.paths import BOTLIB
@@ -205,10 +205,10 @@ def test_hostile_ruby_bot(case: Case, tier: str, listeners, no_stray_processes) 
 def test_ruby_against_python_is_symmetric_over_many_seeds(seeds: int) -> None:
     """Each seed played twice, the Ruby example robot in either seat: every seat's score is
     the same whichever language holds it."""
-    from orchestrator import execute  # noqa: PLC0415
     from orchestrator.games import get_game  # noqa: PLC0415
-    from orchestrator.schedule import Setup, plan_batch  # noqa: PLC0415
-    from orchestrator.series import Series  # noqa: PLC0415
+    from orchestrator.runner import execute  # noqa: PLC0415
+    from orchestrator.runner.schedule import Setup, plan_batch  # noqa: PLC0415
+    from orchestrator.runner.series import Series  # noqa: PLC0415
     game = get_game("robotgame")
     setup = Setup.make(game, None, game.rules("rgkit"), game.limits, "standard")
     ruby, python = read_bot(BOTS / "example.rb"), read_bot(BOTS / "example.py")

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from orchestrator.games import GAMES
-from orchestrator.service.check import HUNG_TURNS, HangWatch
+from orchestrator.runner.check import HUNG_TURNS, HangWatch
 from tests.conftest import ARENA_CMD, ROOT
 from tests.support.games import game_tests
 
@@ -89,8 +89,8 @@ def test_the_watch_ignores_other_seats_and_an_erased_one() -> None:
 def test_a_check_stops_once_the_checked_bot_is_out_of_the_match(tmp_path) -> None:
     """An arena bot erased on its first turn: the check's match ends there (`stopped`), not
     after the other seats' replay of every turn; the verdict is the erased seat's own."""
-    from orchestrator.match import run_match
-    from orchestrator.service import check
+    from orchestrator.runner import check
+    from orchestrator.runner.match import run_match
     ended = []
 
     def recording(spec, **kwargs):

@@ -24,9 +24,9 @@ import textwrap
 
 import pytest
 
-from orchestrator.bots import read_bot
 from orchestrator.games import GAMES
-from orchestrator.match import MatchSpec, run_match
+from orchestrator.runner.bots import read_bot
+from orchestrator.runner.match import MatchSpec, run_match
 from tests.conftest import ARENA_CMD, BOTS, HOST_WIDE, HOSTILE, ROOT
 
 pytestmark = HOST_WIDE
@@ -188,9 +188,9 @@ BLOATS = {  # mode: (items, item, the most the host's peak may grow by, in MiB)
 MEASURE = """
 import json, resource, sys
 sys.path.insert(0, {root!r})
-from orchestrator.bots import read_bot
+from orchestrator.runner.bots import read_bot
 from orchestrator.games import GAMES
-from orchestrator.match import MatchSpec, run_match
+from orchestrator.runner.match import MatchSpec, run_match
 game = GAMES['robotgame']
 def play(bots):
     spec = MatchSpec('robotgame', game.find_map(None), [read_bot(b) for b in bots], 1,

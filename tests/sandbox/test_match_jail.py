@@ -16,10 +16,10 @@ import pytest
 from typer.testing import CliRunner
 
 from engine import InputError
-from orchestrator.bots import read_bot
-from orchestrator.cli import app
+from orchestrator.cli.app import app
 from orchestrator.games import GAMES
-from orchestrator.match import MatchSpec, run_match
+from orchestrator.runner.bots import read_bot
+from orchestrator.runner.match import MatchSpec, run_match
 from sandbox.limits import Limits
 from tests.conftest import HOST_WIDE
 
@@ -134,7 +134,7 @@ def test_batch_records_the_mode_and_names_it(tmp_path, no_stray_processes) -> No
 
 
 def test_check_and_the_ladder_never_use_it(tmp_path) -> None:
-    from orchestrator.ladder.service import Ladder
+    from orchestrator.web.ladder.service import Ladder
     done = CliRunner().invoke(app, ["check", "hunter", "--sandbox", "match"])
     assert isinstance(done.exception, InputError)        # `arena` prints it as error:
     assert str(done.exception).startswith("--sandbox match is not available for check: a "

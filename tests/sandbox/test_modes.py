@@ -20,11 +20,11 @@ import pytest
 
 from engine import InputError
 from orchestrator import api
-from orchestrator.bots import read_bot
-from orchestrator.execute import LocalPool
+from orchestrator.cli.options import SANDBOX_HELP
 from orchestrator.games import DEFAULT_GAME, get_game
-from orchestrator.options import SANDBOX_HELP
-from orchestrator.schedule import Setup, plan_batch
+from orchestrator.runner.bots import read_bot
+from orchestrator.runner.execute import LocalPool
+from orchestrator.runner.schedule import Setup, plan_batch
 from orchestrator.service.check import check_bot
 from sandbox import modes
 from sandbox.modes import MODES, Mode
@@ -153,7 +153,7 @@ def test_check_says_unknown_of_a_mode_that_is_not_one() -> None:
 
 @pytest.mark.parametrize("mode", [m.name for m in modes.offered() if m.ladder_refusal])
 def test_the_ladder_refuses_a_mode_whose_record_says_so_in_one_line(mode, tmp_path) -> None:
-    from orchestrator.ladder.service import Ladder
+    from orchestrator.web.ladder.service import Ladder
 
     db = tmp_path / "ladder.sqlite"
     with pytest.raises(InputError) as refused:

@@ -4,7 +4,7 @@ CLI, instead of a new interpreter each: the import is most of a short command's 
 
 Each command is still a process of its own, with the command's cwd, environment, argv and
 its own stdin, stdout and stderr; it runs the same entry point the real command does
-(`orchestrator/__main__.py` for `python -m orchestrator`, `orchestrator.launch:main` for an
+(`orchestrator/__main__.py` for `python -m orchestrator`, `orchestrator.cli.launch:main` for an
 installed `bin/arena`, whose interpreter and site-packages it uses) and exits as that would
 (its exit status, atexit handlers, a traceback printed by Python). Only the interpreter's
 start and the first import of the CLI's modules are shared, made once per test process in
@@ -31,7 +31,7 @@ mode, argv0, home = sys.argv[1], sys.argv[2], sys.argv[3]
 sys.path[:] = [p for p in sys.path if p not in ("", ".")]
 if home:                                 # python -m in that folder imports from it first
     sys.path.insert(0, home)
-import orchestrator.launch, orchestrator.cli  # noqa: E401  (what every command imports)
+import orchestrator.cli.launch, orchestrator.cli.app  # noqa: E401  (what every command imports)
 import psutil
 if threading.active_count() != 1 or psutil.Process().children():
     sys.exit("forked arena: importing the CLI started a thread or a process")
@@ -55,7 +55,7 @@ for line in sys.stdin:
             runpy.run_module("orchestrator", run_name="__main__", alter_sys=True)
             sys.exit(0)
         sys.path.insert(0, os.path.dirname(argv0))   # a console script: bin/arena
-        from orchestrator.launch import main
+        from orchestrator.cli.launch import main
         sys.exit(main())
     replies.write(json.dumps({"pid": pid}) + "\n"); replies.flush()
     _, status = os.waitpid(pid, 0)

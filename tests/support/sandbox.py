@@ -17,8 +17,8 @@ import psutil
 import pytest
 
 from engine.arena.rules import rules_from
-from orchestrator.bots import read_bot
-from orchestrator.match import MatchSpec, run_match
+from orchestrator.runner.bots import read_bot
+from orchestrator.runner.match import MatchSpec, run_match
 from sandbox.limits import Limits
 from sandbox.matchjail import JAIL_ZYGOTE, jail_zygote_pid
 from sandbox.paths import BOTLIB

@@ -1,9 +1,16 @@
 """Robot Arena's entry: flags, lasers, 40 robots per AI (engine/arena/)."""
 from engine import InputError, arena
 from engine.arena.generate import generate as _generate
-from orchestrator.games.entry import Check, CodeBot, Competition, Game, Options, Shown
-from orchestrator.ladder.matchmaking import LadderRules
-from orchestrator.replay_shape import ReplayShape
+from orchestrator.games.entry import (
+    Check,
+    CodeBot,
+    Competition,
+    Game,
+    LadderRules,
+    Options,
+    ReplayShape,
+    Shown,
+)
 
 
 def _draw(ais: int, robots: int, flags: int, bots: int, seed: int) -> tuple[str, str]:

@@ -7,7 +7,7 @@ from pathlib import Path
 from engine import InputError
 from engine.arena.mapfile import map_lines
 from orchestrator.games.entry import Game
-from orchestrator.map_editor import MAX_SIDE, Palette, Sheet, Tool
+from orchestrator.web.map_editor import MAX_SIDE, Palette, Sheet, Tool
 
 FLAGS = tuple(str(n) for n in range(1, 10))
 PALETTE = Palette(

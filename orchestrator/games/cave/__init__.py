@@ -1,8 +1,7 @@
 """Cave Rangers' entry: stdin/stdout bots in any language (engine/cave/)."""
 from engine import InputError, cave
 from engine.cave.generate import generate as _generate
-from orchestrator.games.entry import Check, Competition, Game, Options, Shown
-from orchestrator.replay_shape import ReplayShape
+from orchestrator.games.entry import Check, Competition, Game, Options, ReplayShape, Shown
 from sandbox.limits import Limits
 from sandbox.programs import ELF, EXTENSIONS
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from rich.table import Table
 
-from orchestrator.replay_view import COLORS, Grid, blank, seat_table
+from orchestrator.views.board import COLORS, Grid, blank, seat_table
 
 STYLES = {"G": "bold yellow", "F": "green", "W": "blue", "R": "magenta", "K": "cyan",
           "}": "grey50", "P": "grey30", "L": "bold red", "C": "red", "B": "grey70",

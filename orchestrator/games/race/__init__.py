@@ -2,9 +2,16 @@
 import ast
 
 from engine import race
-from orchestrator.games.entry import Check, CodeBot, Competition, Game, Options, Shown
-from orchestrator.ladder.matchmaking import LadderRules
-from orchestrator.replay_shape import ReplayShape
+from orchestrator.games.entry import (
+    Check,
+    CodeBot,
+    Competition,
+    Game,
+    LadderRules,
+    Options,
+    ReplayShape,
+    Shown,
+)
 from sandbox.limits import Limits
 
 RACE_ARGS = ("round", "order", "position", "score", "cards", "bots", "factory")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.table import Table
 
-from orchestrator.replay_view import COLORS, Grid, blank, seat_table
+from orchestrator.views.board import COLORS, Grid, blank, seat_table
 
 ARROWS = {"^": "↑", ">": "→", "v": "↓", "<": "←"}
 LEGEND = (("0-9", "bold reverse red"), " bot (its seat)  ", ("→", "grey50"), " belt  ",

@@ -5,8 +5,7 @@ from dataclasses import replace
 from engine import InputError, robotgame
 from engine.robotgame import scenario
 from engine.robotgame.mapfile import RobotGameMap
-from orchestrator.games.entry import Check, CodeBot, Competition, Game, Options, Shown
-from orchestrator.replay_shape import ReplayShape
+from orchestrator.games.entry import Check, CodeBot, Competition, Game, Options, ReplayShape, Shown
 from sandbox.limits import Limits
 from sandbox.paths import BOTLIB
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from engine import InputError
 from engine.robotgame.mapfile import RobotGameMap
 from orchestrator.games.entry import Game
-from orchestrator.map_editor import Palette, Sheet, Tool
+from orchestrator.web.map_editor import Palette, Sheet, Tool
 
 PALETTE = Palette(kinds={" ": "floor", "#": "obstacle", "s": "spawn"},
                   where="location ({x}, {y})")       # as Robot Game bots see locations

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from rich.table import Table
 
-from orchestrator.replay_reader import ai_players
-from orchestrator.replay_view import COLORS, Grid, blank, seat_table
+from orchestrator.replay.reader import ai_players
+from orchestrator.views.board import COLORS, Grid, blank, seat_table
 
 LEGEND = (("0-9", "bold red"), " robot (its player's colour; hp ÷ 10)  ",
           ("█", "grey23"), " obstacle  ", ("·", "green"), " spawn")

@@ -1,0 +1,419 @@
+"""The Python API: play, check, batch, tournament and compare from a script or a notebook.
+
+    from orchestrator import api
+    result = api.play(["hunter", "beeline"], seed=42, max_turns=100)
+    result.winner, result.to_json()      # the same object as `arena run ... --json`
+    result                               # in Jupyter: the replay viewer, inline
+
+Every function takes the options of its command (docs/python-api.md), and the commands
+call these functions, so the two cannot drift. The work is done by the service layer
+(orchestrator/service/), which checks every value given; this front makes files of bots
+given as code, shows progress where someone watches, and types the results.
+
+A bot is a file's path, a bundled sample's name (`arena bots`), or for a Python game a
+function or class defined by the caller, which is written to a file and runs in the
+sandbox like any other bot. Bad input raises
+InputError (the message the command prints after `error:`); Ctrl-C during a batch,
+tournament or comparison stops every bot process and raises Interrupted, and the same
+call resumes from the results file.
+
+This folder holds the front (here), its result types (`types.py`), bots given as code
+(`code_source.py`, `cellbots.py`) and the progress bars drawn where someone watches
+(`progress.py`). May import the service and below, and the views (tests/test_layers.py).
+"""
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any, Callable, Sequence, Union
+
+from engine import InputError
+from orchestrator import arguments
+from orchestrator.api import cellbots
+from orchestrator.api import progress as views
+from orchestrator.api.types import (
+    BatchResult,
+    CompareResult,
+    MatchResult,
+    Matchups,
+    PlayerResult,
+    Replay,
+    RunInfo,
+    Standing,
+)
+from orchestrator.games import DEFAULT_GAME, GAMES, get_game
+from orchestrator.replay import file as replay
+from orchestrator.replay import position as positions
+from orchestrator.service import batch as batches
+from orchestrator.service import check as checks
+from orchestrator.service import compare as comparisons
+from orchestrator.service import play as matches
+from orchestrator.service import results as stored
+from orchestrator.service import scenario as scenarios
+from orchestrator.service.setup import match_spec, position_spec
+from orchestrator.service.values import Interrupted
+from orchestrator.text import console, plural, shown, shown_text
+
+Bot = Union[str, Path, Callable[..., Any], type]
+"""A bot: a file's path, a bundled sample's name, or a function or class (Python games)."""
+
+__all__ = ["play", "check", "scenario", "batch", "tournament", "compare", "open_store",
+           "publish",
+           "load_replay", "bot_file",
+           "Bot", "MatchResult", "PlayerResult", "BatchResult", "Standing", "CompareResult",
+           "Replay", "ResultsStore", "Matchups", "RunInfo", "InputError", "Interrupted", "GAMES"]
+
+_err = console(stderr=True)
+
+
+def _shows_progress(progress: bool | None) -> bool:
+    """None: a bar where someone watches: a terminal on stderr, or Jupyter where rich can
+    draw there (its live display needs ipywidgets: `pip install 'robot-arena[notebook]'`)."""
+    if progress is not None:
+        return progress
+    if _err.is_jupyter:
+        return importlib.util.find_spec("ipywidgets") is not None
+    return sys.stderr.isatty()
+
+
+def bot_file(bot: Bot, game: str = DEFAULT_GAME, *, helpers: Sequence[Any] = (),
+             name: str | None = None) -> Path:
+    """The file of a bot: a path or a sample's name as it is; a function or class (with
+    the `helpers` it calls: functions, classes) written to a file named by its content.
+    `name` is the bot's name in results (default: the function's or class's name)."""
+    if cellbots.is_code(bot):
+        return cellbots.write_bot(bot, get_game(game), helpers, name)
+    if isinstance(bot, (str, Path)):
+        return Path(bot)
+    raise InputError(f"{bot!r}: a bot is a file's path, a sample's name, or a function or "
+                     f"class")
+
+
+def _files(bots: Sequence[Bot] | None, game: str) -> list[Path]:
+    if isinstance(bots, (str, Path)) or cellbots.is_code(bots):
+        bots = [bots]                        # one bot: it plays itself where that is allowed
+    return [bot_file(bot, game) for bot in bots or ()]
+
+
+def play(bots: Sequence[Bot] | None = None, *, game: str = DEFAULT_GAME, map: str | None = None,
+         seed: int | None = None, rules: str | None = None, robots: int | None = None,
+         max_turns: int | None = None, random_spawn: bool = False,
+         sandbox: str = "standard", cpu_limit: float | None = None,
+         memory_mb: int | None = None, replay: str | Path | None = None,
+         progress: bool | None = None, record: bool = True,
+         start: str | Path | dict | None = None, turns: int | None = None) -> MatchResult:
+    """Play one match (`arena run`). No bots: the game's sample bots.
+
+    `start`: a position (a file's path, or the dict of one) to start from instead of turn
+    0 (`arena run --from`): its game, map, seed and rules are the match's, and the bots
+    given (as many as its players) start fresh, their own memory empty. `turns`: stop
+    after that many turns (the result's `end` is then "stopped").
+
+    `seed` None draws one (the result names it). `replay`: also save the replay file
+    there. `record`: keep the replay in the result (`.replay`, shown inline in Jupyter);
+    False saves the time of recording it. `progress`: a turn bar (None: where someone
+    watches).
+    """
+    if start is not None:
+        spec = _from_position(start, bots, game, map, seed, rules, robots, max_turns,
+                              random_spawn, sandbox, cpu_limit, memory_mb, turns)
+    else:
+        found = get_game(game)
+        spec = match_spec(_files(bots, found.name), found.name, map, seed, rules, robots,
+                          max_turns, random_spawn, sandbox, cpu_limit, memory_mb,
+                          on_skip=_skipped_sample)
+        if turns is not None:
+            arguments.check(turns=turns)
+            spec.turns = turns
+    shown = _shows_progress(progress)
+    replays: list[dict] | None = [] if record or replay is not None else None
+    try:
+        if shown:
+            ais = plural(len(spec.bots), "AI")
+            _err.print(shown_text(f"{spec.game}: {ais} on {spec.map_path.name}, "
+                                  f"seed {spec.seed}, sandbox {spec.sandbox}", "dim"))
+            with views.turn_bar(spec.rules.max_turns) as on_turn:
+                played = matches.play(spec, on_turn, replays)
+        else:
+            played = matches.play(spec, None, replays)
+    except (InputError, KeyboardInterrupt):
+        raise
+    except Exception as exc:
+        if start is None:
+            raise
+        # A position is data from anyone: whatever its checks let through that the engine
+        # cannot play is the file's fault, one error line naming it, never a traceback.
+        raise position_failed(start, spec.game, exc) from None
+    result = MatchResult.from_dict(played, replays[0] if replays else None)
+    if replay is not None:
+        result.save_replay(replay)
+    return result
+
+
+def position_failed(start: str | Path | dict, game: str, exc: BaseException) -> InputError:
+    """The error of an engine that failed playing a position: the file and what failed."""
+    name = str(start) if isinstance(start, (str, Path)) else "the position"
+    return InputError(f"{shown(name)}: the {game} engine cannot play on from this "
+                      f"position ({type(exc).__name__}: {shown(str(exc))[:120]})")
+
+
+def _from_position(start, bots, game, map, seed, rules, robots, max_turns, random_spawn,
+                   sandbox, cpu_limit, memory_mb, turns):
+    """The spec of a match from a position: what the position fixes may not be given."""
+    given = [option for option, value in (("--map", map), ("--seed", seed), ("--rules", rules),
+                                          ("--robots", robots), ("--max-turns", max_turns),
+                                          ("--random-spawn", random_spawn)) if value]
+    if given:
+        raise InputError(f"--from: the position fixes the map, seed and rules; leave out "
+                         f"{', '.join(given)}")
+    name = str(start) if isinstance(start, (str, Path)) else "the position"
+    position = positions.read(Path(start)) if isinstance(start, (str, Path)) else \
+        positions.check(start, name)
+    if game != DEFAULT_GAME and game != position["game"]:
+        raise InputError(f"--game {game}: the position is of {position['game']}")
+    if not bots:
+        raise InputError("--from: name the bots to play the position (as many as its "
+                         f"players: {len(position['players'])})")
+    return position_spec(position, name, _files(bots, position["game"]), sandbox, cpu_limit,
+                         memory_mb, turns)
+
+
+def _skipped_sample(why: str) -> None:
+    _err.print(f"note: {why}; the demo plays without it", markup=False, highlight=False,
+               soft_wrap=True)
+
+
+def check(bot: Bot, *, game: str = DEFAULT_GAME, turns: int | None = None, seed: int = 1,
+          max_overheats: float = 0.1, sandbox: str = "standard",
+          cpu_limit: float | None = None, memory_mb: int | None = None,
+          progress: bool | None = None, once: bool = False, strict: bool = False) -> dict:
+    """The CI gate for a submission (`arena check`): play it in the sandbox against the
+    game's samples and judge it. The verdict is the `arena check --json` object: `ok`,
+    and where not, the `failure` (load_error, hang, cpu, memory, crash, protocol, sandbox,
+    overheats, invalid, output, timeout, nondeterministic) and the `reason` in one line.
+    A bot that passed plays the same match again, and fails `nondeterministic` when the
+    two games differ (`deterministic`: true or false; null with `once`, which plays one
+    game, or when the first failed). `progress`: say what is checked (None: where someone
+    watches). Its `warned` lists the warnings (rule 1's shared module state, refused
+    attempts); `strict`: any of them fails the check (failure `warnings`)."""
+    checks.check_strict(strict)
+    path = bot_file(bot, game)
+    limits = checks.check_setup(path, game, sandbox, cpu_limit, memory_mb, seed, turns,
+                                max_overheats)
+    if _shows_progress(progress):
+        _err.print(shown_text(f"checking {path} ({game}, seed {seed}, sandbox {sandbox})",
+                              "dim"))
+    return checks.check_bot(path, game, turns, seed, max_overheats, sandbox, limits,
+                            twice=not once, strict=strict)
+
+
+def scenario(file: str | Path, *, game: str = DEFAULT_GAME) -> dict:
+    """Play a scenario file's scripted moves (`arena scenario`): the final state."""
+    return scenarios.run_scenario_file(Path(file), game)
+
+
+def batch(bots: Sequence[Bot], *, seeds: int = 100, first_seed: int | None = None,
+          game: str = DEFAULT_GAME, map: str | None = None, rules: str | None = None,
+          robots: int | None = None, max_turns: int | None = None,
+          random_spawn: bool = False, sandbox: str = "standard",
+          cpu_limit: float | None = None, memory_mb: int | None = None,
+          workers: int | None = None, db: str | Path | None = None,
+          backend: str = "local", address: str | None = None, replays: bool = False,
+          progress: bool | None = None) -> BatchResult:
+    """The same line-up over `seeds` seeds from `first_seed`, in parallel (`arena batch`).
+    `first_seed` None: the one this call drew before into `db` (the same call resumes), or
+    one drawn from the OS (63 bits, unguessable by the bots).
+
+    Every match goes into the SQLite file `db` (default runs/GAME.sqlite) as it
+    finishes; the same call after an interruption plays only what is missing.
+    """
+    report, title = batches.batch(
+        _files(bots, game), seeds, first_seed, game, map, rules, robots, max_turns,
+        random_spawn, sandbox, cpu_limit, memory_mb, workers, _path(db), backend, address,
+        replays, _run_watch(progress))
+    return BatchResult.from_dict(report, title)
+
+
+def tournament(bots: Sequence[Bot], *, format: str | None = None, games: int | None = None,
+               size: int | None = None, first_seed: int | None = None,
+               game: str = DEFAULT_GAME,
+               map: str | None = None, rules: str | None = None, robots: int | None = None,
+               max_turns: int | None = None, sandbox: str = "standard",
+               cpu_limit: float | None = None, memory_mb: int | None = None,
+               workers: int | None = None, db: str | Path | None = None,
+               backend: str = "local", address: str | None = None, replays: bool = False,
+               progress: bool | None = None) -> BatchResult:
+    """Play a tournament and rate every bot by Elo and openskill (`arena tournament`).
+
+    `format`: round-robin, ffa or combinations (of `size` bots); default the game's own.
+    `games`: per pair, per group, or in all (ffa). Resumes from `db` as `batch` does.
+    """
+    report, title = batches.tournament(
+        _files(bots, game), format, games, size, first_seed, game, map, rules, robots,
+        max_turns, sandbox, cpu_limit, memory_mb, workers, _path(db), backend, address,
+        replays, _run_watch(progress))
+    return BatchResult.from_dict(report, title)
+
+
+def _run_watch(progress: bool | None) -> batches.Watch:
+    return views.run_bar if _shows_progress(progress) else batches.unwatched
+
+
+def compare(new: Bot, old: Bot, *, game: str = DEFAULT_GAME, against: Sequence[Bot] | None = None,
+            elo0: float = 0.0, elo1: float = 10.0, alpha: float = 0.05, beta: float = 0.05,
+            model: str = "normalized", max_games: int = 20000, seed: int | None = None,
+            map: str | None = None, rules: str | None = None, robots: int | None = None,
+            max_turns: int | None = None, sandbox: str = "standard",
+            cpu_limit: float | None = None, memory_mb: int | None = None,
+            workers: int | None = None, db: str | Path | None = None,
+            backend: str = "local", address: str | None = None,
+            progress: bool | None = None) -> CompareResult:
+    """Is `new` better than `old`? Paired games until the sequential test decides
+    (`arena compare`): verdict H1 (better by `elo1` or more), H0 (not better than `elo0`),
+    identical (the same moves in 15 pairs) or undecided at `max_games`; `decided_by` and
+    `exit_status` as `arena compare --json` gives them (docs/compare.md). `against`:
+    opponents for games of more players (default: none for robotgame and cave; else the
+    game's first three samples). Resumes from `db`.
+    """
+    found = comparisons.start(
+        bot_file(new, game), bot_file(old, game), game,
+        [str(bot_file(b, game)) for b in against] if against else None, elo0, elo1, alpha,
+        beta, model, max_games, seed, map, rules, robots, max_turns, sandbox, cpu_limit,
+        memory_mb, workers, _path(db), backend, address)
+    shown = _shows_progress(progress)
+    if shown:
+        opponents = found.opponents
+        _err.print(shown_text(f"compare {found.new.name} (new) with {found.old.name} (old) on "
+                              f"{found.setup.game.name}" + (
+                                  f", against {', '.join(b.name for b in opponents)}"
+                                  if opponents else "")))
+    report = comparisons.finish(found, views.llr_bar if shown else comparisons.unwatched)
+    return CompareResult.from_dict(report, found.new.name, found.old.name)
+
+
+class ResultsStore:
+    """A results file written by batch, tournament or compare (`arena results DB`)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = stored.results_file(path)
+
+    def runs(self) -> list[RunInfo]:
+        """Every run in the file, oldest first."""
+        return [RunInfo(**run, data=run) for run in self.to_json()["runs"]]
+
+    def run(self, run: str) -> BatchResult | CompareResult:
+        """One run's table, by its id or a prefix of it (`arena results DB --run ID`): a
+        batch's or tournament's standings, or a comparison's verdict on NEW against OLD."""
+        store = stored.open_results(self.path)
+        try:
+            chosen = stored.chosen_run(store, run)
+            report = stored.run_report(store, chosen)
+        finally:
+            store.close()
+        if chosen["kind"] == "compare":
+            return CompareResult.from_dict(report, report["new_name"], report["old_name"])
+        return BatchResult.from_dict(report, stored.run_title(chosen, report))
+
+    def to_json(self) -> dict:
+        """`arena results DB --json`."""
+        store = stored.open_results(self.path)
+        try:
+            return {"db": str(self.path), "runs": store.runs()}
+        finally:
+            store.close()
+
+    def to_pandas(self, run: str | None = None):
+        """Every participant of every match (or of one run), one row each: the columns of
+        `arena results DB --export csv`."""
+        from orchestrator.api.types import pandas_module
+
+        store = stored.open_results(self.path)
+        try:
+            chosen = stored.chosen_run(store, run)["id"] if run else None
+            columns, rows = stored.export_rows(store, chosen)
+        finally:
+            store.close()
+        return pandas_module().DataFrame(rows, columns=columns)
+
+    def matrix(self, run: str | None = None, *, bot: str | None = None, by: str | None = None,
+               map: str | None = None) -> Matchups:
+        """Who beats whom, in one run or the whole file (`arena results DB --matrix`):
+        `bot` keeps that bot's rows, `by` ("map" or "seat") splits each pair's games,
+        `map` keeps that map's games. `.to_pandas()` gives the cells as a DataFrame."""
+        store = stored.open_results(self.path)
+        try:
+            chosen = stored.chosen_run(store, run)["id"] if run else None
+            return Matchups.from_dict(stored.matrix(store, chosen, bot=bot, by=by, map=map))
+        finally:
+            store.close()
+
+    def games(self, bot: str, run: str | None = None, *, lost: bool = False,
+              vs: str | None = None, map: str | None = None) -> list[dict]:
+        """The games of `bot` (`arena results DB --games --bot NAME`), those it `lost`,
+        against `vs`, on `map`: each with its match id, seed, map, opponents, result, the
+        turn it was out, and the command that opens its replay."""
+        from orchestrator.service import matchups
+
+        store = stored.open_results(self.path)
+        try:
+            chosen = stored.chosen_run(store, run)["id"] if run else None
+            return matchups.games(store, bot, chosen, lost=lost, vs=vs, map=map)["games"]
+        finally:
+            store.close()
+
+    def replay(self, match: str, *, sandbox: str = "standard", cpu_limit: float | None = None,
+               memory_mb: int | None = None) -> Replay:
+        """The replay of a stored match, by its id or a prefix (`arena replay DB:ID`): the
+        one the batch kept, else the match played again exactly from its record, in the
+        `sandbox` mode (never the one the results file names) and within the game's limits
+        changed by `cpu_limit`/`memory_mb` (a record with looser ones is refused)."""
+        from orchestrator.service.stored_replay import replay_path
+
+        return Replay.from_dict(replay.load(replay_path(
+            self.path, match, sandbox=sandbox, cpu_limit=cpu_limit, memory_mb=memory_mb)))
+
+    def _repr_html_(self) -> str:
+        from orchestrator.api.types import html_table
+
+        return html_table(self.to_json()["runs"], (
+            ("run", lambda r: r["id"][:10]), ("kind", lambda r: r["kind"]),
+            ("game", lambda r: r["game"]),
+            ("matches", lambda r: f"{r['finished']}/{r['planned']}"),
+            ("bots", lambda r: ", ".join(Path(b).name for b in r["args"].get("bots", [])))),
+            caption=f"runs in {self.path}")
+
+    def __repr__(self) -> str:
+        return f"ResultsStore({str(self.path)!r})"
+
+
+def publish(db: str | Path, out: str | Path, *, run: str | None = None, force: bool = False,
+            sandbox: str = "standard", progress: bool | None = None) -> dict:
+    """Write one run of a results file as a static results site in the folder `out`
+    (`arena publish DB --out DIR`): the standings, the matchup matrix, a page per AI and
+    per match with its replay. `run`: its id or a prefix (default: the latest run). A
+    folder `out` that holds anything is refused unless `force`. A match whose replay was
+    not kept is played again from its record in the `sandbox` mode. Returns what was
+    written (`out`, the counts, `without_replay`: each match with no replay, and why)."""
+    from orchestrator.service import publish as sites
+
+    if _shows_progress(progress):
+        with views.site_bar() as told:
+            return sites.publish(db, out, run=run, force=force, told=told, sandbox=sandbox)
+    return sites.publish(db, out, run=run, force=force, sandbox=sandbox)
+
+
+def open_store(path: str | Path) -> ResultsStore:
+    """Open a results file to read its runs (`arena results`)."""
+    return ResultsStore(path)
+
+
+def load_replay(path: str | Path) -> Replay:
+    """Read a replay file (from `play(replay=...)`, `arena run --replay` or a batch's
+    `replays=True`); in Jupyter it shows as the web viewer."""
+    return Replay.from_dict(replay.load(Path(path)))
+
+
+def _path(value: str | Path | None) -> Path | None:
+    return Path(value) if value is not None else None
+

@@ -1,0 +1,83 @@
+"""`arena check`: the CI gate for one submission (the work: orchestrator/service/check.py)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.text import Text
+
+from orchestrator import api
+from orchestrator.cli.options import (
+    CHECK_SANDBOX_HELP,
+    CpuOption,
+    GameOption,
+    JsonOption,
+    MemoryOption,
+)
+from orchestrator.cli.run import warn_sandbox
+from orchestrator.games import DEFAULT_GAME
+from orchestrator.games.help import check_turns, per_game
+from orchestrator.text import console, plural, shown, shown_text
+
+out = console()
+
+
+def check(
+    bot: Path = typer.Argument(..., help="The bot file to check, or a bundled sample's name.", show_default=False),
+    game: GameOption = DEFAULT_GAME,
+    turns: Optional[int] = typer.Option(None, help=f"Turns to play \\[default: "
+                                        f"{per_game(check_turns)}]."),
+    seed: int = typer.Option(1, help="Match seed."),
+    max_overheats: float = typer.Option(0.1, help="Largest share of decisions that may "
+                                        "overheat (raise, or answer an invalid move), and "
+                                        "apart from it, of calls that may time out and of "
+                                        "answers that may be invalid or late."),
+    sandbox: str = typer.Option("standard", help=CHECK_SANDBOX_HELP),
+    cpu_limit: CpuOption = None,
+    memory_mb: MemoryOption = None,
+    once: bool = typer.Option(False, "--once", help="Play one game, not two: no check that "
+                              "the bot plays the same game twice on one seed."),
+    strict: bool = typer.Option(False, "--strict", help="Any warning fails the check too "
+                                "(exit status 1): rule 1's module state changed by move() "
+                                "(robots sharing memory), an attempt the sandbox refused."),
+    as_json: JsonOption = False,
+) -> None:
+    """The CI gate for a submission: load it in the sandbox and play it against samples.
+
+    It plays the match twice: a bot that behaved must play the same game again.
+
+    Exit status 0: the bot behaves.
+
+    Exit status 1: it does not, and one line says why: load_error, hang, cpu, memory, crash, protocol, sandbox (tried something the sandbox refused: a process, a socket, a signal, importing the engine), overheats (more than --max-overheats of its decisions raised or were invalid), timeout (more than --max-overheats of its calls went past their time limit), invalid (more than --max-overheats of its answers were invalid, missing or late), output (printed past the cap), warnings (with --strict: a warning, such as rule 1's shared module state) or nondeterministic (it played two different games on one seed: `arena replay` and `compare` need the same game for the same inputs; seed any random generator yourself; `--once` skips this second game).
+
+    Exit status 2: bad input (no such file, a bad option).
+
+    Examples:
+
+      arena check my_bot.py
+
+      arena check my_bot.py --turns 200 --json      # for a CI job
+
+      arena check --game cave my_bot.js             # any language, in the same sandbox
+    """
+    found = api.check(bot, game=game, turns=turns, seed=seed, max_overheats=max_overheats,
+                      sandbox=sandbox, cpu_limit=cpu_limit, memory_mb=memory_mb,
+                      progress=not as_json, once=once, strict=strict)
+    warn_sandbox(found)
+    if as_json:
+        print(json.dumps(found))
+    elif found["ok"]:
+        said = (f"{found['name']} played {plural(found['turns'], 'turn')}: {found['overheats']} "
+                f"overheats in {found['decisions']} decisions, {found['cpu_s']:.2f} CPU s, "
+                f"{found['peak_rss_mb']:.0f} MB peak; sandbox: "
+                f"{', '.join(found['sandbox']) or 'no isolation layers'}")
+        if found.get("warned"):
+            said += f"; warnings: {'; '.join(found['warned'])} (--strict fails on them)"
+        out.print(Text.assemble(("ok", "green"), ": ", shown_text(said)), soft_wrap=True)
+    if not as_json and found.get("description"):     # what the bot says of itself, as text
+        out.print(shown_text(f"  {found['description']}", "dim"), soft_wrap=True)
+    if not found["ok"]:
+        typer.echo(f"error: {shown(bot)}: {shown(found['reason'])}", err=True)
+        raise typer.Exit(1)

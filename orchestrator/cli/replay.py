@@ -1,0 +1,95 @@
+"""`arena replay`: watch a saved match in the terminal, or write it as a web page (the
+drawing: orchestrator/views/replay.py)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from engine import InputError
+from orchestrator.cli import options
+from orchestrator.replay import file as replay
+from orchestrator.service.stored_replay import replay_path, stored_ref
+from orchestrator.text import shown_text
+from orchestrator.views.replay import drawn, err, out, watch, write_html
+from sandbox import modes
+from sandbox.modes import DEFAULT_MODE
+
+
+def _save_position(file: Path, data: dict, turn: int | None, target: Path) -> None:
+    """`--save-position`: the position at `turn` (a frame, as the viewer numbers them)."""
+    from orchestrator.replay import position
+    frame = len(data["turns"]) if turn is None else turn
+    state = position.from_replay(data, frame, str(file))
+    saved = position.write(state, target)
+    seats = state["players"]
+    err.print(shown_text(f"wrote {saved}: {data['game']} at turn {frame} of {file.name}; "
+                         f"play on from it with: arena run --from {saved} BOT... "
+                         f"({len(seats)} bot{'s' * (len(seats) != 1)}, in seat order: "
+                         f"{', '.join(seats)})"), soft_wrap=True)
+
+
+def replay_command(
+    file: Path = typer.Argument(..., help="A replay file (.json.gz) from --replay, or a "
+                                "stored match, DB:MATCH_ID (`arena results DB --games` lists "
+                                "them): its kept replay, else the match played again from "
+                                "its record."),
+    html: Optional[Path] = typer.Option(None, "--html", help="Write a self-contained web page "
+                                        "here instead, to watch in any browser."),
+    turn: Optional[int] = typer.Option(None, help="Print the board at this turn and stop "
+                                       "(what happens without a terminal, at the last turn)."),
+    speed: float = typer.Option(10.0, help="Turns per second when playing."),
+    save_position: Optional[Path] = typer.Option(
+        None, "--save-position", help="Write the game's whole state at --turn (default: the "
+        "last) to this position file, to play on from with `arena run --from FILE BOT...`."),
+    sandbox: options.SandboxOption = DEFAULT_MODE,   # its help, made when typer asks
+    cpu_limit: Annotated[Optional[float], typer.Option(
+        help="A stored match played again from its record: the CPU limit it may have (as "
+             "`arena run --cpu-limit`; default: the game's). A record with looser limits "
+             "than these is refused, never taken.", show_default=False)] = None,
+    memory_mb: Annotated[Optional[int], typer.Option(
+        help="A stored match played again: its memory cap per AI, in MiB (as `arena run "
+             "--memory-mb`; default: the game's).", show_default=False)] = None,
+) -> None:
+    """Watch a saved match: in the terminal (keys: space, arrows, q), or as a web page.
+
+    Examples:
+
+      arena run --replay match.json.gz && arena replay match.json.gz
+
+      arena replay match.json.gz --html match.html    # canvas viewer, charts, robot panel
+
+      arena replay match.json.gz --turn 120           # one frame, printed
+
+      arena replay runs/arena.sqlite:3f2a9c01       # a match of a batch, by its id
+
+      arena replay runs/arena.sqlite:3f2a9c01 --sandbox strict   # played again, strict
+
+      arena replay match.json.gz --turn 120 --save-position pos.json
+
+    A stored match without a kept replay is played again in the sandbox mode given here
+    (default standard; never the one its results file names), and says which.
+    """
+    ref = stored_ref(str(file))
+    if ref is not None:
+        file = replay_path(*ref, told=lambda note: err.print(shown_text(note)),
+                           sandbox=sandbox, cpu_limit=cpu_limit, memory_mb=memory_mb)
+    else:
+        modes.chosen(sandbox)          # a replay file plays nothing: any mode shows it
+    data = replay.load(file)
+    if save_position is not None:
+        _save_position(file, data, turn, save_position)
+        return
+    if html is not None:
+        err.print(shown_text(f"wrote {write_html(data, html, file)}"))
+        return
+    if turn is None and sys.stdin.isatty() and sys.stdout.isatty():
+        watch(file, data, max(0.5, speed))
+        return
+    frames = replay.Frames(data)
+    at = len(frames) - 1 if turn is None else turn
+    if not 0 <= at < len(frames):
+        raise InputError(f"--turn {turn}: the replay has turns 0 to {len(frames) - 1}")
+    out.print(drawn(file, data, frames, at, False, keys=False))

@@ -1,0 +1,162 @@
+"""`arena run`: play one match and print the ranking, winner and runner-up."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from orchestrator import api
+from orchestrator.cli.options import (
+    CpuOption,
+    GameOption,
+    JsonOption,
+    MapOption,
+    MaxTurnsOption,
+    MemoryOption,
+    RandomSpawnOption,
+    RobotsOption,
+    RulesOption,
+    SandboxOption,
+)
+from orchestrator.games import DEFAULT_GAME, get_game
+from orchestrator.results import notes
+from orchestrator.text import console, plural, shown_text
+from orchestrator.views import replay as replay_view
+from orchestrator.views import turn_report
+from orchestrator.views.replay import html_path
+from sandbox.isolation import warning_once
+
+err = console(stderr=True)
+out = console()
+
+
+def run(
+    bots: List[Path] = typer.Argument(None, help="Bot files, or bundled samples' names (see `arena bots`). None: the game's sample bots.",
+                                      show_default=False),
+    game: GameOption = DEFAULT_GAME,
+    map: MapOption = None,
+    seed: Optional[int] = typer.Option(None, help="Match seed. Omitted: one is drawn and "
+                                       "printed, so the match can be replayed."),
+    rules: RulesOption = None,
+    robots: RobotsOption = None,
+    max_turns: MaxTurnsOption = None,
+    random_spawn: RandomSpawnOption = False,
+    sandbox: SandboxOption = "standard",
+    cpu_limit: CpuOption = None,
+    memory_mb: MemoryOption = None,
+    replay_file: Optional[Path] = typer.Option(None, "--replay", help="Save the match's "
+                                               "replay here (gzip JSON; see docs/replay.md)."),
+    open_viewer: bool = typer.Option(False, "--open", help="Also write the replay as a web "
+                                     "page you can open in a browser, and say where."),
+    start: Optional[Path] = typer.Option(None, "--from", help="Start from this position "
+                                         "file (from `arena replay FILE --turn N "
+                                         "--save-position pos.json`): its game, map, seed and "
+                                         "rules; the bots given start fresh."),
+    turns: Optional[int] = typer.Option(None, "--turns", help="Stop after this many turns "
+                                        "and print what each robot did and what changed, "
+                                        "turn by turn."),
+    as_json: JsonOption = False,
+) -> None:
+    """Play one match and print the ranking, winner and runner-up.
+
+    Examples:
+
+      arena run                                   # the sample bots, default map
+
+      arena run my_bot.py bots/arena/hunter.py --map official --seed 42
+
+      arena run my_bot.py --sandbox off           # debug your bot with pdb
+
+      arena run --game robotgame my_rgkit_bot.py bots/robotgame/example.py
+
+      arena run --from pos.json my_bot.py hunter --turns 3 --sandbox off
+    """
+    played = api.play(bots, game=game, map=map, seed=seed, rules=rules, robots=robots,
+                      max_turns=max_turns, random_spawn=random_spawn, sandbox=sandbox,
+                      cpu_limit=cpu_limit, memory_mb=memory_mb, progress=not as_json,
+                      record=bool(replay_file or open_viewer or turns), start=start,
+                      turns=turns)
+    if replay_file or open_viewer:
+        target = replay_file or Path("runs") / "replays" / f"{played.game}-{played.seed}.json.gz"
+        played.save_replay(target)
+        if open_viewer:
+            page = replay_view.write_html(played.replay.data, html_path(target), target)
+            err.print(Text.assemble("replay viewer: ", shown_text(page, "bold"),
+                                    " (open it in a browser)"))
+    result = played.to_json()
+    warn_sandbox(result)
+    if start is not None:
+        _say_if_nothing_was_left(start, result)
+    report = turn_report.played_turns(played.replay.data) if turns else None
+    if as_json:
+        print(json.dumps({**result, "played_turns": report} if turns else result))
+        return
+    if report is not None:
+        turn_report.print_turns(out, report)
+        frames = replay_view.replay.Frames(played.replay.data)
+        out.print(replay_view.drawn(Path("the match"), played.replay.data, frames,
+                                    len(frames) - 1, False, keys=False))
+    print_result(result)
+
+
+def _say_if_nothing_was_left(start: Path, result: dict) -> None:
+    """A position saved at the turn its match ended (`--save-position` without --turn
+    saves the last) plays no turn: say so, and how to get one that does."""
+    from orchestrator.replay import position
+    at = position.read(start)["turn"]
+    if result["turns"] <= at:
+        err.print(shown_text(f"note: {start} is turn {at}, where its match ended "
+                             f"({result['end']}): no turn was left to play; save an earlier "
+                             f"one with arena replay REPLAY --turn N --save-position FILE"),
+                  soft_wrap=True)
+
+
+def warn_sandbox(result: dict) -> None:
+    """The sandbox's warning, and why a match asked for in one mode played in another."""
+    message = warning_once(result.get("sandbox_missing") or {})
+    if message:
+        err.print(Text.assemble(("warning:", "yellow"), " ", shown_text(message)))
+    if result.get("sandbox_note"):
+        err.print(Text.assemble("note: ", shown_text(result["sandbox_note"])))
+
+
+def print_result(result: dict) -> None:
+    """The human summary: a ranking table, then winner and runner-up."""
+    game = get_game(result["game"])
+    table = Table(title=shown_text(f"{result['game']} on {result['map']}, seed "
+                                   f"{result['seed']}: {plural(result['turns'], 'turn')}, ended by "
+                                   f"{result['end']}"))
+    headers = ("rank", "AI", "status", *(name for name, _ in game.shown.columns), "heat", "CPU s",
+               "MB", "note")
+    for column in headers:
+        table.add_column(column, justify="left" if column in ("AI", "status", "note")
+                         else "right", overflow="fold" if column in ("AI", "note") else "ellipsis")
+    for p in result["players"]:
+        stats = p["stats"]
+        note = notes.note(p)
+        style = {"erased": "red", "load_error": "red", "forfeit": "red"}.get(p["status"])
+        table.add_row(str(p["rank"]), shown_text(p["name"]), p["status"],
+                      *((cell(stats) if stats else "-") for _, cell in game.shown.columns),
+                      str(p["overheats"]), f"{p['cpu_s']:.2f}", f"{p['peak_rss_mb']:.0f}",
+                      shown_text(note), style=style)
+    out.print(table)
+    out.print(f"[dim]{game.shown.legend}heat: overheats (exceptions and invalid moves)[/dim]")
+    out.print(Text.assemble("Winner: ", shown_text(_placed(result, 0), "bold green"),
+                            "   Runner-up: ", shown_text(_placed(result, 1), "bold")))
+    if result["restarts"]:
+        out.print(f"The match was replayed from turn 0 {result['restarts']} time(s) "
+                  f"after erasing an AI.")
+
+
+def _placed(result: dict, place: int) -> str:
+    """The name(s) at the best (0) or next (1) rank among AIs that finished."""
+    ranks = sorted({p["rank"] for p in result["players"] if p["status"] == "ok"})
+    if place >= len(ranks):
+        return "none"
+    names = [p["name"] for p in result["players"] if p["rank"] == ranks[place]
+             and p["status"] == "ok"]
+    return names[0] if len(names) == 1 else " = ".join(names) + " (tied)"

@@ -1,0 +1,120 @@
+"""`arena serve`: the ladder server (needs the server extra: options.missing_server_extra)."""
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from engine import InputError
+from orchestrator.cli.options import LADDER_SANDBOX_HELP, missing_server_extra
+from orchestrator.games import GAMES
+from orchestrator.games.help import per_game
+from orchestrator.runner.execute import BACKENDS, default_workers
+from orchestrator.service.values import check_choice
+from orchestrator.text import console
+from sandbox.modes import for_ladder
+
+err = console(stderr=True)
+
+
+def _lineups(given: list[str]) -> dict[str, int]:
+    sizes = {}
+    for item in given:
+        game, _, size = item.partition("=")
+        if game not in GAMES or not size.isdigit() or int(size) < 2:
+            raise InputError(f"--lineup {item}: give GAME=N, N at least 2 (games: "
+                             f"{', '.join(GAMES)})")
+        sizes[game] = int(size)
+    return sizes
+
+
+def _log_to_stderr() -> None:
+    """The ladder's log (orchestrator.web.ladder: a match that could not be recorded, a failed
+    turn of its loop, the loop's end) on stderr, with the time, for the operator."""
+    logger = logging.getLogger("orchestrator.ladder")
+    if not logger.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+        logger.propagate = False
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="Address to bind. The default answers only this "
+                                           "machine; 0.0.0.0 opens it to the network.")]
+        = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
+    db: Annotated[Path, typer.Option(help="The ladder's SQLite file (WAL). Restarting on the "
+                                          "same file resumes the ladder.")]
+        = Path("runs/ladder.sqlite"),
+    games: Annotated[str, typer.Option(help="Comma-separated games that get a ladder.")]
+        = ",".join(GAMES),
+    workers: Annotated[Optional[int], typer.Option(
+        help="Matches played at once \\[default: all cores].", show_default=False)] = None,
+    check_workers: Annotated[int, typer.Option(
+        help="Uploads checked at once; more uploads wait their turn.")] = 1,
+    check_queue: Annotated[Optional[int], typer.Option(
+        help="Uploads that may wait for a check; past that, an upload is refused (503) "
+             "\\[default: 16].", show_default=False)] = None,
+    challenge_queue: Annotated[int, typer.Option(
+        help="Challenges that may wait to start; past that, a challenge is refused (503). "
+             "While challenges wait, rated matches still get every other match slot.")] = 64,
+    challenge_rate: Annotated[int, typer.Option(
+        help="Challenges one bot's token may make per hour (429 past that; a token also "
+             "has at most 4 waiting or playing).")] = 30,
+    backend: Annotated[str, typer.Option(help="local: worker processes here. dask: a Dask "
+                                              "cluster (--address), or a LocalCluster.")]
+        = "local",
+    address: Annotated[Optional[str], typer.Option(help="Dask scheduler, tcp://host:port.")]
+        = None,
+    seed: Annotated[int, typer.Option(help="The matchmaking's seed: who meets whom, on which "
+                                      "map. Each match's own seed is drawn from the OS.")] = 0,
+    lineup: Annotated[Optional[list[str]], typer.Option(
+        help=f"A game's match size, GAME=N (repeatable) \\[default: "
+             f"{per_game(lambda game: game.ladder_rules.size)}].", show_default=False)] = None,
+    sandbox: Annotated[str, typer.Option(help=LADDER_SANDBOX_HELP)] = "standard",
+) -> None:
+    """Run the ladder server: contestants upload bots (from the /upload page, or
+    POST /api/bots), the bots play each other all the time in the sandbox, and the pages
+    show Elo and openskill ratings and every match's replay.
+
+    Uploads pass the same check as [bold]arena check[/bold] first. Ctrl-C stops it; matches
+    in flight are played again at the next start on the same --db.
+
+    Example: [bold]arena serve --games robotgame --port 8000[/bold], then open
+    http://127.0.0.1:8000/upload.
+    """
+    try:
+        import uvicorn
+
+        from orchestrator.web.ladder.app import create_app, trusted_hosts
+        from orchestrator.web.ladder.http import DeadlineProtocol
+        from orchestrator.web.ladder.service import Ladder
+    except ImportError as exc:
+        raise missing_server_extra("arena serve", exc) from None
+    check_choice(backend, BACKENDS, "--backend")
+    for_ladder(sandbox)
+    if check_queue is not None and check_queue < 1:
+        raise InputError(f"--check-queue {check_queue}: must be at least 1")
+    for flag, value in (("--challenge-queue", challenge_queue),
+                        ("--challenge-rate", challenge_rate)):
+        if value < 0:
+            raise InputError(f"{flag} {value}: must be 0 (no challenges) or more")
+    chosen = [g.strip() for g in games.split(",") if g.strip()]
+    for game in chosen:
+        check_choice(game, tuple(GAMES), "game")
+    ladder = Ladder(db, chosen, workers or default_workers(), backend, address, seed,
+                    _lineups(lineup or []), check_workers, sandbox,
+                    **({} if check_queue is None else {"check_queue": check_queue}),
+                    challenge_queue=challenge_queue, challenge_rate=challenge_rate)
+    err.print(f"ladder for {', '.join(chosen)} on [bold]http://{host}:{port}/[/bold] "
+              f"(database {db}, {workers or default_workers()} workers); Ctrl-C stops it",
+              highlight=False)
+    _log_to_stderr()
+    app = create_app(ladder, announce=lambda text: err.print(text, highlight=False),
+                     hosts=trusted_hosts(host))
+    uvicorn.run(app, host=host, port=port, log_level="warning", http=DeadlineProtocol)

@@ -1,0 +1,41 @@
+"""What a match jail runs (`--sandbox match`): the orchestrator's side of the jail.
+
+The jail zygote (`sandbox/_jailzygote.py`) knows no game: `orchestrator/runner/match.py` names
+this module to it (`JAIL_JOB`), and the zygote imports it once, before any jail exists,
+and calls what follows. Everything here runs inside the jail's process, within the bots'
+reach: the host takes nothing it returns on its word (`orchestrator/runner/jail_result.py`).
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable
+
+from engine import lazy
+from orchestrator.games import GAMES, PLUGIN_MODULE, get_game
+from orchestrator.runner.match import IN_JAIL, run_match
+from sandbox import plugins
+from sandbox.host import side_parts
+
+# The games kept elsewhere, ARENA_GAMES's (modules `arena_game_*`) and the installed ones
+# (their entry points' top-level packages, `pkg.`: set by preload, which loads them): the
+# jail hides them from its bots, as it hides the host's own packages.
+HIDDEN_PREFIXES: tuple[str, ...] = (PLUGIN_MODULE,)
+
+
+def preload() -> list[tuple[str, str | None]]:
+    """In the jail zygote, once: what the engines import on first use (numpy), and every
+    game's bot side (a file kept elsewhere's too), as `_runtime.bot_side` loads them."""
+    global HIDDEN_PREFIXES
+    lazy.load_all()
+    sides = [side_parts(get_game(name).bot_side) for name in GAMES]
+    HIDDEN_PREFIXES = (PLUGIN_MODULE, *(f"{top}." for top in plugins.LOADED_PACKAGES))
+    return sides
+
+
+def play(job: dict, on_turn: Callable[[int, int], None]) -> dict:
+    """One match of the jail: `job` is {"spec": a MatchSpec, "replay": whether to record
+    one}. Played with the jail's players (`IN_JAIL`); returns its result and replay."""
+    spec = dataclasses.replace(job["spec"], sandbox=IN_JAIL)
+    replays: list[dict] | None = [] if job["replay"] else None
+    result = run_match(spec, on_turn=on_turn, replays=replays)
+    return {"result": result, "replay": replays[0] if replays else None}

@@ -1,0 +1,28 @@
+"""`arena results DB --matrix --html FILE`: the matchup matrix as one self-contained page
+(viewer/matrix.html: no network, no build step), a heat map per map or seat with `--by`.
+
+The report goes in as JSON inside a <script type="application/json"> block with `<`, `>`
+and `&` escaped (replay_view.embed), and the page's script sets every bot name as
+textContent only, so a bot named `<img src=x onerror=...>` stays text."""
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+from engine import InputError
+from orchestrator.views.replay import embed, with_policy
+
+
+def page(report: dict) -> str:
+    """The page of one matrix report (orchestrator/service/matchups.py's `matrix`)."""
+    template = resources.files("orchestrator").joinpath("views/viewer/matrix.html").read_text()
+    return with_policy(template.replace("__MATRIX_JSON__", embed(report)))
+
+
+def write_page(report: dict, target: Path) -> Path:
+    try:
+        Path(target).parent.mkdir(parents=True, exist_ok=True)
+        Path(target).write_text(page(report), encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"{target}: cannot write the page ({exc.strerror})") from None
+    return Path(target)

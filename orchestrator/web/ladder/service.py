@@ -1,0 +1,676 @@
+"""The ladder: bots, the match loop, ratings and suspensions, behind one lock.
+
+One thread (the loop) hands checks and matches to worker processes and records what they
+return; the HTTP handlers call the public methods. Bot code never runs here: a check or a
+match is plain data sent to a worker, which plays it in sandbox children. Everything the
+ladder knows is in its SQLite file, so a restart rebuilds the same state, and replays the
+matches that were in flight.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import hmac
+import itertools
+import json
+import logging
+import random
+import re
+import secrets
+import sqlite3
+import threading
+import time
+from collections import deque
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from orchestrator.games import GAMES, get_game, hint_for_ladder
+from orchestrator.results import penalties
+from orchestrator.results.ratings import Ratings
+from orchestrator.results.stats import wilson
+from orchestrator.runner import execute
+from orchestrator.runner.bots import BotFile, described
+from orchestrator.runner.schedule import Setup
+from orchestrator.web.ladder.matchmaking import LadderRules, Standing, pick
+from orchestrator.web.ladder.store import LadderStore, Queued
+from sandbox.limits import Limits
+from sandbox.modes import DEFAULT_MODE, for_ladder
+
+# A space only between two other characters, and never two in a row: HTML collapses a run
+# of spaces and shows no leading or trailing one, so `alice ` would show as `alice`.
+NAME = re.compile(r"(?=.{1,32}\Z)[A-Za-z0-9_.\-]+(?: [A-Za-z0-9_.\-]+)*\Z")
+MAX_FILE = 64 * 1024
+SUSPEND_AFTER = 3                 # erased or forfeited matches in a row
+WORKER_NICE = 10                  # matches and checks yield the CPU to the web side
+HISTORY = 300                     # rating points kept per bot for its chart
+CHECK_QUEUE = 16                  # uploads waiting for a check worker; more are refused
+CHALLENGE_QUEUE = 64              # challenges waiting to start, in all; more are refused (503)
+CHALLENGE_RATE = 30               # challenges a token may make per CHALLENGE_WINDOW_S (429)
+CHALLENGE_WINDOW_S = 3600.0
+CHALLENGES_PENDING = 4            # a token's challenges waiting or playing at once (429)
+RATED_PER_CHALLENGE = 1           # while both wait, a challenge starts after this many rated
+BUSY_RETRY_S = 30                 # Retry-After when what frees a place is a match finishing
+
+# The ladder's errors go through `logging` (`arena serve` shows them on stderr): a match
+# that could not be recorded, a turn of the loop that failed, the loop's end.
+log = logging.getLogger("orchestrator.ladder")
+
+
+class LadderError(Exception):
+    """A request the ladder refuses: an HTTP status, a short error and the reason."""
+
+    def __init__(self, status: int, error: str, reason: str,
+                 retry_after: int | None = None) -> None:
+        super().__init__(reason)
+        self.status, self.error, self.reason = status, error, reason
+        self.retry_after = retry_after          # seconds, for a 429 or 503's Retry-After
+
+
+# What a played match or a check records about the server itself: the sandbox layers it
+# has and those it lacks (with why: a map for whoever looks for a way out), and where on
+# its disk the replay is. The operator's, in the database; never in what a client reads.
+HOST_FACTS = ("sandbox", "sandbox_missing", "replay")
+
+
+def public(record: dict) -> dict:
+    """A match's result or a check's verdict, as any client may read it."""
+    return {key: value for key, value in record.items() if key not in HOST_FACTS}
+
+
+def token_hash(token: str) -> str:
+    # Tokens are 256 random bits, so a plain digest is as good as a slow one here.
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class Bot:
+    """A bot as the ladder keeps it in memory (its files stay in the database)."""
+
+    id: int
+    game: str
+    name: str
+    token_hash: str
+    status: str
+    reason: str | None
+    version: int
+    filename: str
+    sha256: str
+    games: int = 0                  # rated games
+    wins: int = 0                   # sole first places
+    last: int = 0                   # the number of its latest finished match
+    pending: int = 0                # rated matches queued or in flight
+    streak: int = 0                 # failed matches in a row, of its current version
+    # (the game's finished-match count, the match's id, Elo after it) per rated match
+    history: deque = field(default_factory=lambda: deque(maxlen=HISTORY))
+
+    def owns(self, token: str | None) -> bool:
+        return bool(token) and hmac.compare_digest(self.token_hash, token_hash(token))
+
+
+class Ladder:
+    """Every enabled game's ladder, on one database and one set of workers."""
+
+    def __init__(self, db: Path, games: list[str] | None = None, workers: int = 1,
+                 backend: str = "local", address: str | None = None, seed: int = 0,
+                 lineups: dict[str, int] | None = None, check_workers: int = 1,
+                 sandbox: str = "standard", check_turns: int | None = None,
+                 check_limits: Limits | None = None, check_queue: int = CHECK_QUEUE,
+                 challenge_queue: int = CHALLENGE_QUEUE,
+                 challenge_rate: int = CHALLENGE_RATE) -> None:
+        """`check_turns` and `check_limits` change the upload check's (default: as
+        `arena check`); the matches always run under each game's own limits. At most
+        `check_queue` uploads wait for a check worker: a flood is refused (503), not
+        kept. At most `challenge_queue` challenges wait in all, and a token makes at most
+        `challenge_rate` an hour (and has CHALLENGES_PENDING waiting or playing).
+        `sandbox`: the mode of matches and checks (a mode check may not use leaves
+        the checks in the default mode); its record may refuse the ladder."""
+        mode = for_ladder(sandbox)       # the ladder's bots are strangers to each other
+        self.games = list(games or GAMES)
+        for game in self.games:
+            get_game(game)
+        self.rules: dict[str, LadderRules] = {}
+        for game in self.games:
+            rules = get_game(game).ladder_rules
+            size = (lineups or {}).get(game, rules.size)
+            self.rules[game] = LadderRules(size, min(rules.minimum, size), rules.maps)
+        self.db_path = Path(db)
+        self.replays = self.db_path.with_name(self.db_path.stem + "-replays")
+        self.workers, self.backend, self.address = workers, backend, address
+        self.check_workers, self.sandbox, self.seed = check_workers, sandbox, seed
+        self.check_queue = check_queue
+        self.challenge_queue, self.challenge_rate = challenge_queue, challenge_rate
+        self.clock = time.monotonic                    # the challenges' rate (tests set it)
+        self.check_options = {"turns": check_turns, "limits": dataclasses.asdict(check_limits)
+                              if check_limits else None,
+                              "sandbox": mode.name if mode.checks else DEFAULT_MODE}
+        self.lock = threading.RLock()
+        self.wake = threading.Event()
+        self.stopping = threading.Event()
+        self.store = LadderStore(self.db_path)
+        self.bots: dict[int, Bot] = {}
+        self.ratings = {game: Ratings() for game in self.games}
+        self.matches = dict.fromkeys(self.games, 0)
+        self.boards: dict[str, bytes] = {}             # leaderboards as JSON, until a change
+        self.replayed: deque[Queued] = deque()         # rated matches a restart replays
+        self.pending: deque[Queued] = deque()          # challenges waiting to start
+        self.rated_since = RATED_PER_CHALLENGE         # rated matches since a challenge
+        self.by_token: dict[str, int] = {}             # token hash -> bot id
+        self.challengers: dict[int, int] = {}          # challenge's match -> its challenger
+        self.challenges_of: dict[int, int] = {}        # challenger -> challenges not done
+        self.challenged_at: dict[int, deque] = {}      # challenger -> times of its challenges
+        self.running: dict[int, str] = {}             # match -> its digest
+        self.checks: deque[tuple[dict, Future]] = deque()
+        self.setups: dict[tuple[str, str], Setup] = {}
+        self.turn = itertools.cycle(self.games)
+        self.thread: threading.Thread | None = None
+        self.loop_ended: str | None = None             # why the loop is no longer running
+        self._load()
+
+    # -- start-up and shutdown -----------------------------------------------------------
+    def _load(self) -> None:
+        """Rebuild the ladder from its database: bots, then every match in finishing order."""
+        for row in self.store.bots():
+            bot = Bot(*row)
+            self.bots[bot.id] = bot
+            self.by_token[bot.token_hash] = bot.id
+        for _seq, match, game, rated, seats in self.store.history():
+            self._apply(match, game, rated, seats)
+        for queued in self.store.unfinished():      # (a challenge's challenger is not kept)
+            (self.replayed if queued.rated else self.pending).append(queued)
+            self._count_pending(queued, +1)
+
+    def start(self) -> None:
+        """Start the workers and the loop."""
+        self.replays.mkdir(parents=True, exist_ok=True)
+        self.match_pool = execute.open_pool(self.backend, self.workers, self.address,
+                                            start="spawn", capacity=self.workers,
+                                            nice=WORKER_NICE)
+        self.check_pool = execute.LocalPool(self.check_workers, start="spawn",
+                                            nice=WORKER_NICE)
+        self.thread = threading.Thread(target=self._loop, name="ladder", daemon=True)
+        self.thread.start()
+
+    def stop(self) -> int:
+        """Stop the loop and the workers. Matches in flight are replayed at the next start;
+        how many there are."""
+        self.stopping.set()
+        self.wake.set()
+        if self.thread is not None:
+            self.thread.join(timeout=30)
+            self.match_pool.close()
+            self.check_pool.close()
+        for _, future in self.checks:
+            future.set_exception(LadderError(503, "stopping", "the server is stopping"))
+        self.store.close()
+        return len(self.running) + len(self.replayed) + len(self.pending)
+
+    # -- the loop ----------------------------------------------------------------------
+    def _loop(self) -> None:
+        why = "stopped"
+        try:
+            while not self.stopping.is_set():
+                try:
+                    self._turn()
+                except Exception:               # (one failed turn must not end the ladder)
+                    log.exception("ladder: a turn of the loop failed; it goes on in 1 s")
+                    self.stopping.wait(1.0)
+        except BaseException as exc:
+            why = f"ended by {type(exc).__name__}"
+            log.critical("ladder: the loop %s; no match is played until a restart", why,
+                         exc_info=True)
+            raise
+        finally:
+            self.loop_ended = why
+
+    def _turn(self) -> None:
+        """One turn of the loop: start what can start, record what finished, or wait."""
+        self._start_checks()
+        self._start_matches()
+        for future, outcome in self.check_pool.wait(0):
+            future.set_result(outcome)
+        if self.match_pool.busy():
+            for queued, outcome in self.match_pool.wait(0.02):
+                self._record(queued, outcome)
+        elif self.check_pool.busy():
+            for future, outcome in self.check_pool.wait(0.05):
+                future.set_result(outcome)
+        else:
+            self.wake.wait(0.1)
+            self.wake.clear()
+
+    def _start_checks(self) -> None:
+        while self.check_pool.free() and self.checks:
+            spec, future = self.checks.popleft()
+            self.check_pool.submit(future, ("check", spec))
+
+    def _start_matches(self) -> None:
+        while self.match_pool.free():
+            with self.lock:
+                queued = self._next_match()
+                if queued is None:
+                    return
+                spec = self._spec(queued)
+                self.running[queued.id] = spec["digest"]
+            self.match_pool.submit(queued, ("match", spec))
+
+    def _next_match(self) -> Queued | None:
+        """The match to start in a free slot (under the lock): a replayed rated match
+        first; then, while challenges and rated play both wait, a challenge only after
+        RATED_PER_CHALLENGE rated matches started since the last one, so a flood of
+        challenges never takes more than its share of the workers (every other slot)."""
+        if self.replayed:
+            return self.replayed.popleft()
+        if not (self.pending and self.rated_since >= RATED_PER_CHALLENGE):
+            queued = self._matchmake()
+            if queued is not None:
+                self.rated_since += 1
+                return queued
+        if self.pending:
+            self.rated_since = 0
+            return self.pending.popleft()
+        return None
+
+    def _matchmake(self) -> Queued | None:
+        """The next rated match of the first game (taken in turn) that can play one."""
+        number = self.store.next_match_number()
+        for _ in self.games:
+            game = next(self.turn)
+            standings = [Standing(b.id, self.ratings[game].elo_of(b.id),
+                                  b.games + b.pending, b.last)
+                         for b in self.bots.values() if b.game == game and b.status == "active"]
+            rules = self.rules[game]
+            rng = random.Random(f"{self.seed}/{number}")
+            ids = pick(standings, rules, rng)
+            if ids is None:
+                continue
+            queued = self.store.enqueue(game, rng.choice(rules.maps),
+                                        [(i, self.bots[i].version) for i in ids], rated=True)
+            self._count_pending(queued, +1)
+            return queued
+        return None
+
+    def _count_pending(self, queued: Queued, step: int) -> None:
+        if queued.rated:
+            for bot_id, _ in queued.lineup:
+                if bot_id in self.bots:
+                    self.bots[bot_id].pending += step
+
+    def _spec(self, queued: Queued) -> dict:
+        game = get_game(queued.game)
+        key = (queued.game, queued.map)
+        if key not in self.setups:
+            self.setups[key] = Setup.make(game, queued.map, game.rules(game.presets[0]),
+                                          game.limits, self.sandbox)
+        lineup = []
+        for bot_id, version in queued.lineup:
+            filename, source, sha256 = self.store.source(bot_id, version)
+            lineup.append(BotFile(f"ladder/{bot_id}/v{version}/{filename}", source, sha256,
+                                  self.bots[bot_id].name))
+        planned = self.setups[key].plan(queued.id, lineup, queued.seed)
+        return planned.spec | {"replay": True, "digest": planned.match_id}
+
+    def _record(self, queued: Queued, outcome: dict) -> None:
+        """_finish, guarded: a match that cannot be recorded is logged, recorded as
+        failed if it can be, and the loop goes on with the other matches."""
+        try:
+            self._finish(queued, outcome)
+        except Exception as exc:
+            log.exception("ladder: match %d could not be recorded", queued.id)
+            with self.lock:
+                if self.running.pop(queued.id, None) is not None:    # (not done yet)
+                    self._count_pending(queued, -1)
+                    challenger = self.challengers.pop(queued.id, None)
+                    if challenger is not None:
+                        self.challenges_of[challenger] -= 1
+                try:
+                    if self.store.result(queued.id) is None:
+                        self.store.fail(queued, f"it could not be recorded: "
+                                                f"{type(exc).__name__}")
+                except Exception:
+                    log.exception("ladder: match %d could not be marked failed either; "
+                                  "it is played again at the next start", queued.id)
+                self._resync()
+
+    def _resync(self) -> None:
+        """Count the matches again from the database (under the lock): a match whose
+        recording failed half-way leaves memory as the database has it."""
+        self.ratings = {game: Ratings() for game in self.games}
+        self.matches = dict.fromkeys(self.games, 0)
+        self.boards.clear()
+        for bot in self.bots.values():
+            bot.games = bot.wins = bot.last = bot.streak = 0
+            bot.history.clear()
+        for _seq, match, game, rated, seats in self.store.history():
+            self._apply(match, game, rated, seats)
+
+    def _finish(self, queued: Queued, outcome: dict) -> None:
+        """Record a match a worker returned, then update ratings and suspensions."""
+        if "replay" in outcome:                 # the file first: the database points to it
+            path = self.replays / f"{queued.id}.json.gz"
+            try:
+                path.write_bytes(outcome["replay"])
+                outcome["result"]["replay"] = str(path)
+            except OSError as exc:
+                log.error("ladder: match %d's replay could not be stored (%s); the match "
+                          "is recorded as failed, unrated", queued.id, exc)
+                outcome = {"error": f"its replay could not be stored: {exc}"}
+        with self.lock:
+            digest = self.running.pop(queued.id)
+            self._count_pending(queued, -1)
+            challenger = self.challengers.pop(queued.id, None)
+            if challenger is not None:
+                self.challenges_of[challenger] -= 1
+            if "error" in outcome:
+                self.store.fail(queued, outcome["error"])
+                return
+            result = outcome["result"]
+            seats = [(*queued.lineup[p["seat"]], p["rank"], p["status"], p["reason"])
+                     for p in sorted(result["players"], key=lambda p: p["seat"])]
+            suspend = self._apply(queued.id, queued.game, queued.rated, seats)
+            self.store.finish(queued, digest, result, outcome["wall_s"], suspend)
+
+    def _apply(self, match: int, game: str, rated: bool, seats: list[tuple]
+               ) -> list[tuple[int, str]]:
+        """Count one finished match in memory (live, or replaying the database at start-up).
+        The bots it suspends, with why."""
+        if game not in self.ratings:
+            return []
+        self.matches[game] += 1
+        self.boards.pop(game, None)
+        firsts = sum(1 for seat in seats if seat[2] == 1)
+        if rated:
+            self.ratings[game].add([(seat[0], seat[2]) for seat in seats])
+        suspend = []
+        for bot_id, version, rank, status, *reason in seats:
+            bot = self.bots.get(bot_id)
+            if bot is None:
+                continue
+            bot.last = max(bot.last, match)
+            if rated:
+                bot.games += 1
+                bot.wins += rank == 1 and firsts == 1
+                bot.history.append((self.matches[game], match,
+                                    round(self.ratings[game].elo[bot_id], 1)))
+            if version != bot.version:
+                continue
+            bot.streak = bot.streak + 1 if status != "ok" else 0
+            if bot.streak >= SUSPEND_AFTER and bot.status == "active" and reason:
+                why = (f"{status} in {bot.streak} matches in a row; the last: "
+                       f"{reason[0] or status}")[:300]
+                bot.status, bot.reason = "suspended", why
+                suspend.append((bot_id, why))
+        return suspend
+
+    # -- requests ----------------------------------------------------------------------
+    def game_of(self, game: str) -> str:
+        if game not in self.rules:
+            raise LadderError(404, "unknown game", f"no ladder for {game!r} (this server runs: "
+                                                   f"{', '.join(self.games)})")
+        return game
+
+    def bot(self, bot_id: int) -> Bot:
+        bot = self.bots.get(bot_id)
+        if bot is None:
+            raise LadderError(404, "unknown bot", f"no bot with id {bot_id}")
+        return bot
+
+    def submission(self, game: str, name: str, filename: str, source: bytes) -> BotFile:
+        """An upload's file as a bot, once its size and name are acceptable."""
+        if len(source) > MAX_FILE:
+            raise LadderError(413, "file too large",
+                              f"the file is {len(source)} bytes; the limit is {MAX_FILE}")
+        if not source.strip():
+            raise LadderError(422, "empty file", "the file is empty")
+        stem = re.sub(r"[^A-Za-z0-9_.-]", "_", Path(filename or "bot").name)[:60] or "bot"
+        found = get_game(game)
+        languages = (".py", *(suffix for suffix, _ in found.drivers))     # Robot Game: .rb
+        if not found.programs and not stem.lower().endswith(languages):
+            stem += ".py"
+        return BotFile(f"upload/{stem}", source, hashlib.sha256(source).hexdigest(), name)
+
+    def check(self, game: str, bot: BotFile) -> Future:
+        """Queue `arena check` of a submission; the future gets the worker's outcome."""
+        future: Future = Future()
+        if self.stopping.is_set():
+            future.set_exception(LadderError(503, "stopping", "the server is stopping"))
+            return future
+        if len(self.checks) >= self.check_queue:
+            future.set_exception(LadderError(503, "busy", f"{len(self.checks)} uploads are "
+                                             f"waiting for their check; try again in a minute"))
+            return future
+        # The gate's seed is drawn like a match's: a bot that knew it (arena check's
+        # default is seed 1) could tell the gate from its key and behave only there.
+        self.checks.append(({"game": game, "path": bot.path, "source": bot.source,
+                             "sha256": bot.sha256, "name": bot.name,
+                             "seed": secrets.randbits(63)} | self.check_options, future))
+        self.wake.set()
+        return future
+
+    @staticmethod
+    def verdict_of(outcome: dict) -> dict:
+        """The check's verdict, or a LadderError if it failed or could not run."""
+        if "error" in outcome:
+            raise LadderError(500, "check failed to run", outcome["error"])
+        verdict = outcome["verdict"]
+        if not verdict["ok"]:
+            raise LadderError(422, "check failed", hint_for_ladder(verdict["reason"]))
+        return verdict
+
+    def validate_name(self, game: str, name: str) -> str:
+        self.game_of(game)
+        if not NAME.fullmatch(name or ""):
+            raise LadderError(422, "bad name", "a name is 1 to 32 characters: letters, digits, "
+                                               "_, - and ., and single spaces between them")
+        with self.lock:
+            if any(b.game == game and b.name == name for b in self.bots.values()):
+                raise LadderError(422, "name taken", f"{game} already has a bot named {name!r}")
+        return name
+
+    def add_bot(self, game: str, name: str, bot: BotFile, verdict: dict) -> dict:
+        """Accept a checked bot: its id and its token, which is shown this once."""
+        token = secrets.token_urlsafe(32)
+        filename = Path(bot.path).name
+        with self.lock:
+            try:
+                bot_id = self.store.add_bot(game, name, token_hash(token), filename,
+                                            bot.sha256, bot.source, verdict)
+            except sqlite3.IntegrityError:
+                raise LadderError(422, "name taken",
+                                  f"{game} already has a bot named {name!r}") from None
+            self.bots[bot_id] = Bot(bot_id, game, name, token_hash(token), "active", None, 1,
+                                    filename, bot.sha256)
+            self.by_token[token_hash(token)] = bot_id
+            self.boards.pop(game, None)
+        self.wake.set()
+        return {"id": bot_id, "name": name, "game": game, "version": 1, "token": token,
+                "check": public(verdict)}
+
+    def authorize(self, bot_id: int, token: str | None) -> Bot:
+        bot = self.bot(bot_id)
+        if not bot.owns(token):
+            raise LadderError(401, "unauthorized", "this needs the bot's token: "
+                                                   "Authorization: Bearer TOKEN")
+        return bot
+
+    def add_version(self, bot_id: int, bot: BotFile, verdict: dict) -> dict:
+        with self.lock:
+            known = self.bot(bot_id)
+            if known.status == "retired":
+                raise LadderError(422, "retired", "a retired bot takes no new versions")
+            filename = Path(bot.path).name
+            version = self.store.add_version(bot_id, filename, bot.sha256, bot.source, verdict)
+            known.version, known.filename, known.sha256 = version, filename, bot.sha256
+            known.status, known.reason, known.streak = "active", None, 0
+            self.boards.pop(known.game, None)
+        self.wake.set()
+        return {"id": bot_id, "version": version, "check": public(verdict)}
+
+    def retire(self, bot_id: int) -> None:
+        with self.lock:
+            self.store.set_status(bot_id, "retired")
+            bot = self.bot(bot_id)
+            bot.status, bot.reason = "retired", None
+            self.boards.pop(bot.game, None)
+
+    def challenger(self, token: str | None) -> Bot:
+        """The bot whose token this is, if it may challenge now. Decided from the request's
+        headers alone, before its body is read: 401 without a token of a bot that still
+        plays, 429 past the token's limits, 503 when the challenge queue is full."""
+        with self.lock:
+            bot = self.bots.get(self.by_token.get(token_hash(token), -1)) if token else None
+            if bot is None or bot.status == "retired":
+                raise LadderError(401, "unauthorized", "a challenge needs the token of one of "
+                                                       "its bots: Authorization: Bearer TOKEN")
+            if len(self.pending) >= self.challenge_queue:
+                raise LadderError(503, "busy", f"{len(self.pending)} challenges are waiting "
+                                  f"to start, the most this ladder keeps; try again later",
+                                  BUSY_RETRY_S)
+            if self.challenges_of.get(bot.id, 0) >= CHALLENGES_PENDING:
+                raise LadderError(429, "too many challenges", f"this token's "
+                                  f"{CHALLENGES_PENDING} challenges are still waiting or "
+                                  f"playing; challenge again when one has finished",
+                                  BUSY_RETRY_S)
+            now, times = self.clock(), self.challenged_at.setdefault(bot.id, deque())
+            while times and times[0] <= now - CHALLENGE_WINDOW_S:
+                times.popleft()
+            if len(times) >= self.challenge_rate:
+                oldest = times[0] if times else now
+                wait = max(1, int(oldest + CHALLENGE_WINDOW_S - now + 0.999))
+                raise LadderError(429, "too many challenges", f"a token makes at most "
+                                  f"{self.challenge_rate} challenges an hour; the next one "
+                                  f"in {wait} s", wait)
+            return bot
+
+    def challenge(self, bot_ids: list[int], token: str | None) -> int:
+        """Queue an unrated match between these bots, one of them the token's; it starts
+        before new rated matches, but at most in every other match slot while they wait."""
+        with self.lock:
+            challenger = self.challenger(token)
+            if not isinstance(bot_ids, list) or not bot_ids or not all(
+                    type(i) is int for i in bot_ids):
+                raise LadderError(422, "bad challenge", 'send {"bots": [id, id, ...]}')
+            rules = self.rules.get(challenger.game)
+            if rules is None:
+                raise LadderError(422, "bad challenge", "the bots must all be of one game "
+                                                        "this server runs")
+            if len(set(bot_ids)) != len(bot_ids) or not \
+                    max(2, rules.minimum) <= len(bot_ids) <= rules.size:
+                raise LadderError(422, "bad challenge", f"a {challenger.game} match takes "
+                                  f"{max(2, rules.minimum)} to {rules.size} different bots")
+            bots = [self.bot(i) for i in bot_ids]
+            if challenger.id not in bot_ids:
+                raise LadderError(401, "unauthorized", "a challenge needs the token of one of "
+                                                       "its bots")
+            if any(bot.game != challenger.game for bot in bots):
+                raise LadderError(422, "bad challenge", "the bots must all be of one game "
+                                                        "this server runs")
+            if any(bot.status == "retired" for bot in bots):
+                raise LadderError(422, "bad challenge", "a retired bot plays no more")
+            queued = self.store.enqueue(challenger.game, rules.maps[0],
+                                        [(bot.id, bot.version) for bot in bots], rated=False)
+            self.pending.append(queued)
+            self.challengers[queued.id] = challenger.id
+            self.challenges_of[challenger.id] = self.challenges_of.get(challenger.id, 0) + 1
+            self.challenged_at[challenger.id].append(self.clock())
+        self.wake.set()
+        return queued.id
+
+    # -- reading -----------------------------------------------------------------------
+    def health(self) -> dict:
+        """`ok` while the loop runs (it plays and records matches). Otherwise `status`
+        says why not: `not started`, `stopping`, `stopped` (by stop()) or `ended by`
+        an exception the loop could not go on after (logged)."""
+        if self.thread is None:
+            status = "not started"
+        elif self.loop_ended is not None or not self.thread.is_alive():
+            status = self.loop_ended or "stopped"
+        elif self.stopping.is_set():
+            status = "stopping"
+        else:
+            status = "ok"
+        return {"ok": status == "ok", "status": status,
+                "queue": len(self.replayed) + len(self.pending) + len(self.checks),
+                "running": len(self.running)}
+
+    def leaderboard(self, game: str) -> dict:
+        self.game_of(game)
+        with self.lock:
+            bots = sorted((b for b in self.bots.values() if b.game == game),
+                          key=lambda b: (-self.ratings[game].elo_of(b.id), b.id))
+            rows = [self._row(b) | {"rank": rank} for rank, b in enumerate(bots, 1)]
+            return {"game": game, "matches": self.matches[game], "bots": rows}
+
+    def leaderboard_json(self, game: str) -> bytes:
+        """The leaderboard, encoded once per change of it."""
+        board = self.boards.get(game)
+        if board is None:
+            with self.lock:
+                board = json.dumps(self.leaderboard(game), separators=(",", ":")).encode()
+                self.boards[game] = board
+        return board
+
+    def _row(self, bot: Bot) -> dict:
+        ratings = self.ratings[bot.game]
+        mu, sigma = ratings.mu_sigma(bot.id)
+        low, high = wilson(bot.wins, bot.games)
+        return {"id": bot.id, "name": bot.name, "version": bot.version,
+                "elo": round(ratings.elo_of(bot.id), 1), "mu": round(mu, 3),
+                "sigma": round(sigma, 3), "games": bot.games, "wins": bot.wins,
+                "win_rate": round(bot.wins / bot.games, 3) if bot.games else 0.0,
+                "win_ci": [round(low, 3), round(high, 3)], "status": bot.status}
+
+    def bot_info(self, bot_id: int, recent: int = 20) -> dict:
+        with self.lock:
+            bot = self.bot(bot_id)
+            versions = []
+            for version, sha, created, verdict in self.store.versions(bot_id):
+                check = json.loads(verdict)
+                versions.append({"version": version, "sha256": sha, "created": created,
+                                 "check": {"ok": check["ok"], "reason": check["reason"]}})
+            found = self.store.source(bot_id, bot.version)
+            info = self._row(bot) | {"game": bot.game, "reason": bot.reason,
+                                     "versions": versions, "history": self.history(bot_id),
+                                     # what its latest file says of its strategy, as text
+                                     "description": described(found[0], found[1])
+                                     if found else ""}
+        info["recent_matches"] = self.matches_list(bot=bot_id, limit=recent)
+        return info
+
+    def history(self, bot_id: int) -> list[list]:
+        """The bot's Elo after each of its latest rated matches (HISTORY of them), oldest
+        first: [the game's finished matches then, the match's id, Elo]."""
+        with self.lock:
+            return [list(point) for point in self.bot(bot_id).history]
+
+    def matches_list(self, game: str | None = None, bot: int | None = None,
+                     limit: int = 50) -> list[dict]:
+        """Finished matches, newest first."""
+        with self.lock:
+            rows = self.store.finished_matches(game, bot, limit)
+            seats: dict[int, list] = {}
+            for match, bot_id, name, rank, status, outcome in self.store.seats_of(
+                    [row[0] for row in rows]):
+                seats.setdefault(match, []).append(
+                    {"bot": bot_id, "name": name, "rank": rank, "status": status,
+                     "penalty": penalties.outcome(outcome) if outcome else ""})
+        return [{"id": match, "game": g, "seed": seed, "map": map_name, "finished": finished,
+                 "rated": bool(rated), "players": seats.get(match, [])}
+                for match, g, seed, map_name, finished, rated in rows]
+
+    def match(self, match_id: int) -> dict:
+        with self.lock:
+            result = self.store.result(match_id)
+        if result is None:
+            queued = match_id in self.running or any(
+                q.id == match_id for q in (*self.replayed, *self.pending))
+            raise LadderError(404, "unknown match", f"match {match_id} is "
+                              f"{'not finished yet' if queued else 'not a finished match'}")
+        return public(json.loads(result)) | {"id": match_id}
+
+    def replay_file(self, match_id: int) -> Path:
+        self.match(match_id)
+        path = self.replays / f"{match_id}.json.gz"
+        if not path.is_file():
+            raise LadderError(404, "no replay", f"match {match_id} has no replay file")
+        return path

@@ -1,0 +1,233 @@
+"""The ladder's tables, in the same SQLite file as the results store's (matches,
+participants), which records every ladder match as a batch does.
+
+- `ladder_bots`: a bot per game and name, its token's hash and its status;
+- `ladder_versions`: each uploaded file, with the verdict of its check;
+- `ladder_queue`: every match the ladder decided to play, in order; its number is the
+  match's public id and picks its seed. A queued match without a result is replayed
+  after a restart;
+- `ladder_results`: the finished matches in the order they finished (ratings replay
+  them in that order), with the full result;
+- `ladder_seats`: which bot version sat in each seat of a finished match.
+"""
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from dataclasses import dataclass
+
+from orchestrator.results.store import SCHEMA, Store
+
+LADDER_SCHEMA = SCHEMA + """
+CREATE TABLE IF NOT EXISTS ladder_bots (
+    id INTEGER PRIMARY KEY, game TEXT NOT NULL, name TEXT NOT NULL,
+    token_hash TEXT NOT NULL, status TEXT NOT NULL, reason TEXT, created REAL NOT NULL,
+    UNIQUE (game, name)
+);
+CREATE TABLE IF NOT EXISTS ladder_versions (
+    bot_id INTEGER NOT NULL, version INTEGER NOT NULL, filename TEXT NOT NULL,
+    sha256 TEXT NOT NULL, source BLOB NOT NULL, verdict TEXT NOT NULL, created REAL NOT NULL,
+    PRIMARY KEY (bot_id, version)
+);
+CREATE TABLE IF NOT EXISTS ladder_queue (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, game TEXT NOT NULL, seed INTEGER NOT NULL,
+    map TEXT NOT NULL, lineup TEXT NOT NULL, rated INTEGER NOT NULL, created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ladder_results (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT, match INTEGER NOT NULL UNIQUE,
+    digest TEXT, game TEXT NOT NULL, rated INTEGER NOT NULL, finished REAL NOT NULL,
+    result TEXT, error TEXT
+);
+CREATE TABLE IF NOT EXISTS ladder_seats (
+    match INTEGER NOT NULL, seat INTEGER NOT NULL, bot_id INTEGER NOT NULL,
+    version INTEGER NOT NULL, rank INTEGER NOT NULL, status TEXT NOT NULL,
+    PRIMARY KEY (match, seat)
+);
+CREATE INDEX IF NOT EXISTS ladder_seats_bot ON ladder_seats (bot_id, match);
+"""
+
+
+@dataclass(frozen=True)
+class Queued:
+    """A match the ladder decided to play."""
+
+    id: int
+    game: str
+    seed: int
+    map: str
+    lineup: tuple[tuple[int, int], ...]      # (bot id, version) per seat
+    rated: bool
+
+
+class LadderStore(Store):
+    """The results store with the ladder's tables. Used from several threads under the
+    ladder's lock; pages read through their own connections (`reader`)."""
+
+    schema = LADDER_SCHEMA
+
+    def __init__(self, path) -> None:
+        super().__init__(path, shared=True)
+        self.db.execute("PRAGMA synchronous=FULL")   # an acknowledged upload survives a crash
+
+    # -- bots --------------------------------------------------------------------------
+    def add_bot(self, game: str, name: str, token_hash: str, filename: str, sha256: str,
+                source: bytes, verdict: dict) -> int:
+        """A new bot with its first version; sqlite3.IntegrityError if the name is taken."""
+        with self.transaction():
+            cursor = self.db.execute(
+                "INSERT INTO ladder_bots (game, name, token_hash, status, reason, created) "
+                "VALUES (?, ?, ?, 'active', NULL, ?)", (game, name, token_hash, time.time()))
+            bot_id = cursor.lastrowid
+            self._add_version(bot_id, 1, filename, sha256, source, verdict)
+        return bot_id
+
+    def add_version(self, bot_id: int, filename: str, sha256: str, source: bytes,
+                    verdict: dict) -> int:
+        with self.transaction():
+            (last,) = self.db.execute("SELECT MAX(version) FROM ladder_versions WHERE bot_id = ?",
+                                      (bot_id,)).fetchone()
+            self._add_version(bot_id, last + 1, filename, sha256, source, verdict)
+            self.db.execute("UPDATE ladder_bots SET status = 'active', reason = NULL "
+                            "WHERE id = ?", (bot_id,))
+        return last + 1
+
+    def _add_version(self, bot_id, version, filename, sha256, source, verdict) -> None:
+        self.db.execute("INSERT INTO ladder_versions VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (bot_id, version, filename, sha256, source,
+                         json.dumps(verdict, sort_keys=True), time.time()))
+
+    def set_status(self, bot_id: int, status: str, reason: str | None = None) -> None:
+        with self.transaction():
+            self.db.execute("UPDATE ladder_bots SET status = ?, reason = ? WHERE id = ?",
+                            (status, reason, bot_id))
+
+    def bots(self) -> list[tuple]:
+        """(id, game, name, token_hash, status, reason, version, filename, sha256) of every
+        bot, with its newest version."""
+        return self.db.execute(
+            "SELECT b.id, b.game, b.name, b.token_hash, b.status, b.reason, v.version, "
+            "v.filename, v.sha256 FROM ladder_bots b JOIN ladder_versions v ON v.bot_id = b.id "
+            "AND v.version = (SELECT MAX(version) FROM ladder_versions WHERE bot_id = b.id) "
+            "ORDER BY b.id").fetchall()
+
+    def source(self, bot_id: int, version: int) -> tuple[str, bytes, str]:
+        """(filename, source, sha256) of one version."""
+        return self.db.execute("SELECT filename, source, sha256 FROM ladder_versions "
+                               "WHERE bot_id = ? AND version = ?", (bot_id, version)).fetchone()
+
+    def versions(self, bot_id: int) -> list[tuple]:
+        """(version, sha256, created, verdict JSON) of each version of a bot, oldest first."""
+        return self.db.execute("SELECT version, sha256, created, verdict FROM ladder_versions "
+                               "WHERE bot_id = ? ORDER BY version", (bot_id,)).fetchall()
+
+    # -- matches -----------------------------------------------------------------------
+    def next_match_number(self) -> int:
+        """The id the next queued match will get."""
+        return self.db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM ladder_queue").fetchone()[0]
+
+    def enqueue(self, game: str, map_name: str, lineup: list[tuple[int, int]],
+                rated: bool) -> Queued:
+        """Queue a match; its seed is drawn from the OS (63 bits), kept with it so that it
+        plays again the same, and shown once it is played. Before, it was the server's
+        seed plus the match's public number: a bot that knew one, or tried the small ones,
+        could deal every opponent's hidden cards (docs/security.md)."""
+        seed = secrets.randbits(63)
+        with self.transaction():
+            cursor = self.db.execute(
+                "INSERT INTO ladder_queue (game, seed, map, lineup, rated, created) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (game, seed, map_name, json.dumps(lineup), int(rated), time.time()))
+            match = cursor.lastrowid
+        return Queued(match, game, seed, map_name, tuple(map(tuple, lineup)), rated)
+
+    def unfinished(self) -> list[Queued]:
+        """Queued matches without a result (in flight when the server stopped), in order."""
+        rows = self.db.execute(
+            "SELECT q.id, q.game, q.seed, q.map, q.lineup, q.rated FROM ladder_queue q "
+            "LEFT JOIN ladder_results r ON r.match = q.id WHERE r.seq IS NULL ORDER BY q.id")
+        return [Queued(i, game, seed, map_name, tuple(map(tuple, json.loads(lineup))),
+                       bool(rated)) for i, game, seed, map_name, lineup, rated in rows]
+
+    def finish(self, queued: Queued, digest: str, result: dict, wall_s: float,
+               suspend: list[tuple[int, str]]) -> int:
+        """Record a played match (and the suspensions it causes), all or nothing. Its
+        finishing number."""
+        with self.transaction():
+            self.write_match(digest, result, wall_s)
+            cursor = self.db.execute(
+                "INSERT INTO ladder_results (match, digest, game, rated, finished, result) "
+                "VALUES (?, ?, ?, ?, ?, ?)", (queued.id, digest, queued.game, int(queued.rated),
+                                              time.time(), json.dumps(result)))
+            self.db.executemany(
+                "INSERT INTO ladder_seats VALUES (?, ?, ?, ?, ?, ?)",
+                [(queued.id, p["seat"], *queued.lineup[p["seat"]], p["rank"], p["status"])
+                 for p in result["players"]])
+            self.db.executemany("UPDATE ladder_bots SET status = 'suspended', reason = ? "
+                                "WHERE id = ? AND status = 'active'",
+                                [(reason, bot_id) for bot_id, reason in suspend])
+        return cursor.lastrowid
+
+    def fail(self, queued: Queued, error: str) -> None:
+        """A match no worker could play: recorded, so it is not replayed forever."""
+        with self.transaction():
+            self.db.execute(
+                "INSERT INTO ladder_results (match, game, rated, finished, error) "
+                "VALUES (?, ?, 0, ?, ?)", (queued.id, queued.game, time.time(), error[:500]))
+
+    # -- reading results ----------------------------------------------------------------
+    def finished_matches(self, game: str | None = None, bot: int | None = None,
+                         limit: int = 50) -> list[tuple]:
+        """(match, game, seed, map, finished, rated) of the played matches, newest first,
+        of one game and with one bot if given."""
+        query = ("SELECT r.match, r.game, q.seed, q.map, r.finished, r.rated FROM ladder_results r"
+                 " JOIN ladder_queue q ON q.id = r.match WHERE r.error IS NULL")
+        params: list = []
+        if game:
+            query += " AND r.game = ?"
+            params.append(game)
+        if bot is not None:
+            query += " AND r.match IN (SELECT match FROM ladder_seats WHERE bot_id = ?)"
+            params.append(bot)
+        query += " ORDER BY r.seq DESC LIMIT ?"
+        params.append(limit)
+        return self.db.execute(query, params).fetchall()
+
+    def seats_of(self, matches: list[int]) -> list[tuple]:
+        """(match, bot id, bot name, rank, status, outcome) of every seat of `matches`, by
+        seat; the outcome: the status, reason, turn and memory of an erased, forfeited or
+        unloaded seat, as its result says (for orchestrator/results/penalties.py), else None."""
+        if not matches:
+            return []
+        marks = ','.join('?' * len(matches))
+        outcomes = {(match, seat): {"status": status, "reason": reason, "turn": turn,
+                                    "peak_rss_mb": peak}
+                    for match, seat, status, reason, turn, peak in self.db.execute(
+            "SELECT r.match, json_extract(p.value, '$.seat'), json_extract(p.value, "
+            "'$.status'), json_extract(p.value, '$.reason'), json_extract(p.value, '$.turn'), "
+            "json_extract(p.value, '$.peak_rss_mb') FROM ladder_results r, "
+            "json_each(r.result, '$.players') p WHERE r.error IS NULL AND json_extract("
+            f"p.value, '$.status') != 'ok' AND r.match IN ({marks})", matches)}
+        return [(*row[:5], outcomes.get((row[0], row[5]))) for row in self.db.execute(
+            "SELECT s.match, s.bot_id, b.name, s.rank, s.status, s.seat FROM ladder_seats s "
+            "JOIN ladder_bots b ON b.id = s.bot_id WHERE s.match IN "
+            f"({marks}) ORDER BY s.match, s.seat", matches)]
+
+    def result(self, match: int) -> str | None:
+        """A played match's result JSON, or None (not played, or it failed)."""
+        row = self.db.execute("SELECT result FROM ladder_results WHERE match = ? AND "
+                              "error IS NULL", (match,)).fetchone()
+        return None if row is None else row[0]
+
+    def history(self) -> list[tuple]:
+        """(seq, match, game, rated, seats) of every played match, in finishing order;
+        seats: [(bot id, version, rank, status)] by seat."""
+        seats: dict[int, list] = {}
+        for match, bot_id, version, rank, status in self.db.execute(
+                "SELECT match, bot_id, version, rank, status FROM ladder_seats "
+                "ORDER BY match, seat"):
+            seats.setdefault(match, []).append((bot_id, version, rank, status))
+        return [(seq, match, game, bool(rated), seats.get(match, []))
+                for seq, match, game, rated in self.db.execute(
+                    "SELECT seq, match, game, rated FROM ladder_results WHERE error IS NULL "
+                    "ORDER BY seq")]
