@@ -86,10 +86,10 @@ def batch(bots: Sequence[Path], seeds: int, first_seed: int | None, game: str, m
     count = store.run_count(run_id)
     shown, note = sandbox_shown(sandbox, setup.game, lineup)
     report = {"game": setup.game.name, "matches": count, "skipped": skipped,
-              "db": str(store.path), **summary, **note}
+              "first_seed": first_seed, "db": str(store.path), **summary, **note}
     store.close()
     return report, (f"batch: {count} matches of {setup.game.name} on "
-                    f"{setup.map_path.stem}, sandbox {shown} "
+                    f"{setup.map_path.stem}, first seed {first_seed}, sandbox {shown} "
                     f"({skipped} already in {store.path})")
 
 
@@ -124,10 +124,10 @@ def tournament(bots: Sequence[Path], format: str | None, games: int | None,
     report = tournament_report(store.run_results(run_id), setup.game, format, skipped,
                                store.path)
     shown, note = sandbox_shown(sandbox, setup.game, lineup)
-    report |= note
+    report |= note | {"first_seed": first_seed}
     store.close()
     return report, (f"tournament ({format}): {report['matches']} "
-                    f"matches of {setup.game.name}, sandbox {shown} "
+                    f"matches of {setup.game.name}, first seed {first_seed}, sandbox {shown} "
                     f"({skipped} already in {store.path})")
 
 

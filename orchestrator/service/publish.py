@@ -87,6 +87,15 @@ def penalty(player: dict) -> str:
     return penalties.note(player) or (player["status"] if player["status"] != "ok" else "")
 
 
+def over_games(games: Iterable[tuple[int, dict]]) -> list[str]:
+    """An AI's penalties over its games, counted (`2 x erased (cpu time limit, turn 1)`,
+    `12 overheats in 2 games, first: ...`), as the tournament's table says them."""
+    counted = penalties.Penalties()
+    for _, player in games:
+        counted.add(player)
+    return counted.lines()
+
+
 def penalized(player: dict) -> bool:
     """Whether a player's record charges it anything: not finished, or any penalty."""
     return player["status"] != "ok" or bool(penalties.lines(player))
@@ -157,7 +166,7 @@ def publish(db: str | Path, out: str | Path, run: str | None = None, force: bool
         site.write_entrant(entrant)
         done += 1
     told("the matchup matrix", done, total)
-    _write(folder / "matrix.html", matrix_page.page(grid))
+    _write(folder / "matrix.html", matrix_page.page(_without_folders(grid, db_path)))
     done += 1
     told("the index", done, total)
     site.write_index()
@@ -281,7 +290,8 @@ class _Site:
         for e in self.entrants:
             r = e.standing
             ci = r.get("win_ci") or [0, 0]
-            penalties = r.get("erased", 0) + r.get("forfeits", 0) + r.get("load_errors", 0)
+            charged = sum(penalized(p) for _, p in e.games)
+            summary = "; ".join(over_games(e.games))
             rows.append(
                 f'<tr><td>{e.number}</td><td><a href="ais/{e.number}.html">{esc(e.name)}</a>'
                 f'<div class="about">{esc(e.description)}</div></td>'
@@ -292,7 +302,8 @@ class _Site:
                 f'<td class="n">{100 * r.get("win_rate", 0):.0f} % '
                 f'<span class="dim">({100 * ci[0]:.0f}–{100 * ci[1]:.0f})</span></td>'
                 f'<td class="n">{_num(r.get("mean_rank"), 2)}</td>'
-                f'<td class="n">{penalties}</td></tr>')
+                f'<td>{charged} of {len(e.games)} games'
+                + (f'<div class="about">{esc(summary)}</div>' if summary else "") + '</td></tr>')
         match_rows = [self.match_row(n, m, "") for n, m in enumerate(self.matches, 1)]
         created = self.run.get("created")
         body = (f'<h1>{esc(self.game)}: {esc(self.run["kind"])} results</h1>\n'
@@ -325,10 +336,12 @@ class _Site:
         r = e.standing
         source = self.source_of(e)
         penalties = [
-            f'<li><a href="../matches/{n}.html">match {n}</a>: {esc(penalty(p))}'
-            + (f' <span class="dim">({p["overheats"]} overheats)</span>'
-               if p.get("overheats") else "") + "</li>"
+            f'<li><a href="../matches/{n}.html">match {n}</a>: {esc(penalty(p))}</li>'
             for n, p in e.games if penalized(p)]
+        summary = over_games(e.games)
+        if summary:
+            penalties.insert(0, f'<li><b>over its {len(e.games)} games</b>: '
+                                f'{esc("; ".join(summary))}</li>')
         games = [self.match_row(n, self.matches[n - 1], "../") for n, _ in e.games]
         body = (f'<h1>{esc(e.name)}</h1>\n'
                 f'<p class="about">{esc(e.description) or "<i>(no description)</i>"}</p>\n'
@@ -421,9 +434,26 @@ def _drop(path: Path) -> None:
         pass
 
 
+def _without_folders(grid: dict, db_path: Path) -> dict:
+    """The matrix report as the site shows it: each file by its name alone, never the game
+    master's folders (`arena replay results.sqlite:ID`, as the match pages say it)."""
+    grid = {**grid, "db": db_path.name}
+    grid["entrants"] = [{**e, "bot": Path(str(e.get("bot"))).name}
+                        for e in grid.get("entrants", [])]
+    games = grid.get("games")
+    if isinstance(games, dict):
+        grid["games"] = {key: {**game, "open": str(game["open"]).replace(str(db_path),
+                                                                          db_path.name)}
+                         if isinstance(game, dict) and "open" in game else game
+                         for key, game in games.items()}
+    return grid
+
+
 def run_command(record: dict) -> str:
-    """The `arena run` that plays the recorded match again (its map, bots, rules, seed)."""
-    words = ["--game", str(record.get("game")), "--map", str(record.get("map_path"))]
+    """The `arena run` that plays the recorded match again (its map, bots, rules, seed),
+    naming each file by its name alone: the game master's folders are not the readers'
+    (nor anybody's business), and a bundled map's name finds it anywhere."""
+    words = ["--game", str(record.get("game")), "--map", Path(str(record.get("map_path"))).name]
     rules = record.get("rules") if isinstance(record.get("rules"), dict) else {}
     if isinstance(rules.get("preset"), str):
         words += ["--rules", rules["preset"]]
@@ -431,7 +461,7 @@ def run_command(record: dict) -> str:
         if isinstance(rules.get(key), int) and not isinstance(rules.get(key), bool):
             words += [option, str(rules[key])]
     words += ["--seed", str(record.get("seed"))]
-    words += [str(b.get("file")) for b in record.get("bots", []) if isinstance(b, dict)]
+    words += [Path(str(b.get("file"))).name for b in record.get("bots", []) if isinstance(b, dict)]
     return "arena run " + " ".join(shlex.quote(shown(w)) for w in words)
 
 

@@ -8,15 +8,27 @@ from __future__ import annotations
 
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from engine import InputError
 from orchestrator.views.replay import embed, with_policy
 
 
+def _seeds_as_text(value: Any) -> Any:
+    """The report with every `seed` as text: drawn seeds are 63-bit, past what a
+    JavaScript number holds exactly."""
+    if isinstance(value, dict):
+        return {key: str(item) if key == "seed" and isinstance(item, int)
+                else _seeds_as_text(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_seeds_as_text(item) for item in value]
+    return value
+
+
 def page(report: dict) -> str:
     """The page of one matrix report (orchestrator/service/matchups.py's `matrix`)."""
     template = resources.files("orchestrator").joinpath("views/viewer/matrix.html").read_text()
-    return with_policy(template.replace("__MATRIX_JSON__", embed(report)))
+    return with_policy(template.replace("__MATRIX_JSON__", embed(_seeds_as_text(report))))
 
 
 def write_page(report: dict, target: Path) -> Path:

@@ -31,7 +31,7 @@ import tty
 from importlib import resources
 from pathlib import Path
 from types import ModuleType
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from rich.console import Console, Group, RenderableType
 from rich.live import Live
@@ -49,15 +49,29 @@ _ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
                           "\u2028": "\\u2028", "\u2029": "\\u2029"})
 
 
-def embed(data: dict) -> str:
+# Bidi overrides and isolates, zero-width and other invisible format characters, and
+# controls: in a page they would reorder or hide a bot's text (a name `Bidi\u202eTXT.exe`
+# shows as `Bidiexe.TXT` and reverses the moves after it). JSON carries each as `\uXXXX`;
+# doubling its backslash makes the page show the escape itself, as the terminal does.
+# Only a `\u` that is an escape counts: one after an even run of backslashes (`\\u202e`
+# in JSON is a backslash and the text "u202e", and stays so).
+_HIDDEN = re.compile(r"(?<!\\)((?:\\\\)*)\\u(00[01][0-9a-f]|007f|008[0-9a-f]|009[0-9a-f]|"
+                     r"00ad|061c|180e|200[b-f]|202[a-e]|206[0-9a-f]|feff)")
+
+
+def embed(data: Any) -> str:
     """Strict JSON (no NaN or Infinity, which `JSON.parse` refuses) that is safe inside a
-    <script> element."""
+    <script> element, with every invisible or reordering character shown as its escape.
+    A replay's seed goes as text: drawn seeds are 63-bit, past what a JavaScript number
+    holds exactly (8059044599109831840 would show as 8059044599109832000)."""
+    if isinstance(data, dict) and isinstance(data.get("seed"), int):
+        data = {**data, "seed": str(data["seed"])}
     try:
         text = json.dumps(data, separators=(",", ":"), sort_keys=True, allow_nan=False)
     except ValueError:
         raise InputError("the replay holds NaN or Infinity, which the viewer's JSON cannot "
                          "carry") from None
-    return text.translate(_ESCAPES)
+    return _HIDDEN.sub(r"\1\\\\u\2", text).translate(_ESCAPES)
 
 
 def inline_hashes(page: str) -> dict[str, str]:
