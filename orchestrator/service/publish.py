@@ -39,7 +39,7 @@ from typing import Callable, Iterable
 
 from engine import InputError
 from engine.textfile import regular_bytes
-from orchestrator.games import get_game
+from orchestrator.games import GAMES, get_game
 from orchestrator.replay import file as replay
 from orchestrator.results import penalties
 from orchestrator.results.store import Store
@@ -449,11 +449,21 @@ def _without_folders(grid: dict, db_path: Path) -> dict:
     return grid
 
 
+def _map_named(record: dict) -> str:
+    """A bundled map by its name (found anywhere), any other by its file's name."""
+    path = Path(str(record.get("map_path")))
+    game = GAMES.get(str(record.get("game")))
+    if game is not None and path.resolve().parent == game.maps_dir.resolve() \
+            and path.suffix == game.map_suffix:
+        return path.stem
+    return path.name
+
+
 def run_command(record: dict) -> str:
     """The `arena run` that plays the recorded match again (its map, bots, rules, seed),
     naming each file by its name alone: the game master's folders are not the readers'
     (nor anybody's business), and a bundled map's name finds it anywhere."""
-    words = ["--game", str(record.get("game")), "--map", Path(str(record.get("map_path"))).name]
+    words = ["--game", str(record.get("game")), "--map", _map_named(record)]
     rules = record.get("rules") if isinstance(record.get("rules"), dict) else {}
     if isinstance(rules.get("preset"), str):
         words += ["--rules", rules["preset"]]

@@ -43,7 +43,9 @@ def test_every_page_escapes_the_bots_text(site):
         inner = gzip.decompress(base64.b64decode(packed.group(1))).decode()
         assert "<" not in inner and ">" not in inner and "&" not in inner
         names = [p["name"] for p in json.loads(inner)["players"]]
-        assert len(names) == 2 and set(names) <= {HOSTILE_NAME, "Hunter", "Turtle"}
+        # the escape as text (replay_view.embed), never the raw control
+        shown = HOSTILE_NAME.replace("\x1b", "\\u001b")
+        assert len(names) == 2 and set(names) <= {shown, "Hunter", "Turtle"}, names
     index = (site / "index.html").read_text()
     assert "&lt;script&gt;alert(1)&lt;/script&gt;\\x1b[31mX" in index
     assert "&lt;img src=x onerror=alert(2)&gt; strategy \\x1b]52;c;aGk=\\x07 &amp; " \
@@ -166,7 +168,7 @@ def test_match_page_says_how_to_play_it_again(results, site):
     store.close()
     page = (site / "matches/1.html").read_text()
     assert f"arena replay results.sqlite:{match_id}" in page
-    assert f"--seed {seed}" in page and "--max-turns 12" in page and "tiny.txt" in page
+    assert f"--seed {seed}" in page and "--max-turns 12" in page and "--map tiny " in page
     assert f"engine {engine}" in page
 
 
