@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import json
 import re
 
 import pytest
@@ -105,7 +106,9 @@ def test_the_page_draws_the_plain_view_and_runs_no_bot_text(plain_game, tmp_path
         assert page.evaluate("viewer.robots(1)")[0]["c"] == 2
         page.evaluate("viewer.go(1)")
         log = page.inner_text("#log")
-        assert f"said: {HOSTILE}" in log and '"deep"' in log
+        # the bot's text as text, its controls shown as their escapes (replay_view.embed)
+        shown = json.loads(replay_view.embed({"s": HOSTILE}))["s"]
+        assert "\x1b" not in log and f"said: {shown}" in log and '"deep"' in log
         tables = page.inner_text("#tables")
         assert "pieces" in tables and HOSTILE.split("\x1b")[0] in tables
         x, y = page.evaluate("viewer.cellCenter(1, 2)")
