@@ -30,6 +30,7 @@ import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from sandbox import plugins
 from sandbox.botlib import child_module
@@ -85,8 +86,8 @@ class Played:
     """A jailed match that ended: its result and replay as the jail sent them (decoded
     within bounds, not otherwise checked)."""
 
-    result: object
-    replay: object
+    result: Any           # untrusted until jail_result.refusal has checked its shape
+    replay: Any
     layers: list[str]
     missing: dict[str, str]
 

@@ -71,6 +71,7 @@ def from_replay(data: dict, frame: int, name: str) -> dict:
         for t in range(frame):
             recorder.turn(match, _replay_turn(match, setup["answers"][t], turns[t]["turn"]))
             _same(recorder.turns[-1], _entry(turns[t]), f"turn {turns[t]['turn']}")
+        assert game.position is not None     # _game refuses a game without positions
         state = game.position.save(match)
     except InputError as exc:
         raise InputError(f"{name}: {exc}") from None
@@ -119,6 +120,7 @@ def _first(game: Game, board: Any, names: list[str], seed: int, rules: Any,
            start: dict | None) -> Match:
     if start is None:
         return game.new_match(board, names, seed, rules)
+    assert game.position is not None         # a start: a game with positions
     return game.position.load(board, names, seed, rules, start)
 
 
@@ -206,6 +208,7 @@ def start(data: dict, names: list[str], name: str, game: Game | None = None) -> 
         raise InputError(f"{name}: turn: {data['turn']}, but the state is at turn "
                          f"{shown(data['state'].get('turn'))[:20]}")
     board = _board(game, data["map"]["name"], data["map"]["text"], name)
+    assert game.position is not None         # a checked position: a game with positions
     try:
         return game.position.load(board, list(names), data["seed"], rules, data["state"])
     except InputError as exc:

@@ -20,7 +20,7 @@ import sys
 import zlib
 from pathlib import Path
 from types import UnionType
-from typing import Any, Callable
+from typing import Any, Callable, NoReturn
 
 from engine import InputError
 from orchestrator.games import GAMES
@@ -239,7 +239,7 @@ class _Checker:
     def __init__(self, name: str) -> None:
         self.name = name
 
-    def fail(self, where: str, problem: str) -> None:
+    def fail(self, where: str, problem: str) -> NoReturn:
         raise InputError(f"{self.name}: {where}: {problem}")
 
     def fields(self, value: dict, shapes: dict, where: str) -> None:

@@ -16,6 +16,7 @@ path) is hostile text: passed through `shown()` here, and escaped again as HTML 
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any, TypeGuard
 
 from orchestrator.games.sample_folder import cache_dir
 from orchestrator.text import plural, shown
@@ -44,7 +45,7 @@ def record(player: dict) -> dict:
             "output_dropped": int(player.get("output_dropped") or 0)}
 
 
-def valid_record(value: object) -> bool:
+def valid_record(value: object) -> TypeGuard[dict[str, Any]]:
     """Whether a results file's record is one `record` writes (a file may come from
     anyone)."""
     if not isinstance(value, dict) or set(value) != {*KEPT, "output_dropped"}:
@@ -77,7 +78,7 @@ def megabytes(count: int) -> str:
 
 def _outcome_parts(player: dict) -> tuple[str, list[str]] | None:
     """The word and the reason and turn of an erase, forfeit or load error, else None."""
-    word = STATUS_WORDS.get(player.get("status"))
+    word = STATUS_WORDS.get(player.get("status"))  # type: ignore[arg-type]  # any key: None
     if word is None and player.get("status") != "ok" and player.get("status"):
         word = shown(player["status"])          # a status of no known game: said as it is
     if word is None:

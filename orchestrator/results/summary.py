@@ -113,7 +113,8 @@ def _median(turns: Counter):
     """statistics.median of the lengths, without listing them."""
     total = sum(turns.values())
     middle = [(total - 1) // 2, total // 2]
-    found, seen = [], 0
+    found: list[int] = []
+    seen = 0
     for length in sorted(turns):
         seen += turns[length]
         while len(found) < 2 and seen > middle[len(found)]:

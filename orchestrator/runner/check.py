@@ -137,6 +137,7 @@ def check_submission(bot: BotFile, game: str = DEFAULT_GAME, turns: int | None =
     rules = found.rules(found.presets[0], max_turns=turns)
     spec = MatchSpec(found.name, found.find_map(found.check.map), [bot, *opponents], seed,
                      rules, limits or found.limits, sandbox)
+    assert spec.limits is not None
     watch = HangWatch()
     result = run_match(spec, stop=watch)
     judged = verdict(result, bot, max_overheat_share, spec.limits.output_bytes, spec.limits)

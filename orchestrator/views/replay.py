@@ -49,7 +49,7 @@ _ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
                           "\u2028": "\\u2028", "\u2029": "\\u2029"})
 
 
-def embed(data: dict) -> str:
+def embed(data: object) -> str:
     """Strict JSON (no NaN or Infinity, which `JSON.parse` refuses) that is safe inside a
     <script> element."""
     try:
