@@ -78,7 +78,7 @@ def megabytes(count: int) -> str:
 
 def _outcome_parts(player: dict) -> tuple[str, list[str]] | None:
     """The word and the reason and turn of an erase, forfeit or load error, else None."""
-    word = STATUS_WORDS.get(player.get("status"))  # type: ignore[arg-type]  # any key: None
+    word = STATUS_WORDS.get(player.get("status"))  # type: ignore[arg-type]  # text (checked); unknown: None
     if word is None and player.get("status") != "ok" and player.get("status"):
         word = shown(player["status"])          # a status of no known game: said as it is
     if word is None:

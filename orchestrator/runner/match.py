@@ -295,7 +295,7 @@ class _Attempt:
                     # What the replay keeps is what the game validated, never the reply
                     # as the bot's side sent it.
                     answers.append([local, match.kept_answer(local, reply["moves"])])
-                    _note_reply(playing[i], reply, spec.limits)  # type: ignore[arg-type]
+                    _note_reply(playing[i], reply, spec.limits)  # type: ignore[arg-type]  # run_match fills it
                 for i, reason in failed.items():
                     _fail(playing[i], reason, match, spec.game, forfeits)
                 if failed and forfeits:

@@ -31,7 +31,7 @@ import tty
 from importlib import resources
 from pathlib import Path
 from types import ModuleType
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from rich.console import Console, Group, RenderableType
 from rich.live import Live
@@ -166,7 +166,7 @@ def legend(data: dict) -> Text:
     return Text.assemble(*drawing(data).LEGEND)
 
 
-def screen(data: dict, frames: Sequence, turn: int, playing: bool,
+def screen(data: dict, frames: Sequence[Any] | replay.Frames, turn: int, playing: bool,
            size: tuple[int, int] | None = None, keys: bool = True) -> Group:
     """One frame: the header, the board, the scores, the legend and (`keys`) the keys.
     With a terminal `size` (columns, rows), the board is cropped to what is left once
