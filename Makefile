@@ -95,4 +95,4 @@ lint: $(TEST_STAMP)
 	$(PY) -m mypy
 
 clean:
-	rm -rf $(VENV) runs .pytest_cache bots/cave/digger   # digger: an old in-place build
+	rm -rf $(VENV) runs .pytest_cache .mypy_cache bots/cave/digger   # digger: an old in-place build

@@ -427,7 +427,7 @@ def run(spec, check, on_turn=None, replay: bool = False, max_turns: int = 0, *,
     None): a result not taken is a failure, and retires its jail. In a worker the jail of
     the line-up's previous match plays it, if it may. `strict` raises SandboxUnavailable
     where the jail lacks a layer."""
-    isolation = Isolation(get_mode(spec.sandbox).tier, spec.skip_layers)
+    isolation = Isolation(get_mode(spec.sandbox).tier, spec.skip_layers)  # type: ignore[arg-type]  # a jail's mode has a tier
     key = (os.getpid(), threading.get_ident(), spec.limits, len(spec.bots), isolation,
            job_module)
     lineup = tuple(sorted(bot.sha256 for bot in spec.bots))
