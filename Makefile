@@ -68,7 +68,8 @@ system-deps:
 	$(call debian,$(TEST_CHECK),bubblewrap libseccomp2 chromium nodejs gcc libc6-dev ruby \
 	  perl gawk default-jdk-headless tmux,$(TEST_NOTE))
 
-test: $(TEST_STAMP) system-deps
+# Lint first: ruff and mypy take seconds, and fail before the minutes of tests.
+test: lint system-deps
 	$(PY) -m pytest -q
 
 bench: $(TEST_STAMP)
@@ -88,8 +89,10 @@ bench: $(TEST_STAMP)
 	$(PY) bench/compare_bench.py
 	$(PY) -m pytest -q -m slow
 
+# ruff, then mypy (what it checks and how strictly: pyproject.toml's [tool.mypy]).
 lint: $(TEST_STAMP)
 	$(PY) -m ruff check .
+	$(PY) -m mypy
 
 clean:
-	rm -rf $(VENV) runs .pytest_cache bots/cave/digger   # digger: an old in-place build
+	rm -rf $(VENV) runs .pytest_cache .mypy_cache bots/cave/digger   # digger: an old in-place build

@@ -23,16 +23,24 @@ MAX_ITEMS = 50_000             # items in one list of a state (robots, rows, car
 MAX_INT = 1 << 53              # integers of a state stay below this, either sign
 RNG_VERSION, RNG_WORDS = 3, 625
 
+# State's readers are named int, bool, str and list: in its class body those names are
+# the methods, so its annotations name the builtins through these.
+_Int = int
+_Bool = bool
+_Str = str
+_List = list
+
 
 @dataclass(frozen=True)
 class PositionHooks:
     """How a game saves its match's state and starts a match from one."""
 
-    save: Callable[[Match], dict]
-    load: Callable[[Any, list[str], int, Any, dict], Match]
+    # Each game's own match and map types: a hook takes its game's, never another's.
+    save: Callable[[Any], dict[str, Any]]
+    load: Callable[[Any, list[str], int, Any, dict[str, Any]], Match]
 
 
-def rng_state(rng: random.Random) -> list:
+def rng_state(rng: random.Random) -> list[Any]:
     """A random generator's state as plain data: [version, [625 words], gauss_next]."""
     version, words, gauss = rng.getstate()
     return [version, list(words), gauss]
@@ -41,33 +49,33 @@ def rng_state(rng: random.Random) -> list:
 class State:
     """Checked reads of one state dict; a bad value is an InputError naming its field."""
 
-    def __init__(self, data: Any, where: str = "state") -> None:
+    def __init__(self, data: Any, where: _Str = "state") -> None:
         if not isinstance(data, dict):
             raise InputError(f"{where}: must be an object")
         self.data, self.where = data, where
 
-    def fail(self, key: str, problem: str) -> InputError:
+    def fail(self, key: _Str, problem: _Str) -> InputError:
         return InputError(f"{self.where}.{key}: {problem}")
 
-    def get(self, key: str) -> Any:
+    def get(self, key: _Str) -> Any:
         if key not in self.data:
             raise self.fail(key, "missing")
         return self.data[key]
 
-    def int(self, key: str, low: int = 0, high: int = MAX_INT) -> int:
+    def int(self, key: _Str, low: _Int = 0, high: _Int = MAX_INT) -> _Int:
         return check_int(self.get(key), low, high, f"{self.where}.{key}")
 
-    def optional_int(self, key: str, low: int = 0, high: int = MAX_INT) -> int | None:
+    def optional_int(self, key: _Str, low: _Int = 0, high: _Int = MAX_INT) -> _Int | None:
         value = self.get(key)
         return None if value is None else self.int(key, low, high)
 
-    def bool(self, key: str) -> bool:
+    def bool(self, key: _Str) -> _Bool:
         value = self.get(key)
         if type(value) is not bool:
             raise self.fail(key, "must be true or false")
         return value
 
-    def str(self, key: str, allowed: Any = None, optional: bool = False) -> str | None:
+    def str(self, key: _Str, allowed: Any = None, optional: _Bool = False) -> _Str | None:
         value = self.get(key)
         if value is None and optional:
             return None
@@ -77,7 +85,7 @@ class State:
                                                if allowed is not None else "a string"))
         return value
 
-    def list(self, key: str, length: int | None = None, most: int = MAX_ITEMS) -> list:
+    def list(self, key: _Str, length: _Int | None = None, most: _Int = MAX_ITEMS) -> _List[Any]:
         value = self.get(key)
         if not isinstance(value, list) or len(value) > most or (
                 length is not None and len(value) != length):
@@ -85,12 +93,13 @@ class State:
             raise self.fail(key, f"must be a list of {count} items")
         return value
 
-    def ints(self, key: str, length: int | None = None, low: int = 0,
-             high: int = MAX_INT) -> list[int]:
+    def ints(self, key: _Str, length: _Int | None = None, low: _Int = 0,
+             high: _Int = MAX_INT) -> _List[_Int]:
         return [check_int(v, low, high, f"{self.where}.{key}[{i}]")
                 for i, v in enumerate(self.list(key, length))]
 
-    def rows(self, key: str, shape: tuple, length: int | None = None) -> list[list]:
+    def rows(self, key: _Str, shape: tuple[Any, ...],
+             length: _Int | None = None) -> _List[_List[Any]]:
         """A list of rows, each a list of exactly the types of `shape` (int: never bool;
         a tuple of types: any of them)."""
         rows = self.list(key, length)
@@ -101,7 +110,7 @@ class State:
                                  f"{', '.join(_name(kind) for kind in shape)}")
         return rows
 
-    def rng(self, key: str) -> random.Random:
+    def rng(self, key: _Str) -> random.Random:
         """A random generator in the saved state (as `rng_state` wrote it)."""
         value = self.get(key)
         if not (isinstance(value, list) and len(value) == 3 and value[0] == RNG_VERSION

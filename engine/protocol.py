@@ -26,7 +26,7 @@ read where present (docs/architecture.md, "The game contract").
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 # The keys of `stats(ai)` the orchestrator reads, each with what reads it. tests/
 # test_protocol.py holds every registered game to them and every reader to this list.
@@ -73,7 +73,7 @@ class Match(Protocol):
         """Why the match ended ("flags", "turn_limit", ...), or None while it goes on."""
         ...
 
-    def start_info(self, ai: int) -> dict | None:
+    def start_info(self, ai: int) -> dict[str, Any] | None:
         """What AI `ai`'s bot side needs once, before its first view (None: nothing)."""
         ...
 
@@ -85,7 +85,7 @@ class Match(Protocol):
         """How many bot calls the last view of `ai` asks for (one per robot, say)."""
         ...
 
-    def decode_answer(self, ai: int, answer: Any) -> dict:
+    def decode_answer(self, ai: int, answer: Any) -> dict[Any, Any]:
         """One AI's reply checked against its view, as moves for `play_turn`; a reply
         that does not fit its view raises ValueError (the AI broke the protocol)."""
         ...
@@ -95,11 +95,12 @@ class Match(Protocol):
         parts it validated (never the value as the bot's side sent it)."""
         ...
 
-    def play_turn(self, moves: Mapping) -> Any:
-        """Play one turn with every AI's decoded moves; returns the turn's log."""
+    def play_turn(self, moves: Any) -> Any:
+        """Play one turn with every AI's decoded moves; returns the turn's log. (The moves
+        are the game's own: its `decode_answer` results merged, keyed as it keys them.)"""
         ...
 
-    def stats(self, ai: int) -> dict:
+    def stats(self, ai: int) -> dict[str, Any]:
         """AI `ai`'s numbers for results (plain data): the game's own, with every key of
         REQUIRED_STATS and those of COUNTED_STATS the game counts."""
         ...
@@ -108,20 +109,20 @@ class Match(Protocol):
         """Competition ranks of the AIs (1 is best, ties share a rank), by index."""
         ...
 
-    def replay_static(self) -> dict:
+    def replay_static(self) -> dict[str, Any]:
         """What never changes in the match (the map), merged into the replay's map."""
         ...
 
-    def replay_frame(self) -> dict[str, list[list]]:
+    def replay_frame(self) -> dict[str, list[list[Any]]]:
         """The state as keyed rows, {table: [[row id, ...], ...]}; a replay stores the
         rows that changed each turn."""
         ...
 
-    def replay_events(self, log: Any) -> dict:
+    def replay_events(self, log: Any) -> dict[str, Any]:
         """A turn's log (from `play_turn`) as plain data for the replay."""
         ...
 
-    def snapshot(self) -> tuple:
+    def snapshot(self) -> tuple[Any, ...]:
         """The whole state as plain data: equal snapshots mean equal matches (the
         determinism tests compare them)."""
         ...
@@ -133,11 +134,11 @@ class MatchBase:
 
     first_turn: int = 1
 
-    def start_info(self, ai: int) -> dict | None:
+    def start_info(self, ai: int) -> dict[str, Any] | None:
         return None
 
     def calls(self, ai: int) -> int:
         return 1
 
-    def replay_events(self, log: Any) -> dict:
-        return log
+    def replay_events(self, log: Any) -> dict[str, Any]:
+        return log      # type: ignore[no-any-return]  # a game whose log is plain data

@@ -20,5 +20,6 @@ class Rulebook:
     presets: tuple[str, ...]
     new_match: Callable[[Any, list[str], int, Any], Match]   # (map, names, seed, rules)
     summary: Callable[[Any], dict[str, str]] = lambda board: {}   # a map, for `arena maps`
-    scenario: Callable[[Any, str], dict] | None = None   # (data, file name) -> final state
+    # (data, file name) -> final state
+    scenario: Callable[[Any, str], dict[str, Any]] | None = None
     position: PositionHooks | None = None    # a match's state saved, and a match from one

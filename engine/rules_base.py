@@ -8,7 +8,7 @@ in a traceback (a division by zero, `randint(10, 8)`) or a loop without end."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from engine import InputError
 
@@ -20,6 +20,8 @@ class RulesBase:
 
     # Each integer rule's range, both ends included (a rule not named: any value).
     RANGES: ClassVar[dict[str, tuple[int, int]]] = {}
+    if TYPE_CHECKING:   # what makes each (dataclass) subclass a dataclass, to mypy
+        __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
 
     def conflict(self) -> str | None:
         """Why these rules cannot go together (a game with rules on two numbers says)."""

@@ -16,7 +16,7 @@ class Refused(OSError):
     """A file the reader will not read; `str()` is the reason, as `strerror` is."""
 
     def __str__(self) -> str:
-        return self.strerror
+        return self.strerror  # type: ignore[return-value]  # always made with a reason
 
 
 def regular_bytes(path: str | Path, limit: int, what: str = "a map") -> bytes:

@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 from dataclasses import dataclass
+from typing import Sequence
 
 from sandbox.botlib import child_module
 from sandbox.cgroups import available
@@ -107,7 +108,7 @@ class Isolation:
         return {"cap": limits.tasks, "cgroups": cgroups, "problem": problem}
 
     def child_config(self, limits: Limits, program: dict | None = None,
-                     cgroups: list[str] = ()) -> dict:
+                     cgroups: Sequence[str] = ()) -> dict:
         """The first frame a child reads: everything it needs to isolate itself.
 
         An executable bot's `program` (see `sandbox/programs.py`) adds its runtime's files

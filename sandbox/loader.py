@@ -124,7 +124,8 @@ def loaded_files(binary: str) -> tuple[str, ...]:
     if main.interp:
         found.update(dict.fromkeys(link_chain(main.interp)))
     system = system_dirs(main.kind[0])
-    todo = [(binary, main, ())]          # (path as found, its ELF, its loaders' RPATHs)
+    # (path as found, its ELF, its loaders' RPATHs)
+    todo: list[tuple[str, Elf, tuple[str, ...]]] = [(binary, main, ())]
     done = {binary}
     while todo:
         path, elf, inherited = todo.pop()

@@ -30,6 +30,7 @@ import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from sandbox import plugins
 from sandbox.botlib import child_module
@@ -85,8 +86,8 @@ class Played:
     """A jailed match that ended: its result and replay as the jail sent them (decoded
     within bounds, not otherwise checked)."""
 
-    result: object
-    replay: object
+    result: Any           # untrusted until jail_result.refusal has checked its shape
+    replay: Any
     layers: list[str]
     missing: dict[str, str]
 
@@ -426,7 +427,7 @@ def run(spec, check, on_turn=None, replay: bool = False, max_turns: int = 0, *,
     None): a result not taken is a failure, and retires its jail. In a worker the jail of
     the line-up's previous match plays it, if it may. `strict` raises SandboxUnavailable
     where the jail lacks a layer."""
-    isolation = Isolation(get_mode(spec.sandbox).tier, spec.skip_layers)
+    isolation = Isolation(get_mode(spec.sandbox).tier, spec.skip_layers)  # type: ignore[arg-type]  # a jail's mode has a tier
     key = (os.getpid(), threading.get_ident(), spec.limits, len(spec.bots), isolation,
            job_module)
     lineup = tuple(sorted(bot.sha256 for bot in spec.bots))

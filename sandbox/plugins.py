@@ -57,10 +57,10 @@ def entry(ref: str, variable: str, prefix: str, attribute: str, kind: type, lack
     name = f"{prefix}{path.name if folder else path.stem}"
     spec = importlib.util.spec_from_file_location(
         name, init, submodule_search_locations=[str(path)] if folder else None)
-    module = importlib.util.module_from_spec(spec)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]  # a .py: a spec
     sys.modules[name] = module
     try:
-        spec.loader.exec_module(module)
+        spec.loader.exec_module(module)  # type: ignore[union-attr]  # with a loader
     except InputError:
         raise
     except Exception as exc:

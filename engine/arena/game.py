@@ -3,7 +3,7 @@ all of its robots, one move code per robot back, and replays; `ArenaMatch` holds
 rules."""
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 from engine.arena import view
 from engine.arena.board import Thing
@@ -31,7 +31,7 @@ class ArenaGame(ArenaMatch, MatchBase):
         self._view_cache: view.ViewCache | None = None
 
     # -- a turn ----------------------------------------------------------------------------
-    def views(self) -> dict[int, dict]:
+    def views(self) -> dict[int, dict[str, Any]]:
         """Per AI with robots left, one msgpack-ready payload covering all of its robots."""
         by_ai: dict[int, list[Thing]] = {}
         for robot in self.board.robots:
@@ -62,7 +62,7 @@ class ArenaGame(ArenaMatch, MatchBase):
         return bytes(codes)
 
     # -- replays ---------------------------------------------------------------------------
-    def replay_static(self) -> dict:
+    def replay_static(self) -> dict[str, Any]:
         """What never changes: the map as text rows, and who owns each robot."""
         board = self.board
         return {"size": self.arena.size, "rows": self.arena.to_text().split("\n")[:-1],
@@ -71,7 +71,7 @@ class ArenaGame(ArenaMatch, MatchBase):
                 "blocks": [[i, *board.rc(b.pos), "wall" if b.kind == WALL else "laser",
                             b.facing] for i, b in enumerate(board.blocks)]}
 
-    def replay_frame(self) -> dict:
+    def replay_frame(self) -> dict[str, Any]:
         """The state as keyed rows: robots [id, row, col, facing, life, charges, flags,
         state], blocks (walls and mounted lasers) [index, life]."""
         rc = self.board.rc
@@ -80,7 +80,7 @@ class ArenaGame(ArenaMatch, MatchBase):
         blocks = [[i, b.life] for i, b in enumerate(self.board.blocks)]
         return {"robots": robots, "blocks": blocks}
 
-    def replay_events(self, log: TurnLog) -> dict:
+    def replay_events(self, log: TurnLog) -> dict[str, Any]:
         """One turn's events: moves by code, overheats, shots (from, to), what the beams hit
         (ids; -1 for a wall or laser), pushes, falls, corpses that exploded, flags scored."""
         rc = self.board.rc

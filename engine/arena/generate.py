@@ -49,13 +49,14 @@ def generate(ais: int, seed: int = 0, robots_per_ai: int = 40, flags: int = 8,
         taken.update((r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1))
     area = size * size
 
-    def free_spot():
+    def free_spot() -> tuple[int, int] | None:
         for _ in range(100):
             spot = (rng.randrange(size), rng.randrange(size))
             if spot not in taken:
                 return spot
         return None
 
+    spot: tuple[int, int] | None
     walls: list[tuple[int, int]] = []
     while len(walls) < WALL_SHARE * area:
         start = free_spot()

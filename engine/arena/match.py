@@ -3,7 +3,7 @@ the ranking. `engine/arena/game.py` puts them behind the match protocol."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from engine import InputError
 from engine.arena.board import Board, Thing
@@ -129,10 +129,10 @@ class ArenaMatch:
         # 4. Normal moves: turns first, then steps in a random order.
         steppers = []
         for robot in robots:
-            code = chosen.get(robot.id)
-            if code in TURN_MOVES and robot.state == ACTIVE:
-                robot.facing = (robot.facing + TURN_MOVES[code]) % 4
-            elif code == FORWARD or code == REVERSE:
+            move = chosen.get(robot.id)
+            if move in TURN_MOVES and robot.state == ACTIVE:
+                robot.facing = (robot.facing + TURN_MOVES[move]) % 4
+            elif move == FORWARD or move == REVERSE:
                 steppers.append(robot)
         rng.shuffle(steppers)
         for robot in steppers:
@@ -230,7 +230,7 @@ class ArenaMatch:
             "decisions": self.decisions[ai],
         }
 
-    def snapshot(self) -> tuple:
+    def snapshot(self) -> tuple[Any, ...]:
         """The whole state as plain data: equal snapshots mean equal matches."""
         board = self.board
         return (self.turn, self.end,

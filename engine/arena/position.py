@@ -4,6 +4,8 @@ random generator, the turn and the counters. The map's floor and blocks come fro
 map file beside it."""
 from __future__ import annotations
 
+from typing import Any
+
 from engine import InputError
 from engine.arena.board import Thing
 from engine.arena.constants import ACTIVE, CORPSE, DEAD_CORPSE, EXPLODED, FALLEN, ROBOT
@@ -20,7 +22,7 @@ ENDS = {END_FLAGS, END_SURVIVOR, END_EXTINCTION, END_TURN_LIMIT}
 ROBOT_ROW = (int, int, int, int, int, int, int, str, int, str)
 
 
-def save(game: ArenaGame) -> dict:
+def save(game: ArenaGame) -> dict[str, Any]:
     rc = game.board.rc
     return {
         "turn": game.turn, "end": game.end, "rng": rng_state(game.rng),
@@ -31,7 +33,8 @@ def save(game: ArenaGame) -> dict:
         "last_flag_ai": game.last_flag_ai, "decisions": list(game.decisions)}
 
 
-def load(arena: ArenaMap, names: list[str], seed: int, rules: Rules, data: dict) -> ArenaGame:
+def load(arena: ArenaMap, names: list[str], seed: int, rules: Rules,
+         data: dict[str, Any]) -> ArenaGame:
     state = State(data)
     n = len(names)
     game = ArenaGame(arena, names, seed, rules, place=False)

@@ -23,7 +23,7 @@ MAX_ROBOTS = 1000            # robots of one scenario (a match: 8 AIs x 40)
 MAX_MOVES = 2000             # scripted turns of one file (a match: 1000)
 
 
-def _need(data: dict, key: str, kind: type, where: str) -> Any:
+def _need(data: dict[str, Any], key: str, kind: type, where: str) -> Any:
     if key not in data:
         raise InputError(f"{where}: missing {key!r}")
     if not isinstance(data[key], kind) or isinstance(data[key], bool) and kind is int:
@@ -54,7 +54,7 @@ def build(data: Any, name: str = "<scenario>") -> tuple[ArenaGame, dict[str, Any
     seed = data.get("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 1 << 63:
         raise InputError(f"{name}: 'seed' must be an integer from 0 to 2^63 - 1")
-    ais: list[str] = []
+    ais: list[Any] = []              # as the scenario names them (any JSON value)
     for robot in robots:
         if isinstance(robot, dict) and robot.get("ai") not in ais:
             ais.append(robot.get("ai"))
@@ -91,7 +91,7 @@ def build(data: Any, name: str = "<scenario>") -> tuple[ArenaGame, dict[str, Any
     return match, by_id
 
 
-def run(data: Any, name: str = "<scenario>") -> dict:
+def run(data: Any, name: str = "<scenario>") -> dict[str, Any]:
     """Play the scenario's moves; return the final state in the cli.md shape."""
     match, by_id = build(data, name)
     moves = data.get("moves", [])
@@ -114,7 +114,7 @@ def run(data: Any, name: str = "<scenario>") -> dict:
     return state(match, by_id)
 
 
-def state(match: ArenaGame, by_id: dict[str, Any]) -> dict:
+def state(match: ArenaGame, by_id: dict[str, Any]) -> dict[str, Any]:
     board = match.board
     robots = []
     for rid, robot in by_id.items():

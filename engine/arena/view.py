@@ -12,7 +12,7 @@ Sense bits: 1 AHEAD, 2 RIGHT, 4 BEHIND, 8 LEFT.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.arena.constants import (
     ACTIVE,
@@ -75,7 +75,7 @@ def sense_bits(ahead: np.ndarray, right: np.ndarray) -> np.ndarray:
 
 
 def build_views(match: "ArenaMatch", cache: ViewCache, by_ai: dict[int, list["Thing"]]
-                ) -> dict[int, dict]:
+                ) -> dict[int, dict[str, Any]]:
     """One payload per AI in `by_ai`, covering all of its robots (see the module doc)."""
     board = match.board
     # One snapshot of every thing on the board; index 0 means "nothing".

@@ -2,6 +2,8 @@
 stats, ranking, replays, over `CaveMatch`, which holds the rules."""
 from __future__ import annotations
 
+from typing import Any
+
 from engine.cave.generate import generate, place_bots
 from engine.cave.mapfile import CaveMap
 from engine.cave.match import CaveMatch
@@ -33,7 +35,7 @@ class CaveGame(MatchBase):
         return self.match.end
 
     # -- a turn ----------------------------------------------------------------------------
-    def views(self) -> dict[int, dict]:
+    def views(self) -> dict[int, dict[str, Any]]:
         """Poison and creatures first; then each living bot's input block."""
         self.match.begin_turn()
         self._asked = [i for i, bot in enumerate(self.match.bots) if bot.alive]
@@ -41,7 +43,7 @@ class CaveGame(MatchBase):
             self.asked[i] += 1
         return {i: {"input": self.match.view(i)} for i in self._asked}
 
-    def decode_answer(self, ai: int, moves) -> dict[int, str | None]:
+    def decode_answer(self, ai: int, moves: Any) -> dict[int, str | None]:
         """The keeper's {"answer": line or None, "problem": kind or None}, and nothing
         else: a line of at most ANSWER_TEXT characters, a fault of FAULTS."""
         if type(moves) is not dict or set(moves) != {"answer", "problem"}:
@@ -55,17 +57,17 @@ class CaveGame(MatchBase):
             self.faults[ai][problem] += 1
         return {ai: answer}
 
-    def kept_answer(self, ai: int, moves: dict) -> dict:
+    def kept_answer(self, ai: int, moves: dict[str, Any]) -> dict[str, Any]:
         """The record `decode_answer` accepted, rebuilt from its checked parts."""
         return {"answer": moves["answer"], "problem": moves["problem"]}
 
-    def play_turn(self, answers: dict[int, str | None]) -> dict:
+    def play_turn(self, answers: dict[int, str | None]) -> dict[str, Any]:
         """The bots act (no answer: two holds), then Nina heals. Returns the answers."""
         self.match.finish_turn(answers)
         return {"answers": [[i, answers.get(i)] for i in self._asked]}
 
     # -- results ---------------------------------------------------------------------------
-    def stats(self, ai: int) -> dict:
+    def stats(self, ai: int) -> dict[str, Any]:
         bot = self.match.bots[ai]
         faults = {kind: n for kind, n in self.faults[ai].items() if n}
         return {"score": bot.score, "gold": bot.gold, "turns": bot.turns,
@@ -78,10 +80,10 @@ class CaveGame(MatchBase):
         return [1 + sum(other > mine for other in scores) for mine in scores]
 
     # -- replays ---------------------------------------------------------------------------
-    def replay_static(self) -> dict:
+    def replay_static(self) -> dict[str, Any]:
         return {"size": self.match.cavern.side}
 
-    def replay_frame(self) -> dict:
+    def replay_frame(self) -> dict[str, Any]:
         """bots [index, row, col, health, gold, alive, poison, stuck]; creatures [index,
         kind, row, col]; nurse [0, row, col]; squares [row, its symbols]."""
         cavern = self.match.cavern
@@ -93,7 +95,7 @@ class CaveGame(MatchBase):
             "squares": [[r, "".join(row)] for r, row in enumerate(cavern.squares)],
         }
 
-    def snapshot(self) -> tuple:
+    def snapshot(self) -> tuple[Any, ...]:
         bots = tuple((b.row, b.col, b.health, b.gold, b.alive) for b in self.match.bots)
         creatures = tuple((c.kind, c.row, c.col) for c in self.match.cavern.creatures)
         return (self.match.turn, self.match.end, bots, creatures, self.match.cavern.nurse)

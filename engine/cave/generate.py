@@ -32,7 +32,7 @@ def generate(bots: int, seed: int) -> Cavern:
 def place_bots(cavern: Cavern, names: list[str], seed: int) -> list[Bot]:
     """Distinct random ground squares, none on or next to an animal, nor on Nina."""
     rng = stream(seed, "cave-bots", len(names))
-    near_animals = {(c.row + dr, c.col + dc) for c in cavern.creatures
+    near_animals: set[tuple[int, int] | None] = {(c.row + dr, c.col + dc) for c in cavern.creatures
                     for dr in (-1, 0, 1) for dc in (-1, 0, 1)}
     free = _open_ground(cavern, near_animals | {cavern.nurse})
     if len(free) < len(names):
@@ -41,7 +41,7 @@ def place_bots(cavern: Cavern, names: list[str], seed: int) -> list[Bot]:
                                                        strict=True)]
 
 
-def _open_ground(cavern: Cavern, avoid: set) -> list[tuple[int, int]]:
+def _open_ground(cavern: Cavern, avoid: set[tuple[int, int] | None]) -> list[tuple[int, int]]:
     taken = {(c.row, c.col) for c in cavern.creatures} | avoid
     return [(r, c) for r, row in enumerate(cavern.squares) for c, square in enumerate(row)
             if square == GROUND and (r, c) not in taken]

@@ -236,7 +236,7 @@ class CaveMatch:
     def _bot_at(self, row: int, col: int) -> Bot | None:
         return next((b for b in self.bots if b.alive and (b.row, b.col) == (row, col)), None)
 
-    def _creature_at(self, row: int, col: int, kinds=CREATURES) -> bool:
+    def _creature_at(self, row: int, col: int, kinds: tuple[str, ...] = CREATURES) -> bool:
         return any(c.kind in kinds and (c.row, c.col) == (row, col)
                    for c in self.cavern.creatures)
 
@@ -261,7 +261,7 @@ class CaveMatch:
                     self._hurt(bot, BITE_DAMAGE)
 
     def _nurse_jumps(self) -> None:
-        taken = {(b.row, b.col) for b in self.living()}
+        taken: set[tuple[int, int] | None] = {(b.row, b.col) for b in self.living()}
         taken |= {(c.row, c.col) for c in self.cavern.creatures}
         taken.add(self.cavern.nurse)
         ground = [(r, c) for r, row in enumerate(self.cavern.squares)
@@ -270,7 +270,7 @@ class CaveMatch:
             self.cavern.nurse = self.rng.choice(ground)
         self.cavern.nurse_stay = 1
 
-    def _act(self, bot: Bot, actions) -> None:
+    def _act(self, bot: Bot, actions: tuple[tuple[str, str], ...]) -> None:
         was_stuck = bot.stuck > 0
         fell = False
         confused = self._creature_at(bot.row, bot.col, (BATS,))

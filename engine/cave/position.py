@@ -5,6 +5,8 @@ generated cavern is drawn from the seed once; the state holds it as it is now, s
 map file beside it is read only for its name."""
 from __future__ import annotations
 
+from typing import Any
+
 from engine import InputError
 from engine.cave.constants import CREATURES, SQUARE_SYMBOLS
 from engine.cave.game import FAULTS, CaveGame
@@ -18,7 +20,7 @@ ENDS = {"last_bot", "no_bots", "turn_limit"}
 BOT_ROW = (int, int, int, int, int, int, int, bool, bool, bool, int)
 
 
-def save(game: CaveGame) -> dict:
+def save(game: CaveGame) -> dict[str, Any]:
     match, cavern = game.match, game.match.cavern
     return {
         "turn": match.turn, "end": match.end, "rng": rng_state(match.rng),
@@ -32,7 +34,8 @@ def save(game: CaveGame) -> dict:
         "asked": list(game.asked)}
 
 
-def load(cave_map, names: list[str], seed: int, rules: Rules, data: dict) -> CaveGame:
+def load(cave_map: Any, names: list[str], seed: int, rules: Rules,
+         data: dict[str, Any]) -> CaveGame:
     state = State(data)
     n = len(names)
     squares = state.list("squares", most=MAX_SIDE)
@@ -52,10 +55,10 @@ def load(cave_map, names: list[str], seed: int, rules: Rules, data: dict) -> Cav
         if kind not in CREATURES:
             raise InputError(f"state.creatures[{i}]: a creature is one of {CREATURES}")
         creatures.append(Creature(kind, *inside(r, c, f"state.creatures[{i}]")))
-    nurse = state.get("nurse")
+    nurse: Any = state.get("nurse")            # untrusted: checked below
     if nurse is not None:
-        nurse = tuple(State({"nurse": [nurse]}).rows("nurse", (int, int), 1)[0])
-        nurse = inside(*nurse, "state.nurse")
+        r, c = State({"nurse": [nurse]}).rows("nurse", (int, int), 1)[0]
+        nurse = inside(r, c, "state.nurse")
     cavern = Cavern([list(row) for row in squares], creatures, nurse,
                     state.int("nurse_stay", 0, 1 << 30))
     bots = []

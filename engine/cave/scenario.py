@@ -56,7 +56,7 @@ def build(data: Any, name: str = "<scenario>") -> tuple[CaveMatch, list[str]]:
             raise InputError(f"{where}: 'row' and 'col' must be a square of the cavern")
         if spec["id"] in ids:
             raise InputError(f"{where}: id {spec['id']!r} is used twice")
-        extra = {}
+        extra: dict[str, Any] = {}
         for key, kind in BOT_FIELDS.items():
             if key in spec:
                 value = spec[key]
@@ -77,7 +77,7 @@ def build(data: Any, name: str = "<scenario>") -> tuple[CaveMatch, list[str]]:
     return match, ids
 
 
-def run(data: Any, name: str = "<scenario>") -> dict:
+def run(data: Any, name: str = "<scenario>") -> dict[str, Any]:
     """Play the scripted turns (or until the game ends); the final state."""
     match, ids = build(data, name)
     turns = data.get("turns", [])
@@ -90,7 +90,7 @@ def run(data: Any, name: str = "<scenario>") -> dict:
     return state(match, ids)
 
 
-def state(match: CaveMatch, ids: list[str]) -> dict:
+def state(match: CaveMatch, ids: list[str]) -> dict[str, Any]:
     bots = [{"id": i, "row": b.row, "col": b.col, "health": b.health, "gold": b.gold,
              "turns": b.turns, "poison": b.poison, "stuck": b.stuck, "revealer": b.revealer,
              "knife": b.knife, "alive": b.alive, "score": b.score, "invalid": b.invalid}

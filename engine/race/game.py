@@ -3,6 +3,8 @@
 against the hand dealt, then the five registers of `RaceMatch`."""
 from __future__ import annotations
 
+from typing import Any
+
 from engine.protocol import MatchBase
 from engine.race.factory import HEADINGS, Factory
 from engine.race.match import REGISTERS, RaceMatch
@@ -70,11 +72,11 @@ class RaceGame(MatchBase):
         return self.match.end
 
     # -- a round ---------------------------------------------------------------------------
-    def start_info(self, ai: int) -> dict:
+    def start_info(self, ai: int) -> dict[str, Any]:
         """The factory, sent once: the bot side hands each call a fresh copy."""
         return {"factory": self.match.factory.to_data()}
 
-    def views(self) -> dict[int, dict]:
+    def views(self) -> dict[int, dict[str, Any]]:
         """Each bot's call: round, order, position, score, its 9 cards, the other bots."""
         match = self.match
         self.order = match.play_order()
@@ -95,7 +97,7 @@ class RaceGame(MatchBase):
                          "bots": [[b.x, b.y, b.d] for j, b in enumerate(match.bots) if j != ai]}
         return views
 
-    def decode_answer(self, ai: int, moves) -> dict[int, object]:
+    def decode_answer(self, ai: int, moves: Any) -> dict[int, object]:
         """The bot side's {"answer": plain data} or {"problem": "error"|"timeout"}, and
         nothing else (`answer_problem`)."""
         if type(moves) is not dict or len(moves) != 1:
@@ -114,14 +116,14 @@ class RaceGame(MatchBase):
             raise ValueError(why)
         return {ai: moves["answer"]}
 
-    def kept_answer(self, ai: int, moves: dict) -> dict:
+    def kept_answer(self, ai: int, moves: dict[str, Any]) -> dict[str, Any]:
         """The record `decode_answer` accepted, rebuilt from its checked parts."""
         if "problem" in moves:
             return {"problem": str(moves["problem"])}
         answer = moves["answer"]
         return {"answer": list(answer) if type(answer) is list else answer}
 
-    def play_turn(self, answers: dict[int, object]) -> dict:
+    def play_turn(self, answers: dict[int, object]) -> dict[str, Any]:
         """Round 0 sets each bot's facing; later rounds play the five registers. A bad or
         missing answer is a random facing, or random cards from the rest of the deck."""
         match = self.match
@@ -151,7 +153,7 @@ class RaceGame(MatchBase):
             self.counts[ai]["invalid"] += 1
 
     # -- results ---------------------------------------------------------------------------
-    def stats(self, ai: int) -> dict:
+    def stats(self, ai: int) -> dict[str, Any]:
         bot = self.match.bots[ai]
         return {"won": self.match.winner == ai, "checkpoint": bot.checkpoint,
                 "distance": self.match.distance_to_goal(ai), "rounds": self.match.round,
@@ -162,17 +164,17 @@ class RaceGame(MatchBase):
         return self.match.ranking()
 
     # -- replays ---------------------------------------------------------------------------
-    def replay_static(self) -> dict:
+    def replay_static(self) -> dict[str, Any]:
         factory = self.match.factory
         return {"size": max(factory.width, factory.height), "width": factory.width,
                 "height": factory.height, "cells": factory.to_data()}
 
-    def replay_frame(self) -> dict:
+    def replay_frame(self) -> dict[str, Any]:
         """bots [index, x, y, facing, checkpoint, spam, reboots]."""
         return {"bots": [[i, b.x, b.y, b.d, int(b.checkpoint), b.spam, b.reboots]
                          for i, b in enumerate(self.match.bots)]}
 
-    def snapshot(self) -> tuple:
+    def snapshot(self) -> tuple[Any, ...]:
         return (self.match.round, self.match.end, self.match.winner,
                 tuple((b.x, b.y, b.d, b.checkpoint, tuple(b.deck)) for b in self.match.bots))
 

@@ -9,6 +9,7 @@ shift another's, and knowing one stream tells nothing of another.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine import InputError
 from engine.race.factory import STEP, Factory, right
@@ -65,8 +66,9 @@ class RaceMatch:
         self.end: str | None = None
         self.winner: int | None = None
         self.decks = [stream(seed, "deck", i) for i in range(len(bots))]
-        self.log: list[dict] = []          # the last round, register by register
-        self._events: dict = {}            # the register being played: what a reboot adds to
+        self.log: list[dict[str, Any]] = []          # the last round, register by register
+        # the register being played: what a reboot adds to
+        self._events: dict[str, Any] = {}
 
     @classmethod
     def start(cls, factory: Factory, names: list[str], seed: int, max_rounds: int
@@ -99,7 +101,8 @@ class RaceMatch:
     @staticmethod
     def program(picks: list[str], rest: list[str]) -> list[str | None]:
         """5 registers: the picks, then cards from the rest of the deck, in order."""
-        return list(picks[:REGISTERS]) + rest[:REGISTERS - len(picks[:REGISTERS])]
+        program: list[str | None] = list(picks[:REGISTERS])
+        return program + rest[:REGISTERS - len(picks[:REGISTERS])]
 
     # -- a round -----------------------------------------------------------------------
     def play_round(self, programs: dict[int, list[str | None]],
@@ -114,7 +117,7 @@ class RaceMatch:
             bot.out = False
             bot.last_card = bot.last_move = None
         for register in range(registers):
-            events: dict = {"cards": {}, "lasers": [], "reboots": []}
+            events: dict[str, Any] = {"cards": {}, "lasers": [], "reboots": []}
             self._events = events
             for i in order:
                 bot = self.bots[i]
@@ -312,7 +315,7 @@ class RaceMatch:
 
     def ranking(self) -> list[int]:
         """The winner first; then checkpoints scored, then distance to the next one."""
-        def key(i: int) -> tuple:
+        def key(i: int) -> tuple[Any, ...]:
             return (i != self.winner, not self.bots[i].checkpoint, self.distance_to_goal(i))
         keys = [key(i) for i in range(len(self.bots))]
         return [1 + sum(other < mine for other in keys) for mine in keys]

@@ -5,6 +5,8 @@ chosen, and the counters. Play order and each round's start squares are drawn fr
 seed and the round, so they need no saving. The factory comes from the map file."""
 from __future__ import annotations
 
+from typing import Any
+
 from engine import InputError
 from engine.position import PositionHooks, State, rng_state
 from engine.race.factory import HEADINGS, Factory
@@ -19,7 +21,7 @@ COUNTS = ("overheats", "timeouts", "invalid")
 BOT_ROW = (int, int, str, bool, int, int)
 
 
-def save(game: RaceGame) -> dict:
+def save(game: RaceGame) -> dict[str, Any]:
     match = game.match
     return {
         "turn": match.round, "end": match.end, "winner": match.winner,
@@ -33,7 +35,7 @@ def save(game: RaceGame) -> dict:
 
 
 def load(factory: Factory, names: list[str], seed: int, rules: Rules,
-         data: dict) -> RaceGame:
+         data: dict[str, Any]) -> RaceGame:
     state = State(data)
     n = len(names)
     game = RaceGame(factory, names, seed, rules)

@@ -20,7 +20,8 @@ def build(data: Any, name: str = "<scenario>") -> tuple[RaceMatch, list[str]]:
         raise InputError(f"{name}: a scenario is a JSON object")
     cells = data.get("factory")
     factory = check_cells(SEED_FACTORY if cells is None else cells, name)
-    bots, ids = [], []
+    bots: list[Bot] = []
+    ids: list[str] = []
     listed = data.get("bots") or []
     if not isinstance(listed, list) or len(listed) > MAX_BOTS:
         raise InputError(f"{name}: 'bots' must be a list of at most {MAX_BOTS} bots")
@@ -61,7 +62,7 @@ def _registers(value: Any, where: str) -> list[str | None]:
     return value
 
 
-def run(data: Any, name: str = "<scenario>") -> dict:
+def run(data: Any, name: str = "<scenario>") -> dict[str, Any]:
     """Play the scripted rounds (or until a bot wins); the final state. Our addition to
     the spec's format: "registers": n plays only the first n registers of the last round,
     so a test can look at one register."""
@@ -86,7 +87,7 @@ def run(data: Any, name: str = "<scenario>") -> dict:
     return state(match, ids)
 
 
-def state(match: RaceMatch, ids: list[str]) -> dict:
+def state(match: RaceMatch, ids: list[str]) -> dict[str, Any]:
     bots = [{"id": i, "x": b.x, "y": b.y, "d": b.d, "checkpoint": b.checkpoint,
              "spam": b.spam} for i, b in zip(ids, match.bots, strict=True)]
     return {"round": match.round, "winner": None if match.winner is None else

@@ -4,7 +4,7 @@ every robot on the board as a view, three bytes per own robot back, and replays;
 from __future__ import annotations
 
 from array import array
-from typing import Sequence
+from typing import Any, Sequence
 
 from engine.protocol import MatchBase
 from engine.robotgame.mapfile import Loc, RobotGameMap
@@ -33,11 +33,11 @@ class RobotGame(RobotGameMatch, MatchBase):
         self._asked: dict[int, list[Robot]] = {}
 
     # -- a turn ---------------------------------------------------------------------------
-    def start_info(self, ai: int) -> dict:
+    def start_info(self, ai: int) -> dict[str, Any]:
         """What a player's bot side needs once: the map and the settings `rg` exposes."""
         return {"map": self.board.to_data(), "settings": self.rules.rg_settings()}
 
-    def views(self) -> dict[int, dict]:
+    def views(self) -> dict[int, dict[str, Any]]:
         """Per player with robots, every robot on the board; robot ids only for its own."""
         by_ai: dict[int, list[Robot]] = {0: [], 1: []}
         for robot in self.robots:
@@ -56,7 +56,7 @@ class RobotGame(RobotGameMatch, MatchBase):
     def calls(self, ai: int) -> int:
         return len(self._asked.get(ai, ()))
 
-    def decode_answer(self, ai: int, data: bytes) -> dict[Loc, tuple]:
+    def decode_answer(self, ai: int, data: bytes) -> dict[Loc, tuple[Any, ...]]:
         """One player's actions, three bytes per robot it was asked about.
 
         The bot side has validated them; an action that is still not legal here (a move
@@ -65,7 +65,7 @@ class RobotGame(RobotGameMatch, MatchBase):
         robots = self._asked.get(ai, [])
         if not isinstance(data, bytes) or len(data) != 3 * len(robots):
             raise BadAnswer(f"expected {3 * len(robots)} action bytes, got {data!r:.80}")
-        actions = {}
+        actions: dict[Loc, tuple[Any, ...]] = {}
         for i, robot in enumerate(robots):
             code, x, y = data[3 * i:3 * i + 3]
             if code not in KINDS:
@@ -95,9 +95,9 @@ class RobotGame(RobotGameMatch, MatchBase):
         return bytes(data)
 
     # -- replays -------------------------------------------------------------------------
-    def replay_static(self) -> dict:
+    def replay_static(self) -> dict[str, Any]:
         return {"size": self.board.board_size, **self.board.to_data()}
 
-    def replay_frame(self) -> dict:
+    def replay_frame(self) -> dict[str, Any]:
         """robots [id, player, x, y, hp]."""
         return {"robots": [[r.rid, r.player, r.loc[0], r.loc[1], r.hp] for r in self.robots]}

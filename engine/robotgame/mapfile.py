@@ -7,6 +7,7 @@ import pprint
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from engine import InputError
 from engine.textfile import map_text
@@ -30,7 +31,7 @@ class RobotGameMap:
         return 0 <= x < self.board_size and 0 <= y < self.board_size \
             and loc not in self.obstacles
 
-    def to_data(self) -> dict:
+    def to_data(self) -> dict[str, Any]:
         return {"spawn": [list(loc) for loc in self.spawn],
                 "obstacle": sorted(list(loc) for loc in self.obstacles)}
 
@@ -40,7 +41,7 @@ class RobotGameMap:
         return pprint.pformat(data, width=100, compact=True, sort_dicts=False) + "\n"
 
 
-def _locs(data: dict, key: str, name: str, size: int) -> list[Loc]:
+def _locs(data: dict[str, Any], key: str, name: str, size: int) -> list[Loc]:
     raw = data.get(key)
     if not isinstance(raw, (list, tuple)):
         raise MapError(f"{name}: '{key}' must be a list of (x, y) pairs")

@@ -7,7 +7,7 @@ the next one. After turn 99 the player with more robots wins.
 """
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from engine import InputError
 from engine.robotgame.mapfile import Loc, RobotGameMap
@@ -53,13 +53,13 @@ class RobotGameMatch:
         self.overheats = [0] * 2
         self.timeouts = [0] * 2
         self.damage_dealt = [0] * 2
-        self._faults: list[list] = []          # this turn's acts that raised or timed out
+        self._faults: list[list[Any]] = []          # this turn's acts that raised or timed out
         self.died: list[Robot] = []            # last turn's dead, where they ended (hp <= 0
                                                # when damage killed them)
         self._spawn_squares = set(board.spawn)
 
     # -- a turn ---------------------------------------------------------------------------
-    def play_turn(self, actions: Mapping[Loc, tuple]) -> dict:
+    def play_turn(self, actions: Mapping[Loc, tuple[Any, ...]]) -> dict[str, Any]:
         """Resolve the turn's actions (missing: guard), spawn if it is time, advance.
 
         Returns the turn's actions by robot id, for replays."""
@@ -73,7 +73,8 @@ class RobotGameMatch:
                           suicide_damage=rules.suicide_damage,
                           attack_damage=lambda: self.attack_rng.randint(rules.attack_min,
                                                                         rules.attack_max))
-        survivors, died = [], []
+        survivors: list[Robot] = []
+        died: list[Robot] = []
         for robot, (loc, hp) in zip(self.robots, outcome, strict=True):
             self.damage_dealt[1 - robot.player] += robot.hp - max(hp, 0)
             (survivors if hp > 0 else died).append(Robot(loc, robot.player, hp, robot.rid))
@@ -138,5 +139,5 @@ class RobotGameMatch:
         scores = self.scores()
         return [1 + sum(other > mine for other in scores) for mine in scores]
 
-    def snapshot(self) -> tuple:
+    def snapshot(self) -> tuple[Any, ...]:
         return (self.turn, self.end, tuple((r.loc, r.player, r.hp, r.rid) for r in self.robots))

@@ -4,6 +4,8 @@ counters. The board (spawn squares, obstacles) comes from the map file beside it
 (A scenario, a position with scripted actions, is engine/robotgame/scenario.py's.)"""
 from __future__ import annotations
 
+from typing import Any
+
 from engine import InputError
 from engine.position import PositionHooks, State, rng_state
 from engine.robotgame.game import RobotGame
@@ -15,7 +17,7 @@ from engine.robotgame.rules import Rules
 COUNTERS = ("spawned", "decisions", "overheats", "timeouts", "damage_dealt")
 
 
-def save(game: RobotGame) -> dict:
+def save(game: RobotGame) -> dict[str, Any]:
     return {"turn": game.turn, "end": game.end, "next_id": game.next_id,
             "spawn_rng": rng_state(game.spawn_rng), "attack_rng": rng_state(game.attack_rng),
             "robots": [[r.rid, r.player, r.loc[0], r.loc[1], r.hp] for r in game.robots],
@@ -23,7 +25,7 @@ def save(game: RobotGame) -> dict:
 
 
 def load(board: RobotGameMap, names: list[str], seed: int, rules: Rules,
-         data: dict) -> RobotGame:
+         data: dict[str, Any]) -> RobotGame:
     state = State(data)
     game = RobotGame(board, names, seed, rules)
     game.turn = state.int("turn", 0, rules.max_turns)

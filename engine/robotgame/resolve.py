@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 Loc = tuple[int, int]
 GUARD, MOVE, ATTACK, SUICIDE = "guard", "move", "attack", "suicide"
@@ -29,7 +29,7 @@ def around(loc: Loc) -> list[Loc]:
     return [(x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y)]
 
 
-def resolve(robots: Sequence[Robot], actions: dict[Loc, tuple], *, collision_damage: int,
+def resolve(robots: Sequence[Robot], actions: dict[Loc, tuple[Any, ...]], *, collision_damage: int,
             suicide_damage: int, attack_damage: Callable[[], int]
             ) -> list[tuple[Loc, int]]:
     """Each robot's (final location, final hp), in the order given; hp <= 0 is dead.

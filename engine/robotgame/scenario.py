@@ -20,7 +20,7 @@ from engine.robotgame.game import (
     RobotGame,
 )
 from engine.robotgame.mapfile import RobotGameMap, map_from_data
-from engine.robotgame.resolve import ATTACK, GUARD, MOVE, SUICIDE, Robot, around
+from engine.robotgame.resolve import ATTACK, GUARD, MOVE, SUICIDE, Loc, Robot, around
 from engine.robotgame.rules import MAX_NUMBER, Rules, rules_from
 
 MAX_TURNS = 200             # scripted turns in one file (a match is 100)
@@ -112,7 +112,7 @@ def read_robots(robots: Any, board: RobotGameMap, rules: Rules, name: str) -> li
     return out
 
 
-def robots_data(robots: list[Robot]) -> list[dict]:
+def robots_data(robots: list[Robot]) -> list[dict[str, Any]]:
     """Robots in the position's shape (what `read_robots` reads)."""
     return [{"location": list(r.loc), "hp": r.hp, "player_id": r.player, "robot_id": r.rid}
             for r in robots]
@@ -152,7 +152,7 @@ def _action(value: Any, where: str) -> tuple[str, tuple[int, int] | None]:
     return kind, None
 
 
-def _answer(match: RobotGame, own: list[Robot], scripted: dict[int, tuple]) -> bytes:
+def _answer(match: RobotGame, own: list[Robot], scripted: dict[int, tuple[Any, ...]]) -> bytes:
     """A player's answer on the wire, as its bot side sends it: three bytes a robot; a
     move or attack that is not to an adjacent open square is an invalid action (it
     guards, and counts as one), an unscripted robot guards."""
@@ -190,7 +190,7 @@ def play(match: RobotGame, turns: Any, name: str) -> dict[int, tuple[Robot, bool
                 match.next_id + 2 * match.rules.spawn_per_player - 1 > MAX_NUMBER:
             raise InputError(f"{where}: its spawn would number robots past {MAX_NUMBER}")
         match.views()                     # whom the turn asks, as a real turn does
-        actions: dict = {}
+        actions: dict[Loc, tuple[Any, ...]] = {}
         for ai in (0, 1):
             own = [r for r in match.robots if r.player == ai]
             if own:
@@ -201,13 +201,13 @@ def play(match: RobotGame, turns: Any, name: str) -> dict[int, tuple[Robot, bool
     return seen
 
 
-def run(data: Any, name: str = "<scenario>", find_map: FindMap | None = None) -> dict:
+def run(data: Any, name: str = "<scenario>", find_map: FindMap | None = None) -> dict[str, Any]:
     """Play the scenario; its final state (docs/robotgame.md gives the shape)."""
     match = build(data, name, find_map)
     return state(match, play(match, data.get("actions", []), name))
 
 
-def state(match: RobotGame, seen: dict[int, tuple[Robot, bool]]) -> dict:
+def state(match: RobotGame, seen: dict[int, tuple[Robot, bool]]) -> dict[str, Any]:
     """The turn to play next, the end (or None), every robot that was on the board (a
     dead one where it died, with hp 0), and each player's robots and invalid actions."""
     robots = [{"id": str(rid), **robots_data([robot])[0], "alive": alive}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, TypeGuard
 
 from engine import InputError
 from orchestrator.api.code_source import Definition, definition, own_codes
@@ -29,7 +29,7 @@ def bot_side(game: Game) -> CodeBot:
     return side
 
 
-def is_code(bot: Any) -> bool:
+def is_code(bot: Any) -> TypeGuard[Callable[..., Any] | type]:
     """Whether a line-up entry is code (a function or class), not a path or a name."""
     return inspect.isfunction(bot) or inspect.isclass(bot)
 
@@ -46,7 +46,7 @@ def source_of(obj: Callable | type) -> Definition:
                          f"a notebook cell")
     own = _own_name(obj)                       # (a helper's too: it is in the file)
     label = label if type(label) is str else own
-    codes = [obj.__code__] if inspect.isfunction(obj) else own_codes(obj)
+    codes = [obj.__code__] if inspect.isfunction(obj) else own_codes(obj)  # type: ignore[arg-type]  # not a function: a class
     free = sorted({name for code in codes for name in code.co_freevars} - {"__class__"})
     if free:
         raise InputError(f"{label}: it uses {', '.join(free)} from the function around it; "

@@ -23,6 +23,7 @@ from engine import InputError
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_Def = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 _CO_NESTED = inspect.CO_NESTED       # set for code compiled inside a function: not its text
 # The __future__ features that change what a text compiles to (in 3.11: annotations).
 _FUTURES = {name: getattr(__future__, name).compiler_flag
@@ -46,7 +47,7 @@ def definition(obj: Callable | type) -> Definition:
     """The text that defines `obj` (a function or class) and compiles to its code, or an
     InputError saying why there is none."""
     label = getattr(obj, "__qualname__", repr(obj))
-    codes = [obj.__code__] if inspect.isfunction(obj) else own_codes(obj)
+    codes = [obj.__code__] if inspect.isfunction(obj) else own_codes(obj)  # type: ignore[arg-type]  # not a function: a class
     flags = codes[0].co_flags if codes else 0
     futures = tuple(name for name, flag in _FUTURES.items() if flags & flag)
     compile_flags = sum(_FUTURES[name] for name in futures)
@@ -157,7 +158,8 @@ def _find(obj: Any, codes: list[CodeType], filename: str, lines: list[str],
 def _module_imports(tree: ast.Module) -> str:
     """The import statements of a module's own scope (also under its `if` and `try`, not
     inside its functions or classes), one per line, `__future__` ones left out."""
-    found, blocks = [], [tree.body]
+    found: list[str] = []
+    blocks: list[list[ast.AST]] = [list(tree.body)]
     while blocks:
         for item in blocks.pop(0):
             if isinstance(item, (ast.Import, ast.ImportFrom)):
@@ -171,21 +173,21 @@ def _module_imports(tree: ast.Module) -> str:
     return "".join(found)
 
 
-def _definitions(tree: ast.AST) -> Iterator[ast.AST]:
+def _definitions(tree: ast.AST) -> Iterator[_Def]:
     for node in ast.walk(tree):
         if isinstance(node, _DEFS):
             yield node
 
 
-def _start(node: ast.AST) -> int:
+def _start(node: _Def) -> int:
     """A definition's first line: its first decorator's, as its code's co_firstlineno."""
     return min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
 
 
-def _body_defs(node: ast.ClassDef) -> Iterator[ast.AST]:
+def _body_defs(node: _Def) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:
     """The functions a class body defines, also under its `if`, `try`, `with` and loops
     (not inside its functions or nested classes)."""
-    blocks = [node.body]
+    blocks: list[list[ast.AST]] = [list(node.body)]
     while blocks:
         for item in blocks.pop():
             if isinstance(item, _FUNCS):
@@ -197,7 +199,7 @@ def _body_defs(node: ast.ClassDef) -> Iterator[ast.AST]:
                         blocks.append([i for i in inner if isinstance(i, ast.AST)])
 
 
-def _unlike_methods(cls: type, node: ast.ClassDef, body: CodeType, filename: str,
+def _unlike_methods(cls: type, node: _Def, body: CodeType, filename: str,
                     header: int = 0) -> str | None:
     """The name of a method of the class that is not the code its definition makes: one
     whose lines in the definition compile to other code, or one the body defines that was

@@ -24,7 +24,8 @@ VIEWER_HEIGHT = 760        # px: the viewer's board, controls and side panels
 
 def _typed(cls: type[T], data: dict) -> T:
     """A dataclass of `cls` from the keys of `data` it names (missing ones: None)."""
-    return cls(**{f.name: data.get(f.name) for f in dataclasses.fields(cls)
+    # Each cls is one of the dataclasses below, with a `data` field.
+    return cls(**{f.name: data.get(f.name) for f in dataclasses.fields(cls)  # type: ignore[call-arg, arg-type]
                   if f.default is dataclasses.MISSING and f.name != "data"}, data=data)
 
 

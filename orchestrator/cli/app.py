@@ -107,8 +107,8 @@ def main(argv: list[str] | None = None) -> None:
         if type(exc).__name__ == "NoArgsIsHelpError":
             # Made by ctx.get_help(), which rich's help prints as it makes it (and returns
             # ""): echo only what was not printed yet.
-            if exc.format_message().strip():
-                typer.echo(exc.format_message())
+            if exc.format_message().strip():  # type: ignore[attr-defined]  # click's, by name
+                typer.echo(exc.format_message())  # type: ignore[attr-defined]
             sys.exit(0)
         problem = _usage_problem(exc)
         if problem is None:

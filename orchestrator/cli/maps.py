@@ -75,6 +75,7 @@ def generate_cmd(
     if found.name not in GENERATED:
         raise InputError(f"maps generate draws {' and '.join(GENERATED)} maps, not {found.name}: "
                          f"start from a bundled one (arena maps --game {found.name})")
+    assert found.options.generate is not None   # GENERATED: the games that have one
     text, summary = found.options.generate(ais=ais, robots=robots, flags=flags, bots=bots, seed=seed)
     if out_file is None:
         typer.echo(text, nl=False)
@@ -92,7 +93,7 @@ def _new_maps() -> str:
     robotgame` (the default game's suffix, then each other suffix with its games)."""
     editable = [game for game in GAMES.values() if has_editor(game)]
     first = GAMES[DEFAULT_GAME].map_suffix
-    others = {game.map_suffix: [] for game in editable if game.map_suffix != first}
+    others: dict[str, list[str]] = {game.map_suffix: [] for game in editable if game.map_suffix != first}
     for game in editable:
         others.get(game.map_suffix, []).append(game.name)
     return ", or ".join([f"new_map{first}"] + [f"new_map{suffix} for {listed(games)}"

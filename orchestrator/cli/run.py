@@ -83,6 +83,7 @@ def run(
     if replay_file or open_viewer:
         target = replay_file or Path("runs") / "replays" / f"{played.game}-{played.seed}.json.gz"
         played.save_replay(target)
+        assert played.replay is not None       # recorded: record=True above
         if open_viewer:
             page = replay_view.write_html(played.replay.data, html_path(target), target)
             err.print(Text.assemble("replay viewer: ", shown_text(page, "bold"),
@@ -91,12 +92,13 @@ def run(
     warn_sandbox(result)
     if start is not None:
         _say_if_nothing_was_left(start, result)
-    report = turn_report.played_turns(played.replay.data) if turns else None
+    report = turn_report.played_turns(played.replay.data) if turns else None  # type: ignore[union-attr]  # turns: recorded
     if as_json:
         print(json.dumps({**result, "played_turns": report} if turns else result))
         return
     if report is not None:
         turn_report.print_turns(out, report)
+        assert played.replay is not None       # a report: turns, so recorded
         frames = replay_view.replay.Frames(played.replay.data)
         out.print(replay_view.drawn(Path("the match"), played.replay.data, frames,
                                     len(frames) - 1, False, keys=False))

@@ -18,7 +18,7 @@ out = console()
 def scenario(
     file: Path = typer.Argument(..., help="A scenario JSON file."),
     game: str = typer.Option(DEFAULT_GAME, help=f"Which game: "
-                             f"{', '.join(g.name for g in GAMES.values() if g.scenario)} "
+                             f"{', '.join(g.name for g in GAMES.values() if g.scenario)} "  # type: ignore[name-defined]  # mypy misreads
                              f"(their formats: docs/scenarios.md)."),
     as_json: JsonOption = False,
 ) -> None:
@@ -31,7 +31,7 @@ def scenario(
 
 
 # `arena scenario --help`: each game's file format, as its entry gives it.
-scenario.__doc__ = "\n\n".join([scenario.__doc__, *(
+scenario.__doc__ = "\n\n".join([scenario.__doc__, *(  # type: ignore[list-item]  # it has one
     game.options.scenario_help for game in GAMES.values()
     if game.scenario and game.options.scenario_help)])
 

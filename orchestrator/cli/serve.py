@@ -109,7 +109,7 @@ def serve(
         check_choice(game, tuple(GAMES), "game")
     ladder = Ladder(db, chosen, workers or default_workers(), backend, address, seed,
                     _lineups(lineup or []), check_workers, sandbox,
-                    **({} if check_queue is None else {"check_queue": check_queue}),
+                    **({} if check_queue is None else {"check_queue": check_queue}),  # type: ignore[arg-type]  # an int, by name
                     challenge_queue=challenge_queue, challenge_rate=challenge_rate)
     err.print(f"ladder for {', '.join(chosen)} on [bold]http://{host}:{port}/[/bold] "
               f"(database {db}, {workers or default_workers()} workers); Ctrl-C stops it",

@@ -63,8 +63,11 @@ class LadderRules:
 class BotSource(Protocol):
     """What `Game.bot_spec` reads of a bot: a `BotFile` (orchestrator/runner/bots.py)."""
 
-    path: str
-    source: bytes
+    @property                  # read-only: a frozen BotFile matches
+    def path(self) -> str: ...
+
+    @property
+    def source(self) -> bytes: ...
 
 
 @dataclass(frozen=True)

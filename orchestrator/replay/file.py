@@ -15,7 +15,7 @@ import base64
 import gzip
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import msgpack
 
@@ -32,7 +32,7 @@ class Recorder:
     AIs' names), it keeps each turn's answers too, so the match can be played again
     without its bots (orchestrator/replay/position.py)."""
 
-    def __init__(self, match: Match, setup: dict | None = None,
+    def __init__(self, match: Match, setup: dict[str, Any] | None = None,
                  seats: list[int] | None = None) -> None:
         # The seat of each AI index the rows use (the attempt's lineup): once a seat is
         # erased, AI i is no longer seat i.
@@ -40,18 +40,18 @@ class Recorder:
         self.static = match.replay_static()
         self.initial = match.replay_frame()
         self.previous = _index(self.initial)
-        self.turns: list[dict] = []
+        self.turns: list[dict[str, Any]] = []
         self.setup = setup
-        self.answers: list[list] = []
+        self.answers: list[list[Any]] = []
 
-    def turn(self, match: Match, log: Any, answers: list[list] | None = None) -> None:
+    def turn(self, match: Match, log: Any, answers: list[list[Any]] | None = None) -> None:
         if self.setup is not None:
             # by AI: the replies arrive in whichever order the children answer
             self.answers.append([[ai, packed(answer)] for ai, answer in
                                  sorted(answers or (), key=lambda pair: pair[0])])
         frame = _index(match.replay_frame())
-        changed: dict[str, list] = {}
-        gone: dict[str, list] = {}
+        changed: dict[str, list[Any]] = {}
+        gone: dict[str, list[Any]] = {}
         for key, rows in frame.items():
             before = self.previous.get(key, {})
             diff = [row for rid, row in rows.items() if before.get(rid) != row]
@@ -67,11 +67,12 @@ class Recorder:
         self.previous = frame
 
 
-def _index(frame: dict) -> dict[str, dict]:
+def _index(frame: dict[str, Any]) -> dict[str, dict[Any, Any]]:
     return {key: {row[0]: row for row in rows} for key, rows in frame.items()}
 
 
-def build(result: dict, recorder: Recorder, marks: list[dict]) -> dict:
+def build(result: dict[str, Any], recorder: Recorder,
+          marks: list[dict[str, Any]]) -> dict[str, Any]:
     """The whole replay of a finished match."""
     return {
         "format": FORMAT, "schema": SCHEMA, "engine_version": ENGINE_VERSION,
@@ -107,12 +108,12 @@ def packed(answer: Any) -> str | None:
         return None
 
 
-def encode(replay: dict) -> bytes:
+def encode(replay: dict[str, Any]) -> bytes:
     text = json.dumps(replay, separators=(",", ":"), sort_keys=True)
     return gzip.compress(text.encode(), compresslevel=9, mtime=0)
 
 
-def save(replay: dict, path: Path) -> Path:
+def save(replay: dict[str, Any], path: Path) -> Path:
     path = Path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -122,20 +123,20 @@ def save(replay: dict, path: Path) -> Path:
     return path
 
 
-def load(path: Path, name: str | None = None) -> dict:
+def load(path: Path, name: str | None = None) -> dict[str, Any]:
     """A replay file, bounded and checked (orchestrator/replay/reader.py); an InputError
     names `name` (default: the path) and says what is wrong."""
     return replay_reader.read(Path(path), name)
 
 
-State = dict[str, dict]
+State = dict[str, dict[Any, Any]]
 
 
 def _copy(state: State) -> State:
     return {key: dict(rows) for key, rows in state.items()}
 
 
-def _apply(state: State, entry: dict) -> None:
+def _apply(state: State, entry: dict[str, Any]) -> None:
     """One turn's changes, in place."""
     for key, rows in entry.get("changed", {}).items():
         bucket = state.setdefault(key, {})
@@ -146,7 +147,7 @@ def _apply(state: State, entry: dict) -> None:
             state.get(key, {}).pop(rid, None)
 
 
-def frames(replay: dict):
+def frames(replay: dict[str, Any]) -> Iterator[tuple[int, State]]:
     """Yield (turn, state) from the initial state on; state is {key: {id: row}}, a new one
     each turn, made only when the one before has been taken."""
     state = _index(replay["initial"])
@@ -163,7 +164,7 @@ class Frames:
     state every CHECKPOINT_EVERY turns, so memory grows with rows x turns / 64, not with
     rows x turns, and any frame is at most 64 turns of changes away."""
 
-    def __init__(self, replay: dict) -> None:
+    def __init__(self, replay: dict[str, Any]) -> None:
         self.turns = replay["turns"]
         self.checkpoints: dict[int, State] = {0: _index(replay["initial"])}
         self.last: tuple[int, State] | None = None
@@ -191,5 +192,5 @@ class Frames:
         self.last = (index, state)
         return turn, state
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[tuple[int, State]]:
         return (self[i] for i in range(len(self)))

@@ -49,7 +49,7 @@ ENVELOPE = {"game": str, "seed": int, "rules": dict, "turn": int, "players": lis
 
 
 # -- from a replay ------------------------------------------------------------------------
-def from_replay(data: dict, frame: int, name: str) -> dict:
+def from_replay(data: dict[str, Any], frame: int, name: str) -> dict[str, Any]:
     """The position after `frame` turns of a replay (`replay.load`'s, checked), played
     again from the answers it keeps; an InputError where the replay keeps none, or its
     match, played again, does not give the turns it records (another engine version, or
@@ -71,6 +71,7 @@ def from_replay(data: dict, frame: int, name: str) -> dict:
         for t in range(frame):
             recorder.turn(match, _replay_turn(match, setup["answers"][t], turns[t]["turn"]))
             _same(recorder.turns[-1], _entry(turns[t]), f"turn {turns[t]['turn']}")
+        assert game.position is not None     # _game refuses a game without positions
         state = game.position.save(match)
     except InputError as exc:
         raise InputError(f"{name}: {exc}") from None
@@ -81,11 +82,11 @@ def from_replay(data: dict, frame: int, name: str) -> dict:
             "state": state, "source": {"replay": Path(name).name, "frame": frame}}
 
 
-def _replay_turn(match: Match, answers: list, turn: int) -> Any:
+def _replay_turn(match: Match, answers: list[Any], turn: int) -> Any:
     """One turn of the match, with the answers the replay kept (checked as the engine
     checks a bot's: `decode_answer`); the turn's log."""
     views = match.views()
-    moves: dict = {}
+    moves: dict[Any, Any] = {}                # keyed as the game keys them
     for ai, raw in answers:
         if ai not in views:
             raise InputError(f"turn {turn}: an answer of AI {ai}, which was not asked")
@@ -116,13 +117,14 @@ def _unpacked(raw: Any, turn: int) -> Any:
 
 
 def _first(game: Game, board: Any, names: list[str], seed: int, rules: Any,
-           start: dict | None) -> Match:
+           start: dict[str, Any] | None) -> Match:
     if start is None:
         return game.new_match(board, names, seed, rules)
+    assert game.position is not None         # a start: a game with positions
     return game.position.load(board, names, seed, rules, start)
 
 
-def _entry(entry: dict) -> dict:
+def _entry(entry: dict[str, Any]) -> dict[str, Any]:
     """A replay's turn as the recorder makes it (the reader keeps what it read)."""
     return {key: entry[key] for key in ("turn", "events", "changed", "gone") if key in entry}
 
@@ -139,7 +141,7 @@ def _canonical(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
-def _setup(data: dict, name: str) -> dict:
+def _setup(data: dict[str, Any], name: str) -> dict[str, Any]:
     """The replay's `setup`, checked: the map's text, the AIs' names, one list of answers
     per turn ([[ai, base64 text or null], ...]), the position it started from if any."""
     setup = data.get("setup")
@@ -163,14 +165,14 @@ def _setup(data: dict, name: str) -> dict:
 
 
 # -- reading ------------------------------------------------------------------------------
-def read(path: Path) -> dict:
+def read(path: Path) -> dict[str, Any]:
     """The position in the file at `path`, bounded, decoded and checked (`check`)."""
     name = shown(str(path))
     raw = bounded_bytes(path, name, "position", MAX_FILE_BYTES)
     return check(_decoded(raw, name, "position"), name)
 
 
-def check(data: Any, name: str = "the position") -> dict:
+def check(data: Any, name: str = "the position") -> dict[str, Any]:
     """A position (as read from JSON) checked field by field, its state by the game's
     `load` on its map; returns it. An InputError names `name` and the bad field."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
@@ -198,7 +200,7 @@ def check(data: Any, name: str = "the position") -> dict:
     return data
 
 
-def start(data: dict, names: list[str], name: str, game: Game | None = None) -> Match:
+def start(data: dict[str, Any], names: list[str], name: str, game: Game | None = None) -> Match:
     """The match of a checked position, with the AIs `names` (as many as it has)."""
     game = game or _game(data["game"], name)
     rules = _rules(game, data["rules"], name)
@@ -206,6 +208,7 @@ def start(data: dict, names: list[str], name: str, game: Game | None = None) -> 
         raise InputError(f"{name}: turn: {data['turn']}, but the state is at turn "
                          f"{shown(data['state'].get('turn'))[:20]}")
     board = _board(game, data["map"]["name"], data["map"]["text"], name)
+    assert game.position is not None         # a checked position: a game with positions
     try:
         return game.position.load(board, list(names), data["seed"], rules, data["state"])
     except InputError as exc:
@@ -213,7 +216,7 @@ def start(data: dict, names: list[str], name: str, game: Game | None = None) -> 
 
 
 def _game(game: str, name: str) -> Game:
-    found = GAMES.get(game)
+    found: Game | None = GAMES.get(game)
     if found is None:
         raise InputError(f"{name}: game {shown(game)[:40]!r} is not one this arena knows "
                          f"({', '.join(GAMES)})")
@@ -222,7 +225,7 @@ def _game(game: str, name: str) -> Game:
     return found
 
 
-def _rules(game: Game, rules: dict, name: str) -> Any:
+def _rules(game: Game, rules: dict[str, Any], name: str) -> Any:
     preset = rules.get("preset")
     if preset not in game.presets:
         raise InputError(f"{name}: rules.preset: must be one of {', '.join(game.presets)}")
@@ -249,7 +252,7 @@ def _a(kind: type) -> str:
 
 
 # -- writing ------------------------------------------------------------------------------
-def write(position: dict, path: Path) -> Path:
+def write(position: dict[str, Any], path: Path) -> Path:
     """The position as JSON, one field a line (a state is small, and may be edited)."""
     path = Path(path)
     try:

@@ -20,7 +20,7 @@ import sys
 import zlib
 from pathlib import Path
 from types import UnionType
-from typing import Any, Callable
+from typing import Any, Callable, NoReturn
 
 from engine import InputError
 from orchestrator.games import GAMES
@@ -53,12 +53,12 @@ MAX_FRAME_ROWS = 5_000_000         # rows in every turn's state together (rows x
                                    # what the page's viewer holds at once
 
 
-def read(path: Path, name: str | None = None) -> dict:
+def read(path: Path, name: str | None = None) -> dict[str, Any]:
     """The replay in the file at `path`, checked; an InputError names `name` (default: the
     path) and the problem."""
     shown_as = shown(name if name is not None else str(path))
     text = _inflated(Path(path), shown_as)
-    data = _decoded(text, shown_as)
+    data: dict[str, Any] = _decoded(text, shown_as)      # _Checker.replay checks it
     del text
     _Checker(shown_as).replay(data)
     return data
@@ -239,10 +239,10 @@ class _Checker:
     def __init__(self, name: str) -> None:
         self.name = name
 
-    def fail(self, where: str, problem: str) -> None:
+    def fail(self, where: str, problem: str) -> NoReturn:
         raise InputError(f"{self.name}: {where}: {problem}")
 
-    def fields(self, value: dict, shapes: dict, where: str) -> None:
+    def fields(self, value: dict[str, Any], shapes: dict[str, Any], where: str) -> None:
         for key, shape in shapes.items():
             if key not in value:
                 self.fail(where + key, "missing")
@@ -282,7 +282,7 @@ class _Checker:
         else:
             self.seats(data)
 
-    def seats(self, data: dict) -> None:
+    def seats(self, data: dict[str, Any]) -> None:
         """`seats`: the seat (index into `players`) of each AI index the rows and events
         use, one per AI of the match, in seat order."""
         seats, count = data.get("seats"), len(data["players"])
@@ -292,7 +292,7 @@ class _Checker:
                 not all(0 <= s < count for s in seats):
             self.fail("seats", f"must be at most {count} distinct seats of players, in order")
 
-    def recovered(self, data: dict) -> list[int]:
+    def recovered(self, data: dict[str, Any]) -> list[int]:
         """A schema-1 replay's seats, from its result: a seat erased or never loaded left
         the match's last attempt (in a game that erases); in a forfeit game every seat
         stays. A replay whose result does not say is refused."""
@@ -317,7 +317,7 @@ class _Checker:
         if len(text) > MAX_NAME:
             self.fail(where, f"{len(text):,} characters; a name has at most {MAX_NAME}")
 
-    def board(self, board: dict) -> None:
+    def board(self, board: dict[str, Any]) -> None:
         """The map's name and its size (and width and height, where given), and a plain
         view's grid: the views draw a board of size x height squares."""
         self.fields(board, {"name": str, "size": int}, "map.")
@@ -333,10 +333,10 @@ class _Checker:
             self.fail("map.grid", f"more than {MAX_SIDE} squares a side; a board has at most "
                                   f"{MAX_SIDE}")
 
-    def frames(self, data: dict, tables: dict[str, tuple]) -> None:
+    def frames(self, data: dict[str, Any], tables: dict[str, tuple[Any, ...]]) -> None:
         """The initial state and every turn: keyed rows that fit the game's tables, and
         no more rows than the limits, counted as the frames are rebuilt (keys only)."""
-        keys: dict[str, set] = {}
+        keys: dict[str, set[Any]] = {}
         for table in tables:
             if table not in data["initial"]:
                 self.fail(f"initial.{table}", "missing")
@@ -373,8 +373,9 @@ class _Checker:
                                    f"{MAX_FRAME_ROWS:,} rows (rows x turns); a replay holds "
                                    f"at most {MAX_FRAME_ROWS:,}")
 
-    def rows(self, state: dict, fits: dict[str, Callable[[Any], bool]],
-             tables: dict[str, tuple], keys: dict[str, set], where: str) -> int:
+    def rows(self, state: dict[str, Any], fits: dict[str, Callable[[Any], bool]],
+             tables: dict[str, tuple[Any, ...]], keys: dict[str, set[Any]],
+             where: str) -> int:
         """Check a state's (or a turn's changes') rows; add their keys to `keys`; the
         number of rows that are new."""
         new = 0
@@ -412,7 +413,7 @@ def lineup(statuses: list[str], failure: str) -> list[int]:
     return [i for i, status in enumerate(statuses) if status not in ("erased", "load_error")]
 
 
-def ai_players(data: dict) -> list[dict]:
+def ai_players(data: dict[str, Any]) -> list[dict[str, Any]]:
     """The replay's players by AI index, as its rows and events number them (a replay the
     reader checked, or one just built, holds `seats`)."""
     players = data["players"]

@@ -9,7 +9,10 @@ results always give the same table.
 """
 from __future__ import annotations
 
-from typing import Callable, Hashable
+from typing import TYPE_CHECKING, Any, Callable, Hashable
+
+if TYPE_CHECKING:     # openskill itself is imported where it is used (its import is slow)
+    from openskill.models import PlackettLuceRating
 
 ELO_INITIAL = 1200.0
 ELO_K = 32.0
@@ -30,7 +33,7 @@ class Ratings:
         self.initial, self.k = initial, k
         self.elo: dict[Hashable, float] = {}
         self.model = PlackettLuce()
-        self.skill: dict[Hashable, object] = {}
+        self.skill: dict[Hashable, PlackettLuceRating] = {}
 
     def add(self, match: Match) -> None:
         self.add_elo(match)
@@ -80,7 +83,8 @@ def openskill(matches: list[Match]) -> dict[Hashable, tuple[float, float]]:
     return {player: ratings.mu_sigma(player) for player in ratings.skill}
 
 
-def table(matches: list[dict], key: Callable[[dict], Hashable]) -> dict[Hashable, dict]:
+def table(matches: list[dict[str, Any]],
+          key: Callable[[dict[str, Any]], Hashable]) -> dict[Hashable, dict[str, Any]]:
     """Both ratings per player from stored matches (each with its `players`)."""
     games: list[Match] = [[(key(p), p["rank"]) for p in sorted(m["players"],
                                                                 key=lambda p: p["seat"])]

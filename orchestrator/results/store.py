@@ -15,7 +15,7 @@ import sqlite3
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, TypeGuard
 
 from engine import InputError
 from orchestrator.results import penalties
@@ -43,7 +43,7 @@ _PLAYER_FIELDS = {"seat": _SEAT, "name": _TEXT, "bot": _TEXT, "sha256": _TEXT,
                   "stats": _TEXT}
 
 
-def scratch_fits(files: object) -> bool:
+def scratch_fits(files: object) -> TypeGuard[dict[str, str]]:
     """One bot's scratch as arena records it: file names to base64 contents, at most
     SCRATCH_BYTES of names and contents in all (what the sandbox keeps of a bot's)."""
     if not isinstance(files, dict) or len(files) > SCRATCH_BYTES:

@@ -2,19 +2,20 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Callable, Hashable
+from typing import Any, Callable, Hashable, Iterable
 
 from orchestrator.results.penalties import Penalties
 from orchestrator.results.stats import wilson
 
 
-def by_seat(player: dict) -> Hashable:
+def by_seat(player: dict[str, Any]) -> Hashable:
     """A batch's entrant: every match of a batch seats the same lineup in the same order
     (the same file twice is two entrants; two bots may share a name)."""
-    return player["seat"]
+    seat: Hashable = player["seat"]
+    return seat
 
 
-def by_file(player: dict) -> Hashable:
+def by_file(player: dict[str, Any]) -> Hashable:
     """A tournament's entrant: a different file each (its path and its content)."""
     return player["bot"], player["sha256"]
 
@@ -23,14 +24,14 @@ class Tally:
     """The per-AI counts of `summarize`, kept one match at a time, so that a batch of any
     length holds one row per AI and one count per game length, not every result."""
 
-    def __init__(self, key: Callable[[dict], Hashable] = by_seat) -> None:
+    def __init__(self, key: Callable[[dict[str, Any]], Hashable] = by_seat) -> None:
         self.key = key
-        self.table: dict[Hashable, dict] = {}
+        self.table: dict[Hashable, dict[str, Any]] = {}
         self.turns: Counter[int] = Counter()
         self.matches = 0
         self.most_players = 0           # the largest match: top-2 says nothing at 2
 
-    def add(self, match: dict) -> None:
+    def add(self, match: dict[str, Any]) -> None:
         self.matches += 1
         self.most_players = max(self.most_players, len(match["players"]))
         self.turns[match["turns"]] += 1
@@ -56,7 +57,7 @@ class Tally:
                 row[{"erased": "erased", "forfeit": "forfeits"}.get(status, "load_errors")] += 1
                 row["reasons"][f"{status}: {p['reason']}"] += 1
 
-    def report(self) -> dict:
+    def report(self) -> dict[str, Any]:
         players = []
         for row in self.table.values():
             n = row["matches"]
@@ -81,7 +82,8 @@ class Tally:
                 "most_players": self.most_players}
 
 
-def summarize(matches, key: Callable[[dict], Hashable] = by_seat) -> dict:
+def summarize(matches: Iterable[dict[str, Any]],
+              key: Callable[[dict[str, Any]], Hashable] = by_seat) -> dict[str, Any]:
     """Per AI (`key` of a participant): matches, wins (sole first place), draws, win rate
     and its 95 % Wilson interval, top-2 rate, mean rank, erases, forfeits and load
     errors with their reasons, and every penalty in words (orchestrator/results/penalties.py);
@@ -94,7 +96,7 @@ def summarize(matches, key: Callable[[dict], Hashable] = by_seat) -> dict:
     return tally.report()
 
 
-def lengths(turns: Counter, bins: int = 10) -> dict:
+def lengths(turns: Counter[int], bins: int = 10) -> dict[str, Any]:
     """min, median and max game length, and a histogram of `bins` equal ranges, from the
     number of games of each length."""
     if not turns:
@@ -109,11 +111,12 @@ def lengths(turns: Counter, bins: int = 10) -> dict:
     return {"min": low, "median": _median(turns), "max": high, "histogram": histogram}
 
 
-def _median(turns: Counter):
+def _median(turns: Counter[int]) -> float:
     """statistics.median of the lengths, without listing them."""
     total = sum(turns.values())
     middle = [(total - 1) // 2, total // 2]
-    found, seen = [], 0
+    found: list[int] = []
+    seen = 0
     for length in sorted(turns):
         seen += turns[length]
         while len(found) < 2 and seen > middle[len(found)]:

@@ -12,6 +12,9 @@ random.
 """
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 from engine import InputError
 from orchestrator import arguments
 from orchestrator.games import DEFAULT_GAME, get_game
@@ -69,7 +72,7 @@ class HangWatch:
         self.reason: str | None = None
         self.turn: int | None = None
 
-    def __call__(self, turn: int, stats: dict[int, dict]) -> bool:
+    def __call__(self, turn: int, stats: dict[int, dict[str, Any]]) -> bool:
         seat_stats = stats.get(self.seat)
         if seat_stats is None:                 # erased or never loaded: its verdict says
             return True
@@ -94,9 +97,10 @@ class HangWatch:
         return True
 
 
-def check_bot(path, game: str = DEFAULT_GAME, turns: int | None = None, seed: int = 1,
-              max_overheat_share: float = 0.1, sandbox: str = "standard",
-              limits: Limits | None = None, twice: bool = False, strict: bool = False) -> dict:
+def check_bot(path: str | Path, game: str = DEFAULT_GAME, turns: int | None = None,
+              seed: int = 1, max_overheat_share: float = 0.1, sandbox: str = "standard",
+              limits: Limits | None = None, twice: bool = False,
+              strict: bool = False) -> dict[str, Any]:
     """Play the bot file and return the verdict in the `arena check --json` shape."""
     bot = read_bot(path, get_game(game).name)
     return check_submission(bot, game, turns, seed, max_overheat_share, sandbox, limits,
@@ -109,7 +113,7 @@ def check_strict(strict: object) -> None:
         raise InputError(f"--strict {shown(repr(strict))[:40]}: must be true or false")
 
 
-def warnings_of(judged: dict) -> list[str]:
+def warnings_of(judged: dict[str, Any]) -> list[str]:
     """A verdict's warnings, in penalties' words: rule 1's (module state changed by
     move(): robots of one AI sharing memory) and the attempts the sandbox refused that do
     not fail a check by themselves."""
@@ -121,7 +125,7 @@ def warnings_of(judged: dict) -> list[str]:
 def check_submission(bot: BotFile, game: str = DEFAULT_GAME, turns: int | None = None,
                      seed: int = 1, max_overheat_share: float = 0.1, sandbox: str = "standard",
                      limits: Limits | None = None, twice: bool = False,
-                     strict: bool = False) -> dict:
+                     strict: bool = False) -> dict[str, Any]:
     """Play a bot (from a file or an upload) against the game's check lineup; its verdict.
     `strict`: any warning (`warnings_of`) fails it too (failure `warnings`).
     `twice`: a bot that passed plays the same match again, and fails `nondeterministic`
@@ -137,6 +141,7 @@ def check_submission(bot: BotFile, game: str = DEFAULT_GAME, turns: int | None =
     rules = found.rules(found.presets[0], max_turns=turns)
     spec = MatchSpec(found.name, found.find_map(found.check.map), [bot, *opponents], seed,
                      rules, limits or found.limits, sandbox)
+    assert spec.limits is not None
     watch = HangWatch()
     result = run_match(spec, stop=watch)
     judged = verdict(result, bot, max_overheat_share, spec.limits.output_bytes, spec.limits)
@@ -161,11 +166,11 @@ def check_submission(bot: BotFile, game: str = DEFAULT_GAME, turns: int | None =
     return judged
 
 
-def game_difference(first: dict, second: dict) -> str | None:
+def game_difference(first: dict[str, Any], second: dict[str, Any]) -> str | None:
     """How two games of one match spec differ, in a few words; None when they do not: the
     moves every bot played (`moves`, a digest of each turn's decoded moves), the turns,
     how it ended, and every seat's status and rank."""
-    def seats(result: dict) -> list:
+    def seats(result: dict[str, Any]) -> list[Any]:
         return sorted((p["seat"], p["status"], p["rank"]) for p in result["players"])
     if first["turns"] != second["turns"]:
         return f"{first['turns']} turns, then {second['turns']}"
@@ -193,8 +198,8 @@ def slow_start_hint(game: str, bot: BotFile, limits: Limits | None) -> str:
             f"({limits.first_wall_s:g} s for its first turn)")
 
 
-def verdict(result: dict, bot: BotFile, max_overheat_share: float, output_cap: int,
-            limits: Limits | None = None) -> dict:
+def verdict(result: dict[str, Any], bot: BotFile, max_overheat_share: float, output_cap: int,
+            limits: Limits | None = None) -> dict[str, Any]:
     me = next(p for p in result["players"] if p["bot"] == bot.path)
     stats = me["stats"]
     decisions = stats.get("decisions", 0)

@@ -235,7 +235,7 @@ class DaskPool:
                                         processes=True, dashboard_address=None)
             self.client = Client(self.cluster)
         self.capacity = capacity
-        self.running: dict[str, tuple[Any, Any]] = {}
+        self.running: dict[Any, tuple[Any, Any]] = {}    # by the future's key
 
     def free(self) -> int:
         if self.capacity is None:

@@ -8,13 +8,14 @@ reach: the host takes nothing it returns on its word (`orchestrator/runner/jail_
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable
+from typing import Any, Callable
 
 from engine import lazy
 from orchestrator.games import GAMES, PLUGIN_MODULE, get_game
-from orchestrator.runner.match import IN_JAIL, run_match
+from orchestrator.runner.match import run_match
 from sandbox import plugins
 from sandbox.host import side_parts
+from sandbox.modes import IN_JAIL
 
 # The games kept elsewhere, ARENA_GAMES's (modules `arena_game_*`) and the installed ones
 # (their entry points' top-level packages, `pkg.`: set by preload, which loads them): the
@@ -32,10 +33,10 @@ def preload() -> list[tuple[str, str | None]]:
     return sides
 
 
-def play(job: dict, on_turn: Callable[[int, int], None]) -> dict:
+def play(job: dict[str, Any], on_turn: Callable[[int, int], None]) -> dict[str, Any]:
     """One match of the jail: `job` is {"spec": a MatchSpec, "replay": whether to record
     one}. Played with the jail's players (`IN_JAIL`); returns its result and replay."""
     spec = dataclasses.replace(job["spec"], sandbox=IN_JAIL)
-    replays: list[dict] | None = [] if job["replay"] else None
+    replays: list[dict[str, Any]] | None = [] if job["replay"] else None
     result = run_match(spec, on_turn=on_turn, replays=replays)
     return {"result": result, "replay": replays[0] if replays else None}

@@ -39,7 +39,7 @@ KEPT_ANSWER = 4096       # one answer a replay keeps, packed (base64 in the file
                          # game's answer for a turn is far shorter (a byte per robot, ...)
 
 
-def refusal(result: Any, replay: Any, game: str, seed: int, max_turns: int, bots: list,
+def refusal(result: Any, replay: Any, game: str, seed: int, max_turns: int, bots: list[Any],
             names: list[str], want_replay: bool, output_bytes: int = 64 << 10
             ) -> tuple[str | None, int | None]:
     """Why the host does not take this jail's result (and replay) as it stands (None if
@@ -55,7 +55,7 @@ def refusal(result: Any, replay: Any, game: str, seed: int, max_turns: int, bots
     return None, None
 
 
-def _malformed(result: Any, replay: Any, game: str, seed: int, max_turns: int, bots: list,
+def _malformed(result: Any, replay: Any, game: str, seed: int, max_turns: int, bots: list[Any],
                names: list[str], want_replay: bool) -> str | None:
     """What is wrong with the shape of a jail's result and replay, if anything."""
     if not isinstance(result, dict) or set(result) != set(RESULT_FIELDS):
@@ -100,7 +100,7 @@ def _malformed(result: Any, replay: Any, game: str, seed: int, max_turns: int, b
     return None
 
 
-def _overgrown(result: dict, replay: Any, max_turns: int, players: int,
+def _overgrown(result: dict[str, Any], replay: Any, max_turns: int, players: int,
                output_bytes: int) -> str | None:
     """What of the jail's per-bot content is past what the standard mode keeps (the bots
     run in the jail's process, and may have written it): each player's notes and output,
@@ -129,7 +129,7 @@ def _overgrown(result: dict, replay: Any, max_turns: int, players: int,
     return None
 
 
-def _wrong_types(record: dict, fields: dict[str, tuple[type, ...]]) -> str | None:
+def _wrong_types(record: dict[str, Any], fields: dict[str, tuple[type, ...]]) -> str | None:
     for key, types in fields.items():
         value = record[key]
         if not isinstance(value, types) or isinstance(value, bool) and bool not in types:

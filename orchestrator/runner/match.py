@@ -82,6 +82,7 @@ def _load_players(spec: MatchSpec, seats: dict[int, Seat]) -> Players:
     """The AIs of one attempt, loaded by the spec's sandbox mode (sandbox/modes.py)."""
     game = get_game(spec.game)
     bots = {i: game.bot_spec(seat.bot, seat.scratch) for i, seat in seats.items()}
+    assert spec.limits is not None         # run_match puts the game's in first
     return get_mode(spec.sandbox).load(game.bot_side, bots, spec.limits, spec.skip_layers)
 
 
@@ -110,7 +111,8 @@ def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None
         if spec.map_text is not None else game.load_map(spec.map_path)
     names = unique_names([bot.name for bot in spec.bots])
     seats = [Seat(bot, name) for bot, name in zip(spec.bots, names, strict=True)]
-    start_scratch = spec.scratch or [None] * len(seats)
+    no_scratch: list[dict | None] = [None] * len(seats)
+    start_scratch = spec.scratch or no_scratch
     attempt = _Attempt(spec, game, arena_map, record=replays is not None, on_turn=on_turn,
                        timing=timing, trace=trace, stop=stop)
     restarts = 0
@@ -139,6 +141,7 @@ def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None
            "forfeit" for seat in seats):
         result["end"] = "forfeit"
     if outcome.recorder is not None:
+        assert replays is not None         # a recorder only where replays is a list
         replays.append(replay.build(result, outcome.recorder, marks))
     result["sandbox"], result["sandbox_missing"] = sandbox or ([], {})
     return result
@@ -192,8 +195,8 @@ def _jailed(spec, on_turn, replays, trace, stop) -> dict:
             player["bot"] = spec.bots[player["seat"]].path
             player["description"] = spec.bots[player["seat"]].description
         if replays is not None:
-            for seat, player in enumerate(outcome.replay["players"]):
-                player["bot"] = spec.bots[seat].path
+            for k, player in enumerate(outcome.replay["players"]):
+                player["bot"] = spec.bots[k].path
             outcome.replay["sandbox_mode"] = "match"
             replays.append(outcome.replay)
         return result
@@ -292,7 +295,7 @@ class _Attempt:
                     # What the replay keeps is what the game validated, never the reply
                     # as the bot's side sent it.
                     answers.append([local, match.kept_answer(local, reply["moves"])])
-                    _note_reply(playing[i], reply, spec.limits)
+                    _note_reply(playing[i], reply, spec.limits)  # type: ignore[arg-type]  # run_match fills it
                 for i, reason in failed.items():
                     _fail(playing[i], reason, match, spec.game, forfeits)
                 if failed and forfeits:
@@ -335,6 +338,7 @@ class _Attempt:
         spec = self.spec
         if spec.start is None:
             return self.game.new_match(self.arena_map, names, spec.seed, spec.rules)
+        assert self.game.position is not None   # a start only for a game with positions
         return self.game.position.load(self.arena_map, names, spec.seed, spec.rules,
                                        spec.start)
 
@@ -343,7 +347,7 @@ class _Attempt:
         the AIs' names, the position it started from (if any); the answers come by turn."""
         spec = self.spec
         text = spec.map_text if spec.map_text is not None else _map_text(spec.map_path)
-        setup = {"map_text": text, "names": list(names)}
+        setup: dict[str, Any] = {"map_text": text, "names": list(names)}
         if spec.start is not None:
             setup["start"] = spec.start
         return setup

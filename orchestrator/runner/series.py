@@ -7,6 +7,8 @@ they left. A run that resumes rebuilds that state from the store's finished matc
 """
 from __future__ import annotations
 
+from typing import Any
+
 from orchestrator.runner.schedule import Planned
 
 
@@ -14,11 +16,11 @@ class Series:
     """Hands out runnable matches in schedule order and carries scratch between them."""
 
     def __init__(self, planned: list[Planned],
-                 finished: dict[str, dict[int, dict]] | None = None) -> None:
+                 finished: dict[str, dict[int, dict[str, Any]]] | None = None) -> None:
         """`planned`: every match of the run, in schedule order. `finished`: the matches
         already played, each with the scratch (base64 text by file) its seats ended with."""
         finished = finished or {}
-        self.scratch: dict[int, dict] = {}           # entrant -> its scratch, as text
+        self.scratch: dict[int, dict[str, Any]] = {}     # entrant -> its scratch, as text
         self.done: set[str] = set()
         self.waiting: list[Planned] = []
         self.running = 0
@@ -39,13 +41,13 @@ class Series:
                 return item
         return None
 
-    def finish(self, item: Planned, outcome: dict) -> None:
+    def finish(self, item: Planned, outcome: dict[str, Any]) -> None:
         """Record a finished match (a failed one leaves its entrants' scratch as it was)."""
         self.running -= 1
         players = (outcome.get("result") or {}).get("players", ())
         self._ended(item, {p["seat"]: p["scratch"] for p in players if "scratch" in p})
 
-    def _ended(self, item: Planned, scratch_by_seat: dict[int, dict]) -> None:
+    def _ended(self, item: Planned, scratch_by_seat: dict[int, dict[str, Any]]) -> None:
         self.done.add(item.match_id)
         if item.entrants:
             for seat, files in scratch_by_seat.items():

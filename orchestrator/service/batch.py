@@ -8,7 +8,7 @@ import os
 import sqlite3
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import Callable, Hashable, Optional, Sequence
+from typing import Any, Callable, Hashable, Optional, Sequence
 
 from engine import InputError
 from orchestrator import arguments, given_path
@@ -38,7 +38,8 @@ def unwatched(total: int, tally: Tally) -> AbstractContextManager[Callable[[], N
 _COUNTS = ("seeds", "games", "max_games")
 
 
-def first_seed_for(kind: str, path: Path, args: dict, given: Optional[int], span: int) -> int:
+def first_seed_for(kind: str, path: Path, args: dict[str, Any], given: Optional[int],
+                   span: int) -> int:
     """The first seed given; else the one the newest run of the same command (every
     argument alike but the seed and how many games) in the results file `path` drew, so
     that the same command after Ctrl-C resumes it, and one with more games extends it (the
@@ -66,7 +67,7 @@ def batch(bots: Sequence[Path], seeds: int, first_seed: int | None, game: str, m
           rules: str | None, robots: int | None, max_turns: int | None, random_spawn: bool,
           sandbox: str, cpu_limit: float | None, memory_mb: int | None,
           workers: int | None, db: Path | None, backend: str, address: str | None,
-          replays: bool, watch: Watch = unwatched) -> tuple[dict, str]:
+          replays: bool, watch: Watch = unwatched) -> tuple[dict[str, Any], str]:
     """The same line-up over `seeds` seeds: the `arena batch --json` report, and its title.
     `first_seed` None: drawn, or resumed (`first_seed_for`)."""
     arguments.check(seeds=seeds, first_seed=first_seed, workers=workers)
@@ -98,7 +99,7 @@ def tournament(bots: Sequence[Path], format: str | None, games: int | None,
                rules: str | None, robots: int | None, max_turns: int | None, sandbox: str,
                cpu_limit: float | None, memory_mb: int | None, workers: int | None,
                db: Path | None, backend: str, address: str | None, replays: bool,
-               watch: Watch = unwatched) -> tuple[dict, str]:
+               watch: Watch = unwatched) -> tuple[dict[str, Any], str]:
     """A tournament rated by Elo and openskill: the `arena tournament --json` report, and
     its title. `format`, `games` and `size` default to the game's own."""
     arguments.check(games=games, size=size, first_seed=first_seed, workers=workers)
@@ -131,8 +132,8 @@ def tournament(bots: Sequence[Path], format: str | None, games: int | None,
                     f"({skipped} already in {store.path})")
 
 
-def tournament_report(matches: list[dict], game: Game, fmt: str, skipped: int,
-                      db: Path) -> dict:
+def tournament_report(matches: list[dict[str, Any]], game: Game, fmt: str, skipped: int,
+                      db: Path) -> dict[str, Any]:
     """Standings by Elo, or by points (1 per game won) where the game's seed says so."""
     summary = summarize(matches, key=by_file)
     ratings = ratings_table(matches, key=by_file)
@@ -150,9 +151,10 @@ def tournament_report(matches: list[dict], game: Game, fmt: str, skipped: int,
             "elo": {"initial": ELO_INITIAL, "k": ELO_K}}
 
 
-def play_all(kind: str, setup: Setup, planned: list[Planned], args: dict, db: Optional[Path],
+def play_all(kind: str, setup: Setup, planned: list[Planned], args: dict[str, Any],
+             db: Optional[Path],
              workers: Optional[int], backend: str, address: Optional[str], watch: Watch,
-             key: Callable[[dict], Hashable], replays: bool = False
+             key: Callable[[dict[str, Any]], Hashable], replays: bool = False
              ) -> tuple[Store, str, int]:
     """Play what is not yet in the store; return the store, the run's id, and how many
     matches were already done."""

@@ -3,6 +3,8 @@ check itself (the match against the game's lineup, and its verdict) is
 orchestrator/runner/check.py's, which the ladder's check workers run too."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from orchestrator import arguments
 from orchestrator.games import get_game
 from orchestrator.runner.bots import read_bot
@@ -14,7 +16,7 @@ from sandbox.limits import Limits
 __all__ = ["check_bot", "check_setup", "check_strict"]
 
 
-def check_setup(path, game: str, sandbox: str, cpu_limit: float | None,
+def check_setup(path: str | Path, game: str, sandbox: str, cpu_limit: float | None,
                 memory_mb: int | None, seed: int | None = None, turns: int | None = None,
                 max_overheats: float | None = None) -> Limits:
     """Check what a check is given before it plays (a missing or unreadable file fails

@@ -20,7 +20,7 @@ import math
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, List, Optional
+from typing import TYPE_CHECKING, Callable, List, Optional, Sequence
 
 from engine import InputError
 from engine.lazy import lazy_import
@@ -251,7 +251,7 @@ def _opponents(game: str, against: Optional[List[str]]) -> list[BotFile]:
     return [read_bot(n, game) for n in names]
 
 
-def _advance(test: Test, planned: list[Planned], seats: list[int | None],
+def _advance(test: Test, planned: Sequence[Planned | _Stored], seats: list[int | None],
              results: dict[str, dict]) -> None:
     """Count the finished pairs that follow the counted ones, in order, until the test
     decides or a pair is not finished."""
@@ -283,8 +283,8 @@ def _play(series: Series, test: Test, planned: list[Planned], seats: list[int | 
                     series.waiting.clear()            # the games in flight finish, uncounted
 
 
-def _report(test: Test, planned: list[Planned], results: dict[str, dict], skipped: int,
-            db: Path) -> dict:
+def _report(test: Test, planned: Sequence[Planned | _Stored], results: dict[str, dict],
+            skipped: int, db: Path) -> dict:
     found = sprt.estimate(test.counts)
     counted = 2 * test.pairs
     finished = {p.ordinal for p in planned if p.match_id in results}

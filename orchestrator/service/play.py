@@ -2,14 +2,14 @@
 by the match loop; the result is the dict `arena run --json` prints."""
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from orchestrator.results import notes
 from orchestrator.runner.match import MatchSpec, run_match
 
 
 def play(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None,
-         replays: list | None = None) -> dict:
+         replays: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """Play the match; `on_turn(turn, total)` after each turn; its replay is appended to
     `replays` where given. Each player gets its note (orchestrator/results/notes.py)."""
     if on_turn is None:

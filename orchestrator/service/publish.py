@@ -248,18 +248,18 @@ class _Site:
             files = {(b.get("path"), b.get("sha256")): b.get("file")
                      for b in record.get("bots", []) if isinstance(b, dict)}
             for player in match["players"]:
-                entrant = self.by_key.get((player["bot"], player["sha256"]))
-                if entrant is None:
+                whose = self.by_key.get((player["bot"], player["sha256"]))
+                if whose is None:
                     continue
-                entrant.games.append((number, player))
-                if entrant.file is None and isinstance(
+                whose.games.append((number, player))
+                if whose.file is None and isinstance(
                         files.get((player["bot"], player["sha256"])), str):
-                    entrant.file = files[(player["bot"], player["sha256"])]
+                    whose.file = files[(player["bot"], player["sha256"])]
 
     # the shared files
     def write_assets(self) -> None:
         template = _viewer_page()
-        style = re.search(r"<style>(.*?)</style>", template, re.S).group(1)
+        style = re.search(r"<style>(.*?)</style>", template, re.S).group(1)  # type: ignore[union-attr]  # our own page has one
         _write(self.folder / "viewer" / "viewer.css", style)
         _write(self.folder / "site.css", SITE_CSS)
         for game in sorted({m["game"] for m in self.matches}):
@@ -410,7 +410,8 @@ class _Site:
         viewer_body = _viewer_page().split("<body>", 1)[1].split("<script", 1)[0]
         source = f"{self.db.name}:{match['id']}"
         _write(self.folder / "replays" / f"{number}.js", replay_data_script(data, source))
-        game = _slug(data.get("game") if isinstance(data.get("game"), str) else match["game"])
+        named = data.get("game")
+        game = _slug(named if isinstance(named, str) else match["game"])
         if not (self.folder / "viewer" / f"{game}.js").is_file():
             _write(self.folder / "viewer" / f"{game}.js", viewer_script(game))
         body = (f'<div class="facts">{head}</div>\n<div class="viewer">{viewer_body}</div>\n'
@@ -464,7 +465,8 @@ def run_command(record: dict) -> str:
     naming each file by its name alone: the game master's folders are not the readers'
     (nor anybody's business), and a bundled map's name finds it anywhere."""
     words = ["--game", str(record.get("game")), "--map", _map_named(record)]
-    rules = record.get("rules") if isinstance(record.get("rules"), dict) else {}
+    kept = record.get("rules")
+    rules = kept if isinstance(kept, dict) else {}
     if isinstance(rules.get("preset"), str):
         words += ["--rules", rules["preset"]]
     for key, option in (("max_turns", "--max-turns"), ("robots", "--robots")):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from engine import InputError
 from orchestrator.games import DEFAULT_GAME, get_game
@@ -38,7 +39,7 @@ def read_scenario_file(path: Path) -> object:
         raise InputError(f"{path}: invalid JSON (a number too long)") from None
 
 
-def run_scenario_file(path: Path, game: str = DEFAULT_GAME) -> dict:
+def run_scenario_file(path: Path, game: str = DEFAULT_GAME) -> dict[str, Any]:
     """The final state of the scenario in `path` (`arena scenario --json` prints it)."""
     data = read_scenario_file(Path(path))
     found = get_game(game)

@@ -5,7 +5,7 @@ called from here), so `arena ...` and `api....` fail with the same `error:` line
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 from engine import InputError
 from orchestrator import arguments
@@ -48,7 +48,7 @@ def match_spec(bots: list[Path], game: str, map_ref: str | None, seed: int | Non
     return spec
 
 
-def position_spec(start: dict, name: str, bots: list[Path], sandbox: str,
+def position_spec(start: dict[str, Any], name: str, bots: list[Path], sandbox: str,
                   cpu_limit: float | None, memory_mb: int | None,
                   turns: int | None) -> MatchSpec:
     """A match from a position (`arena run --from`), checked (`position.read`/`check`)
@@ -74,8 +74,9 @@ def position_spec(start: dict, name: str, bots: list[Path], sandbox: str,
                      start=start["state"], turns=turns)
 
 
-def run_setup(game, map_ref, rules, robots, max_turns, random_spawn, sandbox, cpu_limit,
-              memory_mb) -> Setup:
+def run_setup(game: str, map_ref: str | None, rules: str | None, robots: int | None,
+              max_turns: int | None, random_spawn: bool, sandbox: str,
+              cpu_limit: float | None, memory_mb: int | None) -> Setup:
     """What every match of a batch, tournament or comparison shares."""
     found = get_game(game)
     modes.chosen(sandbox)
@@ -98,7 +99,7 @@ def results_path(db: Optional[Path], game: Game) -> Path:
     return db or RUNS_DIR / f"{game.name}.sqlite"
 
 
-def sandbox_shown(sandbox: str, game: Game, bots: list[BotFile]) -> tuple[str, dict]:
+def sandbox_shown(sandbox: str, game: Game, bots: list[BotFile]) -> tuple[str, dict[str, Any]]:
     """A run's sandbox as its title names it, and its report's note: `match` asked for
     executable bots plays them in the standard mode, and says so."""
     note = match_fallback(game, bots) if not modes.get_mode(sandbox).programs else None

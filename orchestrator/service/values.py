@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import secrets
-from typing import Optional
+from typing import Any, Collection, Optional
 
 from engine import InputError
 from orchestrator import arguments
@@ -27,9 +27,9 @@ def seed_or_draw(seed: Optional[int], span: int = 1) -> int:
 
 
 def rule_overrides(found: Game, robots: Optional[int], max_turns: Optional[int],
-               random_spawn: bool = False) -> dict:
+               random_spawn: bool = False) -> dict[str, Any]:
     arguments.check(robots=robots, max_turns=max_turns)
-    rules: dict = {}
+    rules: dict[str, Any] = {}
     if robots is not None:
         rules[found.options.robots_rule] = robots
     if max_turns is not None:
@@ -58,7 +58,7 @@ def game_limits(found: Game, cpu_limit: Optional[float], memory_mb: Optional[int
     return limits
 
 
-def check_choice(value: str, allowed, what: str) -> str:
+def check_choice(value: str, allowed: Collection[str], what: str) -> str:
     if value not in allowed:
         raise InputError(f"unknown {what} {value!r} (choose from: {', '.join(allowed)})")
     return value

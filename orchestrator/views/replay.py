@@ -180,7 +180,7 @@ def legend(data: dict) -> Text:
     return Text.assemble(*drawing(data).LEGEND)
 
 
-def screen(data: dict, frames: Sequence, turn: int, playing: bool,
+def screen(data: dict, frames: Sequence[Any] | replay.Frames, turn: int, playing: bool,
            size: tuple[int, int] | None = None, keys: bool = True) -> Group:
     """One frame: the header, the board, the scores, the legend and (`keys`) the keys.
     With a terminal `size` (columns, rows), the board is cropped to what is left once

@@ -4,7 +4,7 @@ framing, without reading past its limit.
 Used by the ladder (`arena serve`) and the map editor (`arena maps edit`)."""
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable, Sequence
 
 from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
@@ -108,7 +108,7 @@ class Guard:
         await response(scope, receive, send)
 
 
-def validation_reason(errors: list[dict]) -> str:
+def validation_reason(errors: Sequence[Any]) -> str:
     """FastAPI's validation errors in one line: `field: problem; ...`."""
     return "; ".join(f"{'.'.join(str(p) for p in e['loc'][1:]) or 'request'}: {e['msg']}"
                      for e in errors)

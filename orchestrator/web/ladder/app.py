@@ -194,7 +194,7 @@ def create_app(ladder: Ladder, run: bool = True,
         now = time.monotonic()
         hit = rendered.get(key)
         if hit is None or now - hit[0] > PAGE_TTL_S:
-            hit = rendered[key] = (now, render().body.decode())
+            hit = rendered[key] = (now, render().body.decode())  # type: ignore[union-attr]  # bytes
         return HTMLResponse(hit[1])
 
     def error_response(request: Request, status: int, error: str, reason: str) -> Response:

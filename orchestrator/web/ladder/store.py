@@ -79,6 +79,7 @@ class LadderStore(Store):
                 "INSERT INTO ladder_bots (game, name, token_hash, status, reason, created) "
                 "VALUES (?, ?, ?, 'active', NULL, ?)", (game, name, token_hash, time.time()))
             bot_id = cursor.lastrowid
+            assert bot_id is not None          # an INSERT's row
             self._add_version(bot_id, 1, filename, sha256, source, verdict)
         return bot_id
 
@@ -139,7 +140,8 @@ class LadderStore(Store):
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 (game, seed, map_name, json.dumps(lineup), int(rated), time.time()))
             match = cursor.lastrowid
-        return Queued(match, game, seed, map_name, tuple(map(tuple, lineup)), rated)
+            assert match is not None           # an INSERT's row
+        return Queued(match, game, seed, map_name, tuple(map(tuple, lineup)), rated)  # type: ignore[arg-type]  # pairs
 
     def unfinished(self) -> list[Queued]:
         """Queued matches without a result (in flight when the server stopped), in order."""
@@ -166,6 +168,7 @@ class LadderStore(Store):
             self.db.executemany("UPDATE ladder_bots SET status = 'suspended', reason = ? "
                                 "WHERE id = ? AND status = 'active'",
                                 [(reason, bot_id) for bot_id, reason in suspend])
+        assert cursor.lastrowid is not None    # an INSERT's row
         return cursor.lastrowid
 
     def fail(self, queued: Queued, error: str) -> None:
