@@ -14,21 +14,21 @@ from engine import InputError
 from orchestrator.views.replay import embed, with_policy
 
 
-def _seeds_as_text(value: Any) -> Any:
+def seeds_as_text(value: Any) -> Any:
     """The report with every `seed` as text: drawn seeds are 63-bit, past what a
     JavaScript number holds exactly."""
     if isinstance(value, dict):
         return {key: str(item) if key == "seed" and isinstance(item, int)
-                else _seeds_as_text(item) for key, item in value.items()}
+                else seeds_as_text(item) for key, item in value.items()}
     if isinstance(value, list):
-        return [_seeds_as_text(item) for item in value]
+        return [seeds_as_text(item) for item in value]
     return value
 
 
 def page(report: dict) -> str:
     """The page of one matrix report (orchestrator/service/matchups.py's `matrix`)."""
     template = resources.files("orchestrator").joinpath("views/viewer/matrix.html").read_text()
-    return with_policy(template.replace("__MATRIX_JSON__", embed(_seeds_as_text(report))))
+    return with_policy(template.replace("__MATRIX_JSON__", embed(seeds_as_text(report))))
 
 
 def write_page(report: dict, target: Path) -> Path:
