@@ -106,13 +106,17 @@ def test_the_bot_pages_chart_is_the_stored_matches_ratings_before_and_after_a_re
     for bot in bots:
         assert live[bot] == truth.get(bot, []), bot
     # A new server on the same database: the same chart, from the stored matches alone.
+    # (A match running when the first server stopped is recorded as it stops: the stored
+    # matches may have grown past the quiet moment's, never changed before it.)
+    stored = recomputed(db)
+    assert all(stored.get(bot, [])[:len(live[bot])] == live[bot] for bot in bots), stored
     again = Ladder(db, ["robotgame"])
     try:
         with TestClient(create_app(again, run=False)) as client:
-            assert {bot: page_points(client, bot) for bot in bots} == live
-            assert recomputed(db) == truth
+            assert {bot: page_points(client, bot) for bot in bots} == \
+                {bot: stored.get(bot, []) for bot in bots}
             for bot in bots:
                 api = client.get(f"/api/bots/{bot}").json()["history"]
-                assert [(match, elo) for _, match, elo in api] == live[bot]
+                assert [(match, elo) for _, match, elo in api] == stored.get(bot, [])
     finally:
         again.store.close()
