@@ -477,7 +477,13 @@ def test_rated_matches_play_between_the_challenges_of_a_real_server(tmp_path) ->
                 challenges.append(answer.json()["match"])
         extra = server.client.post("/api/challenges", json={"bots": [bots[0][0], bots[1][0]]},
                                    headers={"Authorization": f"Bearer {bots[0][1]}"})
-        assert extra.status_code == 429
+        # A fifth of one token's challenges while its four are pending: refused. The one
+        # worker may have played one of them already (a fast machine), and then a slot is
+        # free: accepted, and that match is among those finished.
+        if extra.status_code != 429:
+            finished = {m["id"] for m in server.matches() or []}
+            assert extra.status_code == 202 and finished & set(challenges[:CHALLENGES_PENDING]), \
+                (extra.status_code, extra.text)
         done = wait_for(lambda: (m := server.matches()) and set(challenges) <= {
             x["id"] for x in m} and m, 600, "the 12 challenges")
         order = [m for m in reversed(done)]                  # finishing order
