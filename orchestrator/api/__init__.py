@@ -23,6 +23,7 @@ This folder holds the front (here), its result types (`types.py`), bots given as
 """
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import sys
 from pathlib import Path
@@ -125,7 +126,7 @@ def play(bots: Sequence[Bot] | None = None, *, game: str = DEFAULT_GAME, map: st
                           on_skip=_skipped_sample)
         if turns is not None:
             arguments.check(turns=turns)
-            spec.turns = turns
+            spec = dataclasses.replace(spec, turns=turns)
     shown = _shows_progress(progress)
     replays: list[dict] | None = [] if record or replay is not None else None
     try:

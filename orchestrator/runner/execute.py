@@ -9,14 +9,13 @@ from __future__ import annotations
 import os
 import signal
 import time
-from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from orchestrator.games import get_game
 from orchestrator.replay import file as replay
 from orchestrator.runner.bots import BotFile
 from orchestrator.runner.check import check_submission
-from orchestrator.runner.match import MatchSpec, match_fallback, run_match, scratch_files
+from orchestrator.runner.match import MatchSpec, match_fallback, run_match
 from orchestrator.runner.schedule import Planned
 from orchestrator.runner.series import Series
 from sandbox.botlib import child_module
@@ -26,20 +25,12 @@ from sandbox.modes import DEFAULT_MODE, MODES
 BACKENDS = ("local", "dask")
 
 
-def play_planned(spec: dict) -> dict:
+def play_planned(spec: MatchSpec) -> dict:
     """Play one planned match (in a worker). Never raises: a failure comes back as data."""
     started = time.perf_counter()
+    replays: list[dict] | None = [] if spec.replay else None
     try:
-        game = get_game(spec["game"])
-        rules = dict(spec["rules"])
-        bots = [BotFile(b["path"], b["source"], b["sha256"], b["name"]) for b in spec["bots"]]
-        scratch = [scratch_files(text) for text in spec["scratch"]] \
-            if spec.get("scratch") is not None else None
-        match = MatchSpec(game.name, Path(spec["map_name"]), bots, spec["seed"],
-                          game.rules(rules.pop("preset"), **rules), Limits(**spec["limits"]),
-                          spec["sandbox"], map_text=spec["map_text"], scratch=scratch)
-        replays: list[dict] | None = [] if spec.get("replay") else None
-        result = run_match(match, replays=replays)
+        result = run_match(spec, replays=replays)
     except Exception as exc:              # a worker must report, not die
         return {"error": f"{type(exc).__name__}: {exc}"[:500],
                 "wall_s": time.perf_counter() - started}
@@ -85,10 +76,12 @@ def check_planned(spec: dict) -> dict:
         return {"error": f"{type(exc).__name__}: {exc}"[:500]}
 
 
-TASKS = {"match": play_planned, "check": check_planned}
+# A worker's task: ("match", a MatchSpec) or ("check", a submission's check as data).
+Task = tuple[str, Any]
+TASKS: dict[str, Callable[[Any], dict]] = {"match": play_planned, "check": check_planned}
 
 
-def run_task(task: tuple[str, dict]) -> dict:
+def run_task(task: Task) -> dict:
     kind, spec = task
     return TASKS[kind](spec)
 
@@ -122,7 +115,7 @@ class _Worker:
         theirs.close()
         self.core, self.nice = core, nice
         self.key: Any = None
-        self.task: tuple[str, dict] | None = None
+        self.task: Task | None = None
         self.deaths = 0                      # workers that died running this task before
 
     def stop(self) -> None:
@@ -164,7 +157,7 @@ class LocalPool:
     def busy(self) -> int:
         return len(self.workers) - self.free()
 
-    def submit(self, key: Any, task: tuple[str, dict]) -> None:
+    def submit(self, key: Any, task: Task) -> None:
         worker = next(w for w in self.workers if w.task is None)
         worker.key, worker.task, worker.deaths = key, task, 0
         worker.conn.send(task)
@@ -245,7 +238,7 @@ class DaskPool:
     def busy(self) -> int:
         return len(self.running)
 
-    def submit(self, key: Any, task: tuple[str, dict]) -> None:
+    def submit(self, key: Any, task: Task) -> None:
         future = self.client.submit(run_task, task, pure=False)
         self.running[future.key] = (future, key)
 
@@ -300,7 +293,7 @@ class JailPool:
     def busy(self) -> int:
         return len(self.running)
 
-    def submit(self, key: Any, task: tuple[str, dict]) -> None:
+    def submit(self, key: Any, task: Task) -> None:
         self.running[self.executor.submit(run_task, task)] = key
 
     def wait(self, timeout: float | None = None) -> list[tuple[Any, dict]]:
@@ -328,11 +321,10 @@ def jailed_only(planned: list[Planned]) -> bool:
     would play in the standard mode instead)."""
     for item in planned:
         spec = item.spec
-        mode = MODES.get(spec.get("sandbox"))
+        mode = MODES.get(spec.sandbox)
         if mode is None or not mode.whole_match:
             return False
-        bots = [BotFile(b["path"], b["source"], b["sha256"], b["name"]) for b in spec["bots"]]
-        if not mode.programs and match_fallback(get_game(spec["game"]), bots):
+        if not mode.programs and match_fallback(get_game(spec.game), spec.bots):
             return False
     return bool(planned)
 

@@ -26,9 +26,12 @@ from sandbox.modes import IN_JAIL, get_mode
 from sandbox.players import Players
 
 
-@dataclass
+@dataclass(frozen=True)
 class MatchSpec:
-    """Everything a match is a pure function of."""
+    """Everything a match is a pure function of: the one shape of a match from the
+    service that builds it, through the schedule that plans it and the worker or jail that
+    plays it, to the store that records it (`record_of`) and `arena replay DB:ID`, which
+    reads it back (service/stored_replay.py)."""
 
     game: str
     map_path: Path
@@ -46,6 +49,27 @@ class MatchSpec:
     # there instead of at turn 0, with the position's seed, rules and map text.
     start: dict | None = None
     turns: int | None = None               # stop after this many turns (None: play on)
+    replay: bool = False                   # a worker sends the match's replay file back
+
+
+def record_of(spec: MatchSpec) -> dict[str, Any]:
+    """What the store keeps of a played match's spec to play it again (`arena replay
+    DB:MATCH_ID`): everything but the map's and the bots' text, which stay in their files
+    and are named by path and sha256 (a replay refuses a file that changed since). A bot's
+    `file` is its absolute path, where it is read again; its `path` stays as it was given,
+    as the match's results and replay name it. Read back by stored_replay.checked_record."""
+    assert spec.map_text is not None and spec.limits is not None    # a planned match's
+    record: dict[str, Any] = {
+        "game": spec.game, "map_name": spec.map_path.name,
+        "map_path": str(spec.map_path.resolve()), "rules": spec.rules.as_dict(),
+        "seed": spec.seed, "limits": dataclasses.asdict(spec.limits), "sandbox": spec.sandbox,
+        "bots": [{"path": bot.path, "name": bot.name, "sha256": bot.sha256,
+                  "file": str(Path(bot.path).resolve())} for bot in spec.bots],
+    }
+    if spec.scratch is not None:
+        record["scratch"] = [scratch_text(files) for files in spec.scratch]
+    record["map_sha256"] = hashlib.sha256(spec.map_text.encode()).hexdigest()
+    return record
 
 
 @dataclass

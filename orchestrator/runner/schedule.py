@@ -1,4 +1,4 @@
-"""Which matches a batch or a tournament plays, each as plain data with a stable id.
+"""Which matches a batch or a tournament plays, each as a MatchSpec with a stable id.
 
 A planned match carries everything it is a function of (map text, bot sources, seed,
 rules, limits), so it can run in any process or on any machine, and its id is a digest
@@ -22,19 +22,21 @@ from engine import ENGINE_VERSION, InputError
 from orchestrator.games import Game
 from orchestrator.results.store import digest
 from orchestrator.runner.bots import BotFile, unique_names
+from orchestrator.runner.match import MatchSpec
 from sandbox.limits import Limits
 from sandbox.modes import get_mode
 
 FORMATS = ("round-robin", "ffa", "combinations")
 
 
-@dataclass(frozen=True)
+@dataclass
 class Planned:
-    """One match to play: its place in the schedule, its id and its plain-data spec."""
+    """One match to play: its place in the schedule, its id and its spec. A series
+    match's spec gets its entrants' starting scratch as it starts (`Series.take`)."""
 
     ordinal: int
     match_id: str
-    spec: dict[str, Any]
+    spec: MatchSpec
     # Series games: which entrant of the run sits in each seat, and the id of the match
     # each of them played before this one (None for an entrant's first match).
     entrants: tuple[int, ...] = ()
@@ -76,30 +78,11 @@ class Setup:
             # A jail's result is not a standard match's (its bots share one process): a
             # batch in one mode never takes the other's results as its own.
             identity["jailed"] = True
-        spec = {
-            "game": self.game.name, "map_name": self.map_path.name, "map_text": self.map_text,
-            "map_path": str(self.map_path.resolve()),
-            "rules": self.rules.as_dict(), "seed": seed,
-            "limits": dataclasses.asdict(self.limits), "sandbox": self.sandbox,
-            "bots": [{"path": bot.path, "name": bot.name, "sha256": bot.sha256,
-                      "source": bot.source} for bot in lineup],
-        }
+        spec = MatchSpec(self.game.name, self.map_path, list(lineup), seed, self.rules,
+                         self.limits, self.sandbox, map_text=self.map_text)
         if after:
             identity["after"] = list(after)
         return Planned(ordinal, digest(identity), spec, entrants, after)
-
-
-def record_of(spec: dict[str, Any]) -> dict[str, Any]:
-    """What the store keeps of a played match's spec to play it again (`arena replay
-    DB:MATCH_ID`): everything but the map's and the bots' text, which stay in their files
-    and are named by path and sha256 (a replay refuses a file that changed since). A bot's
-    `file` is its absolute path, where it is read again; its `path` stays as it was given,
-    as the match's results and replay name it."""
-    record = {key: value for key, value in spec.items() if key not in ("map_text", "replay")}
-    record["map_sha256"] = hashlib.sha256(spec["map_text"].encode()).hexdigest()
-    record["bots"] = [{key: value for key, value in bot.items() if key != "source"}
-                      | {"file": str(Path(bot["path"]).resolve())} for bot in spec["bots"]]
-    return record
 
 
 def plan_batch(setup: Setup, bots: list[BotFile], seeds: list[int]) -> list[Planned]:

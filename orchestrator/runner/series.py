@@ -7,8 +7,10 @@ they left. A run that resumes rebuilds that state from the store's finished matc
 """
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
+from orchestrator.runner.match import scratch_files
 from orchestrator.runner.schedule import Planned
 
 
@@ -36,7 +38,8 @@ class Series:
             if all(before is None or before in self.done for before in item.after):
                 del self.waiting[k]
                 if item.entrants:
-                    item.spec["scratch"] = [self.scratch.get(e, {}) for e in item.entrants]
+                    item.spec = dataclasses.replace(item.spec, scratch=[
+                        scratch_files(self.scratch.get(e, {})) for e in item.entrants])
                 self.running += 1
                 return item
         return None

@@ -3,6 +3,7 @@ functions): plan them, play what the store does not hold yet, and report. Every 
 goes into the store as it finishes, so the same call after Ctrl-C plays only the rest."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sqlite3
@@ -19,7 +20,8 @@ from orchestrator.results.store import Store, WriteFailed, digest
 from orchestrator.results.summary import Tally, by_file, by_seat, summarize
 from orchestrator.runner import execute
 from orchestrator.runner.bots import read_bot
-from orchestrator.runner.schedule import Planned, Setup, plan_batch, plan_tournament, record_of
+from orchestrator.runner.match import record_of
+from orchestrator.runner.schedule import Planned, Setup, plan_batch, plan_tournament
 from orchestrator.runner.series import Series
 from orchestrator.service.setup import results_path, run_setup, sandbox_shown, workers_for
 from orchestrator.service.values import Interrupted, seed_or_draw
@@ -167,7 +169,7 @@ def play_all(kind: str, setup: Setup, planned: list[Planned], args: dict[str, An
         series = Series(planned, store.scratch(done))
         if replays:
             for item in series.waiting:
-                item.spec["replay"] = True
+                item.spec = dataclasses.replace(item.spec, replay=True)
         skipped = len(done)
         if series.waiting:
             tally = Tally(key)                  # the live standings, however long the batch
@@ -203,7 +205,7 @@ def _play(series: Series, tally: Tally, store: Store, backend: str, workers: int
     with watch(len(series.waiting), tally) as advance:
         for item, outcome in execute.run(series, backend, workers, address):
             if "error" in outcome:
-                raise InputError(f"match with seed {item.spec['seed']}: {outcome['error']}")
+                raise InputError(f"match with seed {item.spec.seed}: {outcome['error']}")
             kept = made = None
             if "replay" in outcome:
                 kept = store.path.parent / "replays" / f"{item.match_id}.json.gz"

@@ -30,7 +30,8 @@ from orchestrator.results import betting, sprt
 from orchestrator.results.store import Store, WriteFailed, digest
 from orchestrator.runner import execute
 from orchestrator.runner.bots import BotFile, read_bot
-from orchestrator.runner.schedule import Planned, Setup, plan_compare, record_of
+from orchestrator.runner.match import record_of
+from orchestrator.runner.schedule import Planned, Setup, plan_compare
 from orchestrator.runner.series import Series
 from orchestrator.service.batch import first_seed_for, stopped_writing
 from orchestrator.service.setup import results_path, run_setup, sandbox_shown, workers_for
@@ -272,7 +273,7 @@ def _play(series: Series, test: Test, planned: list[Planned], seats: list[int | 
         for item, outcome in execute.run(series, backend, workers, address,
                                          capacity=capacity):
             if "error" in outcome:
-                raise InputError(f"game with seed {item.spec['seed']}: {outcome['error']}")
+                raise InputError(f"game with seed {item.spec.seed}: {outcome['error']}")
             store.add_match(item.match_id, outcome["result"], outcome["wall_s"],
                             record_of(item.spec))
             results[item.match_id] = outcome["result"]

@@ -20,6 +20,7 @@ bots' and map's paths and digests) before anything is read or run.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from pathlib import Path
 from typing import Callable
@@ -31,6 +32,7 @@ from orchestrator.games import GAMES
 from orchestrator.results.store import Store, scratch_fits
 from orchestrator.runner import execute
 from orchestrator.runner.bots import BotFile
+from orchestrator.runner.match import MatchSpec, scratch_files
 from orchestrator.service.batch import write_whole
 from orchestrator.service.matchups import Kept
 from orchestrator.service.results import open_results
@@ -38,7 +40,7 @@ from orchestrator.service.values import game_limits
 from orchestrator.text import shown
 from sandbox import modes
 from sandbox.isolation import SCRATCH_BYTES
-from sandbox.limits import looser
+from sandbox.limits import Limits, looser
 from sandbox.modes import DEFAULT_MODE
 
 _SHA256 = frozenset("0123456789abcdef")
@@ -94,12 +96,10 @@ def replay_path(db: Path, match_id: str, told: Callable[[str], None] = lambda _:
                          f"played from (it was played before arena kept that): run the batch "
                          f"again with --replays")
     record = checked_record(record, where, cpu_limit, memory_mb)
-    spec = _spec(record, where) | {"sandbox": sandbox}
+    spec = dataclasses.replace(_spec(record, where), sandbox=sandbox)
     game = GAMES[record["game"]]
     mode = sandbox
-    if not modes.get_mode(sandbox).programs and execute.match_fallback(
-            game, [BotFile(b["path"], b["source"], b["sha256"], b["name"])
-                   for b in spec["bots"]]):
+    if not modes.get_mode(sandbox).programs and execute.match_fallback(game, spec.bots):
         mode = f"standard (--sandbox {sandbox} falls back for programs)"
     told(f"replaying {where} from its record (seed {record['seed']}), sandbox {mode}")
     outcome = execute.play_planned(spec)
@@ -180,9 +180,9 @@ def checked_record(record: object, where: str, cpu_limit: float | None = None,
     return record
 
 
-def _spec(record: dict, where: str) -> dict:
-    """The planned spec of a recorded match, its map and bots read again from their
-    files, each checked against the sha256 it had."""
+def _spec(record: dict, where: str) -> MatchSpec:
+    """The spec of a recorded match (as `checked_record` passed it), its map and bots read
+    again from their files, each checked against the sha256 it had."""
     map_path = Path(record["map_path"])
     map_bytes = _read(map_path, "map", where)
     if hashlib.sha256(map_bytes).hexdigest() != record["map_sha256"]:
@@ -194,13 +194,18 @@ def _spec(record: dict, where: str) -> dict:
         if hashlib.sha256(source).hexdigest() != bot["sha256"]:
             raise InputError(f"{where}: the bot {bot['file']} changed since the match was "
                              f"played (sha256 differs); it cannot be replayed exactly")
-        bots.append({key: value for key, value in bot.items() if key != "file"}
-                    | {"source": source})
+        bots.append(BotFile(bot["path"], source, bot["sha256"], bot["name"]))
     try:
         map_text = map_bytes.decode("utf-8")
     except UnicodeDecodeError:
         raise InputError(f"{map_path}: cannot read the map (not UTF-8 text)") from None
-    return record | {"map_text": map_text, "bots": bots, "replay": True}
+    game = GAMES[record["game"]]
+    rules = dict(record["rules"])
+    scratch = record.get("scratch")
+    return MatchSpec(game.name, map_path, bots, record["seed"],
+                     game.rules(rules.pop("preset"), **rules), Limits(**record["limits"]),
+                     record["sandbox"], map_text=map_text, replay=True,
+                     scratch=None if scratch is None else [scratch_files(s) for s in scratch])
 
 
 def _read(path: Path, what: str, where: str) -> bytes:

@@ -22,7 +22,7 @@ def setup(game="arena", map_ref="tiny", **rules) -> Setup:
 
 
 def lineups(planned) -> list[tuple[list[str], int]]:
-    return [([b["name"] for b in p.spec["bots"]], p.spec["seed"]) for p in planned]
+    return [([b.name for b in p.spec.bots], p.spec.seed) for p in planned]
 
 
 def test_round_robin_plays_every_pair_with_sides_swapped() -> None:

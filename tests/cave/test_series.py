@@ -105,15 +105,16 @@ def test_series_hands_out_a_cave_match_only_after_its_entrants_previous_ones() -
     planned = plan_batch(_setup("cave"), bots, [1, 2, 3])
     series = Series(planned)
     first = series.take()
-    assert first is planned[0] and first.spec["scratch"] == [{}, {}]
+    assert first is planned[0] and first.spec.scratch == [{}, {}]
     assert series.take() is None                         # seed 2 waits for seed 1
     left = {"asked": base64.b64encode(b"7").decode()}
+    left_files = {"asked": b"7"}
     series.finish(first, {"result": {"players": [{"seat": 1, "scratch": left}]}})
     second = series.take()
-    assert second is planned[1] and second.spec["scratch"] == [{}, left]
+    assert second is planned[1] and second.spec.scratch == [{}, left_files]
     # a run that finds seed 1 already played starts seed 2 from what seed 1 left
     resumed = Series(planned, {planned[0].match_id: {1: left}})
-    assert resumed.take().spec["scratch"] == [{}, left]
+    assert resumed.take().spec.scratch == [{}, left_files]
 
 
 def test_a_series_match_id_names_the_matches_before_it() -> None:

@@ -32,6 +32,7 @@ from engine import InputError
 from orchestrator import api
 from orchestrator.replay import position as positions
 from orchestrator.runner import execute
+from orchestrator.runner.match import MatchSpec
 from tests.conformance.matrix import folder
 from tests.conftest import ARENA_CMD, ROOT
 from tests.positions.support import lineup, load, recorded
@@ -121,15 +122,15 @@ def test_the_api_plays_a_record_in_the_mode_the_caller_chose(stored, monkeypatch
     db, _, match_id = stored
     forge(db, lambda record: record.update(sandbox="off", limits=dict(
         record["limits"], memory_mb=256)))
-    seen: list[dict] = []
+    seen: list[MatchSpec] = []
     real = execute.play_planned
     monkeypatch.setattr(execute, "play_planned", lambda spec: seen.append(spec) or real(spec))
     api.open_store(db).replay(match_id)
-    assert seen[-1]["sandbox"] == "standard"
-    assert seen[-1]["limits"]["memory_mb"] == 256    # a tighter limit is the match's own
+    assert seen[-1].sandbox == "standard"
+    assert seen[-1].limits.memory_mb == 256    # a tighter limit is the match's own
     (db.parent / "replays" / f"{match_id}.json.gz").unlink()
     api.open_store(db).replay(match_id, sandbox="strict")
-    assert seen[-1]["sandbox"] == "strict"
+    assert seen[-1].sandbox == "strict"
 
 
 def test_replay_takes_sandbox_from_the_one_table_of_modes(stored) -> None:

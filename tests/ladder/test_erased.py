@@ -48,7 +48,7 @@ def replayed_in_process(ladder: Ladder, match_id: int):
     queued = Queued(row[0], row[1], row[2], row[3],
                     tuple(map(tuple, json.loads(row[4]))), bool(row[5]))
     with ladder.lock:
-        spec = ladder._spec(queued)
+        spec = ladder._planned(queued).spec
     attempts: list[tuple[list[str], list[dict]]] = []
     made, played = matches._Attempt._new_match, execute.run_match
 

@@ -32,7 +32,7 @@ from orchestrator.results.ratings import Ratings
 from orchestrator.results.stats import wilson
 from orchestrator.runner import execute
 from orchestrator.runner.bots import BotFile, described
-from orchestrator.runner.schedule import Setup
+from orchestrator.runner.schedule import Planned, Setup
 from orchestrator.web.ladder.matchmaking import LadderRules, Standing, pick
 from orchestrator.web.ladder.store import LadderStore, Queued
 from sandbox.limits import Limits
@@ -251,9 +251,9 @@ class Ladder:
                 queued = self._next_match()
                 if queued is None:
                     return
-                spec = self._spec(queued)
-                self.running[queued.id] = spec["digest"]
-            self.match_pool.submit(queued, ("match", spec))
+                planned = self._planned(queued)
+                self.running[queued.id] = planned.match_id
+            self.match_pool.submit(queued, ("match", planned.spec))
 
     def _next_match(self) -> Queued | None:
         """The match to start in a free slot (under the lock): a replayed rated match
@@ -297,7 +297,8 @@ class Ladder:
                 if bot_id in self.bots:
                     self.bots[bot_id].pending += step
 
-    def _spec(self, queued: Queued) -> dict:
+    def _planned(self, queued: Queued) -> Planned:
+        """The queued match as the schedule plans it, its replay sent back."""
         game = get_game(queued.game)
         key = (queued.game, queued.map)
         if key not in self.setups:
@@ -309,7 +310,8 @@ class Ladder:
             lineup.append(BotFile(f"ladder/{bot_id}/v{version}/{filename}", source, sha256,
                                   self.bots[bot_id].name))
         planned = self.setups[key].plan(queued.id, lineup, queued.seed)
-        return planned.spec | {"replay": True, "digest": planned.match_id}
+        planned.spec = dataclasses.replace(planned.spec, replay=True)
+        return planned
 
     def _record(self, queued: Queued, outcome: dict) -> None:
         """_finish, guarded: a match that cannot be recorded is logged, recorded as
