@@ -12,9 +12,10 @@ import dataclasses
 import json
 from dataclasses import dataclass, field
 from html import escape
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, Callable, Generic, Mapping, Sequence, TypeVar, cast
 
 from orchestrator.results import notes
+from orchestrator.results.match_result import MatchData
 from orchestrator.text import shown
 from orchestrator.views import replay as replay_view
 
@@ -22,7 +23,7 @@ T = TypeVar("T")
 VIEWER_HEIGHT = 760        # px: the viewer's board, controls and side panels
 
 
-def _typed(cls: type[T], data: dict) -> T:
+def _typed(cls: type[T], data: Mapping[str, Any]) -> T:
     """A dataclass of `cls` from the keys of `data` it names (missing ones: None)."""
     # Each cls is one of the dataclasses below, with a `data` field.
     return cls(**{f.name: data.get(f.name) for f in dataclasses.fields(cls)  # type: ignore[call-arg, arg-type]
@@ -44,7 +45,8 @@ def pandas_module():
     return pandas
 
 
-def html_table(rows: Sequence[dict], columns: Sequence[tuple[str, Callable[[dict], Any]]],
+def html_table(rows: Sequence[Mapping[str, Any]],
+               columns: Sequence[tuple[str, Callable[[Any], Any]]],
                caption: str = "") -> str:
     """An HTML table of `rows`; every cell and the caption are shown() (a bot's bidi
     override or zero-width character in a name or a note is its escape, as in the
@@ -64,14 +66,17 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-class _Json:
+J = TypeVar("J", bound=Mapping[str, Any])
+
+
+class _Json(Generic[J]):
     """`to_json()`: a copy of the object `--json` prints."""
 
-    data: dict
+    data: J
 
-    def to_json(self) -> dict:
+    def to_json(self) -> J:
         """The JSON object the CLI prints with `--json` for the same arguments."""
-        return _plain(self.data)
+        return cast(J, _plain(self.data))
 
     def __getitem__(self, key: str) -> Any:
         """`result["winner"]`: any key of the JSON object."""
@@ -79,7 +84,7 @@ class _Json:
 
 
 @dataclass(frozen=True)
-class Replay(_Json):
+class Replay(_Json[dict]):
     """A match's replay (docs/replay.md); in Jupyter it shows as the web viewer."""
 
     game: str
@@ -110,7 +115,7 @@ class Replay(_Json):
 
 
 @dataclass(frozen=True)
-class PlayerResult(_Json):
+class PlayerResult(_Json[dict]):
     """One AI's place in a match."""
 
     name: str
@@ -132,7 +137,7 @@ class PlayerResult(_Json):
 
 
 @dataclass(frozen=True)
-class MatchResult(_Json):
+class MatchResult(_Json[MatchData]):
     """One match, as `arena run --json` prints it; `.replay` is its replay."""
 
     game: str
@@ -144,11 +149,11 @@ class MatchResult(_Json):
     runner_up: str | None
     restarts: int
     players: list[PlayerResult]
-    data: dict = field(repr=False)
+    data: MatchData = field(repr=False)
     replay: Replay | None = field(default=None, repr=False, compare=False)
 
     @classmethod
-    def from_dict(cls, data: dict, replay: dict | None = None) -> "MatchResult":
+    def from_dict(cls, data: Mapping[str, Any], replay: dict | None = None) -> "MatchResult":
         found = _typed(cls, data)
         return dataclasses.replace(
             found, players=[_typed(PlayerResult, p) for p in data["players"]],
@@ -159,8 +164,8 @@ class MatchResult(_Json):
         as `arena run --replay PATH` does."""
         if self.replay is None:
             raise ValueError("this result has no replay")
-        self.data["replay"] = self.replay.save(path)
-        return self.data["replay"]
+        saved = self.data["replay"] = self.replay.save(path)
+        return saved
 
     def _repr_html_(self) -> str:
         summary = html_table(self.data["players"], MATCH_COLUMNS, caption=(
@@ -191,7 +196,7 @@ def _flat(row: dict) -> dict:
 
 
 @dataclass(frozen=True)
-class Standing(_Json):
+class Standing(_Json[dict]):
     """One AI's row of a batch or tournament table (Elo and openskill: tournaments)."""
 
     name: str
@@ -231,7 +236,7 @@ RATING_COLUMNS = (("Elo", lambda r: round(r["elo"])),
 
 
 @dataclass(frozen=True)
-class BatchResult(_Json):
+class BatchResult(_Json[dict]):
     """A batch (`arena batch --json`), a tournament (`arena tournament --json`), or a run
     read from a store (`arena results DB --run ID --json`)."""
 
@@ -264,7 +269,7 @@ class BatchResult(_Json):
 
 
 @dataclass(frozen=True)
-class CompareResult(_Json):
+class CompareResult(_Json[dict]):
     """`arena compare --json`: the sequential test's verdict on NEW against OLD."""
 
     verdict: str                 # H1 (NEW is better), H0 (it is not), identical or undecided
@@ -328,7 +333,7 @@ class RunInfo:
 
 
 @dataclass(frozen=True)
-class Matchups(_Json):
+class Matchups(_Json[dict]):
     """Who beats whom (`arena results DB --matrix --json`): one cell per entrant,
     opponent (and map or seat with `by`), with games, wins, draws, losses, the win rate
     and its 95 % Wilson interval, and the ids of its games; in Jupyter, the heat map."""

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, List, Mapping, Optional
 
 import typer
 from rich.table import Table
@@ -24,6 +24,7 @@ from orchestrator.cli.options import (
 )
 from orchestrator.games import DEFAULT_GAME, get_game
 from orchestrator.results import notes
+from orchestrator.results.match_result import MatchData
 from orchestrator.text import console, plural, shown_text
 from orchestrator.views import replay as replay_view
 from orchestrator.views import turn_report
@@ -105,7 +106,7 @@ def run(
     print_result(result)
 
 
-def _say_if_nothing_was_left(start: Path, result: dict) -> None:
+def _say_if_nothing_was_left(start: Path, result: MatchData) -> None:
     """A position saved at the turn its match ended (`--save-position` without --turn
     saves the last) plays no turn: say so, and how to get one that does."""
     from orchestrator.replay import position
@@ -117,7 +118,7 @@ def _say_if_nothing_was_left(start: Path, result: dict) -> None:
                   soft_wrap=True)
 
 
-def warn_sandbox(result: dict) -> None:
+def warn_sandbox(result: Mapping[str, Any]) -> None:
     """The sandbox's warning, and why a match asked for in one mode played in another."""
     message = warning_once(result.get("sandbox_missing") or {})
     if message:
@@ -126,7 +127,7 @@ def warn_sandbox(result: dict) -> None:
         err.print(Text.assemble("note: ", shown_text(result["sandbox_note"])))
 
 
-def print_result(result: dict) -> None:
+def print_result(result: MatchData) -> None:
     """The human summary: a ranking table, then winner and runner-up."""
     game = get_game(result["game"])
     table = Table(title=shown_text(f"{result['game']} on {result['map']}, seed "
@@ -154,7 +155,7 @@ def print_result(result: dict) -> None:
                   f"after erasing an AI.")
 
 
-def _placed(result: dict, place: int) -> str:
+def _placed(result: MatchData, place: int) -> str:
     """The name(s) at the best (0) or next (1) rank among AIs that finished."""
     ranks = sorted({p["rank"] for p in result["players"] if p["status"] == "ok"})
     if place >= len(ranks):

@@ -15,7 +15,7 @@ import base64
 import gzip
 import json
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Mapping
 
 import msgpack
 
@@ -71,7 +71,7 @@ def _index(frame: dict[str, Any]) -> dict[str, dict[Any, Any]]:
     return {key: {row[0]: row for row in rows} for key, rows in frame.items()}
 
 
-def build(result: dict[str, Any], recorder: Recorder,
+def build(result: Mapping[str, Any], recorder: Recorder,
           marks: list[dict[str, Any]]) -> dict[str, Any]:
     """The whole replay of a finished match."""
     return {

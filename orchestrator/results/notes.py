@@ -11,18 +11,18 @@ there, and escaped again where shown.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from orchestrator.results.penalties import CODE_HINT, ERROR_CAP, PROGRAM_FAULTS, faults, lines
 
 __all__ = ["CODE_HINT", "ERROR_CAP", "PROGRAM_FAULTS", "faults", "note", "penalties"]
 
 
-def note(player: dict[str, Any]) -> str:
+def note(player: Mapping[str, Any]) -> str:
     """The note of one player of a match result (a dict of `arena run --json`'s players)."""
     return "; ".join(lines(player))
 
 
-def penalties(player: dict[str, Any]) -> list[str]:
+def penalties(player: Mapping[str, Any]) -> list[str]:
     """The note's phrases, one a penalty (`"penalties"` in `--json`)."""
     return lines(player)

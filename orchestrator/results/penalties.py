@@ -16,7 +16,7 @@ path) is hostile text: passed through `shown()` here, and escaped again as HTML 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Iterable, TypeGuard
+from typing import Any, Iterable, Mapping, TypeGuard
 
 from orchestrator.games.sample_folder import cache_dir
 from orchestrator.text import plural, shown
@@ -36,7 +36,7 @@ KEPT = {"errors": (1, 200), "violations": (20, 100), "warnings": (20, 92)}
 MOST_DROPPED = 1 << 53
 
 
-def record(player: dict[str, Any]) -> dict[str, Any]:
+def record(player: Mapping[str, Any]) -> dict[str, Any]:
     """What a results file keeps of a player's penalties: the first error, the refused
     attempts, rule 1's warnings, the output cut."""
     return {"errors": list((player.get("errors") or [])[:1]),
@@ -76,7 +76,7 @@ def megabytes(count: int) -> str:
     return plural(count, "byte")
 
 
-def _outcome_parts(player: dict[str, Any]) -> tuple[str, list[str]] | None:
+def _outcome_parts(player: Mapping[str, Any]) -> tuple[str, list[str]] | None:
     """The word and the reason and turn of an erase, forfeit or load error, else None."""
     word = STATUS_WORDS.get(player.get("status"))  # type: ignore[arg-type]  # text (checked); unknown: None
     if word is None and player.get("status") != "ok" and player.get("status"):
@@ -89,7 +89,7 @@ def _outcome_parts(player: dict[str, Any]) -> tuple[str, list[str]] | None:
     return word, parts
 
 
-def erase_memory(player: dict[str, Any]) -> float | None:
+def erase_memory(player: Mapping[str, Any]) -> float | None:
     """The memory an AI held when memory erased it (MB), else None."""
     if player.get("status") == "erased" and "memory" in str(player.get("reason") or "") \
             and player.get("peak_rss_mb"):
@@ -103,7 +103,7 @@ def _said(word: str, parts: list[str]) -> str:
     return f"{word} ({', '.join(parts)})" if parts else word
 
 
-def outcome(player: dict[str, Any]) -> str:
+def outcome(player: Mapping[str, Any]) -> str:
     """`erased (cpu time limit, turn 1)`, `erased (memory limit, turn 2, 93 MB)`,
     `forfeit (...)`, `not loaded (...)`; "" for an AI that finished."""
     found = _outcome_parts(player)
@@ -114,7 +114,7 @@ def outcome(player: dict[str, Any]) -> str:
     return _said(word, parts + ([f"{memory:.0f} MB"] if memory is not None else []))
 
 
-def overheats(player: dict[str, Any]) -> str:
+def overheats(player: Mapping[str, Any]) -> str:
     """`3 overheats, first: ZeroDivisionError: division by zero`, or ""."""
     count = player.get("overheats") or 0
     errors = player.get("errors") or []
@@ -150,7 +150,7 @@ def _detail(violation: str) -> str:
     return _cut(detail.strip() or kind)
 
 
-def refused(player: dict[str, Any]) -> str:
+def refused(player: Mapping[str, Any]) -> str:
     """`refused: 2 socket (socket(AF_INET, SOCK_STREAM)), 1 file (open /etc/passwd for
     reading)`: what the sandbox refused it, by kind, the first of each; or ""."""
     violations = player.get("violations") or []
@@ -162,13 +162,13 @@ def refused(player: dict[str, Any]) -> str:
     return _refused_text(refused_kinds(violations), first)
 
 
-def output_cut(player: dict[str, Any]) -> str:
+def output_cut(player: Mapping[str, Any]) -> str:
     """`output cut: 733 MB` (what it printed past the cap), or ""."""
     dropped = player.get("output_dropped") or 0
     return f"output cut: {megabytes(dropped)}" if dropped else ""
 
 
-def rule_one(player: dict[str, Any]) -> str:
+def rule_one(player: Mapping[str, Any]) -> str:
     """`rule 1: module state changed by move(): seen` (robots sharing memory), or ""."""
     warnings = player.get("warnings") or []
     if not warnings:
@@ -177,7 +177,7 @@ def rule_one(player: dict[str, Any]) -> str:
     return f"rule 1: {shown(warnings[0])}{more}"
 
 
-def faults(player: dict[str, Any]) -> str:
+def faults(player: Mapping[str, Any]) -> str:
     """A program's failed turns (by kind), or its invalid answers, else ""."""
     stats = player.get("stats") or {}
     turns = stats.get("decisions") or 0
@@ -188,13 +188,13 @@ def faults(player: dict[str, Any]) -> str:
     return "; ".join(said)
 
 
-def lines(player: dict[str, Any]) -> list[str]:
+def lines(player: Mapping[str, Any]) -> list[str]:
     """Every penalty of one player of one match, one phrase each."""
     return [part for part in (outcome(player), overheats(player), refused(player),
                               output_cut(player), rule_one(player), faults(player)) if part]
 
 
-def note(player: dict[str, Any]) -> str:
+def note(player: Mapping[str, Any]) -> str:
     """All of them in one line ("" for a clean game)."""
     return "; ".join(lines(player))
 
@@ -219,7 +219,7 @@ class Penalties:
         self.warnings: Counter[str] = Counter()
         self.faults: Counter[str] = Counter()
 
-    def add(self, player: dict[str, Any]) -> None:
+    def add(self, player: Mapping[str, Any]) -> None:
         found = _outcome_parts(player)
         if found is not None:
             key = (found[0], tuple(found[1]))

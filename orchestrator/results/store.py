@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterable, Iterator, TypeGuard
 
 from engine import InputError
 from orchestrator.results import penalties
+from orchestrator.results.match_result import MatchData
 from sandbox.isolation import SCRATCH_BYTES
 from sandbox.shown import shown
 
@@ -200,7 +201,7 @@ class Store:
             self.db.executemany("INSERT OR IGNORE INTO run_matches VALUES (?, ?, ?)",
                                 [(run_id, mid, i) for i, mid in enumerate(match_ids)])
 
-    def add_match(self, match_id: str, result: dict, wall_s: float,
+    def add_match(self, match_id: str, result: MatchData, wall_s: float,
                   inputs: dict | None = None) -> None:
         """Record one finished match and its participants, all or nothing. `inputs`: what
         the match was played from (its planned spec, without the bots' and the map's
@@ -211,7 +212,7 @@ class Store:
                 self.db.execute("INSERT OR REPLACE INTO inputs VALUES (?, ?)",
                                 (match_id, json.dumps(inputs, sort_keys=True)))
 
-    def write_match(self, match_id: str, result: dict, wall_s: float) -> None:
+    def write_match(self, match_id: str, result: MatchData, wall_s: float) -> None:
         """add_match's statements, inside the caller's transaction."""
         self.db.execute(
             "INSERT OR REPLACE INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Callable, Hashable, Iterable
+from typing import Any, Callable, Hashable, Iterable, Mapping
 
 from orchestrator.results.penalties import Penalties
 from orchestrator.results.stats import wilson
@@ -31,7 +31,7 @@ class Tally:
         self.matches = 0
         self.most_players = 0           # the largest match: top-2 says nothing at 2
 
-    def add(self, match: dict[str, Any]) -> None:
+    def add(self, match: Mapping[str, Any]) -> None:
         self.matches += 1
         self.most_players = max(self.most_players, len(match["players"]))
         self.turns[match["turns"]] += 1

@@ -19,6 +19,7 @@ from engine import InputError
 from orchestrator import arguments
 from orchestrator.games import DEFAULT_GAME, get_game
 from orchestrator.results import notes, penalties
+from orchestrator.results.match_result import MatchData
 from orchestrator.runner.bots import BotFile, read_bot
 from orchestrator.runner.match import MatchSpec, run_match
 from orchestrator.text import shown
@@ -166,11 +167,11 @@ def check_submission(bot: BotFile, game: str = DEFAULT_GAME, turns: int | None =
     return judged
 
 
-def game_difference(first: dict[str, Any], second: dict[str, Any]) -> str | None:
+def game_difference(first: MatchData, second: MatchData) -> str | None:
     """How two games of one match spec differ, in a few words; None when they do not: the
     moves every bot played (`moves`, a digest of each turn's decoded moves), the turns,
     how it ended, and every seat's status and rank."""
-    def seats(result: dict[str, Any]) -> list[Any]:
+    def seats(result: MatchData) -> list[Any]:
         return sorted((p["seat"], p["status"], p["rank"]) for p in result["players"])
     if first["turns"] != second["turns"]:
         return f"{first['turns']} turns, then {second['turns']}"
@@ -198,7 +199,7 @@ def slow_start_hint(game: str, bot: BotFile, limits: Limits | None) -> str:
             f"({limits.first_wall_s:g} s for its first turn)")
 
 
-def verdict(result: dict[str, Any], bot: BotFile, max_overheat_share: float, output_cap: int,
+def verdict(result: MatchData, bot: BotFile, max_overheat_share: float, output_cap: int,
             limits: Limits | None = None) -> dict[str, Any]:
     me = next(p for p in result["players"] if p["bot"] == bot.path)
     stats = me["stats"]

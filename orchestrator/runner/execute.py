@@ -9,10 +9,11 @@ from __future__ import annotations
 import os
 import signal
 import time
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, cast
 
 from orchestrator.games import get_game
 from orchestrator.replay import file as replay
+from orchestrator.results.match_result import Played
 from orchestrator.runner.bots import BotFile
 from orchestrator.runner.check import check_submission
 from orchestrator.runner.match import MatchSpec, match_fallback, run_match
@@ -25,7 +26,7 @@ from sandbox.modes import DEFAULT_MODE, MODES
 BACKENDS = ("local", "dask")
 
 
-def play_planned(spec: MatchSpec) -> dict:
+def play_planned(spec: MatchSpec) -> Played:
     """Play one planned match (in a worker). Never raises: a failure comes back as data."""
     started = time.perf_counter()
     replays: list[dict] | None = [] if spec.replay else None
@@ -34,7 +35,7 @@ def play_planned(spec: MatchSpec) -> dict:
     except Exception as exc:              # a worker must report, not die
         return {"error": f"{type(exc).__name__}: {exc}"[:500],
                 "wall_s": time.perf_counter() - started}
-    outcome = {"result": result, "wall_s": time.perf_counter() - started}
+    outcome: Played = {"result": result, "wall_s": time.perf_counter() - started}
     if replays:
         outcome["replay"] = replay.encode(replays[0])     # plain bytes: the parent writes
     return outcome
@@ -78,7 +79,7 @@ def check_planned(spec: dict) -> dict:
 
 # A worker's task: ("match", a MatchSpec) or ("check", a submission's check as data).
 Task = tuple[str, Any]
-TASKS: dict[str, Callable[[Any], dict]] = {"match": play_planned, "check": check_planned}
+TASKS: dict[str, Callable[[Any], Any]] = {"match": play_planned, "check": check_planned}
 
 
 def run_task(task: Task) -> dict:
@@ -338,7 +339,7 @@ def open_pool(backend: str, workers: int, address: str | None = None, pin: bool 
 
 
 def run(series: Series, backend: str, workers: int, address: str | None = None,
-        pin: bool = True, capacity: int | None = None) -> Iterator[tuple[Planned, dict]]:
+        pin: bool = True, capacity: int | None = None) -> Iterator[tuple[Planned, Played]]:
     """Play the series' matches on a backend, yielding (planned, outcome) as each finishes.
 
     Matches start in the order `series` allows. Workers play matches and return plain
@@ -361,9 +362,10 @@ def run(series: Series, backend: str, workers: int, address: str | None = None,
                 pool.submit(item, ("match", item.spec))
             if not pool.busy():
                 raise RuntimeError("no match can start: the schedule's order is broken")
-            for item, outcome in pool.wait():
-                series.finish(item, outcome)
-                yield item, outcome
+            for item, sent in pool.wait():
+                played = cast(Played, sent)              # a match task's: play_planned's
+                series.finish(item, played)
+                yield item, played
     finally:
         pool.close()
 

@@ -19,6 +19,7 @@ from engine.streams import bot_key
 from orchestrator.games import get_game, wrong_game_hint
 from orchestrator.games.entry import Game
 from orchestrator.replay import file as replay
+from orchestrator.results.match_result import MatchData, PlayerData
 from orchestrator.runner import jail_result
 from orchestrator.runner.bots import BotFile, unique_names
 from sandbox.limits import Limits
@@ -117,7 +118,7 @@ StopWhen = Callable[[int, dict[int, dict]], bool]
 
 def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None,
               timing: Timing | None = None, trace: Callable[[Match], None] | None = None,
-              replays: list[dict] | None = None, stop: StopWhen | None = None) -> dict:
+              replays: list[dict] | None = None, stop: StopWhen | None = None) -> MatchData:
     """Play the match, replaying it from turn 0 after each erase. Returns the result.
 
     With a `replays` list, the match's replay is appended to it.
@@ -187,7 +188,7 @@ def match_fallback(game: Game, bots: list[BotFile]) -> str | None:
 JAIL_JOB = "orchestrator.runner.jail_job"
 
 
-def _jailed(spec, on_turn, replays, trace, stop) -> dict:
+def _jailed(spec, on_turn, replays, trace, stop) -> MatchData:
     """`--sandbox match`: the whole match in one jail (sandbox/matchjail.py). Its result
     is taken only where it charges no bot and checks out (orchestrator/runner/jail_result.py);
     otherwise the match, a pure function of map, bots, seed and rules, is played again in
@@ -233,7 +234,8 @@ def _jailed(spec, on_turn, replays, trace, stop) -> dict:
     return result
 
 
-def _in_standard(spec: MatchSpec, on_turn, replays: list[dict] | None, note: str) -> dict:
+def _in_standard(spec: MatchSpec, on_turn, replays: list[dict] | None,
+                 note: str) -> MatchData:
     """A match asked for in `--sandbox match`, played in the standard mode, and why."""
     result = run_match(dataclasses.replace(spec, sandbox="standard"), on_turn,
                        replays=replays)
@@ -472,7 +474,7 @@ def scratch_files(text: dict) -> dict[str, bytes]:
 
 
 def _result(spec: MatchSpec, game: Game, arena_map: Any, seats: list[Seat], match: Match,
-            lineup: list[int], restarts: int) -> dict:
+            lineup: list[int], restarts: int) -> MatchData:
     ranks = match.ranking() if lineup else []
     in_match = {i: ranks[local] for local, i in enumerate(lineup)}
     ok = [i for i in lineup if seats[i].status == "ok"]
@@ -485,7 +487,7 @@ def _result(spec: MatchSpec, game: Game, arena_map: Any, seats: list[Seat], matc
     for i, seat in enumerate(seats):
         if seat.status == "load_error":
             rank_of[i] = len(ok) + len(lost) + 1
-    players = []
+    players: list[PlayerData] = []
     for i, seat in enumerate(seats):
         local = lineup.index(i) if i in lineup else None
         stats = match.stats(local) if local is not None else {}

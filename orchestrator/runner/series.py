@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from orchestrator.results.match_result import Played
 from orchestrator.runner.match import scratch_files
 from orchestrator.runner.schedule import Planned
 
@@ -44,10 +45,11 @@ class Series:
                 return item
         return None
 
-    def finish(self, item: Planned, outcome: dict[str, Any]) -> None:
+    def finish(self, item: Planned, outcome: Played) -> None:
         """Record a finished match (a failed one leaves its entrants' scratch as it was)."""
         self.running -= 1
-        players = (outcome.get("result") or {}).get("players", ())
+        result = outcome.get("result")
+        players = result["players"] if result is not None else []
         self._ended(item, {p["seat"]: p["scratch"] for p in players if "scratch" in p})
 
     def _ended(self, item: Planned, scratch_by_seat: dict[int, dict[str, Any]]) -> None:

@@ -20,7 +20,7 @@ import math
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, List, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, List, Mapping, Optional, Sequence
 
 from engine import InputError
 from engine.lazy import lazy_import
@@ -111,27 +111,28 @@ def unwatched(test: Test) -> AbstractContextManager[Callable[[], None]]:
     return nullcontext(lambda: None)
 
 
-def _points(result: dict, seat: int) -> float:
+def _points(result: Mapping[str, Any], seat: int) -> float:
     """A two-player game's points for the bot in `seat`: 1, ½ or 0, by rank."""
     ranks = {p["seat"]: p["rank"] for p in result["players"]}
     mine, theirs = ranks[seat], ranks[1 - seat]
     return 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
 
 
-def _finish(result: dict, seat: int) -> tuple:
+def _finish(result: Mapping[str, Any], seat: int) -> tuple:
     """How well the bot in `seat` finished: rank, then the game's score (higher first)."""
     player = next(p for p in result["players"] if p["seat"] == seat)
     score = (player.get("stats") or {}).get("score")
     return player["rank"], -score if isinstance(score, (int, float)) else 0
 
 
-def same_moves(first: dict, second: dict) -> bool:
+def same_moves(first: Mapping[str, Any], second: Mapping[str, Any]) -> bool:
     """Whether the pair's two games were played move for move alike (results stored
     before the digest existed have none: never alike)."""
     return bool(first.get("moves")) and first.get("moves") == second.get("moves")
 
 
-def pair_outcome(first: dict, second: dict, seat: int | None) -> int:
+def pair_outcome(first: Mapping[str, Any], second: Mapping[str, Any],
+                 seat: int | None) -> int:
     """The pair's class: NEW's points x 2 (0..4) without opponents (NEW sat in seat 0,
     then 1); with them (NEW, then OLD, in `seat`), 2 if NEW finished better, 1 as well, 0
     worse."""
@@ -152,7 +153,7 @@ class Comparison:
     test: Test
     planned: list[Planned]
     seats: list[int | None]
-    results: dict[str, dict]
+    results: dict[str, Mapping[str, Any]]
     store: Store
     run_id: str
     skipped: int
@@ -202,7 +203,7 @@ def start(new: Path, old: Path, game: str, against: Optional[List[str]], elo0: f
         store.add_run(run_id, "compare", name, args, ids)
     except WriteFailed as exc:
         raise stopped_writing(exc, store, run_id, len(planned), "games") from None
-    results = {m["id"]: m for m in store.iter_run_results(run_id)}
+    results: dict[str, Mapping[str, Any]] = {m["id"]: m for m in store.iter_run_results(run_id)}
     skipped = len(results)
     _advance(test, planned, seats, results)
     return Comparison(setup, new_bot, old_bot, opponents, test, planned, seats, results,
@@ -253,7 +254,7 @@ def _opponents(game: str, against: Optional[List[str]]) -> list[BotFile]:
 
 
 def _advance(test: Test, planned: Sequence[Planned | _Stored], seats: list[int | None],
-             results: dict[str, dict]) -> None:
+             results: dict[str, Mapping[str, Any]]) -> None:
     """Count the finished pairs that follow the counted ones, in order, until the test
     decides or a pair is not finished."""
     while not test.verdict and 2 * test.pairs + 1 < len(planned):
@@ -266,7 +267,7 @@ def _advance(test: Test, planned: Sequence[Planned | _Stored], seats: list[int |
 
 
 def _play(series: Series, test: Test, planned: list[Planned], seats: list[int | None],
-          results: dict[str, dict], store: Store, backend: str, workers: int,
+          results: dict[str, Mapping[str, Any]], store: Store, backend: str, workers: int,
           address: Optional[str], watch: Watch) -> None:
     with watch(test) as update:
         capacity = workers if backend == "dask" else None
@@ -284,7 +285,7 @@ def _play(series: Series, test: Test, planned: list[Planned], seats: list[int | 
                     series.waiting.clear()            # the games in flight finish, uncounted
 
 
-def _report(test: Test, planned: Sequence[Planned | _Stored], results: dict[str, dict],
+def _report(test: Test, planned: Sequence[Planned | _Stored], results: dict[str, Mapping[str, Any]],
             skipped: int, db: Path) -> dict:
     found = sprt.estimate(test.counts)
     counted = 2 * test.pairs
@@ -330,7 +331,7 @@ def stored_report(run: dict, matches: list[dict], db: Path) -> dict:
     planned = [_Stored(i, ids.get(i, f"unplayed-{i}")) for i in range(run["planned"])]
     pairs = run["planned"] // 2
     seats = [None if not against else k % (len(against) + 1) for k in range(pairs)]
-    results = {m["id"]: m for m in matches}
+    results: dict[str, Mapping[str, Any]] = {m["id"]: m for m in matches}
     _advance(test, planned, seats, results)
     report = _report(test, planned, results, 0, db)
     return report | {"game": run["game"], "new": new, "old": old, "against": against,

@@ -23,12 +23,13 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, Mapping
 
 from engine import InputError
 from engine.textfile import MAX_MAP_BYTES, regular_bytes
 from orchestrator import arguments, given_path
 from orchestrator.games import GAMES
+from orchestrator.results.match_result import MatchData
 from orchestrator.results.store import Store, scratch_fits
 from orchestrator.runner import execute
 from orchestrator.runner.bots import BotFile
@@ -220,9 +221,9 @@ def _read(path: Path, what: str, where: str) -> bytes:
                          f"cannot be replayed") from None
 
 
-def _same(result: dict, stored: dict, where: str) -> None:
+def _same(result: MatchData, stored: dict, where: str) -> None:
     """A match played again must end as it was stored: else it is not that match."""
-    def ending(match: dict) -> tuple:
+    def ending(match: Mapping[str, Any]) -> tuple:
         return (match["turns"], sorted((p["seat"], p["rank"], p["status"])
                                        for p in match["players"]))
     if ending(result) != ending(stored):

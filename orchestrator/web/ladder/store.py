@@ -17,6 +17,7 @@ import secrets
 import time
 from dataclasses import dataclass
 
+from orchestrator.results.match_result import MatchData
 from orchestrator.results.store import SCHEMA, Store
 
 LADDER_SCHEMA = SCHEMA + """
@@ -151,7 +152,7 @@ class LadderStore(Store):
         return [Queued(i, game, seed, map_name, tuple(map(tuple, json.loads(lineup))),
                        bool(rated)) for i, game, seed, map_name, lineup, rated in rows]
 
-    def finish(self, queued: Queued, digest: str, result: dict, wall_s: float,
+    def finish(self, queued: Queued, digest: str, result: MatchData, wall_s: float,
                suspend: list[tuple[int, str]]) -> int:
         """Record a played match (and the suspensions it causes), all or nothing. Its
         finishing number."""
