@@ -4,53 +4,119 @@ Each command is a typer adapter in its own module of this folder (`orchestrator/
 Python API (orchestrator/api/) or the service layer under it, and prints."""
 from __future__ import annotations
 
+import importlib
 import sys
+from typing import Any, Iterator, MutableMapping, NoReturn
 
+import click
 import typer
+from typer.core import TyperGroup
 
 from engine import InputError
-from orchestrator.cli import batch as batch_cmd
-from orchestrator.cli import bots as bots_cmd
-from orchestrator.cli import check as check_cmd
-from orchestrator.cli import compare as compare_cmd
-from orchestrator.cli import maps as maps_cmd
-from orchestrator.cli import publish as publish_cmd
-from orchestrator.cli import replay as replay_cmd
-from orchestrator.cli import results as results_cmd
-from orchestrator.cli import run as run_cmd
-from orchestrator.cli import scenario as scenario_cmd
-from orchestrator.cli import serve as serve_cmd
-from orchestrator.games import games_help
-from orchestrator.service.values import Interrupted
-from orchestrator.text import shown
-from sandbox import modes
-from sandbox.isolation import SandboxUnavailable
+from orchestrator.cli.version import version_line
 
-app = typer.Typer(
-    name="arena", add_completion=False, no_args_is_help=True,
-    rich_markup_mode="rich",
-    help="Run sandboxed matches of robot programming games.\n\n"
+# Every command: its name -> (its module in this folder, the function or the typer app
+# there), in the order `arena --help` lists them. A command's module imports when the
+# command line names it (or `arena --help` lists them all), not before: `arena --version`
+# and `arena check ...` do not import the ladder, the batch runner or the other engines'
+# views (issue 44; tests/test_startup.py).
+COMMANDS: dict[str, tuple[str, str]] = {
+    "batch": ("batch", "batch"),
+    "tournament": ("batch", "tournament"),
+    "results": ("results", "results"),
+    "publish": ("publish", "publish"),
+    "compare": ("compare", "compare"),
+    "replay": ("replay", "replay_command"),
+    "serve": ("serve", "serve"),
+    "bots": ("bots", "bots"),
+    "run": ("run", "run"),
+    "check": ("check", "check"),
+    "scenario": ("scenario", "scenario"),
+    "maps": ("maps", "app"),
+}
+ABOUT = ("Run sandboxed matches of robot programming games.\n\n"
          "Start with [bold]arena run[/bold]: it plays the bundled sample bots on the default "
          "map. Then pass your own bot files: [bold]arena run my_bot.py bots/arena/hunter.py"
-         "[/bold].\n\n"
-         # From the registries, installed plugins' games and modes too (their first ask).
-         f"Games (--game): {games_help()}. Sandbox modes (--sandbox): "
-         f"{modes.names_text(modes.offered())}.",
+         "[/bold].")
+
+
+def _about() -> str:
+    """The app's help with the registries' games and modes (installed plugins' too: their
+    first ask), made when the help is shown."""
+    from orchestrator.games import games_help  # noqa: PLC0415
+    from sandbox import modes  # noqa: PLC0415
+
+    return (f"{ABOUT}\n\nGames (--game): {games_help()}. Sandbox modes (--sandbox): "
+            f"{modes.names_text(modes.offered())}.")
+
+
+def _nothing() -> None:
+    """The callback that makes a lone command's host app a group."""
+
+
+def _made(name: str) -> click.Command:
+    """The click command `arena NAME` runs, made from its module as typer makes it in a
+    group of the app's settings."""
+    module, attribute = COMMANDS[name]
+    made = getattr(importlib.import_module(f"orchestrator.cli.{module}"), attribute)
+    host = typer.Typer(add_completion=False, rich_markup_mode=app.rich_markup_mode)
+    host.callback()(_nothing)
+    if isinstance(made, typer.Typer):
+        host.add_typer(made, name=name)
+    else:
+        host.command(name)(made)
+    group = typer.main.get_command(host)
+    assert isinstance(group, click.Group)
+    return group.commands[name]
+
+
+class _Commands(MutableMapping[str, click.Command]):
+    """The app's commands by name: every name is known, each command is made on first use."""
+
+    def __init__(self) -> None:
+        self._made: dict[str, click.Command] = {}
+
+    def __getitem__(self, name: str) -> click.Command:
+        if name not in self._made:
+            if name not in COMMANDS:
+                raise KeyError(name)
+            self._made[name] = _made(name)
+        return self._made[name]
+
+    def __setitem__(self, name: str, command: click.Command) -> None:
+        self._made[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        raise TypeError("the app's commands are fixed")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([*COMMANDS, *(name for name in self._made if name not in COMMANDS)])
+
+    def __len__(self) -> int:
+        return len(set(COMMANDS) | set(self._made))
+
+    def __contains__(self, name: object) -> bool:
+        return name in COMMANDS or name in self._made
+
+
+class _Arena(TyperGroup):
+    """The app's group: its commands made lazily, its help from the registries when shown."""
+
+    def __init__(self, **attrs: Any) -> None:
+        super().__init__(**attrs)
+        commands = _Commands()
+        commands.update(self.commands)
+        self.commands = commands
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        self.help = _about()
+        super().format_help(ctx, formatter)
+
+
+app = typer.Typer(
+    name="arena", add_completion=False, no_args_is_help=True, cls=_Arena,
+    rich_markup_mode="rich", help=ABOUT,
 )
-
-
-def version_line() -> str:
-    """`arena --version`: the package's version and the engine's (a result records the
-    engine's: the same engine version plays the same match for the same seed)."""
-    from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415
-
-    from engine import ENGINE_VERSION  # noqa: PLC0415
-
-    try:
-        package = version("robot-arena")
-    except PackageNotFoundError:            # a checkout run without installing it
-        package = "(not installed)"
-    return f"robot-arena {package}, engine {ENGINE_VERSION}"
 
 
 def _show_version(value: bool) -> None:
@@ -67,20 +133,6 @@ def _main(version: bool = typer.Option(False, "--version", is_eager=True,
     """Run sandboxed matches of robot programming games."""
 
 
-app.add_typer(maps_cmd.app, name="maps")
-app.command()(batch_cmd.batch)
-app.command()(batch_cmd.tournament)
-app.command()(results_cmd.results)
-app.command()(publish_cmd.publish)
-app.command()(compare_cmd.compare)
-app.command("replay")(replay_cmd.replay_command)
-app.command()(serve_cmd.serve)
-app.command()(bots_cmd.bots)
-app.command()(run_cmd.run)
-app.command()(check_cmd.check)
-app.command()(scenario_cmd.scenario)
-
-
 def _usage_problem(exc: Exception) -> str | None:
     """The message of a command-line usage error (typer's vendored click raises these)."""
     if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):
@@ -88,22 +140,39 @@ def _usage_problem(exc: Exception) -> str | None:
     return None
 
 
+def _raised(exc: Exception, module: str, name: str) -> bool:
+    """Whether `exc` is the class `name` of `module`, if that module was imported."""
+    imported = sys.modules.get(module)
+    return imported is not None and isinstance(exc, getattr(imported, name))
+
+
+def _fail(exc: Exception) -> NoReturn:
+    """Bad input: one `error:` line, exit status 2."""
+    from sandbox.shown import shown  # noqa: PLC0415
+
+    typer.echo(f"error: {shown(exc, lines=True)}", err=True)
+    sys.exit(2)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: bad input becomes one `error:` line and exit status 2."""
     command = typer.main.get_command(app)
     try:
         code = command.main(args=argv, prog_name="arena", standalone_mode=False)
-    except (InputError, SandboxUnavailable) as exc:
-        typer.echo(f"error: {shown(exc, lines=True)}", err=True)
-        sys.exit(2)
-    except Interrupted as exc:
-        typer.echo(f"error: {exc}", err=True)
-        sys.exit(130)
+    except InputError as exc:
+        _fail(exc)
     except (typer.Abort, KeyboardInterrupt):
         code = 130
     except typer.Exit as exc:           # typer turns Ctrl-C into Exit(130)
         code = exc.exit_code
     except Exception as exc:
+        # The sandbox's and the service's errors, when their modules were imported (an
+        # error of a module not imported was not raised): not imported here for it.
+        if _raised(exc, "sandbox.isolation", "SandboxUnavailable"):
+            _fail(exc)
+        if _raised(exc, "orchestrator.service.values", "Interrupted"):
+            typer.echo(f"error: {exc}", err=True)
+            sys.exit(130)
         if type(exc).__name__ == "NoArgsIsHelpError":
             # Made by ctx.get_help(), which rich's help prints as it makes it (and returns
             # ""): echo only what was not printed yet.

@@ -6,9 +6,7 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.text import Text
 
-from orchestrator import api
 from orchestrator.cli.options import (
     CHECK_SANDBOX_HELP,
     CpuOption,
@@ -16,7 +14,6 @@ from orchestrator.cli.options import (
     JsonOption,
     MemoryOption,
 )
-from orchestrator.cli.run import warn_sandbox
 from orchestrator.games import DEFAULT_GAME
 from orchestrator.games.help import check_turns, per_game
 from orchestrator.text import console, plural, shown, shown_text
@@ -62,6 +59,13 @@ def check(
 
       arena check --game cave my_bot.js             # any language, in the same sandbox
     """
+    # Here, not above: `arena check --help` needs neither the API (the service, the
+    # runner, the other commands' work) nor `run`'s views (issue 44).
+    from rich.text import Text  # noqa: PLC0415
+
+    from orchestrator import api  # noqa: PLC0415
+    from orchestrator.cli.run import warn_sandbox  # noqa: PLC0415
+
     found = api.check(bot, game=game, turns=turns, seed=seed, max_overheats=max_overheats,
                       sandbox=sandbox, cpu_limit=cpu_limit, memory_mb=memory_mb,
                       progress=not as_json, once=once, strict=strict)

@@ -10,6 +10,7 @@ import os
 import sys
 
 from engine import InputError
+from orchestrator.cli.version import version_line
 
 WARM_COMMANDS = ("run", "check")
 JAIL_COMMANDS = ("batch", "tournament", "compare")
@@ -101,6 +102,11 @@ def _fixed_layout_next() -> bool:
 
 
 def main() -> None:
+    if sys.argv[1:] == ["--version"]:
+        # Said before the command line imports (typer, the registries): the app's own
+        # `--version` says the same line, later (issue 44: `arena --version` in a blink).
+        print(version_line())
+        return
     try:
         same_hashes(sys.argv[1:])
         if wants_zygote(sys.argv[1:]):
