@@ -12,7 +12,7 @@ from rich.table import Table
 
 from engine import InputError
 from orchestrator.cli.options import missing_server_extra
-from orchestrator.games import DEFAULT_GAME, GAMES, games_help, get_game
+from orchestrator.games import DEFAULT_GAME, GAMES, games_help, get_game, wrong_game_map_hint
 from orchestrator.games.help import has_editor, listed, names
 from orchestrator.text import console
 
@@ -48,7 +48,11 @@ def validate(files: List[Path] = typer.Argument(..., help="Map files to check.")
     """Check map files; a bad one gives `error: FILE:LINE:COLUMN: problem` and exit 2."""
     found = get_game(game)
     for path in files:
-        print(f"ok: {path}: {found.map_facts(found.load_map(path))}")
+        try:
+            board = found.load_map(path)
+        except InputError as exc:       # another game's map: say which --game reads it
+            raise InputError(f"{exc}{wrong_game_map_hint(path, found.name)}") from None
+        print(f"ok: {path}: {found.map_facts(board)}")
 
 
 GENERATE_HELP = (
