@@ -58,9 +58,10 @@ def check(
 
       arena check my_bot.py
 
-      arena check my_bot.py --turns 200 --json      # for a CI job
+      arena check my_bot.py --turns 200 --json  # a CI job
 
-      arena check --game cave my_bot.js             # any language, in the same sandbox
+      # any language, in the same sandbox:
+      arena check --game cave my_bot.js
     """
     found = api.check(bot, game=game, turns=turns, seed=seed, max_overheats=max_overheats,
                       sandbox=sandbox, cpu_limit=cpu_limit, memory_mb=memory_mb,

@@ -58,9 +58,12 @@ def validate(files: List[Path] = typer.Argument(..., help="Map files to check.")
 GENERATE_HELP = (
     "Generate " + "; or ".join(f"{GAMES[name].options.generate_help} ({name})"
                                for name in GENERATED)
-    + ", as a match with that seed would draw it.\n"
-    "Examples: arena maps generate --ais 8 --seed 3 --out maps/arena/mine.txt;\n"
-    "arena maps generate --game cave --bots 4 --seed 7 --out cave.txt")
+    + ", as a match with that seed would draw it.\n\n"
+    "Examples:\n\n"
+    "  arena maps generate --ais 8 --seed 3 \\\n"
+    "      --out maps/arena/mine.txt\n\n"
+    "  arena maps generate --game cave --bots 4 --seed 7 \\\n"
+    "      --out cave.txt")
 
 
 @app.command("generate", help=GENERATE_HELP)
@@ -111,9 +114,10 @@ EDIT_HELP = (
     + ", with mirror symmetry, and see [bold]arena maps validate[/bold]'s verdict as you "
     "go. Save writes the file only when it is valid, so [bold]arena run --map FILE[/bold] "
     "plays on it.\n\n"
-    "The page is served on 127.0.0.1 only, until Ctrl-C.\n"
-    "Examples: arena maps edit --game robotgame mine.py --from default;\n"
-    "arena maps edit maps/arena/mine.txt --size 24")
+    "The page is served on 127.0.0.1 only, until Ctrl-C.\n\n"
+    "Examples:\n\n"
+    "  arena maps edit --game robotgame mine.py --from default\n\n"
+    "  arena maps edit maps/arena/mine.txt --size 24")
 
 
 @app.command(help=EDIT_HELP)
