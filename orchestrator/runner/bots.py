@@ -127,37 +127,32 @@ def _identify(source: bytes, stem: str) -> tuple[str, str]:
 
 
 def unique_names(names: list[str], files: list[str] | None = None) -> list[str]:
-    """Every AI of a match (every entrant of a run) under its own name. Bots that share a
-    name are told apart as their author knows them, by file name (`Flagger (flagger_v1.py)`,
-    `Flagger (flagger_v2.py)`), where `files` is given and their file names differ; what
+    """Every AI of a match (every entrant of a run) under its own name. A name's first
+    bearer keeps it (its bot still sees its robots under the name it declared); a later
+    bot of that name is told apart as its author knows it, by its file's name, where
+    `files` is given and that name is free (`Flagger`, `Flagger (flagger_v2.py)`); what
     still repeats (the same file twice) gets ' #2', ' #3', ... A suffix is never a name
     given in `names` (two Hunters beside a 'Hunter #2' make Hunter, Hunter #3 and
     Hunter #2)."""
-    if files is not None:
-        names = _by_file_name(names, [Path(file).name for file in files])
     taken = set(names)
     seen: set[str] = set()
+    files_of: dict[str, set[str]] = {}      # a name's bearers so far: their file names
     result = []
-    for name in names:
+    for i, name in enumerate(names):
         unique, count = name, 1
+        if files is not None:
+            file = Path(files[i]).name
+            labelled = f"{name} ({file})"
+            if (name in seen and file not in files_of.get(name, ())
+                    and labelled not in seen and labelled not in taken):
+                unique = labelled
+            files_of.setdefault(name, set()).add(file)
         while unique in seen or count > 1 and unique in taken:
             count += 1
             unique = f"{name} #{count}"
         seen.add(unique)
         result.append(unique)
     return result
-
-
-def _by_file_name(names: list[str], files: list[str]) -> list[str]:
-    """Each name that several bots share, with the bot's file name beside it when those
-    bots' file names are not all one (and that label is no name given in `names`)."""
-    groups: dict[str, set[str]] = {}
-    for name, file in zip(names, files, strict=True):
-        groups.setdefault(name, set()).add(file)
-    labels = [f"{name} ({file})" if len(groups[name]) > 1 else name
-              for name, file in zip(names, files, strict=True)]
-    return [name if label != name and label in groups else label
-            for name, label in zip(names, labels, strict=True)]
 
 
 def sample_bots(game: str) -> list[Path]:

@@ -139,8 +139,9 @@ def test_names_show_as_text_and_stay_distinct(outputs) -> None:
               "results --run (tournament)": outputs["results"][3][2].stdout}
     for command, table in tables.items():
         rows = re.findall(r"│ (Hunter(?: #\d| \(hunter\w*\.py\))?) +│", table)
-        # A tournament's two Hunters are two files (hunter.py and a copy): named by file.
-        expected = ["Hunter #2", "Hunter (hunter.py)", "Hunter (hunter_copy.py)"] \
+        # A tournament's two Hunters are two files (hunter.py and a copy): the copy is
+        # named by its file.
+        expected = ["Hunter", "Hunter #2", "Hunter (hunter_copy.py)"] \
             if "tournament" in command else ["Hunter", "Hunter #2", "Hunter #3"]
         assert sorted(rows) == expected, (command, table)
         assert "│ [/] " in table and visible in table, (command, table)
@@ -180,33 +181,33 @@ def test_unique_names_by_file_never_collide(bots) -> None:
     names, files = [name for name, _ in bots], [file for _, file in bots]
     unique = unique_names(names, files)
     assert len(unique) == len(names) == len(set(unique))
-    for i, (name, file) in enumerate(bots):     # a name alone keeps it, a shared one
-        others = {Path(f).name for n, f in bots if n == name}   # says its file if they differ
-        label = f"{name} ({Path(file).name})"
-        if names.count(name) == 1:
+    for i, (name, file) in enumerate(bots):     # a name's first bearer keeps it; a later
+        before = {Path(f).name for n, f in bots[:i] if n == name}   # one of another file
+        label = f"{name} ({Path(file).name})"                      # says its file's name
+        if name not in names[:i]:
             assert unique[i] == name
-        elif len(others) > 1 and label not in names:
-            assert unique[i].startswith(label), unique
+        elif Path(file).name not in before and label not in names:
+            assert unique[i] == label, unique
 
 
 def test_bots_sharing_a_name_are_told_apart_by_file_name() -> None:
-    assert unique_names(["Flagger", "Flagger", "Hunter"],
-                        ["v1/flagger_v1.py", "flagger_v2.py", "hunter.py"]) == [
-        "Flagger (flagger_v1.py)", "Flagger (flagger_v2.py)", "Hunter"]
+    assert unique_names(["Flagger", "Flagger", "Hunter", "Flagger"],
+                        ["v1/flagger_v1.py", "flagger_v2.py", "hunter.py", "flagger_v2.py"]) == [
+        "Flagger", "Flagger (flagger_v2.py)", "Hunter", "Flagger #2"]
     # The same file twice (a mirror match) has nothing else to tell it by.
     assert unique_names(["Rusher", "Rusher"], ["rusher.py", "rusher.py"]) == [
         "Rusher", "Rusher #2"]
 
 
 def test_a_tournament_of_two_copies_sharing_a_name_shows_their_file_names(tmp_path) -> None:
-    """Before: `Flagger` and `Flagger #2` in the standings, and in the matrix `Flagger`
-    beside `Flagger #2` too (or, across runs, `Flagger (0c9c3601)`): which was v2?"""
+    """Before: `Flagger` and `Flagger #2` in the standings, the results and the matrix:
+    which was v2? Now the second is `Flagger (flagger_v2.py)`."""
     source = HUNTER.read_text().replace("name = 'Hunter'", "name = 'Flagger'")
     v1, v2 = tmp_path / "flagger_v1.py", tmp_path / "flagger_v2.py"
     v1.write_text(source)
     v2.write_text(source + "# v2\n")
     db = str(tmp_path / "runs.sqlite")
-    labels = ["Flagger (flagger_v1.py)", "Flagger (flagger_v2.py)"]
+    labels = ["Flagger", "Flagger (flagger_v2.py)"]
     done = arena(["tournament", str(v1), str(v2), "--games", "1", *QUICK, "--first-seed", "3",
                   "--db", db, "--workers", "1", "--json"])
     assert done.returncode == 0, done.stderr[-2000:]
