@@ -30,27 +30,39 @@ TOKEN = re.compile(r"`([^`\s]+)`|\]\(([^)\s#]+)(?:#[^)]*)?\)")
 
 
 def named_paths(doc: Path) -> list[str]:
-    """Backticked words and link targets that look like repository paths: a folder of the
-    repository first, or a Markdown file."""
+    """What paths_in finds in the doc."""
+    return paths_in(doc.read_text())
+
+
+def paths_in(text: str) -> list[str]:
+    """Every relative link target, and backticked words that look like repository paths: a
+    folder of the repository first, a relative path (`../x/`), or a Markdown file. (A
+    relative `../seeds/` once slipped through: only words starting with a folder of the
+    repository were checked, so a path reaching outside it was never looked at.)"""
     found = []
-    for match in TOKEN.finditer(doc.read_text()):
+    for match in TOKEN.finditer(text):
+        link = match.group(2) is not None
         word = (match.group(1) or match.group(2)).rstrip(".,:;")
-        if "://" in word or MADE.search(word) or "{" in word:
+        if "://" in word or word.startswith("mailto:") or "{" in word:
+            continue
+        if not link and MADE.search(word):
             continue
         first = word.split("/")[0]
-        if ("/" in word and first in TOP) or word.endswith(".md"):
+        if link or ("/" in word and first in TOP | {".", ".."}) or word.endswith(".md"):
             found.append(word)
     return found
 
 
 def exists(word: str, doc: Path) -> bool:
-    """A path from the repository's root, the doc's own folder (links) or docs/; a glob
-    matches at least one file."""
+    """A path inside the repository from its root, the doc's own folder (links) or docs/;
+    a glob matches at least one file. Nothing outside the checkout counts: the project
+    must not depend on what lies beside it."""
+    root = ROOT.resolve()
     for base in (ROOT, doc.parent, ROOT / "docs"):      # README names docs/ files bare
         if any(ch in word for ch in "*?["):
-            if list(base.glob(word)):
+            if any(root in path.resolve().parents for path in base.glob(word)):
                 return True
-        elif (base / word).exists():
+        elif (base / word).exists() and (base / word).resolve().is_relative_to(root):
             return True
     return False
 
@@ -67,6 +79,12 @@ def test_the_path_check_sees_what_it_should() -> None:
     assert "docs/security.md" in readme and "sandbox/botlib/roborally/api.py" in readme
     assert not exists("spec/lost.md", ROOT / "README.md")      # the kind of slip it catches
     assert not exists("orchestrator/nowhere.py", ROOT / "README.md")
+    # A relative path is checked, and one reaching outside the checkout never resolves,
+    # even where the folder beside it exists.
+    spec = ROOT / "docs" / "spec" / "arena.md"
+    assert "../seeds/" in paths_in("The seed (in `../seeds/`).")
+    assert "../../README.md" in paths_in("[the README](../../README.md#install)")
+    assert exists("../../README.md", spec) and not exists("../../..", spec)
 
 
 # -- the README's game-master section, run in order -----------------------------------------

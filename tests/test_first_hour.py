@@ -49,6 +49,32 @@ def test_a_bot_given_to_the_wrong_game_says_which_game_it_looks_for(args, hint) 
     assert hint in text.replace("\\n", " "), text
 
 
+# Every pair of games (from the registry): one game's map given to the other's --game.
+MAP_PAIRS = [(mine, other) for mine in GAMES for other in GAMES
+             if mine != other and GAMES[mine].bundled_maps()]
+
+
+@pytest.mark.parametrize("mine, other", MAP_PAIRS, ids=[f"{a}-as-{b}" for a, b in MAP_PAIRS])
+def test_a_map_given_to_the_wrong_game_says_which_game_reads_it(mine, other) -> None:
+    """Before: `arena maps validate maps/robotgame/default.py` said only what the arena
+    parser disliked (`unknown map symbol`, a map too wide), with no word of --game."""
+    path = GAMES[mine].bundled_maps()[0]
+    done = arena("maps", "validate", "--game", other, str(path))
+    assert done.returncode == 2 and done.stdout == "", done.stdout
+    (line,) = done.stderr.strip().splitlines()
+    an = "an" if mine[0] in "aeiou" else "a"
+    assert line.startswith(f"error: {path}") or line.startswith(f"error: {path.name}"), line
+    assert line.endswith(f" (it is {an} {mine} map: try --game {mine})"), line
+    assert arena("maps", "validate", "--game", mine, str(path)).returncode == 0
+
+
+def test_a_map_no_game_reads_gets_no_hint(tmp_path) -> None:
+    path = tmp_path / "nothing.txt"
+    path.write_text("@@@\n")
+    done = arena("maps", "validate", str(path))
+    assert done.returncode == 2 and "try --game" not in done.stderr, done.stderr
+
+
 def test_one_robot_game_bot_plays_itself() -> None:
     done = arena("run", "--game", "robotgame", "--seed", "1", "--max-turns", "5",
                  str(RG / "rusher.py"), "--json")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 
@@ -89,3 +90,28 @@ def test_installed_runs_and_checks_a_ruby_robot_game_bot(installed,
                     "--json", cwd=tmp_path)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert json.loads(checked.stdout)["ok"] is True
+
+
+def test_the_readmes_scenario_examples_run_from_an_installed_wheel(installed,
+                                                                    tmp_path) -> None:
+    """Before: the README pointed `arena scenario` into tests/, which no wheel ships
+    (`error: tests/arena/scenarios/laser_fires_twice.json: scenario file not found`). Each
+    README scenario line, as written, from a folder outside the checkout."""
+    from tests.test_docs import readme_commands
+
+    lines = [line for line in readme_commands() if line.split()[1] == "scenario"]
+    assert {"arena", "robotgame", "cave", "race"} <= {
+        line.split("--game ")[1].split()[0] if "--game" in line else "arena" for line in lines}
+    for line in lines:
+        argv = shlex.split(line)[1:]
+        done = arena(installed, *argv, cwd=tmp_path)
+        assert done.returncode == 0, f"{line}\n{done.stderr}"
+        assert "Traceback" not in done.stderr and done.stdout.strip(), line
+        if "--json" in argv:
+            assert json.loads(done.stdout)["turn"] >= 1
+    # A name that is no example: one error line listing the game's examples.
+    bad = arena(installed, "scenario", "nosuch", cwd=tmp_path)
+    assert bad.returncode == 2
+    (said,) = bad.stderr.strip().splitlines()
+    assert said.startswith("error: nosuch: scenario file not found") and \
+        "laser_fires_twice" in said, said

@@ -42,3 +42,36 @@ def test_the_bound_leaves_room_for_real_files() -> None:
     largest = max(path.stat().st_size for path in Path(__file__).parent.glob(
         "*/scenarios/*.json"))
     assert largest * 100 < MAX_SCENARIO_BYTES
+
+
+@pytest.mark.parametrize("game", WITH_SCENARIOS)
+def test_each_shipped_example_is_a_rules_test_and_runs_by_name(game: str, tmp_path: Path,
+                                                               monkeypatch) -> None:
+    """The examples a game ships (run by name from anywhere, an installed wheel too) are
+    copies of its rules tests' scenarios (tests/GAME/scenarios/, which check their
+    `expect`), so what the README runs is what the tests check."""
+    found = GAMES[game]
+    shipped = found.bundled_scenarios()
+    if found.home is None:                      # a built-in game ships some
+        assert shipped, f"{game} ships no example scenario"
+    tests = Path(__file__).parent / game / "scenarios"
+    for path in shipped:
+        assert path.read_bytes() == (tests / path.name).read_bytes(), path
+    monkeypatch.chdir(tmp_path)                 # no file of that name here
+    for path in shipped:
+        assert api.scenario(path.stem, game=game) == api.scenario(path, game=game)
+        assert api.scenario(path.name, game=game) == api.scenario(path, game=game)
+
+
+def test_a_name_that_is_no_example_is_one_input_error(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(InputError) as caught:
+        api.scenario("guard_halves_an_attack", game="arena")
+    assert str(caught.value) == (
+        "guard_halves_an_attack: scenario file not found (not a file, nor one of arena's "
+        "examples: laser_fires_twice, push_chain_into_pit; robotgame has one of that name: "
+        "try --game robotgame)")
+    # A file of that name here is the file, not the example.
+    (tmp_path / "laser_fires_twice").write_text("{}")
+    with pytest.raises(InputError, match="^laser_fires_twice: "):
+        api.scenario("laser_fires_twice", game="arena")

@@ -210,7 +210,8 @@ def check(bot: Bot, *, game: str = DEFAULT_GAME, turns: int | None = None, seed:
 
 
 def scenario(file: str | Path, *, game: str = DEFAULT_GAME) -> dict:
-    """Play a scenario file's scripted moves (`arena scenario`): the final state."""
+    """Play a scenario file's scripted moves (`arena scenario`): the final state. `file`
+    may name an example shipped with the game (`laser_fires_twice`)."""
     return scenarios.run_scenario_file(Path(file), game)
 
 

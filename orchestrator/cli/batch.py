@@ -88,7 +88,8 @@ def batch(
 
       arena batch my_bot.py bots/arena/hunter.py --seeds 200
 
-      arena batch a.py b.py --game robotgame --seeds 500 --json
+      arena batch a.py b.py --game robotgame --seeds 500 \\
+          --json
     """
     found = api.batch(bots, seeds=seeds, first_seed=first_seed, game=game, map=map,
                       rules=rules, robots=robots, max_turns=max_turns,
@@ -137,11 +138,14 @@ def tournament(
 
     Examples:
 
-      arena tournament bots/arena/*.py --format ffa --games 10 --map quad
+      arena tournament bots/arena/*.py --format ffa \\
+          --games 10 --map quad
 
-      arena tournament a.py b.py c.py --game robotgame --games 20
+      arena tournament a.py b.py c.py --game robotgame \\
+          --games 20
 
-      arena tournament *.py --format combinations --size 6 --games 3 --map official
+      arena tournament *.py --format combinations --size 6 \\
+          --games 3 --map official
     """
     found = api.tournament(bots, format=format, games=games, size=size, first_seed=first_seed,
                            game=game, map=map, rules=rules, robots=robots,

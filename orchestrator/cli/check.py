@@ -55,9 +55,10 @@ def check(
 
       arena check my_bot.py
 
-      arena check my_bot.py --turns 200 --json      # for a CI job
+      arena check my_bot.py --turns 200 --json  # a CI job
 
-      arena check --game cave my_bot.js             # any language, in the same sandbox
+      # any language, in the same sandbox:
+      arena check --game cave my_bot.js
     """
     # Here, not above: `arena check --help` needs neither the API (the service, the
     # runner, the other commands' work) nor `run`'s views (issue 44).

@@ -83,9 +83,11 @@ def compare(
 
       arena compare my_bot_v2.py my_bot_v1.py --game robotgame
 
-      arena compare v2.py v1.py --game arena --against hunter,beeline,turtle --elo1 20
+      arena compare v2.py v1.py --game arena \\
+          --against hunter,beeline,turtle --elo1 20
 
-      arena compare v2.py v1.py --game robotgame --model logistic --elo0 -5 --elo1 5 --json
+      arena compare v2.py v1.py --game robotgame \\
+          --model logistic --elo0 -5 --elo1 5 --json
     """
     found = api.compare(new, old, game=game, against=against, elo0=elo0, elo1=elo1,
                         alpha=alpha, beta=beta, model=model, max_games=max_games, seed=seed,

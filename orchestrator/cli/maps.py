@@ -12,7 +12,7 @@ from rich.table import Table
 
 from engine import InputError
 from orchestrator.cli.options import missing_server_extra
-from orchestrator.games import DEFAULT_GAME, GAMES, games_help, get_game
+from orchestrator.games import DEFAULT_GAME, GAMES, games_help, get_game, wrong_game_map_hint
 from orchestrator.games.help import has_editor, listed, names
 from orchestrator.text import console
 
@@ -48,15 +48,22 @@ def validate(files: List[Path] = typer.Argument(..., help="Map files to check.")
     """Check map files; a bad one gives `error: FILE:LINE:COLUMN: problem` and exit 2."""
     found = get_game(game)
     for path in files:
-        print(f"ok: {path}: {found.map_facts(found.load_map(path))}")
+        try:
+            board = found.load_map(path)
+        except InputError as exc:       # another game's map: say which --game reads it
+            raise InputError(f"{exc}{wrong_game_map_hint(path, found.name)}") from None
+        print(f"ok: {path}: {found.map_facts(board)}")
 
 
 GENERATE_HELP = (
     "Generate " + "; or ".join(f"{GAMES[name].options.generate_help} ({name})"
                                for name in GENERATED)
-    + ", as a match with that seed would draw it.\n"
-    "Examples: arena maps generate --ais 8 --seed 3 --out maps/arena/mine.txt;\n"
-    "arena maps generate --game cave --bots 4 --seed 7 --out cave.txt")
+    + ", as a match with that seed would draw it.\n\n"
+    "Examples:\n\n"
+    "  arena maps generate --ais 8 --seed 3 \\\n"
+    "      --out maps/arena/mine.txt\n\n"
+    "  arena maps generate --game cave --bots 4 --seed 7 \\\n"
+    "      --out cave.txt")
 
 
 @app.command("generate", help=GENERATE_HELP)
@@ -107,9 +114,10 @@ EDIT_HELP = (
     + ", with mirror symmetry, and see [bold]arena maps validate[/bold]'s verdict as you "
     "go. Save writes the file only when it is valid, so [bold]arena run --map FILE[/bold] "
     "plays on it.\n\n"
-    "The page is served on 127.0.0.1 only, until Ctrl-C.\n"
-    "Examples: arena maps edit --game robotgame mine.py --from default;\n"
-    "arena maps edit maps/arena/mine.txt --size 24")
+    "The page is served on 127.0.0.1 only, until Ctrl-C.\n\n"
+    "Examples:\n\n"
+    "  arena maps edit --game robotgame mine.py --from default\n\n"
+    "  arena maps edit maps/arena/mine.txt --size 24")
 
 
 @app.command(help=EDIT_HELP)

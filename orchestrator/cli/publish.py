@@ -39,11 +39,13 @@ def publish(
 
     Examples:
 
-      arena tournament bots/*.py --map official --db runs/official.sqlite --replays
+      arena tournament bots/*.py --map official \\
+          --db runs/official.sqlite --replays
 
       arena publish runs/official.sqlite --out site/
 
-      arena publish runs/official.sqlite --run 3f2a9c --out site/ --force
+      arena publish runs/official.sqlite --run 3f2a9c \\
+          --out site/ --force
     """
     started = time.monotonic()
     found = api.publish(db, out, run=run, force=force, sandbox=sandbox,

@@ -57,17 +57,24 @@ def replay_command(
 
     Examples:
 
-      arena run --replay match.json.gz && arena replay match.json.gz
+      arena run --replay match.json.gz && \\
+          arena replay match.json.gz
 
-      arena replay match.json.gz --html match.html    # canvas viewer, charts, robot panel
+      # the canvas viewer, charts, robot panel:
+      arena replay match.json.gz --html match.html
 
-      arena replay match.json.gz --turn 120           # one frame, printed
+      # one frame, printed:
+      arena replay match.json.gz --turn 120
 
-      arena replay runs/arena.sqlite:3f2a9c01       # a match of a batch, by its id
+      # a match of a batch, by its id:
+      arena replay runs/arena.sqlite:3f2a9c01
 
-      arena replay runs/arena.sqlite:3f2a9c01 --sandbox strict   # played again, strict
+      # played again, strict:
+      arena replay runs/arena.sqlite:3f2a9c01 \\
+          --sandbox strict
 
-      arena replay match.json.gz --turn 120 --save-position pos.json
+      arena replay match.json.gz --turn 120 \\
+          --save-position pos.json
 
     A stored match without a kept replay is played again in the sandbox mode given here
     (default standard; never the one its results file names), and says which.

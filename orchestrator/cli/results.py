@@ -63,11 +63,14 @@ def results(
 
       arena results runs/arena.sqlite --run 3f2a --json
 
-      arena results runs/arena.sqlite --export csv --out results.csv
+      arena results runs/arena.sqlite --export csv \\
+          --out results.csv
 
-      arena results runs/arena.sqlite --matrix --by map --html matrix.html
+      arena results runs/arena.sqlite --matrix --by map \\
+          --html matrix.html
 
-      arena results runs/arena.sqlite --games --bot Hunter --lost --vs Turtle
+      arena results runs/arena.sqlite --games --bot Hunter \\
+          --lost --vs Turtle
     """
     _check_results_options(matrix, games, by, bot, html, lost, vs, map)
     store = stored.open_results(db)

@@ -66,15 +66,18 @@ def run(
 
     Examples:
 
-      arena run                                   # the sample bots, default map
+      arena run  # the sample bots, default map
 
-      arena run my_bot.py bots/arena/hunter.py --map official --seed 42
+      arena run my_bot.py bots/arena/hunter.py \\
+          --map official --seed 42
 
-      arena run my_bot.py --sandbox off           # debug your bot with pdb
+      arena run my_bot.py --sandbox off  # debug it with pdb
 
-      arena run --game robotgame my_rgkit_bot.py bots/robotgame/example.py
+      arena run --game robotgame my_rgkit_bot.py \\
+          bots/robotgame/example.py
 
-      arena run --from pos.json my_bot.py hunter --turns 3 --sandbox off
+      arena run --from pos.json my_bot.py hunter \\
+          --turns 3 --sandbox off
     """
     played = api.play(bots, game=game, map=map, seed=seed, rules=rules, robots=robots,
                       max_turns=max_turns, random_spawn=random_spawn, sandbox=sandbox,

@@ -1,4 +1,5 @@
-"""`arena scenario FILE`: play a scenario file's scripted moves, print the final state."""
+"""`arena scenario FILE`: play a scenario file's scripted moves (or a shipped example's, by
+name), print the final state."""
 from __future__ import annotations
 
 import json
@@ -16,7 +17,9 @@ out = console()
 
 
 def scenario(
-    file: Path = typer.Argument(..., help="A scenario JSON file."),
+    file: Path = typer.Argument(..., help="A scenario JSON file, or the name of an example "
+                                "shipped with the game (laser_fires_twice; "
+                                "listed when a name is not found)."),
     game: str = typer.Option(DEFAULT_GAME, help=f"Which game: "
                              f"{', '.join(g.name for g in GAMES.values() if g.scenario)} "  # type: ignore[name-defined]  # mypy misreads
                              f"(their formats: docs/scenarios.md)."),

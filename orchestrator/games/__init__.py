@@ -15,8 +15,10 @@ loads by name, are a view and a web part (tests/test_layers.py, PLUGIN_PARTS).
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from engine import InputError
+from orchestrator import given_path
 from orchestrator.games import kinds
 from orchestrator.games.arena import GAME as _ARENA
 from orchestrator.games.cave import GAME as _CAVE
@@ -77,6 +79,24 @@ def wrong_game_hint(filename: str, source: bytes, game: str) -> str:
     if found is None or found == game:
         return ""
     return f" (it looks like {_a(found)} {found} bot: try --game {found})"
+
+
+def wrong_game_map_hint(path: Path, game: str) -> str:
+    """` (it is a robotgame map: try --game robotgame)` when `path`, which `game`'s
+    parser refused, is a map another game's parser accepts; else "". Only a regular file
+    is tried (a device or FIFO is never read twice), and each parser reads it within its
+    own bounds."""
+    if not given_path.is_file(str(path)):
+        return ""
+    for other in GAMES.values():
+        if other.name == game:
+            continue
+        try:
+            other.load_map(path)
+        except Exception:      # noqa: BLE001  any refusal: not that game's map
+            continue
+        return f" (it is {_a(other.name)} {other.name} map: try --game {other.name})"
+    return ""
 
 
 _HINT = re.compile(r" \(it looks like an? ([\w.-]+) bot: try --game \1\)")

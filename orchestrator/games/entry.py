@@ -16,6 +16,7 @@ It may import only what a child has: `_runtime` and the standard library.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -222,6 +223,30 @@ class Game:
     @property
     def scenario(self) -> Callable[[Any, str], dict] | None:
         return self.rulebook.scenario
+
+    @property
+    def scenarios_dir(self) -> Path | None:
+        """Its example scenario files (`scenarios/` beside its entry), shipped with it."""
+        home = self.folder
+        return home / "scenarios" if home else None
+
+    def bundled_scenarios(self) -> list[Path]:
+        folder = self.scenarios_dir
+        return sorted(folder.glob("*.json")) if folder and folder.is_dir() else []
+
+    def find_scenario(self, ref: str | Path) -> Path | None:
+        """A scenario file given by a bundled example's name (`laser_fires_twice`, with or
+        without `.json`), as maps are found by name; None when `ref` names something on
+        disk (a file, or what the reader refuses) or no example of this game."""
+        name = str(ref)
+        folder = self.scenarios_dir
+        if (folder is None or "/" in name or name in ("", ".", "..")
+                or os.path.lexists(name)):
+            return None
+        for candidate in (folder / name, folder / f"{name}.json"):
+            if candidate.suffix == ".json" and candidate.is_file():
+                return candidate
+        return None
 
     def bot_spec(self, bot: BotSource, scratch: dict | None = None) -> BotSpec:
         """What the sandbox needs to run `bot` (a program: how, and its scratch files)."""

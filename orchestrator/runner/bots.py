@@ -126,15 +126,27 @@ def _identify(source: bytes, stem: str) -> tuple[str, str]:
     return hashlib.sha256(source).hexdigest(), declared_name(source, stem)
 
 
-def unique_names(names: list[str]) -> list[str]:
-    """Later duplicates get ' #2', ' #3', ... so every AI in a match has its own name; a
-    suffix is never a name given in `names` (two Hunters beside a 'Hunter #2' make
-    Hunter, Hunter #3 and Hunter #2)."""
+def unique_names(names: list[str], files: list[str] | None = None) -> list[str]:
+    """Every AI of a match (every entrant of a run) under its own name. A name's first
+    bearer keeps it (its bot still sees its robots under the name it declared); a later
+    bot of that name is told apart as its author knows it, by its file's name, where
+    `files` is given and that name is free (`Flagger`, `Flagger (flagger_v2.py)`); what
+    still repeats (the same file twice) gets ' #2', ' #3', ... A suffix is never a name
+    given in `names` (two Hunters beside a 'Hunter #2' make Hunter, Hunter #3 and
+    Hunter #2)."""
     taken = set(names)
     seen: set[str] = set()
+    files_of: dict[str, set[str]] = {}      # a name's bearers so far: their file names
     result = []
-    for name in names:
+    for i, name in enumerate(names):
         unique, count = name, 1
+        if files is not None:
+            file = Path(files[i]).name
+            labelled = f"{name} ({file})"
+            if (name in seen and file not in files_of.get(name, ())
+                    and labelled not in seen and labelled not in taken):
+                unique = labelled
+            files_of.setdefault(name, set()).add(file)
         while unique in seen or count > 1 and unique in taken:
             count += 1
             unique = f"{name} #{count}"

@@ -134,7 +134,7 @@ def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None
         return _jailed(spec, on_turn, replays, trace, stop)
     arena_map = game.parse_map(spec.map_text, spec.map_path.name) \
         if spec.map_text is not None else game.load_map(spec.map_path)
-    names = unique_names([bot.name for bot in spec.bots])
+    names = unique_names([bot.name for bot in spec.bots], [bot.path for bot in spec.bots])
     seats = [Seat(bot, name) for bot, name in zip(spec.bots, names, strict=True)]
     no_scratch: list[dict | None] = [None] * len(seats)
     start_scratch = spec.scratch or no_scratch
@@ -201,7 +201,7 @@ def _jailed(spec, on_turn, replays, trace, stop) -> MatchData:
         return _in_standard(spec, on_turn, replays, note)
     if spec.map_text is None:
         spec = dataclasses.replace(spec, map_text=spec.map_path.read_text())
-    names = unique_names([bot.name for bot in spec.bots])
+    names = unique_names([bot.name for bot in spec.bots], [bot.path for bot in spec.bots])
     # The jail gets file names, as a standard child does, not where the host keeps them.
     told = dataclasses.replace(spec, map_path=Path(spec.map_path.name), bots=[
         dataclasses.replace(bot, path=Path(bot.path).name) for bot in spec.bots])

@@ -149,7 +149,7 @@ def entrants(bots: list[BotFile]) -> list[BotFile]:
     """The run's lineup, each bot under a name no other entrant has, so that an entrant
     keeps one name in all its matches, whoever else plays (a match only de-duplicates
     the names of its own seats)."""
-    names = unique_names([bot.name for bot in bots])
+    names = unique_names([bot.name for bot in bots], [bot.path for bot in bots])
     return [dataclasses.replace(bot, name=name) for bot, name in zip(bots, names, strict=True)]
 
 

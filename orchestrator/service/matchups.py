@@ -9,7 +9,8 @@ Wilson interval, as in `arena results DB --run ID`. `by` splits each pair's game
 map played or by A's seat.
 
 An entrant is a bot's name and content (sha256): the same file in two runs is one
-entrant, two versions of `my_bot.py` are two (labelled with the start of their sha256).
+entrant, two versions of `my_bot.py` are two (labelled with the start of their sha256);
+two files that share a bot's `name` are labelled with their file names.
 """
 from __future__ import annotations
 
@@ -57,12 +58,22 @@ class Entrants:
         return key
 
     def labels(self) -> dict[tuple[str, str], str]:
-        """Each entrant's name; where two share a name, with its sha256's first 8 digits."""
-        names: dict[str, int] = {}
-        for name, _ in self.found:
-            names[name] = names.get(name, 0) + 1
-        return {(name, sha): name if names[name] == 1 else f"{name} ({sha[:8]})"
-                for name, sha in self.found}
+        """Each entrant's name; where two share a name, with its file's name when theirs
+        differ (`Flagger (flagger_v2.py)`, as the author knows it), else its sha256's first
+        8 digits (two versions of one `my_bot.py`)."""
+        files: dict[str, list[str]] = {}
+        for key, found in self.found.items():
+            files.setdefault(key[0], []).append(Path(found["bot"]).name)
+        labels = {}
+        for (name, sha), found in self.found.items():
+            file = Path(found["bot"]).name
+            if len(files[name]) == 1:
+                labels[name, sha] = name
+            elif files[name].count(file) == 1:
+                labels[name, sha] = f"{name} ({file})"
+            else:
+                labels[name, sha] = f"{name} ({sha[:8]})"
+        return labels
 
 
 def matrix(store: Store, run_id: str | None = None, bot: str | None = None,

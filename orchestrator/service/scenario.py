@@ -7,11 +7,13 @@ each game's reader bounds what the JSON holds."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
 from engine import InputError
-from orchestrator.games import DEFAULT_GAME, get_game
+from orchestrator import given_path
+from orchestrator.games import DEFAULT_GAME, GAMES, Game, get_game
 
 MAX_SCENARIO_BYTES = 1 << 20       # 1 MiB: the largest bundled scenario is under 3 KiB
 
@@ -39,10 +41,26 @@ def read_scenario_file(path: Path) -> object:
         raise InputError(f"{path}: invalid JSON (a number too long)") from None
 
 
+def scenario_path(ref: Path, found: Game) -> Path:
+    """The file `ref` names: itself, or the game's shipped example of that name; a name
+    that is neither is one error line listing the examples (and the game that has one of
+    that name)."""
+    shipped = found.find_scenario(ref)
+    if shipped is not None or given_path.is_file(ref) or os.path.lexists(ref):
+        return shipped or Path(ref)
+    names = ", ".join(path.stem for path in found.bundled_scenarios()) or "none"
+    other = next((game.name for game in GAMES.values()
+                  if game.name != found.name and game.find_scenario(ref)), None)
+    hint = f"; {other} has one of that name: try --game {other}" if other else ""
+    raise InputError(f"{given_path.named(ref)}: scenario file not found (not a file, nor "
+                     f"one of {found.name}'s examples: {names}{hint})")
+
+
 def run_scenario_file(path: Path, game: str = DEFAULT_GAME) -> dict[str, Any]:
     """The final state of the scenario in `path` (`arena scenario --json` prints it)."""
-    data = read_scenario_file(Path(path))
     found = get_game(game)
+    path = scenario_path(path, found)
+    data = read_scenario_file(path)
     if found.scenario is None:
         raise InputError(f"{found.name} has no scenario files")
     try:

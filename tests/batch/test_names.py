@@ -138,8 +138,12 @@ def test_names_show_as_text_and_stay_distinct(outputs) -> None:
               "results --run (batch)": outputs["results"][2][2].stdout,
               "results --run (tournament)": outputs["results"][3][2].stdout}
     for command, table in tables.items():
-        rows = re.findall(r"│ (Hunter(?: #\d)?) +│", table)
-        assert sorted(rows) == ["Hunter", "Hunter #2", "Hunter #3"], (command, table)
+        rows = re.findall(r"│ (Hunter(?: #\d| \(hunter\w*\.py\))?) +│", table)
+        # A tournament's two Hunters are two files (hunter.py and a copy): the copy is
+        # named by its file.
+        expected = ["Hunter", "Hunter #2", "Hunter (hunter_copy.py)"] \
+            if "tournament" in command else ["Hunter", "Hunter #2", "Hunter #3"]
+        assert sorted(rows) == expected, (command, table)
         assert "│ [/] " in table and visible in table, (command, table)
     batch = json.loads(outputs["batch"][1][2].stdout)
     assert len(batch["players"]) == len(LINEUP)
@@ -169,6 +173,51 @@ def test_unique_names_never_collide(names) -> None:
     assert len(unique) == len(names) == len(set(unique))
     for i, name in enumerate(names):          # a name's first bearer keeps it
         assert unique[i] == name or name in names[:i]
+
+
+@given(st.lists(st.tuples(st.sampled_from(["A", "A (a.py)", "A #2", "B", ""]),
+                          st.sampled_from(["a.py", "b.py", "x/a.py"])), max_size=12))
+def test_unique_names_by_file_never_collide(bots) -> None:
+    names, files = [name for name, _ in bots], [file for _, file in bots]
+    unique = unique_names(names, files)
+    assert len(unique) == len(names) == len(set(unique))
+    for i, (name, file) in enumerate(bots):     # a name's first bearer keeps it; a later
+        before = {Path(f).name for n, f in bots[:i] if n == name}   # one of another file
+        label = f"{name} ({Path(file).name})"                      # says its file's name
+        if name not in names[:i]:
+            assert unique[i] == name
+        elif Path(file).name not in before and label not in names:
+            assert unique[i] == label, unique
+
+
+def test_bots_sharing_a_name_are_told_apart_by_file_name() -> None:
+    assert unique_names(["Flagger", "Flagger", "Hunter", "Flagger"],
+                        ["v1/flagger_v1.py", "flagger_v2.py", "hunter.py", "flagger_v2.py"]) == [
+        "Flagger", "Flagger (flagger_v2.py)", "Hunter", "Flagger #2"]
+    # The same file twice (a mirror match) has nothing else to tell it by.
+    assert unique_names(["Rusher", "Rusher"], ["rusher.py", "rusher.py"]) == [
+        "Rusher", "Rusher #2"]
+
+
+def test_a_tournament_of_two_copies_sharing_a_name_shows_their_file_names(tmp_path) -> None:
+    """Before: `Flagger` and `Flagger #2` in the standings, the results and the matrix:
+    which was v2? Now the second is `Flagger (flagger_v2.py)`."""
+    source = HUNTER.read_text().replace("name = 'Hunter'", "name = 'Flagger'")
+    v1, v2 = tmp_path / "flagger_v1.py", tmp_path / "flagger_v2.py"
+    v1.write_text(source)
+    v2.write_text(source + "# v2\n")
+    db = str(tmp_path / "runs.sqlite")
+    labels = ["Flagger", "Flagger (flagger_v2.py)"]
+    done = arena(["tournament", str(v1), str(v2), "--games", "1", *QUICK, "--first-seed", "3",
+                  "--db", db, "--workers", "1", "--json"])
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert sorted(p["name"] for p in json.loads(done.stdout)["players"]) == labels
+    table = arena(["results", db, "--run", run_ids(db)[0][:8]])
+    assert all(label in table.stdout for label in labels), table.stdout
+    matrix = arena(["results", db, "--matrix", "--json"])
+    assert sorted(e["label"] for e in json.loads(matrix.stdout)["entrants"]) == labels
+    played = arena(["run", str(v1), str(v2), *QUICK, "--seed", "3", "--json"])
+    assert sorted(p["name"] for p in json.loads(played.stdout)["players"]) == labels
 
 
 @given(st.lists(st.characters() | st.characters(categories=["Cs"]), max_size=60)
