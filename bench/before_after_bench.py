@@ -25,8 +25,12 @@ PLAY = r'''
 import json, sys, time
 from pathlib import Path
 root = Path(sys.argv[1]); sys.path.insert(0, str(root))
-from orchestrator.runner.bots import read_bot
-from orchestrator.runner.match import MatchSpec, run_match
+try:
+    from orchestrator.runner.bots import read_bot
+    from orchestrator.runner.match import MatchSpec, run_match
+except ImportError:                   # a checkout from before the folders by layer
+    from orchestrator.bots import read_bot
+    from orchestrator.match import MatchSpec, run_match
 from engine.arena.rules import rules_from as arena_rules
 from engine.robotgame.rules import rules_from as rg_rules
 game, sandbox, seeds = sys.argv[2], sys.argv[3], range(1, int(sys.argv[4]) + 1)

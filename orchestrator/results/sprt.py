@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from statistics import NormalDist
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.lazy import lazy_import
 
@@ -155,7 +155,7 @@ def verdict(value: float, alpha: float, beta: float) -> str:
     return "H1" if value >= upper else "H0" if value <= lower else ""
 
 
-def estimate(counts, z: float = 1.96) -> dict:
+def estimate(counts, z: float = 1.96) -> dict[str, Any]:
     """The logistic Elo difference, its interval (95 % by default) and the normalized Elo,
     from one test's counts (the pairs' variance where the counts are a pentanomial)."""
     counts = np.asarray(counts, dtype=float)
@@ -241,7 +241,7 @@ def simulate(pdf, elo0: float, elo1: float, alpha: float, beta: float, model: st
     return h1, length
 
 
-def pair_record(counts: list[int]) -> dict:
+def pair_record(counts: list[int]) -> dict[str, Any]:
     """NEW's pairs won, drawn and lost, from the test's counts: pair points 0..2 in
     halves (pentanomial: more than 1 is a pair won), or worse / as well / better."""
     if len(counts) == 5:

@@ -193,7 +193,7 @@ class Store:
         self.db.close()
 
     # -- writing -----------------------------------------------------------------------
-    def add_run(self, run_id: str, kind: str, game: str, args: dict,
+    def add_run(self, run_id: str, kind: str, game: str, args: dict[str, Any],
                 match_ids: list[str]) -> None:
         with self.writing(), self.transaction():
             self.db.execute("INSERT OR IGNORE INTO runs VALUES (?, ?, ?, ?, ?, ?)",
@@ -202,7 +202,7 @@ class Store:
                                 [(run_id, mid, i) for i, mid in enumerate(match_ids)])
 
     def add_match(self, match_id: str, result: MatchData, wall_s: float,
-                  inputs: dict | None = None) -> None:
+                  inputs: dict[str, Any] | None = None) -> None:
         """Record one finished match and its participants, all or nothing. `inputs`: what
         the match was played from (its planned spec, without the bots' and the map's
         text), so that `arena replay DB:MATCH_ID` can play it again exactly."""
@@ -285,10 +285,10 @@ class Store:
             found.update(row[0] for row in rows)
         return found
 
-    def scratch(self, match_ids: Iterable[str]) -> dict[str, dict[int, dict]]:
+    def scratch(self, match_ids: Iterable[str]) -> dict[str, dict[int, dict[str, Any]]]:
         """The scratch each seat of these matches ended with (series games), by match."""
         ids = list(match_ids)
-        found: dict[str, dict[int, dict]] = {mid: {} for mid in ids}
+        found: dict[str, dict[int, dict[str, Any]]] = {mid: {} for mid in ids}
         for start in range(0, len(ids), 500):
             chunk = ids[start:start + 500]
             rows = self.db.execute(
@@ -310,11 +310,11 @@ class Store:
                 found[match_id][seat] = parsed
         return found
 
-    def run_results(self, run_id: str) -> list[dict]:
+    def run_results(self, run_id: str) -> list[dict[str, Any]]:
         """The finished matches of a run in schedule order, each with its participants."""
         return list(self.iter_run_results(run_id))
 
-    def iter_run_results(self, run_id: str) -> Iterator[dict]:
+    def iter_run_results(self, run_id: str) -> Iterator[dict[str, Any]]:
         """run_results one match at a time, for a summary of a run of any length."""
         rows = self.db.execute(
             "SELECT m.id, rm.ordinal FROM run_matches rm JOIN matches m ON m.id = rm.match_id "
@@ -327,7 +327,7 @@ class Store:
         return self.db.execute("SELECT COUNT(*) FROM run_matches rm JOIN matches m ON "
                                "m.id = rm.match_id WHERE rm.run_id = ?", (run_id,)).fetchone()[0]
 
-    def match(self, match_id: str) -> dict:
+    def match(self, match_id: str) -> dict[str, Any]:
         row = self.db.execute("SELECT id, game, map, seed, turns, end_reason, restarts, replay "
                               "FROM matches WHERE id = ?", (match_id,)).fetchone()
         players = [
@@ -349,7 +349,7 @@ class Store:
                               "replay": row[7], "players": players,
                               **({"moves": moves[0]} if moves else {})})
 
-    def iter_matches(self, run_id: str | None = None) -> Iterator[dict]:
+    def iter_matches(self, run_id: str | None = None) -> Iterator[dict[str, Any]]:
         """`match()` of every finished match of a run (schedule order), or of the file
         (the order they finished in), read in one query rather than two per match."""
         query = ("SELECT m.id, m.game, m.map, m.seed, m.turns, m.end_reason, m.restarts, "
@@ -363,7 +363,7 @@ class Store:
                       "ORDER BY rm.ordinal, p.seat")
         else:
             query += " ORDER BY m.finished, m.id, p.seat"
-        current: dict | None = None
+        current: dict[str, Any] | None = None
         for row in self.db.execute(query, (run_id,) if run_id else ()):
             if current is None or current["id"] != row[0]:
                 if current is not None:
@@ -381,7 +381,7 @@ class Store:
         if current is not None:
             yield self._checked(current)
 
-    def _checked(self, match: dict) -> dict:
+    def _checked(self, match: dict[str, Any]) -> dict[str, Any]:
         """A match and its players as arena writes them (each player's stats parsed), or
         an InputError naming the file, the match and the field: a results file may come
         from anyone, SQLite keeps any type in any column, and every reader (summaries,
@@ -419,7 +419,7 @@ class Store:
         return match
 
     @staticmethod
-    def _penalties(kept: Any, bad: Callable[[str, str], InputError], i: int) -> dict:
+    def _penalties(kept: Any, bad: Callable[[str, str], InputError], i: int) -> dict[str, Any]:
         """A participant's kept penalties (`penalties.record`), checked; none kept (a
         results file from before they were): none."""
         if kept is None:
@@ -433,7 +433,7 @@ class Store:
             raise bad(f"players[{i}].penalties", "a record arena writes")
         return parsed
 
-    def inputs(self, match_id: str) -> dict | None:
+    def inputs(self, match_id: str) -> dict[str, Any] | None:
         """What a match was played from (`add_match`'s `inputs`), or None: not recorded
         (a results file from before they were, or no such match)."""
         # A results file may come from anyone: the record is read only when it is text of
@@ -460,7 +460,7 @@ class Store:
             "SELECT id FROM matches WHERE substr(id, 1, ?) = ? ORDER BY id LIMIT 2",
             (len(prefix), prefix))]
 
-    def runs(self) -> list[dict]:
+    def runs(self) -> list[dict[str, Any]]:
         rows = self.db.execute(
             "SELECT r.id, r.kind, r.game, r.created, r.args, r.planned, "
             "(SELECT COUNT(*) FROM run_matches rm JOIN matches m ON m.id = rm.match_id "
@@ -468,7 +468,7 @@ class Store:
         return [self._run_row(*row) for row in rows]
 
     def _run_row(self, rid: Any, kind: Any, game: Any, created: Any, args: Any,
-                 planned: Any, finished: int) -> dict:
+                 planned: Any, finished: int) -> dict[str, Any]:
         """A row of the runs table as arena writes it, or an InputError naming the file:
         a results file may come from anyone, and SQLite keeps any type in any column."""
         def text(value: Any) -> bool:
@@ -497,7 +497,7 @@ class Store:
         return {"id": rid, "kind": kind, "game": game, "created": created, "args": parsed,
                 "planned": planned, "finished": finished}
 
-    def export_rows(self, run_id: str | None = None) -> tuple[list[str], list[tuple]]:
+    def export_rows(self, run_id: str | None = None) -> tuple[list[str], list[tuple[Any, ...]]]:
         """Participants joined with their matches, for CSV; the last column says every
         penalty of the row's player (orchestrator/results/penalties.py)."""
         columns = ["match_id", "game", "map", "seed", "engine_version", "turns", "end_reason",
@@ -509,7 +509,7 @@ class Store:
                  " p.turn, p.overheats, p.cpu_s, p.peak_rss_mb, m.replay, p.stats, x.record"
                  " FROM participants p JOIN matches m ON m.id = p.match_id"
                  " LEFT JOIN penalties x ON x.match_id = p.match_id AND x.seat = p.seat")
-        params: tuple = ()
+        params: tuple[Any, ...] = ()
         if run_id:
             query += " JOIN run_matches rm ON rm.match_id = m.id WHERE rm.run_id = ?"
             params = (run_id,)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import signal
 import time
-from typing import Any, Callable, Iterator, cast
+from typing import Any, Callable, Iterator, Mapping, cast
 
 from orchestrator.games import get_game
 from orchestrator.replay import file as replay
@@ -29,7 +29,7 @@ BACKENDS = ("local", "dask")
 def play_planned(spec: MatchSpec) -> Played:
     """Play one planned match (in a worker). Never raises: a failure comes back as data."""
     started = time.perf_counter()
-    replays: list[dict] | None = [] if spec.replay else None
+    replays: list[dict[str, Any]] | None = [] if spec.replay else None
     try:
         result = run_match(spec, replays=replays)
     except Exception as exc:              # a worker must report, not die
@@ -64,7 +64,7 @@ def _worker_init(cores: list[int] | None, nice: int = 0) -> None:
             pass
 
 
-def check_planned(spec: dict) -> dict:
+def check_planned(spec: dict[str, Any]) -> dict[str, Any]:
     """`arena check` on a submission sent as data (in a worker). Never raises."""
     try:
         bot = BotFile(spec["path"], spec["source"], spec["sha256"], spec["name"])
@@ -79,15 +79,16 @@ def check_planned(spec: dict) -> dict:
 
 # A worker's task: ("match", a MatchSpec) or ("check", a submission's check as data).
 Task = tuple[str, Any]
-TASKS: dict[str, Callable[[Any], Any]] = {"match": play_planned, "check": check_planned}
+TASKS: dict[str, Callable[[Any], Mapping[str, Any]]] = {
+    "match": play_planned, "check": check_planned}
 
 
-def run_task(task: Task) -> dict:
+def run_task(task: Task) -> Mapping[str, Any]:
     kind, spec = task
     return TASKS[kind](spec)
 
 
-def _worker_main(conn, core: int | None, nice: int = 0) -> None:
+def _worker_main(conn: Any, core: int | None, nice: int = 0) -> None:
     """A pool worker: run the tasks the parent sends, one at a time, until told to stop."""
     _worker_init([core] if core is not None else None, nice)
     from sandbox import matchjail
@@ -108,7 +109,7 @@ def _worker_main(conn, core: int | None, nice: int = 0) -> None:
 class _Worker:
     """One worker process and the task it is running."""
 
-    def __init__(self, core: int | None, context, nice: int = 0) -> None:
+    def __init__(self, core: int | None, context: Any, nice: int = 0) -> None:
         self.conn, theirs = context.Pipe()
         self.proc = context.Process(target=_worker_main, args=(theirs, core, nice),
                                     daemon=True)
@@ -163,7 +164,7 @@ class LocalPool:
         worker.key, worker.task, worker.deaths = key, task, 0
         worker.conn.send(task)
 
-    def wait(self, timeout: float | None = None) -> list[tuple[Any, dict]]:
+    def wait(self, timeout: float | None = None) -> list[tuple[Any, dict[str, Any]]]:
         """(key, outcome) of the tasks that finished within `timeout` (None: at least one)."""
         from multiprocess.connection import wait
 
@@ -187,7 +188,7 @@ class LocalPool:
                 finished.extend(self._replace(worker))
         return finished
 
-    def _replace(self, worker: _Worker) -> list[tuple[Any, dict]]:
+    def _replace(self, worker: _Worker) -> list[tuple[Any, dict[str, Any]]]:
         """A worker died: start another, and give it the same task unless it failed 3 times."""
         self.workers.remove(worker)
         worker.stop()
@@ -243,7 +244,7 @@ class DaskPool:
         future = self.client.submit(run_task, task, pure=False)
         self.running[future.key] = (future, key)
 
-    def wait(self, timeout: float | None = None) -> list[tuple[Any, dict]]:
+    def wait(self, timeout: float | None = None) -> list[tuple[Any, dict[str, Any]]]:
         from dask.distributed import wait
         from distributed.utils import TimeoutError as DaskTimeout
 
@@ -297,7 +298,7 @@ class JailPool:
     def submit(self, key: Any, task: Task) -> None:
         self.running[self.executor.submit(run_task, task)] = key
 
-    def wait(self, timeout: float | None = None) -> list[tuple[Any, dict]]:
+    def wait(self, timeout: float | None = None) -> list[tuple[Any, dict[str, Any]]]:
         from concurrent.futures import FIRST_COMPLETED
         from concurrent.futures import wait as wait_futures
 
@@ -331,7 +332,8 @@ def jailed_only(planned: list[Planned]) -> bool:
 
 
 def open_pool(backend: str, workers: int, address: str | None = None, pin: bool = True,
-              start: str | None = None, capacity: int | None = None, nice: int = 0):
+              start: str | None = None, capacity: int | None = None,
+              nice: int = 0) -> "LocalPool | DaskPool":
     """A LocalPool or a DaskPool: `free()`, `submit(key, task)`, `wait(timeout)`, `close()`."""
     if backend == "dask":
         return DaskPool(workers, address, capacity)

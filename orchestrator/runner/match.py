@@ -11,7 +11,7 @@ import hashlib
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from engine import ENGINE_VERSION
 from engine.protocol import Match
@@ -45,10 +45,10 @@ class MatchSpec:
     map_text: str | None = None            # the map itself, when it travels as data
     # Executable bots: the files each bot's scratch directory starts with (by seat), the
     # ones it left at the end of its previous game of the series.
-    scratch: list[dict] | None = None
+    scratch: list[dict[str, Any]] | None = None
     # A position file's game state (orchestrator/replay/position.py, checked): the match starts
     # there instead of at turn 0, with the position's seed, rules and map text.
-    start: dict | None = None
+    start: dict[str, Any] | None = None
     turns: int | None = None               # stop after this many turns (None: play on)
     replay: bool = False                   # a worker sends the match's replay file back
 
@@ -100,7 +100,7 @@ class Seat:
     violations: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
-    scratch: dict | None = None      # an executable bot's scratch files, as it left them
+    scratch: dict[str, Any] | None = None      # an executable bot's scratch files, as it left them
 
 
 def _load_players(spec: MatchSpec, seats: dict[int, Seat]) -> Players:
@@ -113,12 +113,13 @@ def _load_players(spec: MatchSpec, seats: dict[int, Seat]) -> Players:
 
 # `stop(turn, stats)` after each turn: the turn just played (as the game counts) and
 # each playing seat's stats so far; True ends the match there.
-StopWhen = Callable[[int, dict[int, dict]], bool]
+StopWhen = Callable[[int, dict[int, dict[str, Any]]], bool]
 
 
 def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None,
               timing: Timing | None = None, trace: Callable[[Match], None] | None = None,
-              replays: list[dict] | None = None, stop: StopWhen | None = None) -> MatchData:
+              replays: list[dict[str, Any]] | None = None,
+              stop: StopWhen | None = None) -> MatchData:
     """Play the match, replaying it from turn 0 after each erase. Returns the result.
 
     With a `replays` list, the match's replay is appended to it.
@@ -136,13 +137,13 @@ def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None
         if spec.map_text is not None else game.load_map(spec.map_path)
     names = unique_names([bot.name for bot in spec.bots], [bot.path for bot in spec.bots])
     seats = [Seat(bot, name) for bot, name in zip(spec.bots, names, strict=True)]
-    no_scratch: list[dict | None] = [None] * len(seats)
+    no_scratch: list[dict[str, Any] | None] = [None] * len(seats)
     start_scratch = spec.scratch or no_scratch
     attempt = _Attempt(spec, game, arena_map, record=replays is not None, on_turn=on_turn,
                        timing=timing, trace=trace, stop=stop)
     restarts = 0
     sandbox: tuple[list[str], dict[str, str]] | None = None
-    marks: list[dict] = []
+    marks: list[dict[str, Any]] = []
     while True:
         playing = {i: s for i, s in enumerate(seats) if s.status == "ok"}
         for i, seat in playing.items():          # an erase replays from the same start
@@ -188,7 +189,9 @@ def match_fallback(game: Game, bots: list[BotFile]) -> str | None:
 JAIL_JOB = "orchestrator.runner.jail_job"
 
 
-def _jailed(spec, on_turn, replays, trace, stop) -> MatchData:
+def _jailed(spec: MatchSpec, on_turn: Callable[[int, int], None] | None,
+            replays: list[dict[str, Any]] | None, trace: Callable[[Match], None] | None,
+            stop: StopWhen | None) -> MatchData:
     """`--sandbox match`: the whole match in one jail (sandbox/matchjail.py). Its result
     is taken only where it charges no bot and checks out (orchestrator/runner/jail_result.py);
     otherwise the match, a pure function of map, bots, seed and rules, is played again in
@@ -206,16 +209,19 @@ def _jailed(spec, on_turn, replays, trace, stop) -> MatchData:
     told = dataclasses.replace(spec, map_path=Path(spec.map_path.name), bots=[
         dataclasses.replace(bot, path=Path(bot.path).name) for bot in spec.bots])
 
-    def check(result, replay):
+    limits = spec.limits
+    assert limits is not None                  # run_match puts the game's in first
+
+    def check(result: Any, replay: Any) -> tuple[str | None, int | None]:
         return jail_result.refusal(result, replay, spec.game, spec.seed,
                                    spec.rules.max_turns, told.bots, names, replays is not None,
-                                   spec.limits.output_bytes)
+                                   limits.output_bytes)
     outcome = matchjail.run(told, check, on_turn, replays is not None, spec.rules.max_turns,
                             job_module=JAIL_JOB)
     if isinstance(outcome, matchjail.Played):
-        result = outcome.result
-        result.update(sandbox_mode="match", sandbox=outcome.layers,
-                      sandbox_missing=outcome.missing, jail_kills=[])
+        result: MatchData = outcome.result     # checked by `check` above
+        result["sandbox_mode"], result["sandbox"] = "match", outcome.layers
+        result["sandbox_missing"], result["jail_kills"] = outcome.missing, []
         for player in result["players"]:       # the host's own reading, not the jail's
             player["bot"] = spec.bots[player["seat"]].path
             player["description"] = spec.bots[player["seat"]].description
@@ -234,7 +240,8 @@ def _jailed(spec, on_turn, replays, trace, stop) -> MatchData:
     return result
 
 
-def _in_standard(spec: MatchSpec, on_turn, replays: list[dict] | None,
+def _in_standard(spec: MatchSpec, on_turn: Callable[[int, int], None] | None,
+                 replays: list[dict[str, Any]] | None,
                  note: str) -> MatchData:
     """A match asked for in `--sandbox match`, played in the standard mode, and why."""
     result = run_match(dataclasses.replace(spec, sandbox="standard"), on_turn,
@@ -309,8 +316,8 @@ class _Attempt:
                 engine_s = time.perf_counter() - started
                 replies, failed = players.exchange(payloads)
                 exchanged = time.perf_counter()
-                moves: dict = {}
-                answers: list[list] = []
+                moves: dict[str, Any] = {}
+                answers: list[list[Any]] = []
                 for i, reply in replies.items():
                     local = lineup.index(i)
                     try:
@@ -368,7 +375,7 @@ class _Attempt:
         return self.game.position.load(self.arena_map, names, spec.seed, spec.rules,
                                        spec.start)
 
-    def _setup(self, names: list[str]) -> dict:
+    def _setup(self, names: list[str]) -> dict[str, Any]:
         """What a replay keeps to play its match again without the bots: the map's text,
         the AIs' names, the position it started from (if any); the answers come by turn."""
         spec = self.spec
@@ -389,7 +396,7 @@ def _map_text(path: Path) -> str | None:
 MOVES_DIGEST = 24             # hex digits of a result's `moves`
 
 
-def moves_digest_line(moves: dict) -> bytes:
+def moves_digest_line(moves: dict[str, Any]) -> bytes:
     """One turn's decoded moves, in a form that depends on the moves alone: keyed by the
     engine's robot, place or player index, never by a bot's name, so a pair of games two
     identical bots play with their seats swapped gives the same digest."""
@@ -425,7 +432,7 @@ WARNING_TEXT, ERROR_TEXT, VIOLATION_TEXT = 92, 200, 100
 WARNING = "module state changed by move(): "
 
 
-def _note_reply(seat: Seat, reply: dict, limits: Limits) -> None:
+def _note_reply(seat: Seat, reply: dict[str, Any], limits: Limits) -> None:
     """Keep a reply's output, rule-1 warnings and a few overheat messages. The reply
     passed its envelope (sandbox/replies.py): each list is short, each text bounded."""
     out = reply.get("out")
@@ -446,7 +453,7 @@ def _note_reply(seat: Seat, reply: dict, limits: Limits) -> None:
         seat.scratch = reply["scratch"]
 
 
-def _note_violations(seat: Seat, violations) -> None:
+def _note_violations(seat: Seat, violations: Iterable[object]) -> None:
     """Attempts the sandbox blocked and could see (importing the engine, for one)."""
     for text in violations:
         text = str(text)[:VIOLATION_TEXT]
@@ -462,13 +469,13 @@ def _account(players: Players, playing: dict[int, Seat]) -> None:
             playing[i].peak_rss_mb = round(peak_mb, 1)
 
 
-def scratch_text(files: dict) -> dict[str, str]:
+def scratch_text(files: dict[str, Any]) -> dict[str, str]:
     """Scratch files for a JSON result: each file's bytes in base64."""
     return {str(name): base64.b64encode(data).decode() for name, data in files.items()
             if isinstance(data, bytes)}
 
 
-def scratch_files(text: dict) -> dict[str, bytes]:
+def scratch_files(text: dict[str, Any]) -> dict[str, bytes]:
     """The inverse of `scratch_text`."""
     return {name: base64.b64decode(data) for name, data in (text or {}).items()}
 
