@@ -52,6 +52,13 @@ from orchestrator.service import compare as comparisons
 from orchestrator.service import play as matches
 from orchestrator.service import results as stored
 from orchestrator.service import scenario as scenarios
+from orchestrator.service.options import (
+    CompareBounds,
+    Confinement,
+    Execution,
+    MatchSettings,
+    TournamentFormat,
+)
 from orchestrator.service.setup import match_spec, position_spec
 from orchestrator.service.values import Interrupted
 from orchestrator.text import console, plural, shown, shown_text
@@ -116,14 +123,15 @@ def play(bots: Sequence[Bot] | None = None, *, game: str = DEFAULT_GAME, map: st
     False saves the time of recording it. `progress`: a turn bar (None: where someone
     watches).
     """
+    held = Confinement(sandbox=sandbox, cpu_limit=cpu_limit, memory_mb=memory_mb)
+    settings = MatchSettings(game=game, map=map, rules=rules, robots=robots,
+                             max_turns=max_turns, random_spawn=random_spawn, confinement=held)
     if start is not None:
-        spec = _from_position(start, bots, game, map, seed, rules, robots, max_turns,
-                              random_spawn, sandbox, cpu_limit, memory_mb, turns)
+        spec = _from_position(start, bots, settings, seed=seed, turns=turns)
     else:
         found = get_game(game)
-        spec = match_spec(_files(bots, found.name), found.name, map, seed, rules, robots,
-                          max_turns, random_spawn, sandbox, cpu_limit, memory_mb,
-                          on_skip=_skipped_sample)
+        settings = dataclasses.replace(settings, game=found.name)
+        spec = match_spec(_files(bots, found.name), settings, seed, on_skip=_skipped_sample)
         if turns is not None:
             arguments.check(turns=turns)
             spec = dataclasses.replace(spec, turns=turns)
@@ -159,12 +167,13 @@ def position_failed(start: str | Path | dict, game: str, exc: BaseException) -> 
                       f"position ({type(exc).__name__}: {shown(str(exc))[:120]})")
 
 
-def _from_position(start, bots, game, map, seed, rules, robots, max_turns, random_spawn,
-                   sandbox, cpu_limit, memory_mb, turns):
+def _from_position(start, bots, settings: MatchSettings, *, seed, turns):
     """The spec of a match from a position: what the position fixes may not be given."""
-    given = [option for option, value in (("--map", map), ("--seed", seed), ("--rules", rules),
-                                          ("--robots", robots), ("--max-turns", max_turns),
-                                          ("--random-spawn", random_spawn)) if value]
+    given = [option for option, value in (
+        ("--map", settings.map), ("--seed", seed), ("--rules", settings.rules),
+        ("--robots", settings.robots), ("--max-turns", settings.max_turns),
+        ("--random-spawn", settings.random_spawn)) if value]
+    game = settings.game
     if given:
         raise InputError(f"--from: the position fixes the map, seed and rules; leave out "
                          f"{', '.join(given)}")
@@ -176,8 +185,8 @@ def _from_position(start, bots, game, map, seed, rules, robots, max_turns, rando
     if not bots:
         raise InputError("--from: name the bots to play the position (as many as its "
                          f"players: {len(position['players'])})")
-    return position_spec(position, name, _files(bots, position["game"]), sandbox, cpu_limit,
-                         memory_mb, turns)
+    return position_spec(position, name, _files(bots, position["game"]), settings.confinement,
+                         turns)
 
 
 def _skipped_sample(why: str) -> None:
@@ -200,13 +209,14 @@ def check(bot: Bot, *, game: str = DEFAULT_GAME, turns: int | None = None, seed:
     attempts); `strict`: any of them fails the check (failure `warnings`)."""
     checks.check_strict(strict)
     path = bot_file(bot, game)
-    limits = checks.check_setup(path, game, sandbox, cpu_limit, memory_mb, seed, turns,
-                                max_overheats)
+    held = Confinement(sandbox=sandbox, cpu_limit=cpu_limit, memory_mb=memory_mb)
+    limits = checks.check_setup(path, game, held, seed=seed, turns=turns,
+                                max_overheats=max_overheats)
     if _shows_progress(progress):
         _err.print(shown_text(f"checking {path} ({game}, seed {seed}, sandbox {sandbox})",
                               "dim"))
-    return checks.check_bot(path, game, turns, seed, max_overheats, sandbox, limits,
-                            twice=not once, strict=strict)
+    return checks.check_bot(path, game, turns=turns, seed=seed, max_overheat_share=max_overheats,
+                            sandbox=sandbox, limits=limits, twice=not once, strict=strict)
 
 
 def scenario(file: str | Path, *, game: str = DEFAULT_GAME) -> dict:
@@ -230,10 +240,14 @@ def batch(bots: Sequence[Bot], *, seeds: int = 100, first_seed: int | None = Non
     Every match goes into the SQLite file `db` (default runs/GAME.sqlite) as it
     finishes; the same call after an interruption plays only what is missing.
     """
-    report, title = batches.batch(
-        _files(bots, game), seeds, first_seed, game, map, rules, robots, max_turns,
-        random_spawn, sandbox, cpu_limit, memory_mb, workers, _path(db), backend, address,
-        replays, _run_watch(progress))
+    settings = MatchSettings(
+        game=game, map=map, rules=rules, robots=robots, max_turns=max_turns,
+        random_spawn=random_spawn,
+        confinement=Confinement(sandbox=sandbox, cpu_limit=cpu_limit, memory_mb=memory_mb))
+    run = Execution(workers=workers, db=_path(db), backend=backend, address=address,
+                    replays=replays)
+    report, title = batches.batch(_files(bots, game), settings, run, seeds=seeds,
+                                  first_seed=first_seed, watch=_run_watch(progress))
     return BatchResult.from_dict(report, title)
 
 
@@ -251,10 +265,14 @@ def tournament(bots: Sequence[Bot], *, format: str | None = None, games: int | N
     `format`: round-robin, ffa or combinations (of `size` bots); default the game's own.
     `games`: per pair, per group, or in all (ffa). Resumes from `db` as `batch` does.
     """
+    settings = MatchSettings(
+        game=game, map=map, rules=rules, robots=robots, max_turns=max_turns,
+        confinement=Confinement(sandbox=sandbox, cpu_limit=cpu_limit, memory_mb=memory_mb))
+    run = Execution(workers=workers, db=_path(db), backend=backend, address=address,
+                    replays=replays)
     report, title = batches.tournament(
-        _files(bots, game), format, games, size, first_seed, game, map, rules, robots,
-        max_turns, sandbox, cpu_limit, memory_mb, workers, _path(db), backend, address,
-        replays, _run_watch(progress))
+        _files(bots, game), settings, TournamentFormat(format=format, games=games, size=size),
+        run, first_seed=first_seed, watch=_run_watch(progress))
     return BatchResult.from_dict(report, title)
 
 
@@ -278,11 +296,16 @@ def compare(new: Bot, old: Bot, *, game: str = DEFAULT_GAME, against: Sequence[B
     opponents for games of more players (default: none for robotgame and cave; else the
     game's first three samples). Resumes from `db`.
     """
+    settings = MatchSettings(
+        game=game, map=map, rules=rules, robots=robots, max_turns=max_turns,
+        confinement=Confinement(sandbox=sandbox, cpu_limit=cpu_limit, memory_mb=memory_mb))
+    bounds = CompareBounds(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta, model=model,
+                           max_games=max_games)
     found = comparisons.start(
-        bot_file(new, game), bot_file(old, game), game,
-        [str(bot_file(b, game)) for b in against] if against else None, elo0, elo1, alpha,
-        beta, model, max_games, seed, map, rules, robots, max_turns, sandbox, cpu_limit,
-        memory_mb, workers, _path(db), backend, address)
+        bot_file(new, game), bot_file(old, game),
+        [str(bot_file(b, game)) for b in against] if against else None, bounds, settings,
+        Execution(workers=workers, db=_path(db), backend=backend, address=address),
+        seed=seed)
     shown = _shows_progress(progress)
     if shown:
         opponents = found.opponents

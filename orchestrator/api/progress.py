@@ -96,11 +96,10 @@ def llr_bar(test: Test) -> Iterator[Callable[[], None]]:
     """A comparison's log-likelihood ratio between its bounds, its games and its Elo so
     far: yields what to call after each game counted."""
     lower, upper = sprt.bounds(*test.gsprt_alpha_beta)
-    progress = Progress(TextColumn("LLR {task.fields[llr]:+.2f}"), TextColumn(f"{lower:.2f}"),
-                        BarColumn(), TextColumn(f"{upper:.2f}"),
-                        TextColumn("{task.fields[games]} games"),
-                        TextColumn("Elo {task.fields[elo]}"), TimeElapsedColumn(),
-                        console=compare_err, transient=True)
+    columns = [TextColumn("LLR {task.fields[llr]:+.2f}"), TextColumn(f"{lower:.2f}"),
+               BarColumn(), TextColumn(f"{upper:.2f}"), TextColumn("{task.fields[games]} games"),
+               TextColumn("Elo {task.fields[elo]}"), TimeElapsedColumn()]
+    progress = Progress(*columns, console=compare_err, transient=True)
 
     def fields() -> dict:
         found = sprt.estimate(test.counts)

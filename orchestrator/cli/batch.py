@@ -167,11 +167,12 @@ def tournament(
     for i, row in enumerate(report["players"], start=1):
         failures = row["erased"] + row["forfeits"] + row["load_errors"]
         score = (f"{row['mean_score']:.2f}",) if scored else ()
-        table.add_row(str(i), shown_text(row["name"]), str(row["matches"]), str(row["wins"]),
-                      *score, f"{row['win_rate']:.3f}", f"{row['mean_rank']:.2f}",
-                      f"{row['elo']:.0f}",
-                      f"{row['mu']:.1f} ± {row['sigma']:.1f}", f"{row['ordinal']:.1f}",
-                      str(failures or ""))
+        line = [str(i), shown_text(row["name"]), str(row["matches"]), str(row["wins"]),
+                *score, f"{row['win_rate']:.3f}", f"{row['mean_rank']:.2f}",
+                f"{row['elo']:.0f}",
+                f"{row['mu']:.1f} ± {row['sigma']:.1f}", f"{row['ordinal']:.1f}",
+                str(failures or "")]
+        table.add_row(*line)
     out.print(table)
     print_penalties(report)
     ranked = {"points": "points: 1 per game won (the seed ranks by them); ",
@@ -209,11 +210,12 @@ def print_summary(report: dict, title: str) -> None:
         low, high = row["win_ci"]
         score = (f"{row['mean_score']:.2f}",) if scored else ()
         top = (f"{100 * row['top2_rate']:.0f}",) if top2 else ()
-        table.add_row(shown_text(row["name"]), *score, str(row["matches"]), str(row["wins"]),
-                      str(row["draws"]),
-                      f"{100 * row['win_rate']:.1f}", f"{100 * low:.0f}-{100 * high:.0f}",
-                      *top, f"{row['mean_rank']:.2f}",
-                      str(row["erased"] + row["forfeits"] + row["load_errors"]))
+        line = [shown_text(row["name"]), *score, str(row["matches"]), str(row["wins"]),
+                str(row["draws"]),
+                f"{100 * row['win_rate']:.1f}", f"{100 * low:.0f}-{100 * high:.0f}",
+                *top, f"{row['mean_rank']:.2f}",
+                str(row["erased"] + row["forfeits"] + row["load_errors"])]
+        table.add_row(*line)
     out.print(table)
     print_penalties(report)
     lengths = report["lengths"]

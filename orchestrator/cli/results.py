@@ -72,7 +72,8 @@ def results(
       arena results runs/arena.sqlite --games --bot Hunter \\
           --lost --vs Turtle
     """
-    _check_results_options(matrix, games, by, bot, html, lost, vs, map)
+    _check_results_options(matrix=matrix, games=games, by=by, bot=bot, html=html, lost=lost,
+                           vs=vs, map=map)
     store = stored.open_results(db)
     try:
         runs = store.runs()

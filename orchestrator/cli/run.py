@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any, List, Mapping, Optional
 
 import typer
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -145,10 +146,11 @@ def print_result(result: MatchData) -> None:
         stats = p["stats"]
         note = notes.note(p)
         style = {"erased": "red", "load_error": "red", "forfeit": "red"}.get(p["status"])
-        table.add_row(str(p["rank"]), shown_text(p["name"]), p["status"],
-                      *((cell(stats) if stats else "-") for _, cell in game.shown.columns),
-                      str(p["overheats"]), f"{p['cpu_s']:.2f}", f"{p['peak_rss_mb']:.0f}",
-                      shown_text(note), style=style)
+        line: list[RenderableType] = [str(p["rank"]), shown_text(p["name"]), p["status"],
+                *((cell(stats) if stats else "-") for _, cell in game.shown.columns),
+                str(p["overheats"]), f"{p['cpu_s']:.2f}", f"{p['peak_rss_mb']:.0f}",
+                shown_text(note)]
+        table.add_row(*line, style=style)
     out.print(table)
     out.print(f"[dim]{game.shown.legend}heat: overheats (exceptions and invalid moves)[/dim]")
     out.print(Text.assemble("Winner: ", shown_text(_placed(result, 0), "bold green"),

@@ -107,8 +107,9 @@ def serve(
     chosen = [g.strip() for g in games.split(",") if g.strip()]
     for game in chosen:
         check_choice(game, tuple(GAMES), "game")
-    ladder = Ladder(db, chosen, workers or default_workers(), backend, address, seed,
-                    _lineups(lineup or []), check_workers, sandbox,
+    ladder = Ladder(db, chosen, workers=workers or default_workers(), backend=backend,
+                    address=address, seed=seed, lineups=_lineups(lineup or []),
+                    check_workers=check_workers, sandbox=sandbox,
                     **({} if check_queue is None else {"check_queue": check_queue}),  # type: ignore[arg-type]  # an int, by name
                     challenge_queue=challenge_queue, challenge_rate=challenge_rate)
     err.print(f"ladder for {', '.join(chosen)} on [bold]http://{host}:{port}/[/bold] "

@@ -104,8 +104,9 @@ def check_bot(path: str | Path, game: str = DEFAULT_GAME, turns: int | None = No
               strict: bool = False) -> dict[str, Any]:
     """Play the bot file and return the verdict in the `arena check --json` shape."""
     bot = read_bot(path, get_game(game).name)
-    return check_submission(bot, game, turns, seed, max_overheat_share, sandbox, limits,
-                            twice, strict)
+    return check_submission(bot, game, turns=turns, seed=seed,
+                            max_overheat_share=max_overheat_share, sandbox=sandbox,
+                            limits=limits, twice=twice, strict=strict)
 
 
 def check_strict(strict: object) -> None:
@@ -140,8 +141,9 @@ def check_submission(bot: BotFile, game: str = DEFAULT_GAME, turns: int | None =
     turns = turns if turns is not None else found.check.turns or preset.max_turns
     opponents = [read_bot(p) for p in found.check_lineup()]
     rules = found.rules(found.presets[0], max_turns=turns)
-    spec = MatchSpec(found.name, found.find_map(found.check.map), [bot, *opponents], seed,
-                     rules, limits or found.limits, sandbox)
+    spec = MatchSpec(game=found.name, map_path=found.find_map(found.check.map),
+                     bots=[bot, *opponents], seed=seed, rules=rules,
+                     limits=limits or found.limits, sandbox=sandbox)
     assert spec.limits is not None
     watch = HangWatch()
     result = run_match(spec, stop=watch)

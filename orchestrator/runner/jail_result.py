@@ -44,7 +44,8 @@ def refusal(result: Any, replay: Any, game: str, seed: int, max_turns: int, bots
             ) -> tuple[str | None, int | None]:
     """Why the host does not take this jail's result (and replay) as it stands (None if
     it does), and the seat the result charges, if it names one."""
-    why = _malformed(result, replay, game, seed, max_turns, bots, names, want_replay) or \
+    why = _malformed(result, replay, game=game, seed=seed, max_turns=max_turns, bots=bots,
+                     names=names, want_replay=want_replay) or \
         _overgrown(result, replay, max_turns, len(names), output_bytes)
     if why is not None:
         return why, None

@@ -159,7 +159,8 @@ def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None
         if isinstance(outcome, Finished):
             break
         restarts += 1
-    result = _result(spec, game, arena_map, seats, outcome.match, outcome.lineup, restarts)
+    result = _result(spec, game, arena_map, seats, outcome.match, lineup=outcome.lineup,
+                     restarts=restarts)
     result["moves"] = outcome.moves
     if outcome.stopped:
         result["end"] = "stopped"
@@ -213,9 +214,10 @@ def _jailed(spec: MatchSpec, on_turn: Callable[[int, int], None] | None,
     assert limits is not None                  # run_match puts the game's in first
 
     def check(result: Any, replay: Any) -> tuple[str | None, int | None]:
-        return jail_result.refusal(result, replay, spec.game, spec.seed,
-                                   spec.rules.max_turns, told.bots, names, replays is not None,
-                                   limits.output_bytes)
+        return jail_result.refusal(result, replay, game=spec.game, seed=spec.seed,
+                                   max_turns=spec.rules.max_turns, bots=told.bots, names=names,
+                                   want_replay=replays is not None,
+                                   output_bytes=limits.output_bytes)
     outcome = matchjail.run(told, check, on_turn, replays is not None, spec.rules.max_turns,
                             job_module=JAIL_JOB)
     if isinstance(outcome, matchjail.Played):

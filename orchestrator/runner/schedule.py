@@ -79,7 +79,7 @@ class Setup:
             # batch in one mode never takes the other's results as its own.
             identity["jailed"] = True
         spec = MatchSpec(self.game.name, self.map_path, list(lineup), seed, self.rules,
-                         self.limits, self.sandbox, map_text=self.map_text)
+                         limits=self.limits, sandbox=self.sandbox, map_text=self.map_text)
         if after:
             identity["after"] = list(after)
         return Planned(ordinal, digest(identity), spec, entrants, after)

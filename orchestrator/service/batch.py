@@ -23,6 +23,7 @@ from orchestrator.runner.bots import read_bot
 from orchestrator.runner.match import record_of
 from orchestrator.runner.schedule import Planned, Setup, plan_batch, plan_tournament
 from orchestrator.runner.series import Series
+from orchestrator.service.options import Execution, MatchSettings, TournamentFormat
 from orchestrator.service.setup import results_path, run_setup, sandbox_shown, workers_for
 from orchestrator.service.values import Interrupted, seed_or_draw
 
@@ -65,26 +66,22 @@ def first_seed_for(kind: str, path: Path, args: dict[str, Any], given: Optional[
     return seed_or_draw(None, span)
 
 
-def batch(bots: Sequence[Path], seeds: int, first_seed: int | None, game: str, map: str | None,
-          rules: str | None, robots: int | None, max_turns: int | None, random_spawn: bool,
-          sandbox: str, cpu_limit: float | None, memory_mb: int | None,
-          workers: int | None, db: Path | None, backend: str, address: str | None,
-          replays: bool, watch: Watch = unwatched) -> tuple[dict[str, Any], str]:
+def batch(bots: Sequence[Path], settings: MatchSettings, run: Execution, *, seeds: int,
+          first_seed: int | None, watch: Watch = unwatched) -> tuple[dict[str, Any], str]:
     """The same line-up over `seeds` seeds: the `arena batch --json` report, and its title.
     `first_seed` None: drawn, or resumed (`first_seed_for`)."""
-    arguments.check(seeds=seeds, first_seed=first_seed, workers=workers)
+    arguments.check(seeds=seeds, first_seed=first_seed, workers=run.workers)
     if first_seed is not None:
         arguments.check_span(first_seed, seeds)
-    setup = run_setup(game, map, rules, robots, max_turns, random_spawn, sandbox, cpu_limit,
-                      memory_mb)
+    setup = run_setup(settings)
+    sandbox, db = settings.sandbox, run.db
     lineup = [read_bot(p, setup.game.name) for p in setup.game.mirrored(list(bots))]
     args = {"bots": [b.path for b in lineup], "seeds": seeds,
             "map": setup.map_path.name, "rules": setup.rules.as_dict(), "sandbox": sandbox}
     first_seed = first_seed_for("batch", results_path(db, setup.game), args, first_seed, seeds)
     args["first_seed"] = first_seed
     planned = plan_batch(setup, lineup, list(range(first_seed, first_seed + seeds)))
-    store, run_id, skipped = play_all("batch", setup, planned, args, db, workers, backend,
-                                      address, watch, key=by_seat, replays=replays)
+    store, run_id, skipped = play_all("batch", setup, planned, args, run, watch, key=by_seat)
     summary = summarize(store.iter_run_results(run_id), by_seat)    # one match at a time
     count = store.run_count(run_id)
     shown, note = sandbox_shown(sandbox, setup.game, lineup)
@@ -96,19 +93,17 @@ def batch(bots: Sequence[Path], seeds: int, first_seed: int | None, game: str, m
                     f"({skipped} already in {store.path})")
 
 
-def tournament(bots: Sequence[Path], format: str | None, games: int | None,
-               size: int | None, first_seed: int | None, game: str, map: str | None,
-               rules: str | None, robots: int | None, max_turns: int | None, sandbox: str,
-               cpu_limit: float | None, memory_mb: int | None, workers: int | None,
-               db: Path | None, backend: str, address: str | None, replays: bool,
-               watch: Watch = unwatched) -> tuple[dict[str, Any], str]:
+def tournament(bots: Sequence[Path], settings: MatchSettings, shape: TournamentFormat,
+               run: Execution, *, first_seed: int | None, watch: Watch = unwatched
+               ) -> tuple[dict[str, Any], str]:
     """A tournament rated by Elo and openskill: the `arena tournament --json` report, and
-    its title. `format`, `games` and `size` default to the game's own."""
-    arguments.check(games=games, size=size, first_seed=first_seed, workers=workers)
+    its title. The `shape`'s format, games and size default to the game's own."""
+    format, games, size = shape.format, shape.games, shape.size
+    arguments.check(games=games, size=size, first_seed=first_seed, workers=run.workers)
     if first_seed is not None:
         arguments.check_span(first_seed, games or 1)
-    setup = run_setup(game, map, rules, robots, max_turns, False, sandbox, cpu_limit,
-                      memory_mb)
+    setup = run_setup(settings)
+    sandbox, db = settings.sandbox, run.db
     lineup = [read_bot(p, setup.game.name) for p in bots]
     own_format, own_games, own_size = setup.game.competition.tournament
     format = format or own_format
@@ -122,8 +117,8 @@ def tournament(bots: Sequence[Path], format: str | None, games: int | None,
                                 games)
     args["first_seed"] = first_seed
     planned = plan_tournament(setup, lineup, format, games, first_seed, size)
-    store, run_id, skipped = play_all("tournament", setup, planned, args, db, workers,
-                                      backend, address, watch, key=by_file, replays=replays)
+    store, run_id, skipped = play_all("tournament", setup, planned, args, run, watch,
+                                      key=by_file)
     report = tournament_report(store.run_results(run_id), setup.game, format, skipped,
                                store.path)
     shown, note = sandbox_shown(sandbox, setup.game, lineup)
@@ -154,14 +149,13 @@ def tournament_report(matches: list[dict[str, Any]], game: Game, fmt: str, skipp
 
 
 def play_all(kind: str, setup: Setup, planned: list[Planned], args: dict[str, Any],
-             db: Optional[Path],
-             workers: Optional[int], backend: str, address: Optional[str], watch: Watch,
-             key: Callable[[dict[str, Any]], Hashable], replays: bool = False
+             run: Execution, watch: Watch, *, key: Callable[[dict[str, Any]], Hashable]
              ) -> tuple[Store, str, int]:
-    """Play what is not yet in the store; return the store, the run's id, and how many
-    matches were already done."""
-    workers = workers_for(backend, workers)
-    store = Store(results_path(db, setup.game))
+    """Play what is not yet in the store (`run.replays`: keeping every match's replay);
+    return the store, the run's id, and how many matches were already done."""
+    backend, address, replays = run.backend, run.address, run.replays
+    workers = workers_for(backend, run.workers)
+    store = Store(results_path(run.db, setup.game))
     run_id = digest({"kind": kind, "matches": [p.match_id for p in planned]})
     try:
         store.add_run(run_id, kind, setup.game.name, args, [p.match_id for p in planned])
@@ -175,7 +169,8 @@ def play_all(kind: str, setup: Setup, planned: list[Planned], args: dict[str, An
             tally = Tally(key)                  # the live standings, however long the batch
             for match in store.iter_run_results(run_id):
                 tally.add(match)
-            _play(series, tally, store, backend, workers, address, watch)
+            _play(series, tally, store, backend=backend, workers=workers, address=address,
+                  watch=watch)
     except KeyboardInterrupt:
         saved = store.run_count(run_id)
         store.close()

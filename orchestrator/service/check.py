@@ -9,6 +9,7 @@ from orchestrator import arguments
 from orchestrator.games import get_game
 from orchestrator.runner.bots import read_bot
 from orchestrator.runner.check import check_bot, check_strict
+from orchestrator.service.options import Confinement
 from orchestrator.service.values import game_limits
 from sandbox import modes
 from sandbox.limits import Limits
@@ -16,13 +17,12 @@ from sandbox.limits import Limits
 __all__ = ["check_bot", "check_setup", "check_strict"]
 
 
-def check_setup(path: str | Path, game: str, sandbox: str, cpu_limit: float | None,
-                memory_mb: int | None, seed: int | None = None, turns: int | None = None,
-                max_overheats: float | None = None) -> Limits:
+def check_setup(path: str | Path, game: str, held: Confinement, *, seed: int | None = None,
+                turns: int | None = None, max_overheats: float | None = None) -> Limits:
     """Check what a check is given before it plays (a missing or unreadable file fails
     here, first); the limits it plays with."""
-    modes.for_check(sandbox)
+    modes.for_check(held.sandbox)
     arguments.check(seed=seed, turns=turns, max_overheats=max_overheats)
     chosen = get_game(game)
     read_bot(path, chosen.name)          # a missing or unreadable file fails here, first
-    return game_limits(chosen, cpu_limit, memory_mb)
+    return game_limits(chosen, held.cpu_limit, held.memory_mb)

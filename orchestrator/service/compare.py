@@ -34,6 +34,7 @@ from orchestrator.runner.match import record_of
 from orchestrator.runner.schedule import Planned, Setup, plan_compare
 from orchestrator.runner.series import Series
 from orchestrator.service.batch import first_seed_for, stopped_writing
+from orchestrator.service.options import CompareBounds, Execution, MatchSettings
 from orchestrator.service.setup import results_path, run_setup, sandbox_shown, workers_for
 from orchestrator.service.values import Interrupted, check_choice
 
@@ -162,14 +163,12 @@ class Comparison:
     address: Optional[str]
 
 
-def start(new: Path, old: Path, game: str, against: Optional[List[str]], elo0: float,
-          elo1: float, alpha: float, beta: float, model: str, max_games: int,
-          seed: int | None,
-          map: str | None, rules: str | None, robots: int | None, max_turns: int | None,
-          sandbox: str, cpu_limit: float | None, memory_mb: int | None,
-          workers: int | None, db: Path | None, backend: str, address: str | None
-          ) -> Comparison:
-    """Check the options, plan the pairs, and count the pairs the results file holds."""
+def start(new: Path, old: Path, against: Optional[List[str]], bounds: CompareBounds,
+          settings: MatchSettings, run: Execution, *, seed: int | None) -> Comparison:
+    """Check the options, plan the pairs, and count the pairs the results file holds.
+    `against`: the opponents' names, each item a name or names joined by commas."""
+    elo0, elo1, alpha, beta = bounds.elo0, bounds.elo1, bounds.alpha, bounds.beta
+    model, max_games, workers = bounds.model, bounds.max_games, run.workers
     check_choice(model, sprt.MODELS, "--model")
     arguments.check(alpha=alpha, beta=beta, elo0=elo0, elo1=elo1, max_games=max_games,
                     seed=seed, workers=workers)
@@ -181,8 +180,8 @@ def start(new: Path, old: Path, game: str, against: Optional[List[str]], elo0: f
         raise InputError(f"--elo0/--elo1: at most {MAX_NELO} normalized Elo (a "
                          f"gap that wide is clear in a few games; use --model logistic for "
                          f"it)")
-    setup = run_setup(game, map, rules, robots, max_turns, False, sandbox, cpu_limit,
-                      memory_mb)
+    setup = run_setup(settings)
+    sandbox, db, backend = settings.sandbox, run.db, run.backend
     name = setup.game.name
     new_bot, old_bot = (read_bot(b, name) for b in (new, old))
     opponents = _opponents(name, against)
@@ -206,8 +205,10 @@ def start(new: Path, old: Path, game: str, against: Optional[List[str]], elo0: f
     results: dict[str, Mapping[str, Any]] = {m["id"]: m for m in store.iter_run_results(run_id)}
     skipped = len(results)
     _advance(test, planned, seats, results)
-    return Comparison(setup, new_bot, old_bot, opponents, test, planned, seats, results,
-                      store, run_id, skipped, backend, workers, address)
+    return Comparison(setup=setup, new=new_bot, old=old_bot, opponents=opponents, test=test,
+                      planned=planned, seats=seats, results=results, store=store,
+                      run_id=run_id, skipped=skipped, backend=backend, workers=workers,
+                      address=run.address)
 
 
 def finish(found: Comparison, watch: Watch = unwatched) -> dict:
@@ -218,8 +219,9 @@ def finish(found: Comparison, watch: Watch = unwatched) -> dict:
     if not test.verdict and test.pairs < pairs:
         series = Series(planned, store.scratch(found.results))
         try:
-            _play(series, test, planned, found.seats, found.results, store, found.backend,
-                  found.workers, found.address, watch)
+            _play(series, test, planned, seats=found.seats, results=found.results,
+                  store=store, backend=found.backend, workers=found.workers,
+                  address=found.address, watch=watch)
         except KeyboardInterrupt:
             saved = store.run_count(found.run_id)
             store.close()

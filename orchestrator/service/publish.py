@@ -144,7 +144,8 @@ def publish(db: str | Path, out: str | Path, run: str | None = None, force: bool
         kept = Kept(store.path)
     finally:
         store.close()
-    site = _Site(folder, db_path, chosen, game.name, matches, report, records, versions)
+    site = _Site(folder, db_path, chosen, game.name, matches=matches, report=report,
+                 records=records, versions=versions)
     total = len(matches) + len(site.entrants) + 2
     done = 0
     try:

@@ -15,6 +15,7 @@ from orchestrator.runner import execute
 from orchestrator.runner.bots import BotFile, read_bot
 from orchestrator.runner.match import MatchSpec, match_fallback
 from orchestrator.runner.schedule import Setup
+from orchestrator.service.options import Confinement, MatchSettings
 from orchestrator.service.values import check_choice, game_limits, rule_overrides, seed_or_draw
 from orchestrator.text import shown
 from sandbox import modes
@@ -22,43 +23,42 @@ from sandbox import modes
 RUNS_DIR = Path("runs")
 
 
-def match_spec(bots: list[Path], game: str, map_ref: str | None, seed: int | None,
-               rules: str | None, robots: int | None, max_turns: int | None,
-               random_spawn: bool, sandbox: str, cpu_limit: float | None,
-               memory_mb: int | None, on_skip: Callable[[str], None] | None = None
-               ) -> MatchSpec:
+def match_spec(bots: list[Path], settings: MatchSettings, seed: int | None,
+               on_skip: Callable[[str], None] | None = None) -> MatchSpec:
     """One match's spec (`arena run`): no bots is the game's demo line-up (a sample that
     cannot be built here is left out and told to `on_skip`); a lone bot of a two-player
     game plays itself. A bad map, or one too small for these AIs, fails here."""
     arguments.check(seed=seed)
-    found = get_game(game)
-    overrides = rule_overrides(found, robots, max_turns, random_spawn)
-    limits = game_limits(found, cpu_limit, memory_mb)
-    modes.chosen(sandbox)
-    rules_obj = found.rules(rules or found.presets[0], **overrides)
+    found = get_game(settings.game)
+    overrides = rule_overrides(found, settings.robots, settings.max_turns,
+                               settings.random_spawn)
+    held = settings.confinement
+    limits = game_limits(found, held.cpu_limit, held.memory_mb)
+    modes.chosen(held.sandbox)
+    rules_obj = found.rules(settings.rules or found.presets[0], **overrides)
     paths = found.mirrored(list(bots)) if bots else found.demo_lineup(on_skip=on_skip)
     bot_files = [read_bot(p, found.name) for p in paths]
     if not bot_files:
         raise InputError(f"no bots given and no sample bots found for {found.name}")
-    map_path = found.find_map(map_ref)
-    spec = MatchSpec(found.name, map_path, bot_files, seed_or_draw(seed), rules_obj, limits,
-                     sandbox)
+    map_path = found.find_map(settings.map)
+    spec = MatchSpec(game=found.name, map_path=map_path, bots=bot_files,
+                     seed=seed_or_draw(seed), rules=rules_obj, limits=limits,
+                     sandbox=held.sandbox)
     # A bad map, or one too small for these AIs, fails here, before any child starts.
     found.new_match(found.load_map(map_path), [b.name for b in bot_files], spec.seed, rules_obj)
     return spec
 
 
-def position_spec(start: dict[str, Any], name: str, bots: list[Path], sandbox: str,
-                  cpu_limit: float | None, memory_mb: int | None,
+def position_spec(start: dict[str, Any], name: str, bots: list[Path], held: Confinement,
                   turns: int | None) -> MatchSpec:
     """A match from a position (`arena run --from`), checked (`position.read`/`check`)
     and called `name` in errors: its game, map, seed, rules and state, the bots given (as
     many as its players: a lone bot of a two-player game plays itself), each starting
     fresh, and `turns` to stop after that many."""
     found = get_game(start["game"])
-    modes.chosen(sandbox)
+    modes.chosen(held.sandbox)
     arguments.check(turns=turns)
-    limits = game_limits(found, cpu_limit, memory_mb)
+    limits = game_limits(found, held.cpu_limit, held.memory_mb)
     wanted = len(start["players"])
     paths = found.mirrored(list(bots)) if bots else []
     if len(paths) != wanted:
@@ -69,21 +69,22 @@ def position_spec(start: dict[str, Any], name: str, bots: list[Path], sandbox: s
     positions.start(start, [b.name for b in bot_files], name, found)
     rules = found.rules(start["rules"]["preset"],
                         **{k: v for k, v in start["rules"].items() if k != "preset"})
-    return MatchSpec(found.name, Path(start["map"]["name"] + found.map_suffix), bot_files,
-                     start["seed"], rules, limits, sandbox, map_text=start["map"]["text"],
+    return MatchSpec(game=found.name, map_path=Path(start["map"]["name"] + found.map_suffix),
+                     bots=bot_files, seed=start["seed"], rules=rules, limits=limits,
+                     sandbox=held.sandbox, map_text=start["map"]["text"],
                      start=start["state"], turns=turns)
 
 
-def run_setup(game: str, map_ref: str | None, rules: str | None, robots: int | None,
-              max_turns: int | None, random_spawn: bool, sandbox: str,
-              cpu_limit: float | None, memory_mb: int | None) -> Setup:
+def run_setup(settings: MatchSettings) -> Setup:
     """What every match of a batch, tournament or comparison shares."""
-    found = get_game(game)
-    modes.chosen(sandbox)
-    rules_obj = found.rules(rules or found.presets[0],
-                            **rule_overrides(found, robots, max_turns, random_spawn))
-    return Setup.make(found, map_ref, rules_obj, game_limits(found, cpu_limit, memory_mb),
-                      sandbox)
+    found = get_game(settings.game)
+    held = settings.confinement
+    modes.chosen(held.sandbox)
+    rules_obj = found.rules(settings.rules or found.presets[0],
+                            **rule_overrides(found, settings.robots, settings.max_turns,
+                                             settings.random_spawn))
+    return Setup.make(found, settings.map, rules_obj,
+                      game_limits(found, held.cpu_limit, held.memory_mb), held.sandbox)
 
 
 def workers_for(backend: str, workers: Optional[int]) -> int:

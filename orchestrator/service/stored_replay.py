@@ -204,8 +204,8 @@ def _spec(record: dict, where: str) -> MatchSpec:
     rules = dict(record["rules"])
     scratch = record.get("scratch")
     return MatchSpec(game.name, map_path, bots, record["seed"],
-                     game.rules(rules.pop("preset"), **rules), Limits(**record["limits"]),
-                     record["sandbox"], map_text=map_text, replay=True,
+                     game.rules(rules.pop("preset"), **rules), limits=Limits(**record["limits"]),
+                     sandbox=record["sandbox"], map_text=map_text, replay=True,
                      scratch=None if scratch is None else [scratch_files(s) for s in scratch])
 
 

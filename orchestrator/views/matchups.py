@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from defusedcsv import csv
+from rich.console import RenderableType
 from rich.table import Table
 
 from engine import InputError
@@ -40,9 +41,10 @@ def print_matrix(report: dict) -> None:
                          overflow="fold")
     for cell in report["cells"]:
         split = (shown_text(cell[by]),) if by else ()
-        table.add_row(shown_text(cell["entrant"]), shown_text(cell["opponent"]), *split,
-                      str(cell["games"]), str(cell["wins"]), str(cell["draws"]),
-                      str(cell["losses"]), percent(cell["win_rate"]), interval(cell["win_ci"]))
+        line = [shown_text(cell["entrant"]), shown_text(cell["opponent"]), *split,
+                str(cell["games"]), str(cell["wins"]), str(cell["draws"]),
+                str(cell["losses"]), percent(cell["win_rate"]), interval(cell["win_ci"])]
+        table.add_row(*line)
     out.print(table)
     if not report["cells"]:
         out.print("no games")
@@ -63,15 +65,17 @@ def print_games(report: dict) -> None:
                                                                 "turns") else "left",
                          overflow="fold")
     for row in report["games"]:
-        table.add_row(shown_text(row["match"])[:12], str(row["seed"]), shown_text(row["map"]),
-                      str(row["seat"]), shown_text(", ".join(row["opponents"])),
-                      # An erased or forfeited game says so, and why: never just "lost".
-                      shown_text(f"{row.get('outcome') or row['result']} ({row['rank']} of "
-                                 f"{row['of']})"),
-                      "" if row["eliminated"] is None else str(row["eliminated"]),
-                      str(row["turns"]),
-                      shown_text("; ".join(p for p in row.get("penalties") or ()
-                                           if p != row.get("outcome"))))
+        line: list[RenderableType] = [
+            shown_text(row["match"])[:12], str(row["seed"]), shown_text(row["map"]),
+            str(row["seat"]), shown_text(", ".join(row["opponents"])),
+            # An erased or forfeited game says so, and why: never just "lost".
+            shown_text(f"{row.get('outcome') or row['result']} ({row['rank']} of "
+                       f"{row['of']})"),
+            "" if row["eliminated"] is None else str(row["eliminated"]),
+            str(row["turns"]),
+            shown_text("; ".join(p for p in row.get("penalties") or ()
+                                 if p != row.get("outcome")))]
+        table.add_row(*line)
     out.print(table)
     # The commands whole, one a line, never folded: they are for copying.
     for row in report["games"]:

@@ -23,6 +23,7 @@ from orchestrator.games import GAMES
 from orchestrator.replay import file as replay
 from orchestrator.replay.reader import ai_players
 from orchestrator.runner import match as matches
+from orchestrator.service.options import MatchSettings
 from orchestrator.service.setup import match_spec
 from orchestrator.views import plain as plain_view
 from orchestrator.views import replay as replay_view
@@ -81,8 +82,7 @@ def _played(game: str, when: str, tmp_path: Path):
     hang = found[0]
     seats = entry.players or 3
     bots = [hang, *_samples(game, seats - 1)]
-    spec = match_spec(bots, game, None, 1, None, None, MAX_TURNS, False, "standard", None,
-                      None)
+    spec = match_spec(bots, MatchSettings(game=game, max_turns=MAX_TURNS), 1)
     attempts: list[tuple[list[str], list[dict]]] = []    # (names given, owners by frame)
     made = matches._Attempt._new_match
 

@@ -476,13 +476,15 @@ class Ladder:
         filename = Path(bot.path).name
         with self.lock:
             try:
-                bot_id = self.store.add_bot(game, name, token_hash(token), filename,
-                                            bot.sha256, bot.source, verdict)
+                bot_id = self.store.add_bot(game, name, token_hash=token_hash(token),
+                                            filename=filename, sha256=bot.sha256,
+                                            source=bot.source, verdict=verdict)
             except sqlite3.IntegrityError:
                 raise LadderError(422, "name taken",
                                   f"{game} already has a bot named {name!r}") from None
-            self.bots[bot_id] = Bot(bot_id, game, name, token_hash(token), "active", None, 1,
-                                    filename, bot.sha256)
+            self.bots[bot_id] = Bot(id=bot_id, game=game, name=name,
+                                    token_hash=token_hash(token), status="active", reason=None,
+                                    version=1, filename=filename, sha256=bot.sha256)
             self.by_token[token_hash(token)] = bot_id
             self.boards.pop(game, None)
         self.wake.set()
