@@ -21,6 +21,7 @@ from engine.lazy import lazy_import
 
 if TYPE_CHECKING:
     import numpy as np
+    from numpy.typing import ArrayLike
 else:
     np = lazy_import("numpy")        # loaded on first use: `arena` starts without it
 
@@ -35,15 +36,15 @@ def bounds(alpha: float, beta: float) -> tuple[float, float]:
     return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
 
 
-def logistic(elo):
+def logistic(elo: ArrayLike) -> np.ndarray:
     """Expected score of a logistic Elo difference."""
     return 1 / (1 + 10 ** (-np.asarray(elo, dtype=float) / 400))
 
 
-def elo_of(score):
+def elo_of(score: ArrayLike) -> np.ndarray:
     """The logistic Elo difference of an expected score in (0, 1)."""
-    score = np.clip(np.asarray(score, dtype=float), 1e-3, 1 - 1e-3)     # within ±1200
-    return -400 * np.log10(1 / score - 1)
+    within = np.clip(np.asarray(score, dtype=float), 1e-3, 1 - 1e-3)     # within ±1200
+    return -400 * np.log10(1 / within - 1)
 
 
 def scores(k: int) -> np.ndarray:

@@ -58,7 +58,7 @@ def scratch_fits(files: object) -> TypeGuard[dict[str, str]]:
             total += len(name.encode()) + len(base64.b64decode(data, validate=True))
         except (ValueError, UnicodeError):
             return False
-    return total <= SCRATCH_BYTES
+    return bool(total <= SCRATCH_BYTES)
 
 
 def _plain_stats(value: Any, depth: int = 0) -> bool:
@@ -324,8 +324,9 @@ class Store:
 
     def run_count(self, run_id: str) -> int:
         """How many of a run's matches are finished."""
-        return self.db.execute("SELECT COUNT(*) FROM run_matches rm JOIN matches m ON "
-                               "m.id = rm.match_id WHERE rm.run_id = ?", (run_id,)).fetchone()[0]
+        return int(self.db.execute("SELECT COUNT(*) FROM run_matches rm JOIN matches m ON "
+                                   "m.id = rm.match_id WHERE rm.run_id = ?",
+                                   (run_id,)).fetchone()[0])
 
     def match(self, match_id: str) -> dict[str, Any]:
         row = self.db.execute("SELECT id, game, map, seed, turns, end_reason, restarts, replay "
@@ -447,7 +448,8 @@ class Store:
         try:
             if row[0] is None:
                 raise ValueError(f"not text of at most {INPUTS_BYTES} bytes")
-            return json.loads(row[0])
+            record: dict[str, Any] = json.loads(row[0])    # checked by stored_replay
+            return record
         except (ValueError, RecursionError) as exc:
             raise InputError(f"{self.path}:{match_id}: the results file's record of this match "
                              f"is not one arena writes ({str(exc)[:80]}); it cannot be "

@@ -40,6 +40,7 @@ from orchestrator.service.values import Interrupted, check_choice
 
 if TYPE_CHECKING:
     import numpy as np
+    from numpy.typing import ArrayLike
 else:
     np = lazy_import("numpy")        # loaded on first use: `arena` starts without it
 
@@ -119,7 +120,7 @@ def _points(result: Mapping[str, Any], seat: int) -> float:
     return 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
 
 
-def _finish(result: Mapping[str, Any], seat: int) -> tuple:
+def _finish(result: Mapping[str, Any], seat: int) -> tuple[Any, ...]:
     """How well the bot in `seat` finished: rank, then the game's score (higher first)."""
     player = next(p for p in result["players"] if p["seat"] == seat)
     score = (player.get("stats") or {}).get("score")
@@ -211,7 +212,7 @@ def start(new: Path, old: Path, against: Optional[List[str]], bounds: CompareBou
                       address=run.address)
 
 
-def finish(found: Comparison, watch: Watch = unwatched) -> dict:
+def finish(found: Comparison, watch: Watch = unwatched) -> dict[str, Any]:
     """Play pairs until the test decides or `max_games`: the `arena compare --json`
     report. Closes the results file."""
     test, planned, store = found.test, found.planned, found.store
@@ -288,7 +289,7 @@ def _play(series: Series, test: Test, planned: list[Planned], seats: list[int | 
 
 
 def _report(test: Test, planned: Sequence[Planned | _Stored], results: dict[str, Mapping[str, Any]],
-            skipped: int, db: Path) -> dict:
+            skipped: int, db: Path) -> dict[str, Any]:
     found = sprt.estimate(test.counts)
     counted = 2 * test.pairs
     finished = {p.ordinal for p in planned if p.match_id in results}
@@ -321,7 +322,7 @@ class _Stored:
     match_id: str
 
 
-def stored_report(run: dict, matches: list[dict], db: Path) -> dict:
+def stored_report(run: dict[str, Any], matches: list[dict[str, Any]], db: Path) -> dict[str, Any]:
     """A compare run read back from its results file (`arena results DB --run ID`): the
     test replayed over the stored pairs in schedule order, as the run counted them, in
     the `arena compare --json` shape (NEW and OLD by path, as the run's args name them)."""
@@ -340,7 +341,7 @@ def stored_report(run: dict, matches: list[dict], db: Path) -> dict:
                      "sandbox": run["args"].get("sandbox")}
 
 
-def _check_stored(run: dict, db: Path) -> None:
+def _check_stored(run: dict[str, Any], db: Path) -> None:
     """A stored compare run's arguments, each as `arena compare` allows it (a results
     file may come from anyone: a forged planned count of 10^12 was a list of as many)."""
     args, fits = run["args"], arguments.ARGUMENTS
@@ -362,7 +363,7 @@ def _round(x: float, digits: int) -> float:
     return round(x, digits) + 0.0                   # never -0.0
 
 
-def elo_shown(counts, found: dict) -> str:
+def elo_shown(counts: "ArrayLike", found: dict[str, Any]) -> str:
     """The Elo estimate in words: the figure and its 95 % interval; or, when the
     interval reaches past +-ELO_END (every pair won or lost, nearly), a bound from the
     mean score's confidence sequence (the pairs' variance is no guide there)."""

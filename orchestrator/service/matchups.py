@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import shlex
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 from engine import InputError
 from orchestrator.results import penalties
@@ -30,7 +30,8 @@ COLUMNS = ("entrant", "opponent", "games", "wins", "draws", "losses", "win_rate"
            "ci_high")
 
 
-def selected(store: Store, run_id: str | None, map: str | None = None) -> Iterator[dict]:
+def selected(store: Store, run_id: str | None,
+             map: str | None = None) -> Iterator[dict[str, Any]]:
     """The finished matches of one run (schedule order) or of the whole file (the order
     they finished in), of one map if `map` is given."""
     for match in store.iter_matches(run_id):
@@ -38,7 +39,7 @@ def selected(store: Store, run_id: str | None, map: str | None = None) -> Iterat
             yield match
 
 
-def outcome(mine: dict, theirs: dict) -> str:
+def outcome(mine: dict[str, Any], theirs: dict[str, Any]) -> str:
     """`mine` against `theirs` in one match: "win", "draw" or "loss" by their ranks."""
     if mine["rank"] == theirs["rank"]:
         return "draw"
@@ -49,9 +50,9 @@ class Entrants:
     """The entrants met so far, keyed by (name, sha256), and the label each is shown by."""
 
     def __init__(self) -> None:
-        self.found: dict[tuple[str, str], dict] = {}
+        self.found: dict[tuple[str, str], dict[str, Any]] = {}
 
-    def key(self, player: dict) -> tuple[str, str]:
+    def key(self, player: dict[str, Any]) -> tuple[str, str]:
         key = (player["name"], player["sha256"])
         self.found.setdefault(key, {"name": player["name"], "bot": player["bot"],
                                     "sha256": player["sha256"]})
@@ -77,15 +78,15 @@ class Entrants:
 
 
 def matrix(store: Store, run_id: str | None = None, bot: str | None = None,
-           by: str | None = None, map: str | None = None) -> dict:
+           by: str | None = None, map: str | None = None) -> dict[str, Any]:
     """The matchup matrix of a run (or of the whole file): entrants, one cell per (entrant,
     opponent[, map or seat]) with its games, wins, draws, losses, win rate, Wilson
     interval and match ids, and each of those games. `bot`: only that entrant's rows."""
     if by is not None:
         check_choice(by, SPLITS, "--by")
     entrants = Entrants()
-    counts: dict[tuple, dict] = {}
-    games: dict[str, dict] = {}
+    counts: dict[tuple[Any, ...], dict[str, Any]] = {}
+    games: dict[str, dict[str, Any]] = {}
     game_names: set[str] = set()
     for match in selected(store, run_id, map):
         game_names.add(match["game"])
@@ -153,7 +154,8 @@ def _chosen(bot: str, labels: dict[tuple[str, str], str], option: str = "--bot"
     return found
 
 
-def _strongest_first(counts: dict[tuple, dict], labels: dict) -> dict[tuple[str, str], int]:
+def _strongest_first(counts: dict[tuple[Any, ...], dict[str, Any]],
+                     labels: dict[tuple[str, str], str]) -> dict[tuple[str, str], int]:
     """Each entrant's place in the matrix: the best head-to-head win rate first."""
     won: dict[tuple[str, str], list[int]] = {key: [0, 0] for key in labels}
     for (me, _, _), c in counts.items():
@@ -163,7 +165,7 @@ def _strongest_first(counts: dict[tuple, dict], labels: dict) -> dict[tuple[str,
     return {key: i for i, key in enumerate(ranked)}
 
 
-def _compact(match: dict, keys: list[tuple[str, str]]) -> dict:
+def _compact(match: dict[str, Any], keys: list[tuple[str, str]]) -> dict[str, Any]:
     """What the matrix keeps of a game until the labels are known."""
     return {"id": match["id"], "seed": match["seed"], "map": match["map"],
             "turns": match["turns"], "end": match["end"], "replay": match["replay"],
@@ -171,7 +173,8 @@ def _compact(match: dict, keys: list[tuple[str, str]]) -> dict:
                         for key, p in zip(keys, match["players"], strict=True)]}
 
 
-def _game(match: dict, labels: dict, kept: "Kept") -> dict:
+def _game(match: dict[str, Any], labels: dict[tuple[str, str], str],
+          kept: "Kept") -> dict[str, Any]:
     """One game as a cell of the matrix lists it."""
     return {"id": match["id"], "seed": match["seed"], "map": match["map"],
             "turns": match["turns"], "end": match["end"],
@@ -180,7 +183,7 @@ def _game(match: dict, labels: dict, kept: "Kept") -> dict:
             "open": kept.command(match)}
 
 
-def matrix_rows(report: dict) -> tuple[list[str], list[tuple]]:
+def matrix_rows(report: dict[str, Any]) -> tuple[list[str], list[tuple[Any, ...]]]:
     """The matrix as flat rows (CSV, the DataFrame): one per cell."""
     by = report["by"]
     columns = list(COLUMNS[:2]) + ([by] if by else []) + list(COLUMNS[2:])
@@ -191,13 +194,14 @@ def matrix_rows(report: dict) -> tuple[list[str], list[tuple]]:
 
 
 # -- the games of one bot --------------------------------------------------------------------
-def elimination_turn(player: dict) -> int | None:
+def elimination_turn(player: dict[str, Any]) -> int | None:
     """The turn a player was out of the game, where it was: the turn it was erased or
     forfeited; else, in a game whose stats say whether it still has `alive` pieces, the
     last turn it had any (`last_alive_turn`, Robot Arena) or lasted (`turns`, Cave
     Rangers). None for a player still in at the end, or a game with no elimination."""
     if player["status"] in ("erased", "forfeit") and player.get("turn") is not None:
-        return player["turn"]
+        out_at: int = player["turn"]
+        return out_at
     stats = player.get("stats") or {}
     if "alive" in stats and not stats["alive"]:
         for turn in (stats.get("last_alive_turn"), stats.get("turns")):
@@ -206,7 +210,7 @@ def elimination_turn(player: dict) -> int | None:
     return None
 
 
-def result_of(player: dict, players: list[dict]) -> str:
+def result_of(player: dict[str, Any], players: list[dict[str, Any]]) -> str:
     """"won" (sole first), "draw" (first, shared) or "lost" (any other place)."""
     if player["rank"] != 1:
         return "lost"
@@ -221,7 +225,7 @@ class Kept:
         folder = self.db.parent / "replays"
         self.names = {p.name for p in folder.iterdir()} if folder.is_dir() else set()
 
-    def file(self, match: dict) -> Path | None:
+    def file(self, match: dict[str, Any]) -> Path | None:
         """The match's replay file (kept by the batch, or made by `arena replay DB:ID`,
         both beside the results file), or None."""
         name = f"{match['id']}.json.gz"
@@ -237,7 +241,7 @@ class Kept:
                 return path
         return None
 
-    def command(self, match: dict) -> str:
+    def command(self, match: dict[str, Any]) -> str:
         """The command that opens the game: its replay file, else its record."""
         found = self.file(match)
         target = str(found) if found else f"{self.db}:{match['id']}"
@@ -245,7 +249,7 @@ class Kept:
 
 
 def games(store: Store, bot: str, run_id: str | None = None, lost: bool = False,
-          vs: str | None = None, map: str | None = None) -> dict:
+          vs: str | None = None, map: str | None = None) -> dict[str, Any]:
     """The games of the entrant `bot` (of one run, or the whole file), those it lost with
     `lost`, against `vs`, on `map`: each with its id, seed, map, opponents, result, rank,
     turn of elimination and the command that opens it."""
@@ -290,7 +294,7 @@ GAME_COLUMNS = ("match", "seed", "map", "bot", "seat", "opponents", "result", "o
                 "of", "eliminated", "turns", "penalties", "open")
 
 
-def games_rows(report: dict) -> tuple[list[str], list[tuple]]:
+def games_rows(report: dict[str, Any]) -> tuple[list[str], list[tuple[Any, ...]]]:
     """`games`' rows for CSV (`arena results --games --export csv`): lists joined by "; "."""
     return list(GAME_COLUMNS), [
         tuple("; ".join(row[c]) if isinstance(row[c], list) else row[c] for c in GAME_COLUMNS)

@@ -35,7 +35,7 @@ import shlex
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from engine import InputError
 from engine.textfile import regular_bytes
@@ -75,19 +75,19 @@ class Entrant:
     bot: str
     sha256: str
     description: str
-    standing: dict
-    games: list[tuple[int, dict]] = field(default_factory=list)   # (match number, player)
+    standing: dict[str, Any]
+    games: list[tuple[int, dict[str, Any]]] = field(default_factory=list)   # (match number, player)
     file: str | None = None          # where the run's record says it was read from
 
 
-def penalty(player: dict) -> str:
+def penalty(player: dict[str, Any]) -> str:
     """What one AI was charged with in one match, in words (orchestrator/results/penalties.py, the
     one wording every table, export and page shares): `erased (cpu time limit, turn 1)`,
     its overheats with the first error, what the sandbox refused it, the output cut."""
     return penalties.note(player) or (player["status"] if player["status"] != "ok" else "")
 
 
-def over_games(games: Iterable[tuple[int, dict]]) -> list[str]:
+def over_games(games: Iterable[tuple[int, dict[str, Any]]]) -> list[str]:
     """An AI's penalties over its games, counted (`2 x erased (cpu time limit, turn 1)`,
     `12 overheats in 2 games, first: ...`), as the tournament's table says them."""
     counted = penalties.Penalties()
@@ -96,7 +96,7 @@ def over_games(games: Iterable[tuple[int, dict]]) -> list[str]:
     return counted.lines()
 
 
-def penalized(player: dict) -> bool:
+def penalized(player: dict[str, Any]) -> bool:
     """Whether a player's record charges it anything: not finished, or any penalty."""
     return player["status"] != "ok" or bool(penalties.lines(player))
 
@@ -124,7 +124,8 @@ def checked(db: str | Path, out: str | Path, run: str | None, force: bool,
 
 
 def publish(db: str | Path, out: str | Path, run: str | None = None, force: bool = False,
-            told: Told = lambda what, done, total: None, sandbox: str = DEFAULT_MODE) -> dict:
+            told: Told = lambda what, done, total: None,
+            sandbox: str = DEFAULT_MODE) -> dict[str, Any]:
     """Write the site of one run (default: the file's latest) into `out`; returns what
     it wrote: the folder, the run, the counts, and each match that has no replay and why.
     `told(what, done, total)` hears the progress."""
@@ -178,7 +179,7 @@ def publish(db: str | Path, out: str | Path, run: str | None = None, force: bool
             "bytes": sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())}
 
 
-def _run(store: Store, run: str | None) -> dict:
+def _run(store: Store, run: str | None) -> dict[str, Any]:
     runs = store.runs()
     if run is None:
         if not runs:
@@ -191,7 +192,7 @@ def _run(store: Store, run: str | None) -> dict:
     return matching[0]
 
 
-def _record(store: Store, match_id: str) -> dict | None:
+def _record(store: Store, match_id: str) -> dict[str, Any] | None:
     """A match's record (what it was played from), where it is one arena writes."""
     try:
         found = store.inputs(match_id)
@@ -207,8 +208,8 @@ def _engine_version(store: Store, match_id: str) -> str:
     return shown(value)[:40] if isinstance(value, str) else "?"
 
 
-def _replay_of(db: Path, match: dict, kept: Kept, sandbox: str) -> tuple[dict | None,
-                                                                        str | None]:
+def _replay_of(db: Path, match: dict[str, Any], kept: Kept,
+               sandbox: str) -> tuple[dict[str, Any] | None, str | None]:
     """The match's replay: the kept file, else the match played again from its record
     (stored_replay.py: refused where a file changed or the match ends otherwise)."""
     try:
@@ -232,8 +233,9 @@ def esc(value: object) -> str:
 
 # -- the pages -------------------------------------------------------------------------------
 class _Site:
-    def __init__(self, folder: Path, db: Path, run: dict, game: str, matches: list[dict],
-                 report: dict, records: dict, versions: dict) -> None:
+    def __init__(self, folder: Path, db: Path, run: dict[str, Any], game: str,
+                 matches: list[dict[str, Any]], report: dict[str, Any],
+                 records: dict[str, Any], versions: dict[str, Any]) -> None:
         self.folder, self.db, self.run, self.game = folder, db, run, game
         self.matches, self.report, self.records, self.versions = (
             matches, report, records, versions)
@@ -279,7 +281,7 @@ class _Site:
                 f'<span class="dim">{esc(self.run["kind"])} {esc(self.run["id"][:10])}, '
                 f'{esc(self.game)}</span></nav>\n{body}\n</body>\n</html>\n')
 
-    def ai_link(self, player: dict, up: str = "../") -> str:
+    def ai_link(self, player: dict[str, Any], up: str = "../") -> str:
         entrant = self.by_key.get((player["bot"], player["sha256"]))
         if entrant is None:
             return esc(player["name"])
@@ -322,7 +324,7 @@ class _Site:
                 + _match_table(match_rows))
         _write(self.folder / "index.html", self.page(f"{self.game} results", body, 0))
 
-    def match_row(self, number: int, match: dict, up: str) -> str:
+    def match_row(self, number: int, match: dict[str, Any], up: str) -> str:
         players = ", ".join(
             f'{p["rank"]}. {self.ai_link(p, up)}'
             + (f' <span class="bad">({esc(p["status"])})</span>' if p["status"] != "ok"
@@ -374,7 +376,7 @@ class _Site:
             return f"<p>A binary file of {len(data)} bytes.</p>"
         return f'<pre class="source">{esc_source(data.decode("utf-8", "replace"))}</pre>'
 
-    def write_match(self, number: int, match: dict, data: dict | None,
+    def write_match(self, number: int, match: dict[str, Any], data: dict[str, Any] | None,
                     why: str | None) -> None:
         record = self.records.get(match["id"])
         version = self.versions.get(match["id"], "?")
@@ -436,7 +438,7 @@ def _drop(path: Path) -> None:
         pass
 
 
-def _without_folders(grid: dict, db_path: Path) -> dict:
+def _without_folders(grid: dict[str, Any], db_path: Path) -> dict[str, Any]:
     """The matrix report as the site shows it: each file by its name alone, never the game
     master's folders (`arena replay results.sqlite:ID`, as the match pages say it)."""
     grid = {**grid, "db": db_path.name}
@@ -451,7 +453,7 @@ def _without_folders(grid: dict, db_path: Path) -> dict:
     return grid
 
 
-def _map_named(record: dict) -> str:
+def _map_named(record: dict[str, Any]) -> str:
     """A bundled map by its name (found anywhere), any other by its file's name."""
     path = Path(str(record.get("map_path")))
     game = GAMES.get(str(record.get("game")))
@@ -461,7 +463,7 @@ def _map_named(record: dict) -> str:
     return path.name
 
 
-def run_command(record: dict) -> str:
+def run_command(record: dict[str, Any]) -> str:
     """The `arena run` that plays the recorded match again (its map, bots, rules, seed),
     naming each file by its name alone: the game master's folders are not the readers'
     (nor anybody's business), and a bundled map's name finds it anywhere."""
@@ -508,7 +510,7 @@ _UNPACK = """"use strict";
 """
 
 
-def replay_data_script(data: dict, source: str) -> str:
+def replay_data_script(data: dict[str, Any], source: str) -> str:
     """A match's replay as a script that assigns it: strict JSON (replay_view.embed: `<`,
     `>`, `&` and the line separators escaped), gzipped, in base64; the source (the
     `DB:ID` the viewer's position command names) as an escaped JavaScript string."""

@@ -3,6 +3,7 @@ table, and every participant of every match as rows."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from engine import InputError
 from orchestrator import given_path
@@ -30,7 +31,7 @@ def open_results(path: str | Path) -> Store:
     return Store(results_file(path))
 
 
-def chosen_run(store: Store, run: str) -> dict:
+def chosen_run(store: Store, run: str) -> dict[str, Any]:
     """The one run of the store whose id starts with `run`."""
     matching = [r for r in store.runs() if r["id"].startswith(run)]
     if len(matching) != 1:
@@ -38,7 +39,7 @@ def chosen_run(store: Store, run: str) -> dict:
     return matching[0]
 
 
-def run_report(store: Store, run: dict) -> dict:
+def run_report(store: Store, run: dict[str, Any]) -> dict[str, Any]:
     """One stored run's table: a tournament's standings, a batch's summary, or a
     comparison's verdict on NEW against OLD (never by seat: each pair seats both)."""
     matches = store.run_results(run["id"])
@@ -57,7 +58,7 @@ def run_report(store: Store, run: dict) -> dict:
     return report
 
 
-def run_title(run: dict, report: dict) -> str:
+def run_title(run: dict[str, Any], report: dict[str, Any]) -> str:
     """The title of one stored run's table."""
     if run["kind"] == "compare":
         return (f"compare {run['id'][:10]}: {report['new_name']} (new) against "
@@ -65,12 +66,12 @@ def run_title(run: dict, report: dict) -> str:
     return f"{run['kind']} {run['id'][:10]}: {report['matches']} of {run['planned']} matches"
 
 
-def bot_name(matches: list[dict], path: str) -> str:
+def bot_name(matches: list[dict[str, Any]], path: str) -> str:
     """A bot's name in a run's matches (its file's stem if it never played)."""
     for match in matches:
         for player in match["players"]:
             if player["bot"] == path:
-                return player["name"]
+                return str(player["name"])
     return Path(path).stem
 
 
@@ -80,14 +81,14 @@ def check_export(export: str) -> None:
 
 
 def export_rows(store: Store, run_id: str | None, export: str = "csv"
-                ) -> tuple[list[str], list[tuple]]:
+                ) -> tuple[list[str], list[tuple[Any, ...]]]:
     """Every participant of every match (or of one run), one row each, with its columns."""
     check_choice(export, EXPORTS, "--export format")
     return store.export_rows(run_id)
 
 
 def matrix(store: Store, run_id: str | None, bot: str | None = None, by: str | None = None,
-           map: str | None = None, export: str | None = None) -> dict:
+           map: str | None = None, export: str | None = None) -> dict[str, Any]:
     """The matchup matrix (orchestrator/service/matchups.py) of one run or the whole file;
     `export` is checked as --export's format."""
     if export is not None:

@@ -33,7 +33,7 @@ from orchestrator.results.match_result import MatchData
 from orchestrator.results.store import Store, scratch_fits
 from orchestrator.runner import execute
 from orchestrator.runner.bots import BotFile
-from orchestrator.runner.match import MatchSpec, scratch_files
+from orchestrator.runner.match import MatchSpec, match_fallback, scratch_files
 from orchestrator.service.batch import write_whole
 from orchestrator.service.matchups import Kept
 from orchestrator.service.results import open_results
@@ -64,7 +64,7 @@ def stored_ref(text: str) -> tuple[Path, str] | None:
     return Path(db), match_id
 
 
-def chosen_match(store: Store, match_id: str) -> dict:
+def chosen_match(store: Store, match_id: str) -> dict[str, Any]:
     """The one match whose id starts with `match_id`."""
     found = store.match_ids(match_id) if match_id else []
     if len(found) != 1:
@@ -100,7 +100,7 @@ def replay_path(db: Path, match_id: str, told: Callable[[str], None] = lambda _:
     spec = dataclasses.replace(_spec(record, where), sandbox=sandbox)
     game = GAMES[record["game"]]
     mode = sandbox
-    if not modes.get_mode(sandbox).programs and execute.match_fallback(game, spec.bots):
+    if not modes.get_mode(sandbox).programs and match_fallback(game, spec.bots):
         mode = f"standard (--sandbox {sandbox} falls back for programs)"
     told(f"replaying {where} from its record (seed {record['seed']}), sandbox {mode}")
     outcome = execute.play_planned(spec)
@@ -116,7 +116,7 @@ def replay_path(db: Path, match_id: str, told: Callable[[str], None] = lambda _:
 
 
 def checked_record(record: object, where: str, cpu_limit: float | None = None,
-                   memory_mb: int | None = None) -> dict:
+                   memory_mb: int | None = None) -> dict[str, Any]:
     """The record of a stored match, checked against what an honest one holds; its limits
     within the game's (with the reader's `cpu_limit`/`memory_mb`). Anything else is an
     InputError naming `where` and the field."""
@@ -181,7 +181,7 @@ def checked_record(record: object, where: str, cpu_limit: float | None = None,
     return record
 
 
-def _spec(record: dict, where: str) -> MatchSpec:
+def _spec(record: dict[str, Any], where: str) -> MatchSpec:
     """The spec of a recorded match (as `checked_record` passed it), its map and bots read
     again from their files, each checked against the sha256 it had."""
     map_path = Path(record["map_path"])
@@ -221,9 +221,9 @@ def _read(path: Path, what: str, where: str) -> bytes:
                          f"cannot be replayed") from None
 
 
-def _same(result: MatchData, stored: dict, where: str) -> None:
+def _same(result: MatchData, stored: dict[str, Any], where: str) -> None:
     """A match played again must end as it was stored: else it is not that match."""
-    def ending(match: Mapping[str, Any]) -> tuple:
+    def ending(match: Mapping[str, Any]) -> tuple[Any, ...]:
         return (match["turns"], sorted((p["seat"], p["rank"], p["status"])
                                        for p in match["players"]))
     if ending(result) != ending(stored):
