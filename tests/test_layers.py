@@ -12,6 +12,7 @@ cycle hidden that way is still a cycle). `from package import name` counts as im
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 from tests.conftest import ROOT
@@ -250,3 +251,26 @@ def test_the_graph_sees_imports_inside_functions(tmp_path: Path) -> None:
     assert graph["orchestrator.b"] == {"orchestrator.a"}
     assert cycles(graph) == [(frozenset({"orchestrator.a", "orchestrator.b"}),
                               ["orchestrator.a", "orchestrator.b", "orchestrator.a"])]
+
+
+def test_the_tree_is_as_docs_architecture_draws_it() -> None:
+    """docs/architecture.md's drawing of the tree ("The tree: a folder per tier") names
+    every folder of orchestrator/ (an alias package aside) and no other, and each file it
+    names in a folder is there. (What each may import is MAY_IMPORT's, above.)"""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    section = text[text.index("## The tree: a folder per tier"):]
+    drawing = section[section.index("```\norchestrator/"):].split("```")[1]
+    folders: dict[str, str] = {}
+    current = None
+    for line in drawing.splitlines()[2:]:
+        if line.startswith("  ") and not line.startswith("   ") and "/" in line.split()[0]:
+            current = line.split()[0].rstrip("/")
+            folders[current] = line
+        elif current is not None and line.startswith("   "):
+            folders[current] += " " + line
+    real = {p.name for p in (ROOT / "orchestrator").iterdir()
+            if (p / "__init__.py").exists() and f"orchestrator.{p.name}" not in ALIASES}
+    assert set(folders) == real, (set(folders) ^ real)
+    for folder, words in folders.items():
+        for named in re.findall(r"\b([a-z_]+\.py)\b", words):
+            assert (ROOT / "orchestrator" / folder / named).exists(), f"{folder}/{named}"
