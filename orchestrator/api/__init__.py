@@ -45,7 +45,6 @@ from orchestrator.api.types import (
 )
 from orchestrator.games import DEFAULT_GAME, GAMES, get_game
 from orchestrator.replay import file as replay
-from orchestrator.replay import position as positions
 from orchestrator.service import batch as batches
 from orchestrator.service import check as checks
 from orchestrator.service import compare as comparisons
@@ -59,7 +58,7 @@ from orchestrator.service.options import (
     MatchSettings,
     TournamentFormat,
 )
-from orchestrator.service.setup import match_spec, position_spec
+from orchestrator.service.setup import from_position, match_spec
 from orchestrator.service.values import Interrupted
 from orchestrator.text import console, plural, shown, shown_text
 
@@ -127,7 +126,7 @@ def play(bots: Sequence[Bot] | None = None, *, game: str = DEFAULT_GAME, map: st
     settings = MatchSettings(game=game, map=map, rules=rules, robots=robots,
                              max_turns=max_turns, random_spawn=random_spawn, confinement=held)
     if start is not None:
-        spec = _from_position(start, bots, settings, seed=seed, turns=turns)
+        spec = from_position(start, bots, settings, seed=seed, turns=turns, files=_files)
     else:
         found = get_game(game)
         settings = dataclasses.replace(settings, game=found.name)
@@ -165,28 +164,6 @@ def position_failed(start: str | Path | dict, game: str, exc: BaseException) -> 
     name = str(start) if isinstance(start, (str, Path)) else "the position"
     return InputError(f"{shown(name)}: the {game} engine cannot play on from this "
                       f"position ({type(exc).__name__}: {shown(str(exc))[:120]})")
-
-
-def _from_position(start, bots, settings: MatchSettings, *, seed, turns):
-    """The spec of a match from a position: what the position fixes may not be given."""
-    given = [option for option, value in (
-        ("--map", settings.map), ("--seed", seed), ("--rules", settings.rules),
-        ("--robots", settings.robots), ("--max-turns", settings.max_turns),
-        ("--random-spawn", settings.random_spawn)) if value]
-    game = settings.game
-    if given:
-        raise InputError(f"--from: the position fixes the map, seed and rules; leave out "
-                         f"{', '.join(given)}")
-    name = str(start) if isinstance(start, (str, Path)) else "the position"
-    position = positions.read(Path(start)) if isinstance(start, (str, Path)) else \
-        positions.check(start, name)
-    if game != DEFAULT_GAME and game != position["game"]:
-        raise InputError(f"--game {game}: the position is of {position['game']}")
-    if not bots:
-        raise InputError("--from: name the bots to play the position (as many as its "
-                         f"players: {len(position['players'])})")
-    return position_spec(position, name, _files(bots, position["game"]), settings.confinement,
-                         turns)
 
 
 def _skipped_sample(why: str) -> None:

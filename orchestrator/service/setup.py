@@ -9,7 +9,7 @@ from typing import Any, Callable, Optional
 
 from engine import InputError
 from orchestrator import arguments
-from orchestrator.games import Game, get_game
+from orchestrator.games import DEFAULT_GAME, Game, get_game
 from orchestrator.replay import position as positions
 from orchestrator.runner import execute
 from orchestrator.runner.bots import BotFile, read_bot
@@ -47,6 +47,31 @@ def match_spec(bots: list[Path], settings: MatchSettings, seed: int | None,
     # A bad map, or one too small for these AIs, fails here, before any child starts.
     found.new_match(found.load_map(map_path), [b.name for b in bot_files], spec.seed, rules_obj)
     return spec
+
+
+def from_position(start: str | Path | dict[str, Any], bots: Any, settings: MatchSettings, *,
+                  seed: int | None, turns: int | None,
+                  files: Callable[[Any, str], list[Path]]) -> MatchSpec:
+    """The spec of a match from a position (`arena run --from`, `api.play(start=...)`): a
+    file's path or the dict of one; what the position fixes (map, seed, rules) may not be
+    given. `files(bots, game)` turns the bots given into files of the position's game."""
+    given = [option for option, value in (
+        ("--map", settings.map), ("--seed", seed), ("--rules", settings.rules),
+        ("--robots", settings.robots), ("--max-turns", settings.max_turns),
+        ("--random-spawn", settings.random_spawn)) if value]
+    if given:
+        raise InputError(f"--from: the position fixes the map, seed and rules; leave out "
+                         f"{', '.join(given)}")
+    name = str(start) if isinstance(start, (str, Path)) else "the position"
+    position = positions.read(Path(start)) if isinstance(start, (str, Path)) else \
+        positions.check(start, name)
+    if settings.game != DEFAULT_GAME and settings.game != position["game"]:
+        raise InputError(f"--game {settings.game}: the position is of {position['game']}")
+    if not bots:
+        raise InputError("--from: name the bots to play the position (as many as its "
+                         f"players: {len(position['players'])})")
+    return position_spec(position, name, files(bots, position["game"]), settings.confinement,
+                         turns)
 
 
 def position_spec(start: dict[str, Any], name: str, bots: list[Path], held: Confinement,
