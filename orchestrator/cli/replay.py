@@ -8,9 +8,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from engine import InputError
 from orchestrator.cli import options
 from orchestrator.replay import file as replay
+from orchestrator.replay.position import check_turn
 from orchestrator.service.stored_replay import replay_path, stored_ref
 from orchestrator.text import shown_text
 from orchestrator.views.replay import drawn, err, out, watch, write_html
@@ -97,6 +97,5 @@ def replay_command(
         return
     frames = replay.Frames(data)
     at = len(frames) - 1 if turn is None else turn
-    if not 0 <= at < len(frames):
-        raise InputError(f"--turn {turn}: the replay has turns 0 to {len(frames) - 1}")
+    check_turn(at, len(frames) - 1)
     out.print(drawn(file, data, frames, at, False, keys=False))

@@ -10,7 +10,6 @@ from typing import Optional
 import typer
 from rich.table import Table
 
-from engine import InputError
 from orchestrator.cli.batch import print_summary
 from orchestrator.cli.options import (
     JsonOption,
@@ -72,8 +71,8 @@ def results(
       arena results runs/arena.sqlite --games --bot Hunter \\
           --lost --vs Turtle
     """
-    _check_results_options(matrix=matrix, games=games, by=by, bot=bot, html=html, lost=lost,
-                           vs=vs, map=map)
+    stored.check_results_options(matrix=matrix, games=games, by=by, bot=bot, html=html,
+                                 lost=lost, vs=vs, map=map)
     store = stored.open_results(db)
     try:
         runs = store.runs()
@@ -127,24 +126,6 @@ def results(
 def _listed(value: object) -> list:
     """A list a results file's run holds (any other value of a forged one: none)."""
     return value[:100] if isinstance(value, list) else []
-
-
-def _check_results_options(matrix: bool, games: bool, by: str | None, bot: str | None,
-                           html: Path | None, lost: bool, vs: str | None,
-                           map: str | None) -> None:
-    """Each option of `arena results` with the view it belongs to."""
-    if matrix and games:
-        raise InputError("--matrix and --games: choose one")
-    if games and bot is None:
-        raise InputError("--games needs --bot NAME: whose games")
-    for given, option, needs in ((by, "--by", matrix), (html, "--html", matrix),
-                                 (lost, "--lost", games), (vs, "--vs", games),
-                                 (bot, "--bot", matrix or games),
-                                 (map, "--map", matrix or games)):
-        if given and not needs:
-            raise InputError(f"{option} goes with " + (
-                "--matrix" if option in ("--by", "--html") else "--games"
-                if option in ("--lost", "--vs") else "--matrix or --games"))
 
 
 def _show_run(store, run: dict, as_json: bool) -> None:

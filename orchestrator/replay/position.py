@@ -49,14 +49,19 @@ ENVELOPE = {"game": str, "seed": int, "rules": dict, "turn": int, "players": lis
 
 
 # -- from a replay ------------------------------------------------------------------------
+def check_turn(turn: int, last: int) -> None:
+    """`--turn N` of a replay whose last turn is `last`: an InputError past it."""
+    if not 0 <= turn <= last:
+        raise InputError(f"--turn {turn}: the replay has turns 0 to {last}")
+
+
 def from_replay(data: dict[str, Any], frame: int, name: str) -> dict[str, Any]:
     """The position after `frame` turns of a replay (`replay.load`'s, checked), played
     again from the answers it keeps; an InputError where the replay keeps none, or its
     match, played again, does not give the turns it records (another engine version, or
     an edited file)."""
     turns = data["turns"]
-    if not 0 <= frame <= len(turns):
-        raise InputError(f"--turn {frame}: the replay has turns 0 to {len(turns)}")
+    check_turn(frame, len(turns))
     game = _game(data["game"], name)
     setup = _setup(data, name)
     rules = _rules(game, data["rules"], name)

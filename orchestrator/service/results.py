@@ -94,3 +94,21 @@ def matrix(store: Store, run_id: str | None, bot: str | None = None, by: str | N
     if export is not None:
         check_choice(export, EXPORTS, "--export format")
     return matchups.matrix(store, run_id, bot=bot, by=by, map=map)
+
+
+def check_results_options(*, matrix: bool, games: bool, by: str | None, bot: str | None,
+                          html: Path | None, lost: bool, vs: str | None,
+                          map: str | None) -> None:
+    """Each option of `arena results` with the view it belongs to."""
+    if matrix and games:
+        raise InputError("--matrix and --games: choose one")
+    if games and bot is None:
+        raise InputError("--games needs --bot NAME: whose games")
+    for given, option, needs in ((by, "--by", matrix), (html, "--html", matrix),
+                                 (lost, "--lost", games), (vs, "--vs", games),
+                                 (bot, "--bot", matrix or games),
+                                 (map, "--map", matrix or games)):
+        if given and not needs:
+            raise InputError(f"{option} goes with " + (
+                "--matrix" if option in ("--by", "--html") else "--games"
+                if option in ("--lost", "--vs") else "--matrix or --games"))
