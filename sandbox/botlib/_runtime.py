@@ -87,17 +87,18 @@ class Guard:
     """Per-call limits: CPU seconds, and a wall backstop at the host's last look (see
     above): the wall limit itself is the host's to judge.
 
-    No system call per call (a Robot Game request is one short call per robot, and two
-    timers armed for each were a tenth of a child's time in its turns, measured). The CPU
-    timer (ITIMER_PROF) ticks every CPU_TICK_S of the process's CPU from the first call to
-    the exit; each tick reads the process's CPU clock, and a call's CPU is the clock at
-    the latest tick less its reading at the tick before the call began: at most a tick
-    more than the call used, never less (a tick late, or two merged while the bot was in
-    a long C call, still reads the true clock). It fires only while the process computes,
-    so a child waiting for its next request is not woken. The wall backstop (ITIMER_REAL)
-    is armed once and runs on across calls: when it fires in a call that began after it
-    was armed, it is re-armed for what that call has left, so each call still gets exactly
-    the backstop; one that fires between calls is re-armed at the next call.
+    One system call per call, not two timers armed for each (a Robot Game request is one
+    short call per robot; those timers were up to 8 % of a child's time in its turns,
+    measured): a call reads the process's CPU clock as it begins. The CPU timer
+    (ITIMER_PROF) ticks every CPU_TICK_S of the process's CPU from the first call to the
+    exit, and a tick in a call reads the clock again: the call's CPU, exact, judged at
+    most a tick late (as a one-shot timer is, at the kernel's tick); a tick late, or two
+    merged while the bot was in a long C call, still reads the true clock. It fires only
+    while the process computes, so a child waiting for its next request is not woken.
+    The wall backstop (ITIMER_REAL) is armed once and runs on across calls: when it fires
+    in a call that began after it was armed, it is re-armed for what that call has left,
+    so each call still gets exactly the backstop; one that fires between calls is
+    re-armed at the next call.
 
     When a limit fires inside bot code, `on_fatal` reports the reason and ends the
     process, so a bot cannot catch it. The host's watchdog backs this up. A game with a
@@ -121,8 +122,7 @@ class Guard:
         self._soft_armed = False
         self._in_call = False
         self._ticking = False           # the CPU timer runs (from the first call on)
-        self._cpu_seen = 0.0            # the process's CPU clock at the latest tick
-        self._began_cpu = 0.0           # ... at the tick before the call began
+        self._began_cpu = 0.0           # the process's CPU clock as the call began
         self._wall_armed = False        # the wall backstop is running
         self._began_wall = 0.0
         self._bot_gc = _gc_isenabled()
@@ -130,14 +130,13 @@ class Guard:
         signal.signal(signal.SIGPROF, self._cpu_expired)
         signal.signal(signal.SIGALRM, self._wall_expired)
 
-    # An expiry outside a call only notes the time, so it never raises in the runtime's own
-    # code. The timers start at the first call, once the layers are on: a tick interrupts
-    # a system call, and the layers' own calls are not retried.
+    # An expiry outside a call is ignored (a wall one noted), so it never raises in the
+    # runtime's own code. The timers start at the first call, once the layers are on: a
+    # tick interrupts a system call, and the layers' own calls are not retried.
     def _cpu_expired(self, *_):
-        self._cpu_seen = now = _cpu_now(_PROCESS_CPU)
         if not self._in_call:
             return
-        used = now - self._began_cpu
+        used = _cpu_now(_PROCESS_CPU) - self._began_cpu
         if self._soft_armed and used >= self.soft:
             self._soft_armed = False
             self.fired = True
@@ -159,10 +158,9 @@ class Guard:
         self.fired = False
         self._soft_armed = self.soft is not None and self.soft < self.cpu
         if not self._ticking:
-            self._cpu_seen = _cpu_now(_PROCESS_CPU)
             signal.setitimer(signal.ITIMER_PROF, CPU_TICK_S, CPU_TICK_S)
             self._ticking = True
-        self._began_cpu = self._cpu_seen
+        self._began_cpu = _cpu_now(_PROCESS_CPU)
         self._began_wall = _wall_now()
         if not self._wall_armed:
             signal.setitimer(signal.ITIMER_REAL, self.backstop)
