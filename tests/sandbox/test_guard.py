@@ -106,3 +106,27 @@ def test_every_call_gets_the_whole_wall_backstop(guards) -> None:
     with pytest.raises(Ended, match="wall time limit"):
         runtime.guarded(guard, lambda: time.sleep(10))
     assert 0.9 < time.monotonic() - began < 5           # a hang guard, not a measure
+
+
+def test_the_host_reads_each_childs_run_queue_wait_from_one_open_file(monkeypatch) -> None:
+    """The host looks at a child's /proc/PID/schedstat as it sends each request (the
+    request's own time, `_sched.OwnTime`): from a file opened once per child, read again
+    from its start, not opened and closed per request (4 us of the host's per look)."""
+    from orchestrator.games import get_game  # noqa: PLC0415
+    from orchestrator.runner.bots import read_bot  # noqa: PLC0415
+    from orchestrator.runner.match import MatchSpec, run_match  # noqa: PLC0415
+    from tests.conftest import ROOT  # noqa: PLC0415
+
+    sched = child_module("_sched")
+    opened: list[str] = []
+    read = sched._read
+    monkeypatch.setattr(sched, "_read", lambda path: (opened.append(path), read(path))[1])
+    kept = getattr(sched, "KeptFile", None)
+    monkeypatch.setattr(sched, "KeptFile", lambda pid: (opened.append(pid), kept(pid))[1],
+                        raising=False)
+    game = get_game("robotgame")
+    bot = read_bot(ROOT / "bots" / "robotgame" / "example.py", "robotgame")
+    result = run_match(MatchSpec("robotgame", game.find_map(None), [bot, bot], 7,
+                                 game.rules("rgkit", max_turns=30), sandbox="standard"))
+    assert result["turns"] == 30, result
+    assert len([p for p in opened if "schedstat" in str(p) or isinstance(p, int)]) <= 2
