@@ -196,3 +196,28 @@ def _item(kind: str, item: Any, at: str, side: tuple[int, int] | None) -> int:
         if type(number) is not int or side is None or not 0 <= number < side[k % 2]:
             raise Bad(f"{at}: a square off the board")
     return 0
+
+
+def described(marks: dict[str, list[Any]], most: int = 12) -> list[str]:
+    """One AI's marks of a turn as lines of text (the terminal's): each note with its piece,
+    then the dots and lines, at most `most` lines (and how many more). The notes are the
+    bot's text: whoever prints them shows them through `shown`."""
+    lines = [f"note ({'robot ' + str(piece) if piece is not None else 'the bot'}): {text}"
+             for piece, text in marks.get("notes", ())]
+    dots = marks.get("dots", ())
+    if dots:
+        lines.append("dots " + ", ".join(f"({x},{y}) {colour}" for x, y, colour in dots[:16])
+                     + (f" and {len(dots) - 16} more" if len(dots) > 16 else ""))
+    drawn = marks.get("lines", ())
+    if drawn:
+        lines.append("lines " + ", ".join(f"({a},{b})-({c},{d}) {colour}"
+                                          for a, b, c, d, colour in drawn[:8])
+                     + (f" and {len(drawn) - 8} more" if len(drawn) > 8 else ""))
+    if len(lines) > most:
+        lines = [*lines[:most - 1], f"... {len(lines) - most + 1} more"]
+    return lines
+
+
+def notes_of(marks: dict[str, list[Any]], piece: Any) -> list[str]:
+    """The notes about one piece (by its row key)."""
+    return [text for key, text in marks.get("notes", ()) if key == piece]
