@@ -17,6 +17,7 @@ bounds as the host keeps.
 """
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from sandbox.botlib import child_module
@@ -28,25 +29,34 @@ PALETTE = tuple(_marks.PALETTE)
 NOTE_TEXT = _marks.NOTE_TEXT
 TURN_MARKS = _marks.MARKS                  # entries of one AI's turn
 TURN_NOTE_CHARS = _marks.NOTE_CHARS
-MATCH_MARKS, MATCH_NOTE_CHARS = 4000, 100_000        # one AI's, over a match
-TOTAL_MARKS, TOTAL_NOTE_CHARS = 32_000, 800_000      # every AI's together
+# What a match keeps, in bytes of the replay's JSON (each mark as `cost` counts it): per AI,
+# and for every AI together, so that the most a replay's marks can take (2 MiB) leaves its
+# game room under the reader's 4 MiB.
+MATCH_BYTES, TOTAL_BYTES = 1 << 20, 2 << 20
 MOST_SIDE = 512                            # a board's side (the reader's MAX_SIDE)
 MOST_KEY = 256                             # a piece's key, when it is text
 CUT_WARNING = f"marks and notes past their cap ({TURN_MARKS} a turn, or the match's budget): cut"
 
 
-def budget(ais: int) -> tuple[int, int]:
-    """One AI's marks and note characters over a match of `ais` AIs."""
-    n = max(1, ais)
-    return min(MATCH_MARKS, TOTAL_MARKS // n), min(MATCH_NOTE_CHARS, TOTAL_NOTE_CHARS // n)
+def budget(ais: int) -> int:
+    """One AI's bytes of marks over a match of `ais` AIs."""
+    return min(MATCH_BYTES, TOTAL_BYTES // max(1, ais))
+
+
+def cost(kind: str, item: list[Any]) -> int:
+    """The bytes a kept mark takes in the replay's JSON, at most: a note's text as JSON
+    escapes it (a character past ASCII is 6 or 12 bytes), and room for its piece."""
+    if kind == "notes":
+        return 24 + len(json.dumps(item[1])) + (len(item[0]) if type(item[0]) is str else 0)
+    return 32 if kind == "dots" else 48
 
 
 class Keeper:
     """What one attempt keeps of its AIs' marks, turn by turn, within their budgets."""
 
     def __init__(self, ais: int) -> None:
-        self.most_marks, self.most_chars = budget(ais)
-        self.used: dict[int, list[int]] = {}        # AI -> [marks, note characters]
+        self.most = budget(ais)
+        self.used: dict[int, int] = {}              # AI -> bytes kept
         self.cut: set[int] = set()                  # AIs that had some cut (warned once)
 
     def keep(self, match: Any, ai: int, reply: dict[str, Any]) -> dict[str, list[Any]] | None:
@@ -58,34 +68,32 @@ class Keeper:
             self.cut.add(ai)
         if type(entries) is not list or not entries:
             return None
-        used = self.used.setdefault(ai, [0, 0])
-        notes: list[list[Any]] = []
-        dots: list[list[Any]] = []
-        lines: list[list[Any]] = []
+        used = self.used.get(ai, 0)
+        found: dict[str, list[list[Any]]] = {"notes": [], "dots": [], "lines": []}
         for entry in entries:
-            if used[0] >= self.most_marks:
-                self.cut.add(ai)
-                break
             kind, call = entry[0], entry[1]
             if kind == "note":
-                text = entry[2]
-                if used[1] + len(text) > self.most_chars:
-                    self.cut.add(ai)
-                    continue
-                used[1] += len(text)
-                notes.append([_piece(match.mark_piece(ai, call)), text])
+                item = [_piece(match.mark_piece(ai, call)), entry[2]]
+                kept_kind = "notes"
             elif kind == "dot":
                 at = _square(match.mark_square(ai, call, entry[2], entry[3]))
                 if at is None:
                     continue
-                dots.append([*at, entry[4]])
+                item, kept_kind = [*at, entry[4]], "dots"
             else:
                 a = _square(match.mark_square(ai, call, entry[2], entry[3]))
                 b = _square(match.mark_square(ai, call, entry[4], entry[5]))
                 if a is None or b is None:
                     continue
-                lines.append([*a, *b, entry[6]])
-            used[0] += 1
+                item, kept_kind = [*a, *b, entry[6]], "lines"
+            used += cost(kept_kind, item)
+            if used > self.most:
+                self.cut.add(ai)
+                used = self.most
+                break
+            found[kept_kind].append(item)
+        self.used[ai] = used
+        notes, dots, lines = found["notes"], found["dots"], found["lines"]
         kept = {name: items for name, items in (("notes", notes), ("dots", dots),
                                                 ("lines", lines)) if items}
         return kept or None
@@ -150,14 +158,14 @@ def check(section: Any, ais: int, turns: set[int], side: tuple[int, int] | None)
         raise Bad("debug: must be an object")
     if len(section) > ais:
         raise Bad(f"debug: marks of {len(section)} AIs; the replay has {ais}")
-    most_marks, most_chars = budget(ais)
+    most = budget(ais)
     for ai, by_turn in section.items():
         where = f"debug.{ai[:12]}"
         if not ai.isdigit() or len(ai) > 4 or int(ai) >= ais:
             raise Bad(f"{where}: not an AI of the replay")
         if type(by_turn) is not dict:
             raise Bad(f"{where}: must be an object of turns")
-        marks = chars = 0
+        used = 0
         for turn, entry in by_turn.items():
             at = f"{where}.{turn[:12]}"
             if not turn.isdigit() or len(turn) > 7 or int(turn) not in turns:
@@ -172,15 +180,14 @@ def check(section: Any, ais: int, turns: set[int], side: tuple[int, int] | None)
                 if count > TURN_MARKS:
                     raise Bad(f"{at}: over {TURN_MARKS} marks in a turn")
                 for item in items:
-                    chars += _item(kind, item, f"{at}.{kind}", side)
-            marks += count
-            if marks > most_marks or chars > most_chars:
-                raise Bad(f"{where}: over its budget of {most_marks} marks and "
-                          f"{most_chars} characters of notes")
+                    _item(kind, item, f"{at}.{kind}", side)
+                    used += cost(kind, item)
+            if used > most:
+                raise Bad(f"{where}: over its budget of {most:,} bytes of marks")
 
 
-def _item(kind: str, item: Any, at: str, side: tuple[int, int] | None) -> int:
-    """Check one mark; the characters of a note (0 for a square)."""
+def _item(kind: str, item: Any, at: str, side: tuple[int, int] | None) -> None:
+    """Check one mark."""
     if type(item) is not list:
         raise Bad(f"{at}: a mark must be a list")
     if kind == "notes":
@@ -188,22 +195,20 @@ def _item(kind: str, item: Any, at: str, side: tuple[int, int] | None) -> int:
                                   type(item[0]) is str and len(item[0]) <= MOST_KEY) \
                 or type(item[1]) is not str or len(item[1]) > NOTE_TEXT:
             raise Bad(f"{at}: a note is [piece, text of at most {NOTE_TEXT} characters]")
-        return len(item[1])
+        return
     size = 3 if kind == "dots" else 5
     if len(item) != size or type(item[-1]) is not str or item[-1] not in PALETTE:
         raise Bad(f"{at}: a {kind[:-1]} is {size - 1} numbers and a colour of the palette")
     for k, number in enumerate(item[:-1]):
         if type(number) is not int or side is None or not 0 <= number < side[k % 2]:
             raise Bad(f"{at}: a square off the board")
-    return 0
 
 
 def described(marks: dict[str, list[Any]], most: int = 12) -> list[str]:
-    """One AI's marks of a turn as lines of text (the terminal's): each note with its piece,
-    then the dots and lines, at most `most` lines (and how many more). The notes are the
+    """One AI's marks of a turn as lines of text (the terminal's): the dots and lines, then
+    each note with its piece, at most `most` lines (and how many more). The notes are the
     bot's text: whoever prints them shows them through `shown`."""
-    lines = [f"note ({'robot ' + str(piece) if piece is not None else 'the bot'}): {text}"
-             for piece, text in marks.get("notes", ())]
+    lines = []
     dots = marks.get("dots", ())
     if dots:
         lines.append("dots " + ", ".join(f"({x},{y}) {colour}" for x, y, colour in dots[:16])
@@ -213,6 +218,8 @@ def described(marks: dict[str, list[Any]], most: int = 12) -> list[str]:
         lines.append("lines " + ", ".join(f"({a},{b})-({c},{d}) {colour}"
                                           for a, b, c, d, colour in drawn[:8])
                      + (f" and {len(drawn) - 8} more" if len(drawn) > 8 else ""))
+    lines += [f"note ({'robot ' + str(piece) if piece is not None else 'the bot'}): {text}"
+              for piece, text in marks.get("notes", ())]
     if len(lines) > most:
         lines = [*lines[:most - 1], f"... {len(lines) - most + 1} more"]
     return lines

@@ -13,9 +13,9 @@ note at most NOTE_TEXT: past it they are cut here, on the bot's own CPU, and cou
 """
 
 PALETTE = ("red", "green", "blue", "yellow", "orange", "purple", "cyan", "white")
-MARKS = 64                 # entries (notes, dots, lines) per reply
+MARKS = 128                # entries (notes, dots, lines) per reply: 3 for each of 40 robots
 NOTE_TEXT = 100            # characters of one note
-NOTE_CHARS = 2000          # characters of notes per reply
+NOTE_CHARS = 4000          # characters of notes per reply
 MOST_COORDINATE = 1 << 15  # a square's numbers, whatever the game (the host checks the board)
 
 _entries = []
