@@ -65,6 +65,13 @@ def read(path: Path, name: str | None = None) -> dict[str, Any]:
     return data
 
 
+def read_json(path: Path, name: str) -> Any:
+    """A gzip JSON file of ours read within the replay's limits, unchecked beyond them (the
+    caller checks its shape): the ladder's marks set aside from a replay."""
+    shown_as = shown(name)
+    return _decoded(_inflated(Path(path), shown_as), shown_as)
+
+
 # -- bytes --------------------------------------------------------------------------------
 def bounded_bytes(path: Path, name: str, what: str, limit: int) -> bytes:
     """At most `limit` bytes of the file a `what` ("replay", "position") is read from,
