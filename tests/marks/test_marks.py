@@ -209,3 +209,41 @@ def test_no_other_bot_sees_a_bots_marks(mode, tmp_path) -> None:
     for turn in section["1"].values():
         assert [int(text.split()[1]) for _, text in turn["notes"]] == \
             list(range(len(turn["notes"])))
+
+
+# -- a note is text, wherever it is shown -----------------------------------------------------
+HOSTILE_NOTE = "<img src=x onerror=alert(1)>\x1b]52;c;aGk=\x07\x1b[31mred\u202e"
+
+
+def hostile_noted() -> dict:
+    from tests.replay.hostile_replays import valid
+    data = valid()
+    data["debug"] = {"0": {"1": {"notes": [[0, HOSTILE_NOTE]], "dots": [[1, 1, "red"]]}}}
+    return data
+
+
+def test_a_hostile_note_is_text_in_the_terminal(tmp_path) -> None:
+    path = tmp_path / "noted.json.gz"
+    path.write_bytes(replay.encode(hostile_noted()))
+    data = replay.load(path)
+    shown = Console(file=io.StringIO(), width=200, force_terminal=True)
+    shown.print(replay_view.screen(data, replay.Frames(data), 1, False, keys=False, robot=0))
+    text = shown.file.getvalue()
+    assert "\x1b]52" not in text and "\x07" not in text and "\u202e" not in text
+    assert "<img src=x onerror=alert(1)>" in text and "\\x1b" in text
+
+
+def test_a_hostile_note_is_text_in_the_page(browser, tmp_path) -> None:
+    html = replay_view.write_html(hostile_noted(), tmp_path / "noted.html")
+    page = browser.new_page()
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    page.goto(html.as_uri())
+    page.evaluate("viewer.go(1)")
+    notes = page.evaluate("viewer.notesOf(0)")
+    assert len(notes) == 1 and notes[0].startswith("<img src=x onerror=alert(1)>")
+    x, y = page.evaluate("viewer.cellCenter(1, 2)")        # robot 0 at row 1, col 2 then
+    page.mouse.click(x, y)
+    assert "<img src=x onerror=alert(1)>" in page.inner_text("#robot")
+    assert page.locator("#robot img").count() == 0 and dialogs == []
+    page.close()
