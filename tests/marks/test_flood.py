@@ -2,10 +2,11 @@
 own CPU, with one warning and never an error; the host's CPU for the match and the replay's
 size stay within the caps, beside an honest bot's.
 
-Figures measured on the 2-core test machine (100 turns of Robot Game against the example
-robot, `python` timing the host process, its CPU only): without marks 0.046 s of host CPU
-and 69 KB of replay JSON; the honest thinker 0.044 s and 138 KB; the flood (6,000 marks a
-robot a turn) 0.139 s and 1,029 KB, its own CPU 1.9 s. The bound here is far from both.
+Figures (`python bench/marks_cost.py robotgame 100`: 100 turns of Robot Game against the
+example robot, the host process's own CPU clock) on the 2-core test machine: without marks
+0.046 s of host CPU and 57 KB of replay JSON; the honest thinker 0.051 s and 113 KB; the
+flood (6,000 marks a robot a turn) 0.124 s and 1,043 KB (its AI's 1 MiB budget), its own
+CPU 1.2 s. The bound here is far from both.
 """
 from __future__ import annotations
 
