@@ -247,3 +247,18 @@ def test_a_hostile_note_is_text_in_the_page(browser, tmp_path) -> None:
     assert "<img src=x onerror=alert(1)>" in page.inner_text("#robot")
     assert page.locator("#robot img").count() == 0 and dialogs == []
     page.close()
+
+
+def test_a_match_jails_forged_marks_send_the_match_to_the_standard_mode() -> None:
+    """A jail runs every bot in one process, so its replay's marks may be forged: held to
+    what the host keeps, as the reader holds a file's (orchestrator/runner/jail_result.py)."""
+    from orchestrator.runner import jail_result
+    result, data = play("robotgame", [read_bot(thinker("robotgame")), opponent("robotgame")],
+                        "match")
+    assert result["sandbox_mode"] == "match" and "sandbox_note" not in result
+    assert jail_result._overgrown(result, data, 6, 2, 64 << 10) is None
+    for forged in ({"1": {"9999": {"notes": [[0, "x"]]}}}, {"0": []},
+                   {"0": {"1": {"dots": [[500, 0, "red"]]}}},
+                   {"0": {"1": {"notes": [[0, "n" * 101]]}}}):
+        assert jail_result._overgrown(result, {**data, debug.SECTION: forged}, 6, 2,
+                                      64 << 10) == "its replay's marks are past what the host keeps"
