@@ -95,7 +95,7 @@ class InProcessPlayer:
         reply["warn"] = self.watch.changes() if self.watch else []
         reply["out"] = ""
         reply["busy_s"] = time.perf_counter() - started
-        return reply
+        return self.runtime_mod._marks.take(reply)
 
 
 class ProgramPlayer:

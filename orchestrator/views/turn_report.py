@@ -13,7 +13,9 @@ from rich.console import Console
 from rich.table import Table
 
 from orchestrator.games import GAMES
+from orchestrator.replay import debug
 from orchestrator.replay import file as replays
+from orchestrator.replay.reader import ai_players
 from orchestrator.text import shown_text
 
 MAX_SHOWN = 200                  # changed rows shown per turn in the terminal
@@ -39,8 +41,24 @@ def played_turns(data: dict) -> list[dict]:
         gone = [{"table": table, "id": rid} for table, ids in entry.get("gone", {}).items()
                 for rid in ids]
         report.append({"turn": entry["turn"], "events": entry.get("events"),
-                       "changes": changes, "gone": gone})
+                       "changes": changes, "gone": gone, **_marks(data, entry["turn"])})
     return report
+
+
+def _marks(data: dict, turn: int) -> dict:
+    """{"marks": {AI name: its debug marks of the turn}} where a bot made some
+    (orchestrator/replay/debug.py), else nothing."""
+    found = debug.turn_marks(data, turn)
+    players = ai_players(data)
+    named = {players[ai]["name"]: kept for ai, kept in found.items() if ai < len(players)}
+    return {"marks": named} if named else {}
+
+
+def print_marks(out: Console, turn: dict) -> None:
+    """A turn's debug marks, a line each, under the AI that made them."""
+    for name, kept in turn.get("marks", {}).items():
+        for line in debug.described(kept):
+            out.print(shown_text(f"  marks of {name}: {line}"))
 
 
 def _names(data: dict, table: str) -> list[str]:
@@ -58,6 +76,7 @@ def print_turns(out: Console, turns: list[dict]) -> None:
         out.print(shown_text(f"turn {turn['turn']}: events "
                              f"{json.dumps(turn['events'], separators=(',', ':'))[:2000]}",
                              "bold"))
+        print_marks(out, turn)
         if not turn["changes"] and not turn["gone"]:
             out.print("  nothing changed")
             continue
