@@ -1,6 +1,7 @@
 """Robot Arena's entry: flags, lasers, 40 robots per AI (engine/arena/)."""
 from engine import InputError, arena
 from engine.arena.generate import generate as _generate
+from orchestrator.games.arena import turn as _turn
 from orchestrator.games.entry import (
     Check,
     CodeBot,
@@ -36,7 +37,7 @@ GAME = Game(
     shown=Shown(
         columns=(("flags", lambda s: f"{s.get('max_flags', 0)}/{s.get('total_flags', 0)}"),
                  ("alive", lambda s: str(s.get("alive", "-")))),
-        legend="flags: best robot / all robots; "),
+        legend="flags: best robot / all robots; ", turn=_turn.tell),
     options=Options(
         generate=_draw, generate_help=("an arena at the seed's 5-6 % robot density, with walls, "
                                        "lasers, spinners and pits, for --ais AIs of --robots "
