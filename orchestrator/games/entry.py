@@ -101,6 +101,9 @@ class Competition:
     ladder: LadderRules | None = None  # `arena serve`: match size, fewest bots, maps
                                        # (default: `players`, else 2, on the default map)
     head_to_head: bool = False         # `arena compare` without --against: NEW against OLD
+    game_seconds: float = 1.0          # one game's wall seconds on one worker, its samples
+                                       # in the standard sandbox (measured): sizes `arena
+                                       # compare`'s default --max-games and its estimate
 
 
 @dataclass(frozen=True)

@@ -31,5 +31,6 @@ GAME = Game(
     shown=Shown(columns=(("coins", lambda s: str(s.get("coins", "-"))),
                          ("invalid", lambda s: str(s.get("invalid", "-")))),
                 legend="coins: taken; ", turn=turn.tell),
-    competition=Competition(head_to_head=True), home=HOME, looks_like=_looks_like,
+    competition=Competition(head_to_head=True, game_seconds=0.05), home=HOME,
+    looks_like=_looks_like,
     memoryless=("greedy.py", "wanderer.py"))

@@ -33,7 +33,8 @@ GAME = Game(
     arena.RULEBOOK, "_arena", default_map="quad", map_suffix=".txt",
     check=Check("skirmish", ("hunter.py", "beeline.py"), turns=50),
     competition=Competition(
-        ladder=LadderRules(4, 4, ("quad",))),     # free-for-alls of 4 on the 4-AI map
+        ladder=LadderRules(4, 4, ("quad",)),      # free-for-alls of 4 on the 4-AI map
+        game_seconds=2.0),     # compare's 4 samples on quad: 1.8 s (a heavy bot: 6 s)
     shown=Shown(
         columns=(("flags", lambda s: f"{s.get('max_flags', 0)}/{s.get('total_flags', 0)}"),
                  ("alive", lambda s: str(s.get("alive", "-")))),
