@@ -49,20 +49,17 @@ def _arena(match, moves, before, log) -> dict:
 
 
 def _robotgame(match, moves, before, log) -> dict:
-    acted = {before[loc]: act for loc, act in moves.items()}
+    """`moves` are keyed by the square a robot stood on (`before`: {square: (id, player)})."""
     said = {}
-    for rid, act in acted.items():
-        said[rid] = act[0] if len(act) == 1 else \
+    for loc, act in moves.items():
+        said[before[loc][0]] = act[0] if len(act) == 1 else \
             f"{act[0]} {'to' if act[0] == 'move' else 'at'} ({act[1][0]}, {act[1][1]})"
     now = {f"robot {r.rid}": (r.player, said.get(r.rid), f"now ({r.loc[0]}, {r.loc[1]}), "
                                                          f"{r.hp} HP")
            for r in match.robots}
-    for loc, rid in before.items():             # those destroyed this turn
-        now.setdefault(f"robot {rid}", (before_owner[loc], said.get(rid), "now destroyed"))
+    for rid, player in before.values():             # those destroyed this turn
+        now.setdefault(f"robot {rid}", (player, said.get(rid), "now destroyed"))
     return now
-
-
-before_owner: dict = {}
 
 
 def _cave(match, moves, before, log) -> dict:
@@ -101,11 +98,7 @@ TRUTHS: dict[str, Truth] = {"arena": _arena, "robotgame": _robotgame, "cave": _c
 
 def _before(name: str, match) -> dict:
     """What the truth needs of the pieces before a turn (Robot Game keys moves by square)."""
-    if name != "robotgame":
-        return {}
-    before_owner.clear()
-    before_owner.update({r.loc: r.player for r in match.robots})
-    return {r.loc: r.rid for r in match.robots}
+    return {r.loc: (r.rid, r.player) for r in match.robots} if name == "robotgame" else {}
 
 
 def _traced(name: str, data: dict, start: dict) -> list[dict]:
