@@ -92,6 +92,20 @@ def _toy(match, moves, before, log) -> dict:
             for i, (x, y) in enumerate(match.match.at)}
 
 
+def _arena_events(match, log, names) -> list[tuple[str, str]]:
+    """Arena's sentences: (a robot as said, the sentence's verb) for each robot the
+    engine's log pushed, dropped in a pit or exploded."""
+    owner = {r.id: r.owner for r in match.board.robots}
+    said = [(rid, "pushed") for rid in log.pushed] + [(rid, "fell into a pit")
+                                                       for rid in log.fell]
+    said += [(rid, "exploded") for rid in log.exploded]
+    return [(f"robot {rid} ({names[owner[rid]].lower()})", verb) for rid, verb in said]
+
+
+# Each game's events as sentences, where the test checks them: (a piece as said, a word
+# of the sentence that must name it).
+EVENTS = {"arena": _arena_events}
+
 TRUTHS: dict[str, Truth] = {"arena": _arena, "robotgame": _robotgame, "cave": _cave,
                             "race": _race, "toy": _toy}
 
@@ -119,8 +133,18 @@ def _traced(name: str, data: dict, start: dict) -> list[dict]:
             moves.update(match.decode_answer(ai, positions._unpacked(raw, t)))
         before = _before(name, match)
         log = match.play_turn(moves)
-        truths.append(TRUTHS[name](match, moves, before, log))
+        truths.append((TRUTHS[name](match, moves, before, log),
+                       EVENTS[name](match, log, setup["names"]) if name in EVENTS else []))
     return truths
+
+
+def _start_frame(name: str, whole: dict) -> int:
+    """The middle of the match; for arena, just before its first push, fall or explosion
+    (so its sentences are checked)."""
+    if name == "arena":
+        return next(i for i, turn in enumerate(whole["turns"])
+                    if any(turn["events"].get(k) for k in ("pushed", "fell", "exploded")))
+    return len(whole["turns"]) // 2
 
 
 LINE = re.compile(r"  (?P<piece>[a-z]+ \d+)(?: \((?P<ai>[^)]*)\))?: (?P<rest>.*)")
@@ -133,7 +157,7 @@ def test_turns_are_told_in_the_games_words_as_the_engine_has_them(name: str, tmp
     assert GAMES[name].shown.turn is not None, f"{name}: its entry tells no turn in words"
     path, _ = recorded(name, str(tmp_path_factory.mktemp("words")))
     whole = load(path)
-    start = positions.from_replay(whole, len(whole["turns"]) // 2, str(path))
+    start = positions.from_replay(whole, _start_frame(name, whole), str(path))
     saved = positions.write(start, tmp_path / "pos.json")
     played = api.play(lineup(name), start=saved, turns=TURNS, sandbox="off", record=True,
                       progress=False)
@@ -148,7 +172,7 @@ def test_turns_are_told_in_the_games_words_as_the_engine_has_them(name: str, tmp
     headers = [i for i, line in enumerate(printed) if line.startswith("turn ")]
     assert [printed[i] for i in headers] == [f"turn {t['turn']}" for t in data["turns"]]
     checked = 0
-    for k, truth in enumerate(truths):
+    for k, (truth, events) in enumerate(truths):
         lines = printed[headers[k] + 1:headers[k + 1] if k + 1 < len(headers) else None]
         seen = {}
         for line in lines:
@@ -167,7 +191,12 @@ def test_turns_are_told_in_the_games_words_as_the_engine_has_them(name: str, tmp
                 assert rest.startswith(f"{move}, "), (name, k, found.group(0), move)
             assert f"{at}" in rest, (name, k, found.group(0), at)
             checked += move is not None
+        for piece, verb in events:
+            assert any(piece in line.lower() and verb in line for line in lines
+                       if not LINE.fullmatch(line)), (name, k, piece, verb, lines)
     assert checked, f"{name}: no piece given a move was printed"
+    assert name not in EVENTS or any(events for _, events in truths), \
+        f"{name}: no event of the turns to check"
 
 
 def test_the_board_is_titled_with_the_games_turn(tmp_path, tmp_path_factory) -> None:
