@@ -233,11 +233,14 @@ def legend(data: dict) -> Text:
 
 
 def screen(data: dict, frames: Sequence[Any] | replay.Frames, turn: int, playing: bool,
-           size: tuple[int, int] | None = None, keys: bool = True, robot: Any = None) -> Group:
+           size: tuple[int, int] | None = None, keys: bool = True, robot: Any = None,
+           number: int | None = None) -> Group:
     """One frame: the header, the board, the scores, the bots' debug marks (the notes of
     `robot`, a piece's row key, if one is chosen), the legend and (`keys`) the keys.
     With a terminal `size` (columns, rows), the board is cropped to what is left once
-    the rest is shown, around the action."""
+    the rest is shown, around the action. `number`: the header names the frame by the
+    game's own turn number (a match from a position starts past turn 0), not as frame
+    `turn` of the replay's."""
     state = frames[turn][1]
     found = turn_marks(data, turn)
     board = board_text(data, state, marked_squares(found))
@@ -252,19 +255,22 @@ def screen(data: dict, frames: Sequence[Any] | replay.Frames, turn: int, playing
         columns, rows = size
         panel_lines = sum(_height(part, columns) for part in below)
         board, where = _cropped(board, data, state, columns, rows, lambda where: (
-            _lines(_header(data, turn, len(frames), playing, where), columns)
+            _lines(_header(data, turn, len(frames), playing, where, number), columns)
             + panel_lines + _lines(shown_legend, columns)
             + (_lines(keys_text, columns) if keys else 0)))
-    parts = [_header(data, turn, len(frames), playing, where), board, *below, shown_legend]
+    parts = [_header(data, turn, len(frames), playing, where, number), board, *below,
+             shown_legend]
     if keys:
         parts.append(keys_text)
     return Group(*parts)
 
 
-def _header(data: dict, turn: int, frames: int, playing: bool, where: str) -> Text:
+def _header(data: dict, turn: int, frames: int, playing: bool, where: str,
+            number: int | None = None) -> Text:
+    said = (f"after turn {number}" if number is not None else
+            f"turn {turn}/{frames - 1}   " + ("playing" if playing else "paused"))
     return shown_text(f"{data['game']} on {data['map']['name']}, seed {data['seed']}   "
-                      f"turn {turn}/{frames - 1}   " + ("playing" if playing else "paused")
-                      + where, "bold")
+                      + said + where, "bold")
 
 
 def _height(part: RenderableType, width: int) -> int:
@@ -333,11 +339,13 @@ def _read_keys(timeout: float) -> list[str]:
 
 
 def drawn(file: Path, data: dict, frames: replay.Frames, turn: int, playing: bool,
-          size: tuple[int, int] | None = None, keys: bool = True, robot: Any = None) -> Group:
+          size: tuple[int, int] | None = None, keys: bool = True, robot: Any = None,
+          number: int | None = None) -> Group:
     """`screen`, where a frame the game's drawing cannot draw (a forged replay: a robot
     off the board, an owner that is no player) is an InputError naming the file and turn."""
     try:
-        return screen(data, frames, turn, playing, size=size, keys=keys, robot=robot)
+        return screen(data, frames, turn, playing, size=size, keys=keys, robot=robot,
+                      number=number)
     except (LookupError, TypeError, ValueError, ArithmeticError) as exc:
         raise InputError(f"{shown(file)}: turn {turn}: the {shown(data['game'])} view cannot "
                          f"draw this replay ({type(exc).__name__}: {shown(exc)[:80]})") from None

@@ -128,7 +128,7 @@ def test_the_turn_report_prints_each_turns_marks(name, tmp_path_factory) -> None
     thinker_name = data["players"][data["seats"][0]]["name"]
     assert entry["marks"] == {thinker_name: found}
     printed = Console(file=io.StringIO(), width=300)
-    turn_report.print_turns(printed, [entry])
+    turn_report.print_turns(printed, report, data)
     assert f"marks of {thinker_name}: note" in printed.file.getvalue()
 
 
