@@ -148,9 +148,11 @@ class OrdinaryUser:
     uid: int
     home: Path
 
-    def run(self, argv: list[str], timeout: float, user_namespaces: bool = True
-            ) -> subprocess.CompletedProcess:
-        return subprocess.run(as_user.command(self.uid, self.home, argv, user_namespaces),
+    def run(self, argv: list[str], timeout: float, user_namespaces: bool = True,
+            apart: bool = False) -> subprocess.CompletedProcess:
+        """`apart` (as root): in a network namespace and a /tmp of its own (as_user.py)."""
+        return subprocess.run(as_user.command(self.uid, self.home, argv, user_namespaces,
+                                              apart and os.geteuid() == 0),
                               capture_output=True, text=True, timeout=timeout,
                               stdin=subprocess.DEVNULL)
 
