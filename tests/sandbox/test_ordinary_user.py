@@ -44,8 +44,8 @@ PARTS = {
                    "tests/robotgame/test_hangs.py"],
     "programs-matches": ["tests/cave/test_hostile_programs.py", "tests/arena/test_matches.py",
                          "tests/api/test_code_bots.py", "tests/replay/test_hostile_replays.py"],
-    "doors": ["tests/doors/test_secrets.py", "tests/doors/test_files.py",
-              "tests/ladder/test_doors.py"],
+    "files": ["tests/doors/test_files.py"],
+    "doors": ["tests/doors/test_secrets.py", "tests/ladder/test_doors.py"],
 }
 SUITES = [suite for part in PARTS.values() for suite in part]
 # At least every hostile bot under both tiers run (standard and match), and `arena check`
