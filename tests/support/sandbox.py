@@ -4,6 +4,7 @@ the sandbox's processes and the host's load, and an ordinary user. The fixtures 
 every test through `pytest_plugins` in tests/conftest.py."""
 from __future__ import annotations
 
+import fcntl
 import functools
 import os
 import shutil
@@ -57,20 +58,35 @@ def tier_layers(tier: str) -> tuple[list[str], dict[str, str]]:
 
 
 # -- what a hostile bot may have reached ---------------------------------------------------
+# Held while a test listens on PORT: the port is the machine's, so another test session
+# (another checkout's `make test` beside this one) waits for it instead of failing with
+# "address already in use". In this session the host-wide group already runs them one at
+# a time; an ordinary user's part (as_user.py --apart) has a port and a /tmp of its own.
+PORT_LOCK = Path("/tmp/arena-tests-port.lock")
+
+
 @pytest.fixture
 def listeners():
     """A TCP and a UDP socket on the port the network bots knock on."""
-    tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    tcp.bind(("127.0.0.1", PORT))
-    tcp.listen()
-    udp.bind(("127.0.0.1", PORT))
-    for sock in (tcp, udp):
-        sock.setblocking(False)
-    yield tcp, udp
-    tcp.close()
-    udp.close()
+    try:                      # read-only: whoever made it, every user may lock it
+        lock = os.open(PORT_LOCK, os.O_RDONLY | os.O_CLOEXEC)
+    except FileNotFoundError:
+        lock = os.open(PORT_LOCK, os.O_RDONLY | os.O_CLOEXEC | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        tcp.bind(("127.0.0.1", PORT))
+        tcp.listen()
+        udp.bind(("127.0.0.1", PORT))
+        for sock in (tcp, udp):
+            sock.setblocking(False)
+        yield tcp, udp
+        tcp.close()
+        udp.close()
+    finally:
+        os.close(lock)            # and its lock with it
 
 
 def knocked(listeners) -> bool:
