@@ -16,7 +16,7 @@ command starts) also makes every attempt to create a user namespace fail with EP
 on distributions that restrict them.
 
 With `--apart` (as root), the command also gets a network namespace of its own (loopback
-only) and a /tmp of its own (an empty tmpfs, HOME kept in it): a hostile suite run so
+only) and a /tmp of its own (HOME/.tmp, HOME kept in it): a hostile suite run so
 knocks on its own port and writes its own escape files, so it may run beside the root
 run's (tests/sandbox/test_ordinary_user.py) and beside another such run.
 """
@@ -114,16 +114,21 @@ def loopback_up():
 
 def set_apart(home, h):
     """A network namespace of its own, and a /tmp of its own that still holds `home`
-    (called in the private mount namespace `open_the_way` made)."""
+    (called in the private mount namespace `open_the_way` made). The /tmp is HOME/.tmp on
+    HOME's own file system, not a tmpfs: what the command writes there is not the
+    machine's shared memory, which the hostile suites check beside it."""
     h._check(h._libc.unshare(CLONE_NEWNET), "unshare net")
     loopback_up()
+    home = os.path.realpath(home)
     tmp = os.path.realpath("/tmp")
-    inside = os.path.realpath(home).startswith(tmp + "/")
-    held = os.open(home, os.O_PATH) if inside else None
-    h._mount("tmpfs", tmp, "tmpfs", h.MS_NOSUID | h.MS_NODEV, "mode=1777")
-    if held is not None:
-        os.makedirs(os.path.realpath(home))
-        h._mount(f"/proc/self/fd/{held}", os.path.realpath(home), None, h.MS_BIND | h.MS_REC)
+    private = os.path.join(home, ".tmp")
+    os.makedirs(private, exist_ok=True)
+    os.chmod(private, 0o1777)
+    held = os.open(home, os.O_PATH) if home.startswith(tmp + "/") else None
+    h._mount(private, tmp, None, h.MS_BIND)
+    if held is not None:                  # HOME was in /tmp: shown again where it was
+        os.makedirs(home)
+        h._mount(f"/proc/self/fd/{held}", home, None, h.MS_BIND | h.MS_REC)
         os.close(held)
 
 
