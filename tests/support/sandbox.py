@@ -4,6 +4,7 @@ the sandbox's processes and the host's load, and an ordinary user. The fixtures 
 every test through `pytest_plugins` in tests/conftest.py."""
 from __future__ import annotations
 
+import errno
 import fcntl
 import functools
 import os
@@ -74,19 +75,36 @@ def listeners():
         lock = os.open(PORT_LOCK, os.O_RDONLY | os.O_CLOEXEC | os.O_CREAT, 0o644)
     try:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        tcp.bind(("127.0.0.1", PORT))
-        tcp.listen()
-        udp.bind(("127.0.0.1", PORT))
-        for sock in (tcp, udp):
-            sock.setblocking(False)
+        tcp, udp = _bound()
         yield tcp, udp
         tcp.close()
         udp.close()
     finally:
         os.close(lock)            # and its lock with it
+
+
+def _bound(wait_s: float = 120.0) -> tuple[socket.socket, socket.socket]:
+    """The two listeners on PORT, once it is free: a session that does not take the lock
+    (an older checkout's) holds it a few seconds a test."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        try:
+            tcp.bind(("127.0.0.1", PORT))
+            tcp.listen()
+            udp.bind(("127.0.0.1", PORT))
+        except OSError as exc:
+            tcp.close()
+            udp.close()
+            if exc.errno != errno.EADDRINUSE or time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+            continue
+        for sock in (tcp, udp):
+            sock.setblocking(False)
+        return tcp, udp
 
 
 def knocked(listeners) -> bool:
