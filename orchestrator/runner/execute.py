@@ -11,7 +11,8 @@ import signal
 import time
 from typing import Any, Callable, Iterator, Mapping, cast
 
-from orchestrator.games import get_game
+from engine import InputError
+from orchestrator.games import GAMES, get_game
 from orchestrator.replay import file as replay
 from orchestrator.results.match_result import Played
 from orchestrator.runner.bots import BotFile
@@ -91,6 +92,14 @@ def run_task(task: Task) -> Mapping[str, Any]:
 def _worker_main(conn: Any, core: int | None, nice: int = 0) -> None:
     """A pool worker: run the tasks the parent sends, one at a time, until told to stop."""
     _worker_init([core] if core is not None else None, nice)
+    # A task's MatchSpec holds its game's own rules class: a game kept elsewhere's lives in
+    # a module the registry names as it loads it (`arena_game_NAME`), which a spawned
+    # worker has not loaded, and could not unpickle the task (the ladder's worker died on
+    # every match of such a game, replaced and retried until the match was dropped).
+    try:
+        list(GAMES)
+    except InputError:
+        pass                              # said where the games are asked for by name
     from sandbox import matchjail
     matchjail.keep_spares = True          # its next match's jail hardens during this one
     try:

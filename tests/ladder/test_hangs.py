@@ -14,7 +14,7 @@ import time
 
 import httpx
 
-from tests.conftest import ROOT
+from tests.conftest import LONG, ROOT
 from tests.ladder.conftest import SAMPLES, wait_for
 from tests.ladder.server import Server, upload
 
@@ -30,6 +30,7 @@ def forfeit_turn(reason: str) -> int:
     return int(found.group(1))
 
 
+@LONG
 def test_hanging_uploads_are_refused_quickly_and_a_flood_stalls_nothing(tmp_path) -> None:
     server = Server(tmp_path / "ladder.sqlite", "--games", "robotgame", "--workers", "1",
                     "--check-workers", str(WORKERS), "--check-queue", str(QUEUE))
