@@ -30,7 +30,7 @@ from engine.rulebook import Rulebook
 from orchestrator import given_path
 from orchestrator.assets import bundled
 from orchestrator.games.sample_folder import Unbuildable, listed, runnable
-from sandbox.host import BotSpec
+from sandbox.frames import BotSpec
 from sandbox.limits import Limits
 from sandbox.programs import describe, with_driver
 

@@ -101,7 +101,7 @@ def _worker_main(conn: Any, core: int | None, nice: int = 0) -> None:
     except InputError:
         pass                              # said where the games are asked for by name
     from sandbox import matchjail
-    matchjail.keep_spares = True          # its next match's jail hardens during this one
+    matchjail.keep_spare_jails(True)      # its next match's jail hardens during this one
     try:
         while True:
             try:
@@ -293,7 +293,7 @@ class JailPool:
         from concurrent.futures import ThreadPoolExecutor
 
         from sandbox import matchjail
-        matchjail.keep_spares = True
+        matchjail.keep_spare_jails(True)
         self.slots = max(1, workers)
         self.executor = ThreadPoolExecutor(self.slots, thread_name_prefix="arena-match")
         self.running: dict[Any, Any] = {}
@@ -324,7 +324,7 @@ class JailPool:
         matchjail.discard_spares()
         self.executor.shutdown(wait=True)
         matchjail.discard_spares()
-        matchjail.keep_spares = False
+        matchjail.keep_spare_jails(False)
 
 
 def jailed_only(planned: list[Planned]) -> bool:

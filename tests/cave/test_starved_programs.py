@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from sandbox import host
-from sandbox.inprocess import _botlib
+from sandbox.inprocess import child_runtime
 from sandbox.limits import Limits
 
 # It answers after 1.5 s of wall time, past its first turn's 1 s.
@@ -38,7 +38,7 @@ EXTENDED_S = 3 * LIMITS.first_wall_s
 
 
 def _runner(tmp_path: Path):
-    _botlib()                         # the keeper's modules, by their own names
+    child_runtime()                         # the keeper's modules, by their own names
     from _program import Runner  # noqa: PLC0415
     bot = tmp_path / "bot.py"
     bot.write_text(SLOW)
