@@ -112,8 +112,9 @@ def loopback_up():
         fcntl.ioctl(sock, SIOCSIFFLAGS, struct.pack("16sH14s", b"lo", flags | IFF_UP, b""))
 
 
-def set_apart(home, h):
-    """A network namespace of its own, and a /tmp of its own that still holds `home`
+def set_apart(home, h, keep=()):
+    """A network namespace of its own, and a /tmp of its own that still holds `home` and
+    the folders of `keep` (the checkout, its venv: a clone in /tmp is one) where they were
     (called in the private mount namespace `open_the_way` made). The /tmp is HOME/.tmp on
     HOME's own file system, not a tmpfs: what the command writes there is not the
     machine's shared memory, which the hostile suites check beside it."""
@@ -124,12 +125,16 @@ def set_apart(home, h):
     private = os.path.join(home, ".tmp")
     os.makedirs(private, exist_ok=True)
     os.chmod(private, 0o1777)
-    held = os.open(home, os.O_PATH) if home.startswith(tmp + "/") else None
+    wanted = sorted({os.path.realpath(p) for p in (home, *keep)})
+    # Only the outermost of nested folders: binding it back shows the ones inside.
+    inside = [p for p in wanted if p.startswith(tmp + "/")
+              and not any(p != q and p.startswith(q + "/") for q in wanted)]
+    held = [(p, os.open(p, os.O_PATH)) for p in inside]
     h._mount(private, tmp, None, h.MS_BIND)
-    if held is not None:                  # HOME was in /tmp: shown again where it was
-        os.makedirs(home)
-        h._mount(f"/proc/self/fd/{held}", home, None, h.MS_BIND | h.MS_REC)
-        os.close(held)
+    for path, fd in held:                 # in /tmp before: shown again where they were
+        os.makedirs(path, exist_ok=True)
+        h._mount(f"/proc/self/fd/{fd}", path, None, h.MS_BIND | h.MS_REC)
+        os.close(fd)
 
 
 def deny_user_namespaces(clone_newuser):
@@ -156,7 +161,7 @@ def main():
         needed = [os.path.realpath(sys.executable), sys.base_prefix, sys.prefix, checkout, home]
         open_the_way([os.path.realpath(p) for p in needed], h)
         if apart:
-            set_apart(home, h)
+            set_apart(home, h, keep=(checkout, sys.prefix))
         os.setgroups([])
         os.setresgid(uid, uid, uid)
         os.setresuid(uid, uid, uid)                 # clears every capability
