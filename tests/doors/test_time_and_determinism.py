@@ -103,7 +103,7 @@ def move():
 def _set_autogroup_nice(pid: int, nice: int) -> bool:
     """Set the scheduling weight of `pid`'s session (its autogroup), which is what a
     process competes with across sessions. An ordinary user may change it once in 100 ms."""
-    deadline = time.monotonic() + 2.0
+    deadline = time.monotonic() + 10.0       # generous: other sessions' changes count too
     while True:
         try:
             Path(f"/proc/{pid}/autogroup").write_text(str(nice))
