@@ -42,8 +42,8 @@ def record(path: Path, turns: int = 60, every: int = 3, seed: int = 7,
     from engine.arena.game import ArenaGame  # noqa: PLC0415
     from engine.arena.mapfile import load_map  # noqa: PLC0415
     from engine.arena.rules import rules_from  # noqa: PLC0415
-    from sandbox.inprocess import _botlib  # noqa: PLC0415
-    runtime = _botlib()
+    from sandbox.inprocess import child_runtime  # noqa: PLC0415
+    runtime = child_runtime()
     import _arena  # noqa: PLC0415
     sources = [ROOT / "bots" / "arena" / name for name in SAMPLES] * 2
     names = [f"{p.stem}{i}" for i, p in enumerate(sources)]

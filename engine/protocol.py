@@ -142,3 +142,16 @@ class MatchBase:
 
     def replay_events(self, log: Any) -> dict[str, Any]:
         return log      # type: ignore[no-any-return]  # a game whose log is plain data
+
+    # Debug marks (docs/contestant-loop.md, "Marks and notes"): where a bot's square is on
+    # the board, and which piece a call was for, as the last views asked. A game that
+    # does not say keeps a bot's notes (for the AI as a whole) and none of its squares.
+    def mark_square(self, ai: int, call: int, a: int, b: int) -> tuple[int, int] | None:
+        """The square (a, b) as bot call `call` of AI `ai` named it, as (x, y) on the
+        board the viewers draw (x the column, y the row), or None: not on the board."""
+        return None
+
+    def mark_piece(self, ai: int, call: int) -> Any:
+        """The replay's row key of the piece bot call `call` of AI `ai` decided for (the
+        row of its table), or None."""
+        return None

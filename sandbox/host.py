@@ -6,21 +6,25 @@ that escapes into the match loop.
 from __future__ import annotations
 
 import fcntl
-import functools
 import os
-import resource
 import select
 import shutil
 import signal
 import subprocess
 import time
-from dataclasses import dataclass
-from pathlib import Path
 
 import psutil
 
 from sandbox.botlib import child_module
 from sandbox.cgroups import ChildCgroups, available
+
+# BotSpec, side_parts, start_frame, describe_exit and kill_tree moved out of this module (to
+# sandbox/frames.py and sandbox/processes.py); named here still, for one release, since
+# plugins and older code import them from here.
+from sandbox.frames import BotSpec as BotSpec
+from sandbox.frames import botlib_side, load_frame
+from sandbox.frames import side_parts as side_parts
+from sandbox.frames import start_frame as start_frame
 from sandbox.isolation import (
     CGROUP_SLACK_MB,
     Isolation,
@@ -32,6 +36,9 @@ from sandbox.isolation import (
 from sandbox.limits import Limits
 from sandbox.paths import BOTLIB, fixed_layout, site_dirs
 from sandbox.players import Exchanged, Payloads, Seats
+from sandbox.processes import children_of, live_usage, peak_rss_of, reap
+from sandbox.processes import describe_exit as describe_exit
+from sandbox.processes import kill_tree as kill_tree
 from sandbox.replies import frame_bytes, frame_items, ready_problem, reply_problem
 from sandbox.zygote import zygote
 
@@ -51,78 +58,6 @@ STARVED_TIMES = _sched.STARVED_TIMES
 WALL_LIMIT = "wall time limit (hang)"
 F_SETPIPE_SZ = 1031
 DECODE_TIMES = 32      # a child's frame may take this many times its cap to decode (_wire)
-
-
-@dataclass(frozen=True)
-class BotSpec:
-    """What the sandbox needs of a bot: its file name (for tracebacks) and its source.
-
-    An executable bot (a game whose bots are programs) also has `program`, how to run it
-    (`sandbox/programs.py`), and the files its scratch directory starts with."""
-
-    filename: str
-    source: bytes
-    program: dict | None = None
-    scratch: dict | None = None
-
-    @property
-    def child_main(self) -> str:
-        """Which kind of child runs it: a Python bot's, or an executable bot's keeper."""
-        return "_child" if self.program is None else "_keeper"
-
-
-def side_parts(bot_side: str) -> tuple[str, str | None]:
-    """A game's bot side as the child loads it (`_runtime.bot_side`): a module name of
-    `sandbox/botlib/`, or for a `.py` file kept elsewhere its stem and source."""
-    if not bot_side.endswith(".py"):
-        return bot_side, None
-    return _side_file(bot_side)
-
-
-def _botlib_side(bot_side: str) -> str:
-    """The module the zygote may import ahead (a botlib one), or "" for a file elsewhere."""
-    return "" if bot_side.endswith(".py") else bot_side
-
-
-@functools.lru_cache(maxsize=None)
-def _side_file(path: str) -> tuple[str, str]:
-    return Path(path).stem, Path(path).read_text(encoding="utf-8")
-
-
-def load_frame(bot_side: str, bot: BotSpec) -> dict:
-    """The frame after the sandbox config: the bot to load, and its game's bot side (a
-    module of `sandbox/botlib/`, or the source of one kept elsewhere)."""
-    name, source = side_parts(bot_side)
-    frame = {"bot_side": name, "source": bot.source, "filename": bot.filename,
-             "scratch": bot.scratch or {}}
-    if source is not None:
-        frame["bot_side_source"] = source
-    return frame
-
-
-def start_frame(names: list[str], ai: int, key: str, info: dict | None = None) -> dict:
-    """The frame after loading: the match the bot plays in, which AI it is, its own key
-    (never the match seed: `engine.streams.bot_key`, from which its `random` is seeded),
-    and what the game tells each bot once (Robot Game: the map and its settings)."""
-    return {"names": names, "ai": ai, "key": key, "info": info}
-
-
-def describe_exit(status: int | None, cpu_s: float = 0.0, cpu_cap_s: float = 0.0) -> str:
-    if status is None:
-        return "crash: the process stopped answering"
-    if status < 0:
-        sig = -status
-        # As pid 1 of its namespace the child ignores SIGXCPU; the kernel's SIGKILL at
-        # the hard limit (RLIMIT_CPU) is what ends it, so the CPU used tells the two
-        # apart. The kernel judges RLIMIT_CPU on its tick-sampled clock, while rusage
-        # reports the precise run time; on a loaded machine the two part widely (a 1 s
-        # limit has killed at 0.994 s and at 0.694 s of rusage CPU, measured). So a
-        # SIGKILL after at least half the backstop reads as the backstop's.
-        if sig == signal.SIGXCPU or (sig == signal.SIGKILL and cpu_cap_s > 0
-                                     and cpu_s >= cpu_cap_s / 2):
-            return "cpu time limit"
-        return f"crash: killed by {signal.Signals(sig).name}"
-    return f"exited with status {status}"
 
 
 class Child:
@@ -159,7 +94,7 @@ class Child:
                 self.pid = _start_bwrap(isolation, down_r, up_w, bot, self.cgroups)
             else:
                 self.pid = zygote().spawn(down_r, up_w, isolation.namespaces(),
-                                          bot.child_main, _botlib_side(bot_side))
+                                          bot.child_main, botlib_side(bot_side))
         except BaseException:
             for fd in (self.down_w, self.up_r):
                 os.close(fd)
@@ -355,7 +290,7 @@ class Child:
         """
         self.cpu_used = self._cpu_at_account = self.cpu_now()
         if self.wrapped and self.inner_pid:
-            self.peak_rss_mb = max(self.peak_rss_mb, _peak_rss_mb(self.inner_pid))
+            self.peak_rss_mb = max(self.peak_rss_mb, peak_rss_of(self.inner_pid))
         if frame is not None and "usage" in frame:
             self.program.note(frame["usage"], self._keeper_pid())
 
@@ -364,7 +299,7 @@ class Child:
         turns: under bwrap the interpreter's VmHWM (if it still lives; wait4 reports
         bwrap's own), and the memory cgroup's high-water mark, which outlives it."""
         if self.wrapped and self.inner_pid:
-            self.peak_rss_mb = max(self.peak_rss_mb, _peak_rss_mb(self.inner_pid))
+            self.peak_rss_mb = max(self.peak_rss_mb, peak_rss_of(self.inner_pid))
         if self.cgroups:
             self.peak_rss_mb = max(self.peak_rss_mb, self.cgroups.peak_mb())
 
@@ -492,47 +427,6 @@ class ProgramUsage:
         self.peak_mb = max(self.peak_mb, peak)
 
 
-def cpu_of(pid: int) -> float:
-    """CPU s of a live process (its clock: all its threads); 0 for one that is gone."""
-    try:
-        return time.clock_gettime(_harden.cpu_clock(pid))
-    except OSError:
-        return 0.0
-
-
-def live_usage(pid: int) -> tuple[float, float]:
-    """CPU s and peak RSS MiB (VmHWM) of a live process; zeros for one that is gone."""
-    return cpu_of(pid), _peak_rss_mb(pid)
-
-
-def children_of(pid: int) -> list[int]:
-    """The pids of `pid`'s children (its main thread's, which forks them)."""
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children", "rb") as f:
-            return [int(word) for word in f.read().split()]
-    except OSError:                 # a kernel without CONFIG_PROC_CHILDREN: scan /proc
-        try:
-            return [child.pid for child in psutil.Process(pid).children()]
-        except psutil.Error:
-            return []
-
-
-def _peak_rss_mb(pid: int) -> float:
-    """VmHWM of a live process, in MiB (0 when it is gone). One read(): read per turn."""
-    try:
-        fd = os.open(f"/proc/{pid}/status", os.O_RDONLY | os.O_CLOEXEC)
-    except OSError:
-        return 0.0
-    try:
-        data = os.read(fd, 8192)
-        at = data.index(b"\nVmHWM:") + 7
-        return int(data[at:data.index(b"kB", at)]) / 1024
-    except (OSError, ValueError):
-        return 0.0
-    finally:
-        os.close(fd)
-
-
 def _start_bwrap(isolation: Isolation, down_r: int, up_w: int, bot: BotSpec,
                  cgroups: ChildCgroups | None) -> int:
     bot_fd = block_r = block_w = -1
@@ -559,58 +453,6 @@ def _start_bwrap(isolation: Isolation, down_r: int, up_w: int, bot: BotSpec,
                 os.close(fd)
     proc.returncode = 0          # we reap it ourselves, with wait4; Popen must not
     return proc.pid
-
-
-def reap(pid: int, timeout: float) -> tuple[int, resource.struct_rusage] | None:
-    """Wait up to `timeout` s for our child `pid` (a bot's child or a match jail) to exit,
-    and reap it: its exit code (negative: the signal that killed it) and its rusage, or
-    None if it still runs (or was reaped before). Only wait4 tells the peak RSS however the
-    process ended (a crash, an exit, our kill): /proc no longer shows it once a zombie."""
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            reaped, status, usage = os.wait4(pid, os.WNOHANG)
-        except ChildProcessError:
-            return None
-        if reaped:
-            return os.waitstatus_to_exitcode(status), usage
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return None
-        _wait_exit(pid, min(left, 0.05))
-
-
-def _wait_exit(pid: int, timeout: float) -> None:
-    """Sleep until `pid` exits or `timeout` passes (a pidfd: no polling loop)."""
-    try:
-        fd = os.pidfd_open(pid)
-    except (OSError, AttributeError):
-        time.sleep(min(timeout, 0.002))
-        return
-    try:
-        select.select([fd], [], [], timeout)
-    finally:
-        os.close(fd)
-
-
-def kill_tree(pid: int, look_for_descendants: bool = True) -> None:
-    """SIGKILL `pid`, its process group and (by a scan of all processes) its descendants."""
-    victims = []
-    if look_for_descendants:
-        try:
-            victims = psutil.Process(pid).children(recursive=True)
-        except psutil.Error:
-            pass
-    for target in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
-        try:
-            target()
-        except OSError:
-            pass
-    for proc in victims:
-        try:
-            proc.kill()
-        except psutil.Error:
-            pass
 
 
 def load_children(bot_side: str, bots: dict[int, BotSpec], limits: Limits,

@@ -14,15 +14,16 @@ import tempfile
 import time
 import warnings
 
-from sandbox.host import BotSpec, live_usage, side_parts, start_frame
+from sandbox.frames import BotSpec, side_parts, start_frame
 from sandbox.limits import Limits
 from sandbox.paths import BOTLIB
 from sandbox.players import Exchanged, Payloads, Seats
+from sandbox.processes import live_usage
 from sandbox.replies import reply_problem
 from sandbox.shown import shown
 
 
-def _botlib():
+def child_runtime():
     """The child-side modules, imported from the bot path exactly as a child imports them."""
     if str(BOTLIB) not in sys.path:
         sys.path.insert(0, str(BOTLIB))
@@ -62,7 +63,7 @@ class InProcessPlayer:
     """One AI loaded in this process."""
 
     def __init__(self, bot_side: str, bot: BotSpec, ai: int) -> None:
-        runtime = _botlib()
+        runtime = child_runtime()
         self.cpu_used = 0.0
         self.peak_rss_mb = 0.0
         self.startup_output = ""
@@ -95,14 +96,14 @@ class InProcessPlayer:
         reply["warn"] = self.watch.changes() if self.watch else []
         reply["out"] = ""
         reply["busy_s"] = time.perf_counter() - started
-        return reply
+        return self.runtime_mod._marks.take(reply)
 
 
 class ProgramPlayer:
     """An executable bot, run without a sandbox: its file and scratch in a temp directory."""
 
     def __init__(self, bot_side: str, bot: BotSpec, limits: Limits) -> None:
-        runtime = _botlib()
+        runtime = child_runtime()
         import _program  # noqa: PLC0415
         self.bot_side = bot_side
         self.limits = limits.for_child()
@@ -139,7 +140,7 @@ class ProgramPlayer:
         reply["busy_s"] = time.perf_counter() - started
         self._look()
         if "fatal" in reply:
-            raise _botlib().Fatal(str(reply["fatal"]))
+            raise child_runtime().Fatal(str(reply["fatal"]))
         return reply
 
     def _look(self) -> None:
@@ -179,7 +180,7 @@ def load_players(bot_side: str, bots: dict[int, BotSpec], limits: Limits
         warnings.warn(HASH_WARNING, RuntimeWarning, stacklevel=2)
     players: dict = {}
     failed: dict[int, str] = {}
-    runtime = _botlib()
+    runtime = child_runtime()
     for ai, bot in bots.items():
         try:
             if bot.program is not None:
@@ -195,7 +196,7 @@ def load_players(bot_side: str, bots: dict[int, BotSpec], limits: Limits
 
 def exchange(players: dict, payloads: Payloads) -> Exchanged:
     """Call each AI in turn. A MemoryError or SystemExit in a bot still erases it."""
-    runtime = _botlib()
+    runtime = child_runtime()
     replies, failed = {}, {}
     for ai, (payload, calls) in payloads.items():
         try:

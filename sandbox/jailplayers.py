@@ -33,8 +33,8 @@ from gc import disable as _gc_disable
 from gc import enable as _gc_enable
 from gc import isenabled as _gc_isenabled
 
-from sandbox.host import BotSpec, side_parts, start_frame
-from sandbox.inprocess import ProgramPlayer, _botlib
+from sandbox.frames import BotSpec, side_parts, start_frame
+from sandbox.inprocess import ProgramPlayer, child_runtime
 from sandbox.limits import Limits
 from sandbox.players import Exchanged, Payloads, Seats
 from sandbox.replies import reply_problem
@@ -247,7 +247,7 @@ class GuardedPlayer:
     """One Python bot in the jail, with a standard child's per-bot rules."""
 
     def __init__(self, bot_side: str, bot: BotSpec, seat: int, limits: Limits) -> None:
-        self.runtime_mod = runtime = _botlib()
+        self.runtime_mod = runtime = child_runtime()
         self.seat, self.limits = seat, limits
         self.cpu_used = 0.0
         self.peak_rss_mb = 0.0             # a share of one process: not measured per bot
@@ -456,7 +456,7 @@ def load_players(bot_side: str, bots: dict[int, BotSpec], limits: Limits
     """Load every bot of the attempt in the jail. Returns the players and the load errors."""
     players: dict = {}
     failed: dict[int, str] = {}
-    runtime = _botlib()
+    runtime = child_runtime()
     for seat, bot in bots.items():
         kind = JailProgramPlayer if bot.program is not None else GuardedPlayer
         try:
@@ -472,7 +472,7 @@ def load_players(bot_side: str, bots: dict[int, BotSpec], limits: Limits
 
 def exchange(players: dict, payloads: Payloads) -> Exchanged:
     """Call each AI in turn; a Fatal erases (or forfeits) it."""
-    runtime = _botlib()
+    runtime = child_runtime()
     replies, failed = {}, {}
     for seat, (payload, calls) in payloads.items():
         player = players[seat]

@@ -35,7 +35,7 @@ from typing import Any
 from sandbox import plugins
 from sandbox.botlib import child_module
 from sandbox.cgroups import ChildCgroups, available
-from sandbox.host import F_SETPIPE_SZ, describe_exit, kill_tree, reap, release
+from sandbox.host import F_SETPIPE_SZ, release
 from sandbox.isolation import (
     CGROUP_SLACK_MB,
     Isolation,
@@ -54,6 +54,7 @@ from sandbox.jailplayers import (
 )
 from sandbox.limits import Limits
 from sandbox.modes import get_mode
+from sandbox.processes import describe_exit, kill_tree, reap
 from sandbox.zygote import Zygote
 
 _wire = child_module("_wire")
@@ -349,6 +350,14 @@ class Jail:
 # after a failure. `discard_spares` ends them all, and the jails in play (`_playing`).
 keep_spares = False
 _spares: dict[tuple, Future] = {}
+
+
+def keep_spare_jails(keep: bool) -> None:
+    """Whether this process plays match after match (a batch's worker): then it keeps a
+    line-up's jail and one spare, hardened, ready for the next match; `discard_spares`
+    ends them."""
+    global keep_spares
+    keep_spares = keep
 _live: dict[int, tuple[tuple, tuple, Jail]] = {}
 _playing: set[Jail] = set()
 _taken: set[tuple] = set()           # keys that took a jail before

@@ -10,9 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Collection, Protocol
 
 if TYPE_CHECKING:
-    from sandbox.host import BotSpec
+    from sandbox.frames import BotSpec
     from sandbox.limits import Limits
-    from sandbox.modes import Mode
 
 Payloads = dict[int, tuple[dict, int]]          # seat -> (request, bot calls it makes)
 Exchanged = tuple[dict[int, dict], dict[int, str]]  # replies, and why each failed seat failed
@@ -66,10 +65,21 @@ class Players(Protocol):
         ...
 
 
+class ModeRecord(Protocol):
+    """What a mode's players read of its record (`sandbox.modes.Mode`, which holds the
+    factory: named here by what it has, so this module imports no mode)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def tier(self) -> str | None: ...
+
+
 class PlayersFactory(Protocol):
     """How a mode loads an attempt's bots: `Players` by its own record (`mode`)."""
 
-    def __call__(self, mode: Mode, bot_side: str, bots: dict[int, BotSpec], limits: Limits,
+    def __call__(self, mode: ModeRecord, bot_side: str, bots: dict[int, BotSpec], limits: Limits,
                  skip: tuple[str, ...]) -> Players:
         ...
 

@@ -27,6 +27,7 @@ from sandbox.limits import Limits
 
 _runtime, _attempts, _harden = (child_module("_runtime"), child_module("_attempts"),
                                 child_module("_harden"))
+_marks = child_module("_marks")
 
 ERRORS = _runtime.ERRORS_PER_REPLY          # [[robot, text], ...] per reply
 ERROR_TEXT = _runtime.ERROR_TEXT_CAP + 100  # a described error, with its prefix
@@ -39,14 +40,22 @@ LOAD_ERROR_TEXT = 2000                      # why a bot did not load
 SCRATCH_FILES, SCRATCH_BYTES = 16, _harden.SCRATCH_BYTES   # an executable bot's scratch
 MOST_SECONDS = 1e6                          # busy_s, bot_s, usage's cpu_s
 MOST_COUNT = 1 << 53                        # out_dropped, usage's counts
+MARKS = _marks.MARKS                        # debug marks and notes per reply
+NOTE_TEXT, NOTE_CHARS = _marks.NOTE_TEXT, _marks.NOTE_CHARS
+MOST_COORDINATE = _marks.MOST_COORDINATE
+PALETTE = frozenset(_marks.PALETTE)
+_MARK_SIZE = {"note": 3, "dot": 5, "line": 7}
 
 # Bounds of a frame before it is decoded. Bytes: the envelope's own (errors, warnings,
 # violations, scratch, a fatal's reason), each bot call's moves, and 4 bytes per
 # character of output the child may still send. Objects: the envelope's items (about 150
 # at most; an honest reply holds 10 to 30) and each bot call's.
-ENVELOPE_BYTES = 32 << 10
+# Marks add their own: MARKS entries of at most 8 objects and 40 bytes, and NOTE_CHARS
+# characters of 4 bytes.
+MARK_BYTES = MARKS * 40 + 4 * NOTE_CHARS
+ENVELOPE_BYTES = (32 << 10) + MARK_BYTES
 CALL_BYTES = 1 << 10
-ENVELOPE_ITEMS = 192
+ENVELOPE_ITEMS = 192 + 8 * MARKS
 CALL_ITEMS = 8
 
 
@@ -128,6 +137,34 @@ def _scratch(value: Any) -> None:
             raise Refused(f"scratch holds more than {SCRATCH_BYTES} bytes")
 
 
+def _marks_entries(value: Any, calls: int) -> None:
+    """["note", call, text], ["dot", call, a, b, colour], ["line", call, a, b, c, d,
+    colour]: at most MARKS, NOTE_CHARS characters of notes in all (`_marks` cuts there)."""
+    if type(value) is not list:
+        raise Refused("marks is not a list")
+    if len(value) > MARKS:
+        raise Refused(f"marks holds more than {MARKS} entries")
+    chars = 0
+    for entry in value:
+        if type(entry) is not list or not entry or type(entry[0]) is not str \
+                or _MARK_SIZE.get(entry[0]) != len(entry):
+            raise Refused("a mark is not [note|dot|line, call, ...] of its length")
+        call = entry[1]
+        if type(call) is not int or not 0 <= call < max(1, calls):
+            raise Refused("a mark's robot is not one the request asked about")
+        if entry[0] == "note":
+            _str(entry[2], NOTE_TEXT, "a note")
+            chars += len(entry[2])
+            if chars > NOTE_CHARS:
+                raise Refused(f"marks hold more than {NOTE_CHARS} characters of notes")
+            continue
+        for number in entry[2:-1]:
+            if type(number) is not int or not -MOST_COORDINATE <= number <= MOST_COORDINATE:
+                raise Refused("a mark's square is not two integers in range")
+        if type(entry[-1]) is not str or entry[-1] not in PALETTE:
+            raise Refused("a mark's colour is not one of the palette")
+
+
 # key: (its check, given the request's calls and the output room); which children send it
 _PYTHON, _PROGRAM = 1, 2
 _REPLY = {
@@ -143,6 +180,9 @@ _REPLY = {
                                                  "violations"), _PYTHON | _PROGRAM),
     "usage": (lambda v, calls, room: _usage(v), _PROGRAM),
     "scratch": (lambda v, calls, room: _scratch(v), _PROGRAM),
+    "marks": (lambda v, calls, room: _marks_entries(v, calls), _PYTHON | _PROGRAM),
+    "marks_cut": (lambda v, calls, room: _number(v, MOST_COUNT, "marks_cut", True),
+                  _PYTHON | _PROGRAM),
 }
 _FATAL = {"fatal", "busy_s", "usage"}
 

@@ -248,13 +248,16 @@ def loop_steps() -> list[str]:
 
 
 def loop_edit(text: str) -> str:
-    """The page's ```diff block applied to `text`: its context lines, with the `+` lines
-    added where they stand."""
-    diff = re.search(r"```diff\n(.*?)```", LOOP.read_text(), re.S).group(1).splitlines()
-    old = "".join(line[1:] + "\n" for line in diff if line.startswith(" "))
-    new = "".join(line[1:] + "\n" for line in diff if line.startswith((" ", "+")))
-    assert old in text and new != old, "the page's edit does not apply to its bot"
-    return text.replace(old, new, 1)
+    """The page's ```diff block applied to `text`: each of its hunks (split at `@@`), its
+    context lines with the `+` lines added where they stand."""
+    diff = re.search(r"```diff\n(.*?)```", LOOP.read_text(), re.S).group(1)
+    for hunk in diff.split("@@\n"):
+        lines = hunk.splitlines()
+        old = "".join(line[1:] + "\n" for line in lines if line.startswith(" "))
+        new = "".join(line[1:] + "\n" for line in lines if line.startswith((" ", "+")))
+        assert old in text and new != old, "the page's edit does not apply to its bot"
+        text = text.replace(old, new, 1)
+    return text
 
 
 def test_the_loop_pages_worked_example_runs_in_order(tmp_path) -> None:
@@ -296,6 +299,9 @@ def test_the_loop_pages_worked_example_runs_in_order(tmp_path) -> None:
             assert listed, f"Mine lost no game of the page's batch: {done.stdout}"
             lost = listed[0]
             assert lost["open"] in done.stdout
+        if argv[0] == "run" and "my_bot_v2.py" in argv and "--turns" in argv:
+            # The edit's marks and notes, printed with each turn.
+            assert "marks of Mine: note" in done.stdout, done.stdout[-3000:]
         if "--save-position" in argv:
             assert "(2 bots, in seat order: Mine, Hunter)" in done.stderr, done.stderr
         if argv[0] == "run" and "my_bot_v2.py" in argv and "--turns" in argv:

@@ -20,7 +20,7 @@ from engine.protocol import COUNTED_STATS, REQUIRED_STATS, Match
 from orchestrator.games import GAMES
 from orchestrator.games.contract import START_KEYS, bot_side_problems, stats_problems
 from sandbox.botlib import child_module
-from sandbox.host import side_parts, start_frame
+from sandbox.frames import side_parts, start_frame
 from sandbox.paths import BOTLIB
 from tests.conftest import ROOT
 

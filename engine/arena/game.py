@@ -7,7 +7,7 @@ from typing import Any, Sequence
 
 from engine.arena import view
 from engine.arena.board import Thing
-from engine.arena.constants import ACTIVE, MOVE_NAMES, NO_MOVE, OVERHEAT, WALL
+from engine.arena.constants import ACTIVE, MOVE_NAMES, NO_MOVE, OVERHEAT, SIGHT, WALL
 from engine.arena.mapfile import ArenaMap
 from engine.arena.match import ArenaMatch, TurnLog
 from engine.arena.rules import Rules
@@ -60,6 +60,24 @@ class ArenaGame(ArenaMatch, MatchBase):
     def kept_answer(self, ai: int, codes: bytes) -> bytes:
         """The move codes `decode_answer` accepted, one byte per robot."""
         return bytes(codes)
+
+    # -- debug marks ------------------------------------------------------------------------
+    def mark_square(self, ai: int, call: int, a: int, b: int) -> tuple[int, int] | None:
+        """A square of the robot's 11x11 sight, (row, col) with the robot at (5, 5) facing
+        up, as (col, row) of the board."""
+        robots = self._asked.get(ai, [])
+        if not 0 <= call < len(robots) or not (0 <= a < SIGHT and 0 <= b < SIGHT) \
+                or self._view_cache is None:
+            return None
+        robot = robots[call]
+        offsets = self._view_cache.offsets[robot.facing]
+        row, col = self.board.rc(robot.pos + int(offsets[a * SIGHT + b]))
+        size = self.arena.size
+        return (col, row) if 0 <= row < size and 0 <= col < size else None
+
+    def mark_piece(self, ai: int, call: int) -> Any:
+        robots = self._asked.get(ai, [])
+        return robots[call].id if 0 <= call < len(robots) else None
 
     # -- replays ---------------------------------------------------------------------------
     def replay_static(self) -> dict[str, Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.cave.constants import REVEALER_RADIUS, VIEW_RADIUS
 from engine.cave.generate import generate, place_bots
 from engine.cave.mapfile import CaveMap
 from engine.cave.match import CaveMatch
@@ -80,6 +81,23 @@ class CaveGame(MatchBase):
         return [1 + sum(other > mine for other in scores) for mine in scores]
 
     # -- replays ---------------------------------------------------------------------------
+    def mark_square(self, ai: int, call: int, a: int, b: int) -> tuple[int, int] | None:
+        """(row, col) of the view's rows as the input block gave them (row 0 its first row
+        of the view, col 0 its first character), as (col, row) of the cavern."""
+        if not 0 <= ai < len(self.match.bots):
+            return None
+        bot, side = self.match.bots[ai], self.match.cavern.side
+        radius = REVEALER_RADIUS if bot.revealer else VIEW_RADIUS
+        top, left = max(0, bot.row - radius), max(0, bot.col - radius)
+        row, col = top + a, left + b
+        if not (0 <= a and 0 <= b and row <= min(side - 1, bot.row + radius)
+                and col <= min(side - 1, bot.col + radius)):
+            return None
+        return col, row
+
+    def mark_piece(self, ai: int, call: int) -> Any:
+        return ai                   # its bot's row of `bots`
+
     def replay_static(self) -> dict[str, Any]:
         return {"size": self.match.cavern.side}
 

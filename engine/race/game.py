@@ -164,6 +164,14 @@ class RaceGame(MatchBase):
         return self.match.ranking()
 
     # -- replays ---------------------------------------------------------------------------
+    def mark_square(self, ai: int, call: int, a: int, b: int) -> tuple[int, int] | None:
+        """The factory's (x, y), as the bots' positions give it."""
+        factory = self.match.factory
+        return (a, b) if 0 <= a < factory.width and 0 <= b < factory.height else None
+
+    def mark_piece(self, ai: int, call: int) -> Any:
+        return ai                   # its bot's row of `bots`
+
     def replay_static(self) -> dict[str, Any]:
         factory = self.match.factory
         return {"size": max(factory.width, factory.height), "width": factory.width,

@@ -94,6 +94,16 @@ class RobotGame(RobotGameMatch, MatchBase):
         """The action bytes `decode_answer` accepted, three per robot."""
         return bytes(data)
 
+    # -- debug marks ------------------------------------------------------------------------
+    def mark_square(self, ai: int, call: int, a: int, b: int) -> tuple[int, int] | None:
+        """rgkit's (x, y), as the board is drawn."""
+        size = self.board.board_size
+        return (a, b) if 0 <= a < size and 0 <= b < size else None
+
+    def mark_piece(self, ai: int, call: int) -> Any:
+        robots = self._asked.get(ai, [])
+        return robots[call].rid if 0 <= call < len(robots) else None
+
     # -- replays -------------------------------------------------------------------------
     def replay_static(self) -> dict[str, Any]:
         return {"size": self.board.board_size, **self.board.to_data()}

@@ -259,7 +259,8 @@ def _run_watch(progress: bool | None) -> batches.Watch:
 
 def compare(new: Bot, old: Bot, *, game: str = DEFAULT_GAME, against: Sequence[Bot] | None = None,
             elo0: float = 0.0, elo1: float = 10.0, alpha: float = 0.05, beta: float = 0.05,
-            model: str = "normalized", max_games: int = 20000, seed: int | None = None,
+            model: str = "normalized", max_games: int | None = None,
+            seed: int | None = None,
             map: str | None = None, rules: str | None = None, robots: int | None = None,
             max_turns: int | None = None, sandbox: str = "standard",
             cpu_limit: float | None = None, memory_mb: int | None = None,
@@ -271,8 +272,11 @@ def compare(new: Bot, old: Bot, *, game: str = DEFAULT_GAME, against: Sequence[B
     identical (the same moves in 15 pairs) or undecided at `max_games`; `decided_by` and
     `exit_status` as `arena compare --json` gives them (docs/compare.md). `against`:
     opponents for games of more players (default: none for robotgame and cave; else the
-    game's first three samples). Resumes from `db`.
+    game's first three samples). Resumes from `db`. `max_games`: None sizes it to the
+    game's cost (`comparisons.default_max_games`).
     """
+    if max_games is None:
+        max_games = comparisons.default_max_games(game)
     settings = MatchSettings(
         game=game, map=map, rules=rules, robots=robots, max_turns=max_turns,
         confinement=Confinement(sandbox=sandbox, cpu_limit=cpu_limit, memory_mb=memory_mb))
@@ -290,7 +294,12 @@ def compare(new: Bot, old: Bot, *, game: str = DEFAULT_GAME, against: Sequence[B
                               f"{found.setup.game.name}" + (
                                   f", against {', '.join(b.name for b in opponents)}"
                                   if opponents else "")))
-    report = comparisons.finish(found, views.llr_bar if shown else comparisons.unwatched)
+        cost = found.setup.game.competition.game_seconds
+        _err.print(shown_text(views.compare_plan(len(found.planned), 2 * found.test.pairs,
+                                                 found.workers, cost), "dim"))
+    watch = views.compare_watch(len(found.planned), found.workers, cost) if shown else \
+        comparisons.unwatched
+    report = comparisons.finish(found, watch)
     return CompareResult.from_dict(report, found.new.name, found.old.name)
 
 

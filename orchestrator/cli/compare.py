@@ -56,7 +56,10 @@ def compare(
                               "Elo (nElo: the mean score's distance from 1/2 in standard "
                               "deviations of a game's score, times 800/ln 10), whatever the "
                               "draw rate (fishtest's default). logistic: the usual Elo."),
-    max_games: int = typer.Option(20000, help="Stop undecided after this many games."),
+    max_games: Optional[int] = typer.Option(
+        None, help="Stop undecided after this many games \\[default: sized to the game: what "
+        "one worker plays in about 2 hours of its games, from 200 to 20,000; the number, and "
+        "the time it may take, are shown before the first game].", show_default=False),
     seed: Optional[int] = typer.Option(None, "--seed", help="Pair k plays on seed SEED+k. \\[default: drawn from the OS (63 bits), or the one the same command drew before in the same --db]", show_default=False),
     map: MapOption = None,
     rules: RulesOption = None,

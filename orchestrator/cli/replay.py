@@ -41,6 +41,9 @@ def replay_command(
     turn: Optional[int] = typer.Option(None, help="Print the board at this turn and stop "
                                        "(what happens without a terminal, at the last turn)."),
     speed: float = typer.Option(10.0, help="Turns per second when playing."),
+    robot: Optional[str] = typer.Option(None, "--robot", help="Show this robot's note (its "
+                                        "id, as the board and the page name it): what its "
+                                        "bot said about it with marks.note."),
     save_position: Optional[Path] = typer.Option(
         None, "--save-position", help="Write the game's whole state at --turn (default: the "
         "last) to this position file, to play on from with `arena run --from FILE BOT...`."),
@@ -93,9 +96,16 @@ def replay_command(
         err.print(shown_text(f"wrote {write_html(data, html, file)}"))
         return
     if turn is None and sys.stdin.isatty() and sys.stdout.isatty():
-        watch(file, data, max(0.5, speed))
+        watch(file, data, max(0.5, speed), _piece(robot))
         return
     frames = replay.Frames(data)
     at = len(frames) - 1 if turn is None else turn
     check_turn(at, len(frames) - 1)
-    out.print(drawn(file, data, frames, at, False, keys=False))
+    out.print(drawn(file, data, frames, at, False, keys=False, robot=_piece(robot)))
+
+
+def _piece(robot: str | None) -> int | str | None:
+    """A robot's id as the replay's rows key it: a number, or text."""
+    if robot is None:
+        return None
+    return int(robot) if robot.strip().lstrip("-").isdigit() and len(robot) < 20 else robot

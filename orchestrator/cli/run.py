@@ -102,12 +102,20 @@ def run(
         print(json.dumps({**result, "played_turns": report} if turns else result))
         return
     if report is not None:
-        turn_report.print_turns(out, report)
         assert played.replay is not None       # a report: turns, so recorded
+        turn_report.print_turns(out, report, played.replay.data)
         frames = replay_view.replay.Frames(played.replay.data)
+        # Titled by the game's turn (61 from a position at 60), not the replay's frame.
+        number = frames[len(frames) - 1][0] if report else start_turn(start)
         out.print(replay_view.drawn(Path("the match"), played.replay.data, frames,
-                                    len(frames) - 1, False, keys=False))
+                                    len(frames) - 1, False, keys=False, number=number))
     print_result(result)
+
+
+def start_turn(start: Path | None) -> int:
+    """The turn a match starts at: its position's, else 0."""
+    from orchestrator.replay import position
+    return position.read(start)["turn"] if start is not None else 0
 
 
 def _say_if_nothing_was_left(start: Path, result: MatchData) -> None:

@@ -92,7 +92,7 @@ def serve(
         import uvicorn
 
         from orchestrator.web.ladder.app import create_app, trusted_hosts
-        from orchestrator.web.ladder.http import DeadlineProtocol
+        from orchestrator.web.ladder.http import ACCEPT_BURST, DeadlineProtocol
         from orchestrator.web.ladder.service import Ladder
     except ImportError as exc:
         raise missing_server_extra("arena serve", exc) from None
@@ -118,4 +118,5 @@ def serve(
     _log_to_stderr()
     app = create_app(ladder, announce=lambda text: err.print(text, highlight=False),
                      hosts=trusted_hosts(host))
-    uvicorn.run(app, host=host, port=port, log_level="warning", http=DeadlineProtocol)
+    uvicorn.run(app, host=host, port=port, log_level="warning", http=DeadlineProtocol,
+                backlog=ACCEPT_BURST)

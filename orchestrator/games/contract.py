@@ -14,7 +14,7 @@ from engine.protocol import COUNTED_STATS, REQUIRED_STATS
 from orchestrator.games.entry import Game
 
 # What the bot side's RUNTIME gets as `start`, once, before the first view
-# (sandbox.host.start_frame): every AI's name, its own index, its own key (never the
+# (sandbox.frames.start_frame): every AI's name, its own index, its own key (never the
 # match seed: engine.streams.bot_key), and the game's `start_info(ai)` (None when the
 # game sends nothing).
 START_KEYS = ("names", "ai", "key", "info")

@@ -21,7 +21,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Protocol, Sequence
 
 from engine import InputError
 from engine.position import PositionHooks
@@ -30,7 +30,7 @@ from engine.rulebook import Rulebook
 from orchestrator import given_path
 from orchestrator.assets import bundled
 from orchestrator.games.sample_folder import Unbuildable, listed, runnable
-from sandbox.host import BotSpec
+from sandbox.frames import BotSpec
 from sandbox.limits import Limits
 from sandbox.programs import describe, with_driver
 
@@ -101,15 +101,48 @@ class Competition:
     ladder: LadderRules | None = None  # `arena serve`: match size, fewest bots, maps
                                        # (default: `players`, else 2, on the default map)
     head_to_head: bool = False         # `arena compare` without --against: NEW against OLD
+    game_seconds: float = 1.0          # one game's wall seconds on one worker, its samples
+                                       # in the standard sandbox (measured): sizes `arena
+                                       # compare`'s default --max-games and its estimate
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One piece in `arena run --turns`' account of a turn, in the game's own words."""
+
+    name: str                          # "robot 48", "bot 0", "lion 3"
+    ai: int | None                     # its AI's index (None: nobody's, a creature)
+    move: str                          # what it was told to do, by the game's name
+                                       # ("": nothing asked of it)
+    at: str                            # where it is after the turn: "row 12 col 7 facing N"
+    changed: str = ""                  # what changed: "facing S -> N, life 5 -> 4"
+
+
+@dataclass(frozen=True)
+class TurnWords:
+    """A turn told in the game's terms: each piece that was told to move or changed, and
+    what happened, as sentences."""
+
+    pieces: tuple[Piece, ...] = ()
+    events: tuple[str, ...] = ()
+
+
+# A game's teller of a turn: (the replay's data, its AIs' names by index, the state before
+# the turn, after it, the turn's events) -> its words. The states are the replay's frames,
+# {table: {id: row}}; the replay was checked against the game's shape (or just recorded).
+TellTurn = Callable[[dict, Sequence[str], dict, dict, Any], TurnWords]
 
 
 @dataclass(frozen=True)
 class Shown:
-    """How its results read: `arena run`'s columns and what they mean, its short name."""
+    """How its results read: `arena run`'s columns and what they mean, its short name,
+    and `arena run --turns`' account of a turn."""
 
     columns: tuple[tuple[str, Callable[[dict], str]], ...] = ()   # result table columns
     legend: str = ""                   # `arena run`'s table: what its columns mean
     called: str = ""                   # its short name in messages (default: title)
+    turn: TellTurn | None = None       # --turns: a turn in its words (None: the replay's
+                                       # rows and events as they are)
 
 
 @dataclass(frozen=True)

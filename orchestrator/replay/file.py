@@ -43,8 +43,12 @@ class Recorder:
         self.turns: list[dict[str, Any]] = []
         self.setup = setup
         self.answers: list[list[Any]] = []
+        self.debug: dict[str, dict[str, Any]] = {}     # the bots' marks (replay/debug.py)
 
-    def turn(self, match: Match, log: Any, answers: list[list[Any]] | None = None) -> None:
+    def turn(self, match: Match, log: Any, answers: list[list[Any]] | None = None,
+             marks: dict[int, dict[str, Any]] | None = None) -> None:
+        """Follow the turn just played: its log, the AIs' answers, and the marks each AI
+        made deciding it (as `debug.Keeper` kept them)."""
         if self.setup is not None:
             # by AI: the replies arrive in whichever order the children answer
             self.answers.append([[ai, packed(answer)] for ai, answer in
@@ -61,6 +65,8 @@ class Recorder:
             if lost:
                 gone[key] = lost
         entry = {"turn": match.turn, "events": match.replay_events(log), "changed": changed}
+        for ai, kept in sorted((marks or {}).items()):
+            self.debug.setdefault(str(ai), {})[str(match.turn)] = kept
         if gone:
             entry["gone"] = gone
         self.turns.append(entry)
@@ -92,6 +98,7 @@ def build(result: Mapping[str, Any], recorder: Recorder,
                                 "overheats": p["overheats"], "stats": p["stats"]}
                                for p in result["players"]]},
         "output": {p["name"]: p["output"] for p in result["players"] if p["output"]},
+        **({"debug": recorder.debug} if recorder.debug else {}),
         **({"setup": {**recorder.setup, "answers": recorder.answers}}
            if recorder.setup is not None and recorder.setup.get("map_text") is not None
            else {}),

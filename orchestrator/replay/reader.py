@@ -25,6 +25,7 @@ from typing import Any, Callable, NoReturn
 from engine import InputError
 from orchestrator.games import GAMES
 from orchestrator.games.entry import ReplayShape
+from orchestrator.replay import debug
 from orchestrator.text import shown
 
 FORMAT = "robot-arena-replay"
@@ -62,6 +63,13 @@ def read(path: Path, name: str | None = None) -> dict[str, Any]:
     del text
     _Checker(shown_as).replay(data)
     return data
+
+
+def read_json(path: Path, name: str) -> Any:
+    """A gzip JSON file of ours read within the replay's limits, unchecked beyond them (the
+    caller checks its shape): the ladder's marks set aside from a replay."""
+    shown_as = shown(name)
+    return _decoded(_inflated(Path(path), shown_as), shown_as)
 
 
 # -- bytes --------------------------------------------------------------------------------
@@ -281,6 +289,19 @@ class _Checker:
             data["seats"] = self.recovered(data)
         else:
             self.seats(data)
+        if debug.SECTION in data:
+            self.debug(data)
+
+    def debug(self, data: dict[str, Any]) -> None:
+        """The bots' marks (orchestrator/replay/debug.py): of the replay's AIs and turns,
+        on its board, within what the host keeps."""
+        board = data["map"]
+        side = (board.get("width", board["size"]), board.get("height", board["size"]))
+        try:
+            debug.check(data[debug.SECTION], len(data["seats"]),
+                        {entry["turn"] for entry in data["turns"]}, side)
+        except debug.Bad as exc:
+            raise InputError(f"{self.name}: {exc}") from None
 
     def seats(self, data: dict[str, Any]) -> None:
         """`seats`: the seat (index into `players`) of each AI index the rows and events

@@ -20,7 +20,7 @@ from orchestrator.runner.samples import (
     sample_files,
 )
 from orchestrator.text import shown
-from sandbox.host import BotSpec
+from sandbox.frames import BotSpec
 
 __all__ = ["BotFile", "DESCRIPTION_CHARS", "declared_name", "described", "read_bot",
            "sample_bots", "unique_names"]

@@ -160,7 +160,14 @@ def check_submission(bot: BotFile, game: str = DEFAULT_GAME, turns: int | None =
         again = run_match(spec, stop=HangWatch())
         differs = game_difference(result, again)
         judged["deterministic"] = differs is None
-        if differs is not None:
+        second = verdict(again, bot, max_overheat_share, spec.limits.output_bytes, spec.limits)
+        if differs is not None and not second["ok"]:
+            # The second game failed where the first passed (a turn past its limit, on a
+            # machine busier then): that failure, not "nondeterministic", is the verdict.
+            judged.update(ok=False, failure=second["failure"],
+                          reason=f"{second['reason']} (in the second of two games of seed "
+                                 f"{seed}; the first passed)")
+        elif differs is not None:
             judged.update(ok=False, failure="nondeterministic", reason=(
                 f"nondeterministic: two games of seed {seed} differed ({differs}); "
                 f"`arena replay` and `compare` need the same game for the same inputs: seed "

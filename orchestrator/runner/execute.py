@@ -11,7 +11,8 @@ import signal
 import time
 from typing import Any, Callable, Iterator, Mapping, cast
 
-from orchestrator.games import get_game
+from engine import InputError
+from orchestrator.games import GAMES, get_game
 from orchestrator.replay import file as replay
 from orchestrator.results.match_result import Played
 from orchestrator.runner.bots import BotFile
@@ -91,8 +92,16 @@ def run_task(task: Task) -> Mapping[str, Any]:
 def _worker_main(conn: Any, core: int | None, nice: int = 0) -> None:
     """A pool worker: run the tasks the parent sends, one at a time, until told to stop."""
     _worker_init([core] if core is not None else None, nice)
+    # A task's MatchSpec holds its game's own rules class: a game kept elsewhere's lives in
+    # a module the registry names as it loads it (`arena_game_NAME`), which a spawned
+    # worker has not loaded, and could not unpickle the task (the ladder's worker died on
+    # every match of such a game, replaced and retried until the match was dropped).
+    try:
+        list(GAMES)
+    except InputError:
+        pass                              # said where the games are asked for by name
     from sandbox import matchjail
-    matchjail.keep_spares = True          # its next match's jail hardens during this one
+    matchjail.keep_spare_jails(True)      # its next match's jail hardens during this one
     try:
         while True:
             try:
@@ -284,7 +293,7 @@ class JailPool:
         from concurrent.futures import ThreadPoolExecutor
 
         from sandbox import matchjail
-        matchjail.keep_spares = True
+        matchjail.keep_spare_jails(True)
         self.slots = max(1, workers)
         self.executor = ThreadPoolExecutor(self.slots, thread_name_prefix="arena-match")
         self.running: dict[Any, Any] = {}
@@ -315,7 +324,7 @@ class JailPool:
         matchjail.discard_spares()
         self.executor.shutdown(wait=True)
         matchjail.discard_spares()
-        matchjail.keep_spares = False
+        matchjail.keep_spare_jails(False)
 
 
 def jailed_only(planned: list[Planned]) -> bool:

@@ -14,7 +14,7 @@ from engine import lazy
 from orchestrator.games import GAMES, PLUGIN_MODULE, get_game
 from orchestrator.runner.match import run_match
 from sandbox import plugins
-from sandbox.host import side_parts
+from sandbox.frames import side_parts
 from sandbox.modes import IN_JAIL
 
 # The games kept elsewhere, ARENA_GAMES's (modules `arena_game_*`) and the installed ones

@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 from orchestrator.games import get_game
+from orchestrator.replay import debug
 from orchestrator.replay.reader import lineup
 
 # A player's fields, and the types the host reads them as.
@@ -112,6 +113,20 @@ def _overgrown(result: dict[str, Any], replay: Any, max_turns: int, players: int
                 return f"its result's {key} are past what a player keeps"
         if len(player["output"]) > output_bytes:
             return "its result's output is past what a player keeps"
+    if isinstance(replay, dict) and debug.SECTION in replay:
+        turns = replay.get("turns")
+        board = replay.get("map")
+        try:
+            if type(turns) is not list or len(turns) > max_turns + 1 or type(board) is not dict \
+                    or not all(type(entry) is dict for entry in turns):
+                raise debug.Bad("its turns are not a match's")
+            side = (board.get("width", board.get("size")), board.get("height", board.get("size")))
+            if not all(type(n) is int for n in side):
+                raise debug.Bad("its board has no size")
+            debug.check(replay[debug.SECTION], players, {entry.get("turn") for entry in turns},
+                        side)   # type: ignore[arg-type]  # checked to be int just above
+        except debug.Bad:
+            return "its replay's marks are past what the host keeps"
     setup = replay.get("setup") if isinstance(replay, dict) else None
     if setup is None:
         return None

@@ -18,6 +18,7 @@ from engine.protocol import Match
 from engine.streams import bot_key
 from orchestrator.games import get_game, wrong_game_hint
 from orchestrator.games.entry import Game
+from orchestrator.replay import debug as debug_marks
 from orchestrator.replay import file as replay
 from orchestrator.results.match_result import MatchData, PlayerData
 from orchestrator.runner import jail_result
@@ -307,6 +308,7 @@ class _Attempt:
                         i, local_names, local, bot_key(spec.seed, local, len(lineup)),
                         match.start_info(local))
                     _note_violations(playing[i], violations)
+            keeper = debug_marks.Keeper(len(lineup)) if recorder is not None else None
             forfeited = bool(players.failed) and forfeits
             played = 0                 # exchanges of this attempt (Race's round 0 adds none
                                        # to match.turn)
@@ -320,6 +322,7 @@ class _Attempt:
                 exchanged = time.perf_counter()
                 moves: dict[str, Any] = {}
                 answers: list[list[Any]] = []
+                marks: dict[int, dict[str, Any]] = {}
                 for i, reply in replies.items():
                     local = lineup.index(i)
                     try:
@@ -331,6 +334,12 @@ class _Attempt:
                     # as the bot's side sent it.
                     answers.append([local, match.kept_answer(local, reply["moves"])])
                     _note_reply(playing[i], reply, spec.limits)  # type: ignore[arg-type]  # run_match fills it
+                    if keeper is not None:
+                        kept = keeper.keep(match, local, reply)
+                        if kept is not None:
+                            marks[local] = kept
+                        if local in keeper.cut:
+                            _warn(playing[i], debug_marks.CUT_WARNING)
                 for i, reason in failed.items():
                     _fail(playing[i], reason, match, spec.game, forfeits)
                 if failed and forfeits:
@@ -342,7 +351,7 @@ class _Attempt:
                 log = match.play_turn(moves)
                 played += 1
                 if recorder is not None:
-                    recorder.turn(match, log, answers)
+                    recorder.turn(match, log, answers, marks)
                 if timing is not None:
                     timing.engine_s.append(engine_s + time.perf_counter() - exchanged)
                     timing.exchange_s.append(exchanged - started - engine_s)
@@ -451,8 +460,16 @@ def _note_reply(seat: Seat, reply: dict[str, Any], limits: Limits) -> None:
     if isinstance(dropped, int):
         seat.output_dropped = max(seat.output_dropped, dropped)
     _note_violations(seat, reply.get("violations") or ())
+    if reply.get("marks_cut"):
+        _warn(seat, debug_marks.CUT_WARNING)
     if isinstance(reply.get("scratch"), dict):
         seat.scratch = reply["scratch"]
+
+
+def _warn(seat: Seat, text: str) -> None:
+    """A warning, once per seat."""
+    if text not in seat.warnings and len(seat.warnings) < KEPT_NOTES:
+        seat.warnings.append(text)
 
 
 def _note_violations(seat: Seat, violations: Iterable[object]) -> None:

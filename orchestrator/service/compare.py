@@ -50,6 +50,12 @@ MAX_NELO = 200          # past about this, the normalized MLE's fixed point does
 # fifth of the seeds, 15 pairs all alike would happen 3.5 % of the time (0.8^15).
 IDENTICAL_PAIRS = 15
 ELO_END = 800           # past this, an Elo estimate is shown as a bound
+# The default --max-games: what one worker plays in about BUDGET_S seconds of the game's
+# games (its entry's `game_seconds`), in a round even number, from MIN_GAMES to MAX_GAMES
+# (20,000 Robot Games, 3,600 arena games: at 6 s an arena game, 20,000 was 17 hours of
+# two workers without a word).
+BUDGET_S = 2 * 3600
+MIN_GAMES, MAX_GAMES = 200, 20_000
 # `arena compare`'s exit status for each verdict, and what it means (2 is a usage error).
 EXIT = {"H1": (0, "H1: NEW is better"), "H0": (1, "H0: NEW is not better"),
         "undecided": (3, "undecided: --max-games ran out first"),
@@ -106,6 +112,14 @@ class Test:
 # What shows a comparison's progress: given its test, a context that yields the function
 # called after each game counted.
 Watch = Callable[[Test], AbstractContextManager[Callable[[], None]]]
+
+
+def default_max_games(game: str) -> int:
+    """--max-games when not given: sized to the game's cost (`BUDGET_S`)."""
+    seconds = max(get_game(game).competition.game_seconds, 1e-3)
+    games = BUDGET_S / seconds
+    step = 10 ** max(0, len(str(int(games))) - 2)        # two significant figures
+    return int(min(max(round(games / step) * step, MIN_GAMES), MAX_GAMES)) // 2 * 2
 
 
 def unwatched(test: Test) -> AbstractContextManager[Callable[[], None]]:

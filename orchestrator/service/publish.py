@@ -40,6 +40,7 @@ from typing import Any, Callable, Iterable
 from engine import InputError
 from engine.textfile import regular_bytes
 from orchestrator.games import GAMES, get_game
+from orchestrator.replay import debug
 from orchestrator.replay import file as replay
 from orchestrator.results import penalties
 from orchestrator.results.store import Store
@@ -211,10 +212,11 @@ def _engine_version(store: Store, match_id: str) -> str:
 def _replay_of(db: Path, match: dict[str, Any], kept: Kept,
                sandbox: str) -> tuple[dict[str, Any] | None, str | None]:
     """The match's replay: the kept file, else the match played again from its record
-    (stored_replay.py: refused where a file changed or the match ends otherwise)."""
+    (stored_replay.py: refused where a file changed or the match ends otherwise), without
+    the bots' debug marks, which are their owners' (orchestrator/replay/debug.py)."""
     try:
         path = kept.file(match) or replay_path(db, match["id"], sandbox=sandbox)
-        return replay.load(path), None
+        return debug.strip(replay.load(path)), None
     except InputError as exc:
         return None, shown(exc)[:300]
 

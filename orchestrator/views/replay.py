@@ -39,7 +39,9 @@ from rich.text import Text
 
 from engine import InputError
 from orchestrator.games import GAMES
+from orchestrator.replay import debug
 from orchestrator.replay import file as replay
+from orchestrator.replay.reader import ai_players
 from orchestrator.text import console, shown, shown_text
 from orchestrator.views import plain as plain_view
 
@@ -161,15 +163,65 @@ def drawing(data: dict) -> ModuleType:
     return plain_view
 
 
-def board_text(data: dict, state: dict) -> Text:
-    """The board at one turn, one character per square."""
+def board_text(data: dict, state: dict, marked: dict[tuple[int, int], str] | None = None
+               ) -> Text:
+    """The board at one turn, one character per square; the squares of `marked` ({(x, y):
+    colour}, a bot's debug marks) on that colour."""
     text = Text()
-    for row in drawing(data).board(data, state):
-        for ch, style in row:
+    for y, row in enumerate(drawing(data).board(data, state)):
+        for x, (ch, style) in enumerate(row):
+            colour = marked.get((x, y)) if marked else None
+            if colour is not None:
+                style = f"{style or ''} on {MARK_STYLES.get(colour, 'grey50')}".strip()
             # A square is one printable character: never a terminal escape from a replay.
             text.append(ch if ch.isprintable() else "?", style=style or None)
         text.append("\n")
     return text
+
+
+# The palette's colours in a terminal (orchestrator/replay/debug.py's PALETTE).
+MARK_STYLES = {"red": "red3", "green": "green4", "blue": "blue3", "yellow": "yellow4",
+               "orange": "dark_orange3", "purple": "purple4", "cyan": "cyan4",
+               "white": "grey70"}
+MOST_LINE_SQUARES = 64         # squares of one drawn line
+
+
+def turn_marks(data: dict, turn: int) -> dict[int, dict]:
+    """{AI index: its debug marks} made deciding the turn that frame `turn` shows."""
+    if turn <= 0 or debug.SECTION not in data or turn > len(data["turns"]):
+        return {}
+    return debug.turn_marks(data, data["turns"][turn - 1]["turn"])
+
+
+def marked_squares(found: dict[int, dict]) -> dict[tuple[int, int], str]:
+    """The squares the marks cover, with their colour: dots, and the squares along lines."""
+    squares: dict[tuple[int, int], str] = {}
+    for kept in found.values():
+        for x0, y0, x1, y1, colour in kept.get("lines", ()):
+            steps = min(MOST_LINE_SQUARES, max(abs(x1 - x0), abs(y1 - y0)))
+            for k in range(steps + 1):
+                at = (round(x0 + (x1 - x0) * k / max(1, steps)),
+                      round(y0 + (y1 - y0) * k / max(1, steps)))
+                squares[at] = colour
+        for x, y, colour in kept.get("dots", ()):
+            squares[(x, y)] = colour
+    return squares
+
+
+def marks_text(data: dict, found: dict[int, dict], robot: Any = None) -> Text | None:
+    """The turn's marks as lines under the board (each AI's, named), and the notes about
+    `robot` (a piece's row key) first, if one is chosen."""
+    if not found and robot is None:
+        return None
+    players = ai_players(data)
+    lines = []
+    if robot is not None:
+        notes = [note for kept in found.values() for note in debug.notes_of(kept, robot)]
+        lines.append(f"robot {robot}'s note: " + (" / ".join(notes) if notes else "none"))
+    for ai, kept in sorted(found.items()):
+        name = players[ai]["name"] if ai < len(players) else f"AI {ai}"
+        lines += [f"marks of {name}: {line}" for line in debug.described(kept, most=6)]
+    return shown_text("\n".join(lines), "cyan", lines=True)
 
 
 KEYS = "space play/pause   ← → or , . step   home/end first/last   q quit"
@@ -181,13 +233,21 @@ def legend(data: dict) -> Text:
 
 
 def screen(data: dict, frames: Sequence[Any] | replay.Frames, turn: int, playing: bool,
-           size: tuple[int, int] | None = None, keys: bool = True) -> Group:
-    """One frame: the header, the board, the scores, the legend and (`keys`) the keys.
+           size: tuple[int, int] | None = None, keys: bool = True, robot: Any = None,
+           number: int | None = None) -> Group:
+    """One frame: the header, the board, the scores, the bots' debug marks (the notes of
+    `robot`, a piece's row key, if one is chosen), the legend and (`keys`) the keys.
     With a terminal `size` (columns, rows), the board is cropped to what is left once
-    the rest is shown, around the action."""
+    the rest is shown, around the action. `number`: the header names the frame by the
+    game's own turn number (a match from a position starts past turn 0), not as frame
+    `turn` of the replay's."""
     state = frames[turn][1]
-    board = board_text(data, state)
+    found = turn_marks(data, turn)
+    board = board_text(data, state, marked_squares(found))
     below = drawing(data).panel(data, state, turn)
+    noted = marks_text(data, found, robot)
+    if noted is not None:
+        below = [*below, noted]
     shown_legend = legend(data)
     keys_text = Text(KEYS, style="dim")
     where = ""
@@ -195,19 +255,22 @@ def screen(data: dict, frames: Sequence[Any] | replay.Frames, turn: int, playing
         columns, rows = size
         panel_lines = sum(_height(part, columns) for part in below)
         board, where = _cropped(board, data, state, columns, rows, lambda where: (
-            _lines(_header(data, turn, len(frames), playing, where), columns)
+            _lines(_header(data, turn, len(frames), playing, where, number), columns)
             + panel_lines + _lines(shown_legend, columns)
             + (_lines(keys_text, columns) if keys else 0)))
-    parts = [_header(data, turn, len(frames), playing, where), board, *below, shown_legend]
+    parts = [_header(data, turn, len(frames), playing, where, number), board, *below,
+             shown_legend]
     if keys:
         parts.append(keys_text)
     return Group(*parts)
 
 
-def _header(data: dict, turn: int, frames: int, playing: bool, where: str) -> Text:
+def _header(data: dict, turn: int, frames: int, playing: bool, where: str,
+            number: int | None = None) -> Text:
+    said = (f"after turn {number}" if number is not None else
+            f"turn {turn}/{frames - 1}   " + ("playing" if playing else "paused"))
     return shown_text(f"{data['game']} on {data['map']['name']}, seed {data['seed']}   "
-                      f"turn {turn}/{frames - 1}   " + ("playing" if playing else "paused")
-                      + where, "bold")
+                      + said + where, "bold")
 
 
 def _height(part: RenderableType, width: int) -> int:
@@ -276,17 +339,19 @@ def _read_keys(timeout: float) -> list[str]:
 
 
 def drawn(file: Path, data: dict, frames: replay.Frames, turn: int, playing: bool,
-          size: tuple[int, int] | None = None, keys: bool = True) -> Group:
+          size: tuple[int, int] | None = None, keys: bool = True, robot: Any = None,
+          number: int | None = None) -> Group:
     """`screen`, where a frame the game's drawing cannot draw (a forged replay: a robot
     off the board, an owner that is no player) is an InputError naming the file and turn."""
     try:
-        return screen(data, frames, turn, playing, size, keys)
+        return screen(data, frames, turn, playing, size=size, keys=keys, robot=robot,
+                      number=number)
     except (LookupError, TypeError, ValueError, ArithmeticError) as exc:
         raise InputError(f"{shown(file)}: turn {turn}: the {shown(data['game'])} view cannot "
                          f"draw this replay ({type(exc).__name__}: {shown(exc)[:80]})") from None
 
 
-def watch(file: Path, data: dict, speed: float) -> None:
+def watch(file: Path, data: dict, speed: float, robot: Any = None) -> None:
     """Play the replay in the terminal, with keys, until q."""
     frames = replay.Frames(data)
     last_turn = len(frames) - 1
@@ -294,7 +359,8 @@ def watch(file: Path, data: dict, speed: float) -> None:
     saved = termios.tcgetattr(sys.stdin)
 
     def frame() -> Group:
-        return drawn(file, data, frames, turn, playing, (out.size.width, out.size.height))
+        return drawn(file, data, frames, turn, playing, (out.size.width, out.size.height),
+                     robot=robot)
 
     try:
         tty.setcbreak(sys.stdin.fileno())

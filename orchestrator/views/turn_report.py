@@ -1,19 +1,22 @@
-"""What happened in each turn of a short match (`arena run --from pos.json --turns K`):
-the turn's events (what each robot did: the game's own log) and every row of the state
-that changed, field by field, before and after (why it changed: the events say).
+"""What happened in each turn of a short match (`arena run --from pos.json --turns K`).
 
-Built from the match's replay, so it reads the same for every game; the fields are named
-by the replay's map (`columns`) or the game's entry (`replay_shape.names`)."""
+For `--json` (`played_turns`): the turn's events (the game's own log) and every row of
+the state that changed, field by field, before and after, the fields named by the
+replay's map (`columns`) or the game's entry (`replay_shape.names`). For people
+(`print_turns`): the turn in the game's words, its entry's `Shown.turn` (each piece with
+its AI, its move by name, where it is; the events as sentences)."""
 from __future__ import annotations
 
 import json
 from typing import Any
 
 from rich.console import Console
-from rich.table import Table
 
 from orchestrator.games import GAMES
+from orchestrator.games.entry import Piece, TurnWords
+from orchestrator.replay import debug
 from orchestrator.replay import file as replays
+from orchestrator.replay.reader import ai_players
 from orchestrator.text import shown_text
 
 MAX_SHOWN = 200                  # changed rows shown per turn in the terminal
@@ -39,8 +42,24 @@ def played_turns(data: dict) -> list[dict]:
         gone = [{"table": table, "id": rid} for table, ids in entry.get("gone", {}).items()
                 for rid in ids]
         report.append({"turn": entry["turn"], "events": entry.get("events"),
-                       "changes": changes, "gone": gone})
+                       "changes": changes, "gone": gone, **_marks(data, entry["turn"])})
     return report
+
+
+def _marks(data: dict, turn: int) -> dict:
+    """{"marks": {AI name: its debug marks of the turn}} where a bot made some
+    (orchestrator/replay/debug.py), else nothing."""
+    found = debug.turn_marks(data, turn)
+    players = ai_players(data)
+    named = {players[ai]["name"]: kept for ai, kept in found.items() if ai < len(players)}
+    return {"marks": named} if named else {}
+
+
+def print_marks(out: Console, turn: dict) -> None:
+    """A turn's debug marks, a line each, under the AI that made them."""
+    for name, kept in turn.get("marks", {}).items():
+        for line in debug.described(kept):
+            out.print(shown_text(f"  marks of {name}: {line}"))
 
 
 def _names(data: dict, table: str) -> list[str]:
@@ -52,26 +71,50 @@ def _names(data: dict, table: str) -> list[str]:
     return list(shape.names.get(table, ())) if shape is not None else []
 
 
-def print_turns(out: Console, turns: list[dict]) -> None:
-    """The report as text: per turn, its events, then a table of the rows that changed."""
-    for turn in turns:
-        out.print(shown_text(f"turn {turn['turn']}: events "
-                             f"{json.dumps(turn['events'], separators=(',', ':'))[:2000]}",
-                             "bold"))
-        if not turn["changes"] and not turn["gone"]:
-            out.print("  nothing changed")
-            continue
-        table = Table(show_header=True, box=None, padding=(0, 1))
-        for column in ("table", "id", "changed (before -> after)"):
-            table.add_column(column)
-        for change in turn["changes"][:MAX_SHOWN]:
-            said = ", ".join(f"{name} {_text(old)} -> {_text(new)}"
-                             for name, (old, new) in change["fields"].items())
-            table.add_row(shown_text(change["table"]), shown_text(change["id"]),
-                          shown_text(said))
-        for gone in turn["gone"][:MAX_SHOWN]:
-            table.add_row(shown_text(gone["table"]), shown_text(gone["id"]), "gone")
-        out.print(table)
+def print_turns(out: Console, turns: list[dict], data: dict) -> None:
+    """The report in the game's words (its entry's `Shown.turn`): per turn, each piece
+    told to move or changed, with its AI, its move and where it is, then what happened."""
+    names = [str(p["name"]) for p in ai_players(data)]
+    game = GAMES.get(data["game"])
+    tell = game.shown.turn if game is not None else None
+    frames = replays.Frames(data)
+    for index, turn in enumerate(turns, start=1):
+        out.print(shown_text(f"turn {turn['turn']}", "bold"))
+        print_marks(out, turn)
+        if tell is not None:
+            words = tell(data, names, frames[index - 1][1], frames[index][1], turn["events"])
+        else:
+            words = _rows_as_they_are(turn)
+        if not words.pieces and not words.events:
+            out.print("  nothing happened")
+        for piece in words.pieces[:MAX_SHOWN]:
+            out.print(shown_text(piece_line(piece, names)))
+        if len(words.pieces) > MAX_SHOWN:
+            out.print(f"  and {len(words.pieces) - MAX_SHOWN} more")
+        for event in words.events:
+            out.print(shown_text(f"  {event}"[:2000]))
+
+
+def piece_line(piece: Piece, names: list[str]) -> str:
+    """`  robot 4 (Hunter): TURN_RIGHT, now row 12 col 7 facing E (facing S -> E)`."""
+    owner = f" ({names[piece.ai]})" if piece.ai is not None and piece.ai < len(names) else ""
+    what = ", ".join(part for part in (piece.move, f"now {piece.at}" if piece.at else "")
+                     if part)
+    return f"  {piece.name}{owner}: {what or 'changed'}" + (
+        f" ({piece.changed})" if piece.changed else "")
+
+
+def _rows_as_they_are(turn: dict) -> TurnWords:
+    """A game that tells no turn in its words: the rows that changed, and its events as
+    the replay keeps them."""
+    pieces = [Piece(f"{change['table']} {_text(change['id'])}", None, "", "",
+                    ", ".join(f"{name} {_text(old)} -> {_text(new)}"
+                              for name, (old, new) in change["fields"].items()))
+              for change in turn["changes"]]
+    pieces += [Piece(f"{gone['table']} {_text(gone['id'])}", None, "", "", "gone")
+               for gone in turn["gone"]]
+    events = json.dumps(turn["events"], separators=(",", ":"))[:2000]
+    return TurnWords(tuple(pieces), (f"events: {events}",) if turn["events"] else ())
 
 
 def _text(value: Any) -> str:

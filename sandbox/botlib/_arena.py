@@ -2,6 +2,7 @@
 import time
 from array import array
 
+import _marks
 from _runtime import ERRORS_PER_REPLY, LoadError, guarded, seed_random
 from roborally import api
 
@@ -58,6 +59,7 @@ class ArenaRuntime:
             self.view = api._View(floor[121 * i:121 * i + 121], things, at, end, me, names)
             self.seed_key = f"{seed_head}{rid}{seed_tail}"    # key:robot:turn
             at = end
+            _marks.at(i)
             started = time.perf_counter()
             code, error = self._ask()
             spent += time.perf_counter() - started

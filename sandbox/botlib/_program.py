@@ -18,6 +18,7 @@ import struct
 import time
 
 import _harden
+import _marks
 import _sched
 import _seccomp
 import _wire
@@ -243,8 +244,10 @@ class Runner:
                 answer, problem = None, "cpu"
         else:
             answer, problem = self._persistent_turn(data + b"\n", calls)
-        reply = {"moves": {"answer": answer, "problem": problem}, "out": self._take_out(),
+        reply = {"moves": {"answer": answer, "problem": problem},
+                 "out": marked_lines(self._take_out()),
                  "out_dropped": self.dropped, "violations": self.violations}
+        _marks.take(reply)
         self.violations = []
         now = snapshot(self.workdir)
         trim_scratch(self.workdir, now)
@@ -437,6 +440,44 @@ class Runner:
         if self.program is not None:
             self._end(self.program, collect=False)
             self.program = None
+
+
+MARK_PREFIXES = ("#note ", "#dot ", "#line ")
+
+
+def marked_lines(text):
+    """A program's stderr of a turn, without its mark lines, which go to `_marks`:
+    `#note TEXT`, `#dot A B COLOUR`, `#line A B C D COLOUR` (squares as the game's programs
+    name them). A line that does not parse stays in the output, as the program wrote it."""
+    _marks.reset()
+    if "#" not in text:
+        return text
+    kept = []
+    for line in text.splitlines(keepends=True):
+        if not line.startswith(MARK_PREFIXES) or not _mark_line(line.rstrip("\r\n")):
+            kept.append(line)
+    return "".join(kept)
+
+
+def _mark_line(line):
+    """Whether `line` was a mark, which it then made."""
+    kind, _, rest = line.partition(" ")
+    if kind == "#note":
+        _marks.note(rest)
+        return True
+    words = rest.split()
+    numbers = len(words) - 1
+    if numbers != (2 if kind == "#dot" else 4) or len(rest) > 80:
+        return False
+    try:
+        squares = [int(word) for word in words[:-1]]
+        if kind == "#dot":
+            _marks.dot(squares, words[-1])
+        else:
+            _marks.line(squares[:2], squares[2:], words[-1])
+    except ValueError:
+        return False
+    return True
 
 
 def _overtime(fd):

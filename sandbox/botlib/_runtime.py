@@ -16,6 +16,7 @@ from gc import disable as _gc_disable
 from gc import enable as _gc_enable
 from gc import isenabled as _gc_isenabled
 
+import _marks
 from _sched import STARVED_TIMES
 
 FATAL_EXIT = 86          # the child's exit status after it reported a fatal error
@@ -333,6 +334,7 @@ def start_runtime(game, module, start, guard):
             return game.RUNTIME(module, start, guard)
     finally:
         guard.disarm()
+        _marks.reset()          # what it drew at import or start is no turn's
 
 
 def module_watch(game, module):
@@ -349,7 +351,7 @@ def finish_reply(reply, watch, output, attempts, started):
     reply["out_dropped"] = output.dropped
     reply["violations"] = attempts.take()
     reply["busy_s"] = time.perf_counter() - started
-    return reply
+    return _marks.take(reply)
 
 
 _MODULE_NAMESPACE = types.ModuleType.__dict__["__dict__"]     # a module's own dict, always

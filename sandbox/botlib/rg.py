@@ -3,7 +3,12 @@
 The same names and behaviour as rgkit's `rg`: dist, wdist, loc_types, locs_around, toward,
 CENTER_POINT, settings, memoize. The sandbox fills `settings` with the match's map and
 rules before the first `act`.
+
+Beyond rgkit: debug marks and notes for the bot's owner, `rg.note(text)`,
+`rg.dot(loc, "red")`, `rg.line(loc, loc, "blue")` (docs/contestant-loop.md).
 """
+from _marks import PALETTE as MARK_COLOURS  # noqa: F401
+from _marks import dot, line, note  # noqa: F401
 
 
 class AttrDict(dict):

@@ -7,9 +7,9 @@ import pytest
 
 from engine.arena import constants as C
 from engine.arena import scenario
-from sandbox.inprocess import _botlib
+from sandbox.inprocess import child_runtime
 
-runtime = _botlib()
+runtime = child_runtime()
 import _arena  # noqa: E402
 from roborally import api  # noqa: E402
 

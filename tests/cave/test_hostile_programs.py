@@ -19,7 +19,7 @@ from orchestrator.games import get_game
 from orchestrator.runner.bots import read_bot
 from orchestrator.runner.match import MatchSpec, run_match, scratch_files
 from sandbox.botlib import child_module
-from sandbox.inprocess import _botlib
+from sandbox.inprocess import child_runtime
 from sandbox.limits import Limits
 from tests.conftest import ESCAPES, HOST_WIDE
 from tests.support.sandbox import (
@@ -172,7 +172,7 @@ for line in sys.stdin:
 def test_a_program_is_charged_for_cpu_between_turns(tmp_path) -> None:
     """The keeper's runner, alone: what a persistent program's threads use while no turn
     is asked counts against the next turn and the match's idle allowance."""
-    _botlib()                         # the keeper's modules, by their own names
+    child_runtime()                         # the keeper's modules, by their own names
     from _program import Runner  # noqa: PLC0415
     bot = tmp_path / "spin.py"
     bot.write_text(SPINNER)

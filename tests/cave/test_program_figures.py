@@ -13,6 +13,7 @@ import os
 import re
 import subprocess
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -72,34 +73,49 @@ class Sampler(threading.Thread):
         self.root, self.names = root, names
         self.cpu: dict[str, dict[int, float]] = {name: {} for name in names}
         self.peak: dict[str, float] = dict.fromkeys(names, 0.0)
+        # The wall time between a program's last sample and the first round that no longer
+        # found it: the CPU it used then is not in `cpu` (on a loaded machine this thread
+        # may wait long to run), at most that time on each core.
+        self.unseen: dict[str, float] = dict.fromkeys(names, 0.0)
         self.stop = threading.Event()
 
     def run(self) -> None:
+        last_seen: dict[int, tuple[str, float]] = {}
         while not self.stop.wait(0.02):
             try:
                 procs = psutil.Process(self.root).children(recursive=True)
             except psutil.Error:
-                return
+                procs = []
+            now = time.monotonic()
+            alive = set()
             for proc in procs:
                 try:
                     line = " ".join(proc.cmdline())
                 except psutil.Error:
                     continue
                 for name in self.names:
-                    if name in line:
-                        self._sample(name, proc.pid)
+                    if name in line and self._sample(name, proc.pid):
+                        last_seen[proc.pid] = (name, time.monotonic())
+                        alive.add(proc.pid)
+            for pid in [p for p in last_seen if p not in alive]:
+                name, at = last_seen.pop(pid)
+                self.unseen[name] += now - at
+        for name, at in last_seen.values():          # still running when told to stop
+            self.unseen[name] += time.monotonic() - at
 
-    def _sample(self, name: str, pid: int) -> None:
+    def _sample(self, name: str, pid: int) -> bool:
         try:
             stat = Path(f"/proc/{pid}/stat").read_text()
             status = Path(f"/proc/{pid}/status").read_text()
         except OSError:
-            return
+            return False
         fields = stat.rpartition(")")[2].split()
         hwm = re.search(r"VmHWM:\s+(\d+)", status)
-        if hwm:                         # a zombie has no memory left to show
-            self.cpu[name][pid] = (int(fields[11]) + int(fields[12])) * TICK_S
-            self.peak[name] = max(self.peak[name], int(hwm.group(1)) / 1024)
+        if not hwm:                     # a zombie has no memory left to show
+            return False
+        self.cpu[name][pid] = (int(fields[11]) + int(fields[12])) * TICK_S
+        self.peak[name] = max(self.peak[name], int(hwm.group(1)) / 1024)
+        return True
 
 
 def _play(game: str, sandbox: str, user: bool | None = None,
@@ -142,7 +158,11 @@ def _check(result: dict, sampler: Sampler, bots: list[Burner]) -> None:
         # /proc saw it: it ran, and burned and held what it says it does.
         assert seen_cpu >= 0.5 * result["turns"] * bot.cpu_per_turn, (name, seen_cpu)
         assert seen_mb >= bot.held_mb, (name, seen_mb)
-        assert me["cpu_s"] == pytest.approx(seen_cpu, rel=0.2), (name, me, seen_cpu)
+        # Within 20 % of what /proc showed; above it by no more than the program could have
+        # used on every core while this test's sampler did not look (its last rounds).
+        missed = sampler.unseen[name] * (os.cpu_count() or 1)
+        assert 0.8 * seen_cpu <= me["cpu_s"] <= 1.2 * seen_cpu + missed, \
+            (name, me, seen_cpu, missed)
         assert me["peak_rss_mb"] == pytest.approx(seen_mb, rel=0.2), (name, me, seen_mb)
 
 

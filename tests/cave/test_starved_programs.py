@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from sandbox import host
-from sandbox.inprocess import _botlib
+from sandbox.inprocess import child_runtime
 from sandbox.limits import Limits
 
 # It answers after 1.5 s of wall time, past its first turn's 1 s.
@@ -31,10 +31,14 @@ for line in sys.stdin:
         print("HNNHNN", flush=True)
 """
 LIMITS = Limits(first_wall_s=1.0)
+# The keeper's last look used to come at 4x the limit. A turn ended sooner than the answer
+# (1.5 s) shows in its "hang"; the wall bound is a hang guard under that last look, wide
+# enough for a loaded machine's start of the program (the waits here are the test's own).
+EXTENDED_S = 3 * LIMITS.first_wall_s
 
 
 def _runner(tmp_path: Path):
-    _botlib()                         # the keeper's modules, by their own names
+    child_runtime()                         # the keeper's modules, by their own names
     from _program import Runner  # noqa: PLC0415
     bot = tmp_path / "bot.py"
     bot.write_text(SLOW)
@@ -97,7 +101,7 @@ def test_the_keeper_stops_a_sleeping_program_at_its_limit_whatever_its_cpu(
     old keeper took for a starved program's progress)."""
     first, took = _first_turn(tmp_path, monkeypatch, waited=0.0, cpu_share=1 / 3)
     assert first["moves"] == {"answer": None, "problem": "hang"}, first
-    assert took < 1.0 + 0.5                                      # no look extends it
+    assert took < EXTENDED_S                                     # no look extends it
 
 
 def test_the_keeper_stops_a_program_past_its_cpu_allowance(tmp_path, monkeypatch) -> None:
@@ -105,7 +109,7 @@ def test_the_keeper_stops_a_program_past_its_cpu_allowance(tmp_path, monkeypatch
     before, not 4x the limit."""
     first, took = _first_turn(tmp_path, monkeypatch, waited=0.0, cpu_share=1.0)
     assert first["moves"] == {"answer": None, "problem": "hang"}, first
-    assert took < 1.0 + 0.5
+    assert took < EXTENDED_S
 
 
 def test_in_a_sandbox_the_keeper_ends_the_turn_when_the_host_says_so(tmp_path,
@@ -113,7 +117,7 @@ def test_in_a_sandbox_the_keeper_ends_the_turn_when_the_host_says_so(tmp_path,
     """No /proc: the keeper cannot judge, and waits for the host's word (here 1.2 s in)."""
     first, took = _first_turn(tmp_path, monkeypatch, waited=None, interrupt_after=1.2)
     assert first["moves"] == {"answer": None, "problem": "hang"}, first
-    assert 1.2 <= took < 1.5 + 0.3                      # the host's word, before the answer
+    assert 1.2 <= took < EXTENDED_S                     # the host's word, not its own look
 
 
 WAITER = "import subprocess, sys; subprocess.run([sys.executable, '-c', sys.argv[1]])"

@@ -36,6 +36,7 @@ from orchestrator.runner.match import MatchSpec
 from tests.conformance.matrix import folder
 from tests.conftest import ARENA_CMD, ROOT
 from tests.positions.support import lineup, load, recorded
+from tests.support.forked import forked_arena
 
 TURNS = 8
 HANG_GUARD = 120          # wall seconds: a hang guard only, the commands take about one
@@ -43,14 +44,19 @@ HANG_GUARD = 120          # wall seconds: a hang guard only, the commands take a
 
 def arena(*args: str, cwd: Path = ROOT, timeout: float = HANG_GUARD,
           memory: int | None = None) -> subprocess.CompletedProcess:
-    """`memory`: an address-space cap in bytes (a file that would run the machine out of
-    memory ends in a MemoryError there, not in an OOM of the machine the tests share)."""
+    """`arena ARGS`, piped, its stdin /dev/null: a process forked from one that imported
+    the CLI once (tests/support/forked.py), or with `memory`, an address-space cap in
+    bytes, a process of its own (a file that would run the machine out of memory ends in
+    a MemoryError there, not in an OOM of the machine the tests share)."""
+    if memory is None:
+        env = dict(os.environ)
+        return forked_arena(tuple(ARENA_CMD), env).run(list(args), cwd, timeout, env)
+
     def capped() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
 
     return subprocess.run(ARENA_CMD + list(args), cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout, stdin=subprocess.DEVNULL,
-                          preexec_fn=capped if memory else None)
+                          timeout=timeout, stdin=subprocess.DEVNULL, preexec_fn=capped)
 
 
 def one_error_line(done: subprocess.CompletedProcess, *parts: str) -> str:

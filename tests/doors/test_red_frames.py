@@ -21,9 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ARENA_CMD, HOST_WIDE, HOSTILE
+from tests.conftest import ARENA_CMD, HOSTILE
 
-pytestmark = HOST_WIDE
 ROOT = Path(__file__).resolve().parent.parent.parent
 RED = HOSTILE / "redteam"
 CAVE_HOSTILE = ROOT / "tests" / "cave" / "hostile"

@@ -29,9 +29,8 @@ from orchestrator.runner.match import MatchSpec, run_match
 from sandbox import replies
 from sandbox.botlib import child_module
 from sandbox.limits import Limits
-from tests.conftest import HOST_WIDE, HOSTILE
+from tests.conftest import HOSTILE
 
-pytestmark = HOST_WIDE
 _wire = child_module("_wire")
 REPLIES = HOSTILE / "replies"          # not arena bots: apart from the hostile suite's
 

@@ -31,10 +31,9 @@ from sandbox import programs
 from sandbox.botlib import child_module
 from sandbox.limits import Limits
 from sandbox.zygote import zygote_pid
-from tests.conftest import ARENA_CMD, BOTS, HOST_WIDE, HOSTILE
+from tests.conftest import ARENA_CMD, BOTS, HOSTILE
 from tests.support.sandbox import by_name, play
 
-pytestmark = HOST_WIDE
 ROOT = Path(__file__).resolve().parent.parent.parent
 CAVE_HOSTILE = ROOT / "tests" / "cave" / "hostile"
 CAVE_BOTS = ROOT / "tests" / "cave" / "bots"
@@ -82,7 +81,11 @@ def test_a_cave_program_that_burns_a_little_while_it_sleeps_hangs_each_turn(
     me = next(p for p in result["players"] if p["bot"] == str(bot))
     assert me["status"] == "ok" and me["stats"]["faults"] == {"hang": 2}, me["stats"]
     assert me["stats"]["invalid"] == 2, me["stats"]
-    assert took < 2 * 2.5, took                          # a hang guard: 2 x its stall before
+    # Ended at its 1 s of own time, not when it answered: two whole 2.5 s stalls burn 0.41 s
+    # in their bursts alone (12 ms each 0.15 s); two 1 s turns about 0.2 s, starts included.
+    # CPU, not wall: a loaded machine stretches the wall of both, not the bursts.
+    assert me["cpu_s"] < 0.33, me
+    assert took < 60, took                               # a hang guard only
 
 
 HONEST = """
@@ -100,7 +103,7 @@ def move():
 def _set_autogroup_nice(pid: int, nice: int) -> bool:
     """Set the scheduling weight of `pid`'s session (its autogroup), which is what a
     process competes with across sessions. An ordinary user may change it once in 100 ms."""
-    deadline = time.monotonic() + 2.0
+    deadline = time.monotonic() + 10.0       # generous: other sessions' changes count too
     while True:
         try:
             Path(f"/proc/{pid}/autogroup").write_text(str(nice))

@@ -29,7 +29,7 @@ from orchestrator.web.ladder.app import create_app
 from orchestrator.web.ladder.service import Ladder
 from orchestrator.web.ladder.store import Queued
 from tests.browser import ARGS, CHROMIUM
-from tests.conftest import ROOT
+from tests.conftest import LONG, ROOT
 from tests.ladder.conftest import FAST, SAMPLES, upload, wait_for
 from tests.replay.test_erased_truth import OWNERS, _named, _panel_names
 
@@ -118,6 +118,7 @@ def erased_match(tmp_path_factory):
         yield client, ladder, match_id
 
 
+@LONG
 def test_the_ladders_erased_seat_is_named_as_the_engine_names_it(erased_match, tmp_path):
     client, ladder, match_id = erased_match
     result = client.get(f"/api/matches/{match_id}").json()

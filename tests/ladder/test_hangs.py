@@ -14,7 +14,7 @@ import time
 
 import httpx
 
-from tests.conftest import ROOT
+from tests.conftest import LONG, ROOT
 from tests.ladder.conftest import SAMPLES, wait_for
 from tests.ladder.server import Server, upload
 
@@ -30,6 +30,7 @@ def forfeit_turn(reason: str) -> int:
     return int(found.group(1))
 
 
+@LONG
 def test_hanging_uploads_are_refused_quickly_and_a_flood_stalls_nothing(tmp_path) -> None:
     server = Server(tmp_path / "ladder.sqlite", "--games", "robotgame", "--workers", "1",
                     "--check-workers", str(WORKERS), "--check-queue", str(QUEUE))
@@ -82,7 +83,10 @@ def test_hanging_uploads_are_refused_quickly_and_a_flood_stalls_nothing(tmp_path
         # All that could wait were checked: the queue's, and those the check workers took
         # before the queue filled (none, on a loaded machine); the rest were refused.
         assert statuses.count(422) >= QUEUE, statuses
-        assert statuses.count(503) >= FLOOD - WORKERS - QUEUE, statuses
+        # The rest were refused: at least one, since the flood is more than the workers and
+        # the queue hold. (A check that ends while the flood still arrives frees its place,
+        # so on a quiet machine more than WORKERS + QUEUE may be checked.)
+        assert statuses.count(503) >= 1, statuses
         for refused in answers:
             body = refused.json()
             if refused.status_code == 503:

@@ -2,7 +2,7 @@
 uploader can make its pages show. Each test is an attack that worked before its fix."""
 from __future__ import annotations
 
-import gzip
+import functools
 import json
 
 import pytest
@@ -10,6 +10,10 @@ import pytest
 pytest.importorskip("fastapi", reason="the ladder server needs the server extra")
 from fastapi.testclient import TestClient  # noqa: E402
 
+from orchestrator.games import get_game  # noqa: E402
+from orchestrator.replay import file as replay  # noqa: E402
+from orchestrator.runner.bots import read_bot  # noqa: E402
+from orchestrator.runner.match import MatchSpec, run_match  # noqa: E402
 from orchestrator.web.ladder.app import create_app  # noqa: E402
 from tests.ladder.test_doors import VERDICT, Ladders  # noqa: E402
 
@@ -25,6 +29,18 @@ def ladder(tmp_path):
     made.add("bob")
     yield made
     made.ladder.store.close()
+
+
+@functools.lru_cache(maxsize=1)
+def a_replay() -> bytes:
+    """A real replay file's bytes (the ladder reads a match's replay before it records the
+    match, to set its bots' marks aside): two turns of the Robot Game samples."""
+    game = get_game("robotgame")
+    replays: list[dict] = []
+    run_match(MatchSpec(game.name, game.find_map(None),
+                        [read_bot(p) for p in game.demo_lineup()[:2]], 1,
+                        game.rules(game.presets[0], max_turns=2)), replays=replays)
+    return replay.encode(replays[0])
 
 
 def played(made: Ladders, reason: str | None = None) -> int:
@@ -46,7 +62,7 @@ def played(made: Ladders, reason: str | None = None) -> int:
               "sandbox_mode": "standard", "sandbox": ["seccomp"], "sandbox_missing": MISSING,
               "replay": None}
     ladder._finish(queued, {"result": result, "wall_s": 1.0,
-                            "replay": gzip.compress(json.dumps({}).encode())})
+                            "replay": a_replay()})
     return queued.id
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -131,8 +132,10 @@ def test_turns_k_prints_each_turns_events_and_changes_and_the_board(folder, tmp_
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert "turn 5: events" in out and "turn 6: events" in out and "turn 7" not in out
-    assert "players" in out and " -> " in out            # a row that changed, before -> after
+    assert "turn 5\n" in out and "turn 6\n" in out and "turn 7" not in out
+    assert re.search(r"^  player [01] \((greedy|wanderer)\): (north|east|south|west|stay), "
+                     r"now \d,\d, \d+ coins", out, re.MULTILINE), out   # its words
+    assert "after turn 6" in out                         # the board, by the game's turn
     assert "ended by stopped" in out and "#" in out      # the table, and the board's walls
 
 

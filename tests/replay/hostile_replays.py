@@ -216,6 +216,22 @@ FORGERIES = [
     Case("a mark whose kind is a number", forged(lambda d: d["marks"][0].update(kind=3)),
          "kind"),
     Case("output that is a list", forged(lambda d: d.update(output=["x"])), "output"),
+    # The bots' debug marks (orchestrator/replay/debug.py): held to what the host keeps.
+    Case("debug marks that are a list", forged(lambda d: d.update(debug=[1])), "debug"),
+    Case("debug marks of an AI the replay has not", forged(lambda d: d.update(
+        debug={"7": {"1": {"notes": [[0, "x"]]}}})), "not an AI of the replay"),
+    Case("debug marks of a turn the replay has not", forged(lambda d: d.update(
+        debug={"0": {"99": {"notes": [[0, "x"]]}}})), "not a turn of the replay"),
+    Case("a debug dot off the board", forged(lambda d: d.update(
+        debug={"0": {"1": {"dots": [[5, 0, "red"]]}}})), "off the board"),
+    Case("a debug line of a colour not in the palette", forged(lambda d: d.update(
+        debug={"0": {"1": {"lines": [[0, 0, 1, 1, "#ff00ff"]]}}})), "palette"),
+    Case("a debug note of 10,000 characters", forged(lambda d: d.update(
+        debug={"0": {"1": {"notes": [[0, "n" * 10_000]]}}})), "a note is"),
+    Case("200 debug marks in a turn", forged(lambda d: d.update(
+        debug={"0": {"1": {"dots": [[1, 1, "red"]] * 200}}})), "marks in a turn"),
+    Case("a debug note that is a number", forged(lambda d: d.update(
+        debug={"0": {"1": {"notes": [[0, 5]]}}})), "a note is"),
     Case("a player named with 3.5 million characters", forged(
         lambda d: d["players"][0].update(name="a" * 3_500_000)), "a name has at most"),
     Case("100,000 tables", forged(lambda d: d.update(

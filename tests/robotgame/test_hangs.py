@@ -21,7 +21,7 @@ import pytest
 
 from orchestrator.games import get_game
 from orchestrator.service.check import check_bot
-from sandbox.host import describe_exit
+from sandbox.processes import describe_exit
 from tests.conftest import ARENA_CMD, ROOT
 from tests.robotgame.test_bots import SAMPLES, play, player
 

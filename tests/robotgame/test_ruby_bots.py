@@ -19,7 +19,7 @@ from engine.robotgame.rules import rules_from
 from engine.streams import bot_key
 from orchestrator.runner.bots import read_bot
 from orchestrator.runner.match import MatchSpec, run_match
-from sandbox.inprocess import _botlib
+from sandbox.inprocess import child_runtime
 from sandbox.limits import Limits
 from sandbox.paths import BOTLIB
 from tests.conftest import ESCAPES, HOST_WIDE
@@ -65,7 +65,7 @@ def test_ruby_and_python_example_robots_play_the_same_game() -> None:
 
 def _python_player(bot: str, ai: int, seed: int, info: dict):
     """The Python players' runtime for `bot`, in this process."""
-    runtime = _botlib()
+    runtime = child_runtime()
     import _robotgame  # noqa: PLC0415
     module = runtime.load_bot((BOTS / bot).read_bytes(), bot, runtime.NoGuard(),
                               module_name=f"{bot.removesuffix('.py')}_{ai}")

@@ -1,4 +1,5 @@
-"""Run a command as an ordinary user: `python as_user.py [--no-user-namespaces] UID HOME CMD...`
+"""Run a command as an ordinary user:
+`python as_user.py [--no-user-namespaces] [--apart] UID HOME CMD...`
 
 The tests run as root exercise the sandbox's non-root path for real through this: the
 command runs as UID (no groups, no capabilities, a clean environment with HOME), exactly
@@ -13,6 +14,11 @@ Started by an ordinary user, it only changes to HOME's environment (UID must be 
 caller's). With `--no-user-namespaces`, a seccomp filter (inherited by everything the
 command starts) also makes every attempt to create a user namespace fail with EPERM, as
 on distributions that restrict them.
+
+With `--apart` (as root), the command also gets a network namespace of its own (loopback
+only) and a /tmp of its own (HOME/.tmp, HOME kept in it): a hostile suite run so
+knocks on its own port and writes its own escape files, so it may run beside the root
+run's (tests/sandbox/test_ordinary_user.py) and beside another such run.
 """
 import os
 import signal
@@ -21,6 +27,8 @@ import sys
 HARDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "sandbox",
                       "botlib", "_harden.py")
 CLONE_NEWNS = 0x00020000
+CLONE_NEWNET = 0x40000000
+SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 0x1
 ORDINARY_UID = 47110            # as root: a uid with no account, no groups and no files
 ENVIRONMENT = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
                "PYTHONDONTWRITEBYTECODE": "1"}
@@ -35,9 +43,9 @@ def make_home(uid):
     return home
 
 
-def command(uid, home, argv, user_namespaces=True):
+def command(uid, home, argv, user_namespaces=True, apart=False):
     """The command line that runs `argv` through this script."""
-    flag = [] if user_namespaces else ["--no-user-namespaces"]
+    flag = ([] if user_namespaces else ["--no-user-namespaces"]) + (["--apart"] if apart else [])
     return [sys.executable, os.path.abspath(__file__), *flag, str(uid), str(home), *argv]
 
 
@@ -93,6 +101,42 @@ def open_the_way(needed, h):
             os.close(fd)
 
 
+def loopback_up():
+    """Bring up `lo` of this network namespace (a new one has it down)."""
+    import fcntl
+    import socket
+    import struct
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        asked = fcntl.ioctl(sock, SIOCGIFFLAGS, struct.pack("16sH14s", b"lo", 0, b""))
+        flags = struct.unpack("16sH14s", asked)[1]
+        fcntl.ioctl(sock, SIOCSIFFLAGS, struct.pack("16sH14s", b"lo", flags | IFF_UP, b""))
+
+
+def set_apart(home, h, keep=()):
+    """A network namespace of its own, and a /tmp of its own that still holds `home` and
+    the folders of `keep` (the checkout, its venv: a clone in /tmp is one) where they were
+    (called in the private mount namespace `open_the_way` made). The /tmp is HOME/.tmp on
+    HOME's own file system, not a tmpfs: what the command writes there is not the
+    machine's shared memory, which the hostile suites check beside it."""
+    h._check(h._libc.unshare(CLONE_NEWNET), "unshare net")
+    loopback_up()
+    home = os.path.realpath(home)
+    tmp = os.path.realpath("/tmp")
+    private = os.path.join(home, ".tmp")
+    os.makedirs(private, exist_ok=True)
+    os.chmod(private, 0o1777)
+    wanted = sorted({os.path.realpath(p) for p in (home, *keep)})
+    # Only the outermost of nested folders: binding it back shows the ones inside.
+    inside = [p for p in wanted if p.startswith(tmp + "/")
+              and not any(p != q and p.startswith(q + "/") for q in wanted)]
+    held = [(p, os.open(p, os.O_PATH)) for p in inside]
+    h._mount(private, tmp, None, h.MS_BIND)
+    for path, fd in held:                 # in /tmp before: shown again where they were
+        os.makedirs(path, exist_ok=True)
+        h._mount(f"/proc/self/fd/{fd}", path, None, h.MS_BIND | h.MS_REC)
+        os.close(fd)
+
+
 def deny_user_namespaces(clone_newuser):
     import errno
 
@@ -108,18 +152,23 @@ def deny_user_namespaces(clone_newuser):
 def main():
     args = sys.argv[1:]
     no_user_namespaces = "--no-user-namespaces" in args
-    args = [a for a in args if a != "--no-user-namespaces"]
+    apart = "--apart" in args
+    args = [a for a in args if a not in ("--no-user-namespaces", "--apart")]
     uid, home, argv = int(args[0]), args[1], args[2:]
     h = sandbox_calls()
     checkout = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     if os.geteuid() == 0:
         needed = [os.path.realpath(sys.executable), sys.base_prefix, sys.prefix, checkout, home]
         open_the_way([os.path.realpath(p) for p in needed], h)
+        if apart:
+            set_apart(home, h, keep=(checkout, sys.prefix))
         os.setgroups([])
         os.setresgid(uid, uid, uid)
         os.setresuid(uid, uid, uid)                 # clears every capability
     elif uid != os.getuid():
         sys.exit(f"as_user.py: only root can become uid {uid}")
+    elif apart:
+        sys.exit("as_user.py: only root can set a command apart")
     h._check(h._libc.prctl(h.PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")
     if no_user_namespaces:
         deny_user_namespaces(h.CLONE_NEWUSER)

@@ -8,7 +8,7 @@ import re
 import sys
 
 from sandbox.botlib import child_module
-from sandbox.inprocess import _botlib
+from sandbox.inprocess import child_runtime
 from tests.conftest import ROOT
 
 DOTTED = re.compile(r"^\s*(from|import)\s+sandbox\.botlib\._", re.MULTILINE)
@@ -17,7 +17,7 @@ DOTTED = re.compile(r"^\s*(from|import)\s+sandbox\.botlib\._", re.MULTILINE)
 def test_host_and_in_process_players_share_one_module() -> None:
     harden = child_module("_harden")
     assert sys.modules["_harden"] is harden
-    _botlib()                          # what --sandbox off does: the child's own path
+    child_runtime()                          # what --sandbox off does: the child's own path
     import _harden  # noqa: PLC0415
     import _keeper  # noqa: PLC0415,F401  (imports _harden and _seccomp by their names)
     assert _harden is harden

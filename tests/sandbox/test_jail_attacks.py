@@ -27,9 +27,8 @@ import pytest
 from orchestrator.games import GAMES
 from orchestrator.runner.bots import read_bot
 from orchestrator.runner.match import MatchSpec, run_match
-from tests.conftest import ARENA_CMD, BOTS, HOST_WIDE, HOSTILE, ROOT
+from tests.conftest import ARENA_CMD, BOTS, HOSTILE, ROOT
 
-pytestmark = HOST_WIDE
 GAME = GAMES["robotgame"]
 
 # Finds the jail's page (its `Marker`), the seat it says runs (the attacker's own), and the

@@ -21,9 +21,7 @@ from orchestrator.games import GAMES
 from orchestrator.runner.bots import read_bot
 from orchestrator.runner.match import MatchSpec, run_match
 from sandbox.limits import Limits
-from tests.conftest import HOST_WIDE
 
-pytestmark = HOST_WIDE
 MODES = ("match", "standard", "off")
 TURNS = {"arena": 30, "robotgame": 30, "race": 3, "cave": 30}
 # What differs by mode and nothing else: how the match was isolated and what it cost.

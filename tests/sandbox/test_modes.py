@@ -124,6 +124,31 @@ def test_a_spawned_worker_knows_the_mode_kept_elsewhere(tmp_path) -> None:
     assert calls(log)["exchange"] == outcome["result"]["turns"] == 3
 
 
+def test_a_spawned_worker_plays_a_game_kept_elsewhere() -> None:
+    """A match of a game kept elsewhere (tests/toy, ARENA_GAMES's module `arena_game_toy`)
+    reaches a spawned worker as a MatchSpec holding the game's own rules class: the
+    worker loads the registry's games before it unpickles it. (It did not: the ladder's
+    worker died on each such match, was replaced, and the match never played.)"""
+    game = get_game("toy")
+    setup = Setup.make(game, None, game.rules(game.presets[0], max_turns=3), game.limits,
+                       "off")
+    bots = sorted((ROOT / "tests" / "toy" / "bots").glob("*.py"))
+    planned = plan_batch(setup, [read_bot(bot) for bot in bots], [1])[0]
+    pool = LocalPool(1, pin=False, start="spawn")
+    try:
+        pool.submit("one", ("match", planned.spec))
+        outcomes: list = []
+        for _ in range(8):                  # a worker that dies is replaced, twice at most
+            outcomes = pool.wait(120)
+            if outcomes:
+                break
+    finally:
+        pool.close()
+    [(_, outcome)] = outcomes
+    assert "error" not in outcome, outcome
+    assert outcome["result"]["game"] == "toy" and outcome["result"]["turns"] == 3, outcome
+
+
 def _error_line(done: subprocess.CompletedProcess) -> str:
     assert done.returncode == 2, (done.stdout, done.stderr)
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr

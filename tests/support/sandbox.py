@@ -4,6 +4,8 @@ the sandbox's processes and the host's load, and an ordinary user. The fixtures 
 every test through `pytest_plugins` in tests/conftest.py."""
 from __future__ import annotations
 
+import errno
+import fcntl
 import functools
 import os
 import shutil
@@ -57,20 +59,52 @@ def tier_layers(tier: str) -> tuple[list[str], dict[str, str]]:
 
 
 # -- what a hostile bot may have reached ---------------------------------------------------
+# Held while a test listens on PORT: the port is the machine's, so another test session
+# (another checkout's `make test` beside this one) waits for it instead of failing with
+# "address already in use". In this session the host-wide group already runs them one at
+# a time; an ordinary user's part (as_user.py --apart) has a port and a /tmp of its own.
+PORT_LOCK = Path("/tmp/arena-tests-port.lock")
+
+
 @pytest.fixture
 def listeners():
     """A TCP and a UDP socket on the port the network bots knock on."""
-    tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    tcp.bind(("127.0.0.1", PORT))
-    tcp.listen()
-    udp.bind(("127.0.0.1", PORT))
-    for sock in (tcp, udp):
-        sock.setblocking(False)
-    yield tcp, udp
-    tcp.close()
-    udp.close()
+    try:                      # read-only: whoever made it, every user may lock it
+        lock = os.open(PORT_LOCK, os.O_RDONLY | os.O_CLOEXEC)
+    except FileNotFoundError:
+        lock = os.open(PORT_LOCK, os.O_RDONLY | os.O_CLOEXEC | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        tcp, udp = _bound()
+        yield tcp, udp
+        tcp.close()
+        udp.close()
+    finally:
+        os.close(lock)            # and its lock with it
+
+
+def _bound(wait_s: float = 120.0) -> tuple[socket.socket, socket.socket]:
+    """The two listeners on PORT, once it is free: a session that does not take the lock
+    (an older checkout's) holds it a few seconds a test."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        try:
+            tcp.bind(("127.0.0.1", PORT))
+            tcp.listen()
+            udp.bind(("127.0.0.1", PORT))
+        except OSError as exc:
+            tcp.close()
+            udp.close()
+            if exc.errno != errno.EADDRINUSE or time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+            continue
+        for sock in (tcp, udp):
+            sock.setblocking(False)
+        return tcp, udp
 
 
 def knocked(listeners) -> bool:
@@ -148,9 +182,11 @@ class OrdinaryUser:
     uid: int
     home: Path
 
-    def run(self, argv: list[str], timeout: float, user_namespaces: bool = True
-            ) -> subprocess.CompletedProcess:
-        return subprocess.run(as_user.command(self.uid, self.home, argv, user_namespaces),
+    def run(self, argv: list[str], timeout: float, user_namespaces: bool = True,
+            apart: bool = False) -> subprocess.CompletedProcess:
+        """`apart` (as root): in a network namespace and a /tmp of its own (as_user.py)."""
+        return subprocess.run(as_user.command(self.uid, self.home, argv, user_namespaces,
+                                              apart and os.geteuid() == 0),
                               capture_output=True, text=True, timeout=timeout,
                               stdin=subprocess.DEVNULL)
 

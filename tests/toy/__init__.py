@@ -11,7 +11,7 @@ from pathlib import Path
 from engine.rulebook import Rulebook
 from orchestrator.games.entry import Check, Competition, Game, Shown
 
-from . import position, scenario
+from . import position, scenario, turn
 from .game import ToyGame
 from .match import PRESETS, load_map, parse_map, rules_from, summary
 
@@ -30,6 +30,7 @@ GAME = Game(
     map_suffix=".txt", check=Check("plain", ("wanderer.py",), turns=10), players=2,
     shown=Shown(columns=(("coins", lambda s: str(s.get("coins", "-"))),
                          ("invalid", lambda s: str(s.get("invalid", "-")))),
-                legend="coins: taken; "),
-    competition=Competition(head_to_head=True), home=HOME, looks_like=_looks_like,
+                legend="coins: taken; ", turn=turn.tell),
+    competition=Competition(head_to_head=True, game_seconds=0.05), home=HOME,
+    looks_like=_looks_like,
     memoryless=("greedy.py", "wanderer.py"))

@@ -73,6 +73,15 @@ class ToyGame(MatchBase):
     def replay_events(self, log: list[list]) -> list[list]:
         return log
 
+    # A plugin game opts in to its bots' debug squares by these two (engine/protocol.py);
+    # without them its bots' notes are still kept.
+    def mark_square(self, ai: int, call: int, a: int, b: int) -> tuple[int, int] | None:
+        rows = self.match.board.rows
+        return (a, b) if 0 <= b < len(rows) and 0 <= a < len(rows[b]) else None
+
+    def mark_piece(self, ai: int, call: int) -> int:
+        return ai                   # its row of `players`
+
     def snapshot(self) -> tuple:
         match = self.match
         return (match.turn, match.end, tuple(match.at), tuple(match.score),

@@ -1,6 +1,7 @@
 """Robot Arena's entry: flags, lasers, 40 robots per AI (engine/arena/)."""
 from engine import InputError, arena
 from engine.arena.generate import generate as _generate
+from orchestrator.games.arena import turn as _turn
 from orchestrator.games.entry import (
     Check,
     CodeBot,
@@ -32,11 +33,12 @@ GAME = Game(
     arena.RULEBOOK, "_arena", default_map="quad", map_suffix=".txt",
     check=Check("skirmish", ("hunter.py", "beeline.py"), turns=50),
     competition=Competition(
-        ladder=LadderRules(4, 4, ("quad",))),     # free-for-alls of 4 on the 4-AI map
+        ladder=LadderRules(4, 4, ("quad",)),      # free-for-alls of 4 on the 4-AI map
+        game_seconds=2.0),     # compare's 4 samples on quad: 1.8 s (a heavy bot: 6 s)
     shown=Shown(
         columns=(("flags", lambda s: f"{s.get('max_flags', 0)}/{s.get('total_flags', 0)}"),
                  ("alive", lambda s: str(s.get("alive", "-")))),
-        legend="flags: best robot / all robots; "),
+        legend="flags: best robot / all robots; ", turn=_turn.tell),
     options=Options(
         generate=_draw, generate_help=("an arena at the seed's 5-6 % robot density, with walls, "
                                        "lasers, spinners and pits, for --ais AIs of --robots "

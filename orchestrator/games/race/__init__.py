@@ -12,6 +12,7 @@ from orchestrator.games.entry import (
     ReplayShape,
     Shown,
 )
+from orchestrator.games.race import turn as _turn
 from sandbox.limits import Limits
 
 RACE_ARGS = ("round", "order", "position", "score", "cards", "bots", "factory")
@@ -37,9 +38,11 @@ GAME = Game(
                          ("to go", lambda s: str(s.get("distance", "-"))),
                          ("reboots", lambda s: str(s.get("reboots", "-"))),
                          ("filled", lambda s: str(s.get("invalid", 0) + s.get("overheats", 0)
-                                                  + s.get("timeouts", 0))))),
+                                                  + s.get("timeouts", 0)))),
+                turn=_turn.tell),
     competition=Competition(tournament=("combinations", 3, 6), ranked_by="points",
-                            ladder=LadderRules(6, 2, ("seed",))),  # 6, or all when fewer
+                            ladder=LadderRules(6, 2, ("seed",)),  # 6, or all when fewer
+                            game_seconds=0.2),                    # measured: 0.18 s
     options=Options(scenario_help=(
         "A race file (--game race) gives a factory (null: the seed's), bots and their five\n"
         "registers per round:\n\n"

@@ -23,7 +23,8 @@ function renderer({data, frames, colors}) {
         const c = row[x], r = row[y];
         if (!Number.isInteger(c) || !Number.isInteger(r) || c < 0 || r < 0 || c >= cols ||
             r >= grid.length) continue;
-        out.push({id: `${table} ${text(row[0])}`, player: player < 0 ? null : row[player],
+        out.push({id: `${table} ${text(row[0])}`, key: row[0],
+                  player: player < 0 ? null : row[player],
                   r, c, table, row});
       }
     }

@@ -314,8 +314,17 @@ def create_app(ladder: Ladder, run: bool = True,
         return ladder.match(match_id)
 
     @app.get("/api/matches/{match_id}/replay", summary="A match's replay",
-          description="The gzip JSON replay (docs/replay.md), for `arena replay`.")
-    def match_replay(match_id: MatchId):
+          description="The gzip JSON replay (docs/replay.md), for `arena replay`. No bot's "
+                      "debug marks in it; with the token of a bot of the match as "
+                      "`Authorization: Bearer TOKEN`, that bot's marks and notes (401: "
+                      "not the token of one of its bots).")
+    def match_replay(match_id: MatchId, request: Request):
+        token = bearer(request)
+        if token is not None:
+            return Response(ladder.own_replay(match_id, token), media_type="application/gzip",
+                            headers={"Content-Disposition":
+                                     f'attachment; filename="match-{match_id}.json.gz"',
+                                     "Cache-Control": "private, no-store"})
         return FileResponse(ladder.replay_file(match_id), media_type="application/gzip",
                             filename=f"match-{match_id}.json.gz")
 

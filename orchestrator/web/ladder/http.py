@@ -26,6 +26,11 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 HEAD_TIMEOUT_S = 10.0      # a browser sends its head in one packet; 10 s is generous
 BODY_TIMEOUT_S = 20.0      # an upload is at most 64 KiB: 3.2 KiB/s is a very slow link
 FD_RESERVE = 128           # descriptors kept for the database, replays, workers' pipes, logs
+# asyncio accepts up to its server's `backlog` connections at each wake-up before any of
+# them reaches `connection_made` (uvicorn's default: 2048), each a descriptor: a burst on a
+# busy machine went past the limit before one was closed ("Too many open files"). Kept
+# well under FD_RESERVE, so a burst never reaches the limit.
+ACCEPT_BURST = 64
 
 
 def connection_cap() -> int:

@@ -26,7 +26,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine import InputError
 from orchestrator.games import GAMES, get_game, hint_for_ladder
+from orchestrator.replay import debug
+from orchestrator.replay import file as replay
+from orchestrator.replay.reader import read_json
 from orchestrator.results import penalties
 from orchestrator.results.ratings import Ratings
 from orchestrator.results.stats import wilson
@@ -353,8 +357,9 @@ class Ladder:
             path = self.replays / f"{queued.id}.json.gz"
             try:
                 path.write_bytes(outcome["replay"])
+                self._set_marks_aside(queued.id, path)
                 outcome["result"]["replay"] = str(path)
-            except OSError as exc:
+            except (OSError, InputError) as exc:
                 log.error("ladder: match %d's replay could not be stored (%s); the match "
                           "is recorded as failed, unrated", queued.id, exc)
                 outcome = {"error": f"its replay could not be stored: {exc}"}
@@ -672,6 +677,48 @@ class Ladder:
             raise LadderError(404, "unknown match", f"match {match_id} is "
                               f"{'not finished yet' if queued else 'not a finished match'}")
         return public(json.loads(result)) | {"id": match_id}
+
+    def _set_marks_aside(self, match_id: int, path: Path) -> None:
+        """The bots' debug marks leave the public replay for a file of their own, read
+        only for a bot's owner (`own_replay`): done before the match is recorded, so no
+        client ever reads the replay with them."""
+        data = replay.load(path, name=f"match {match_id}'s replay")
+        if debug.SECTION not in data:
+            return
+        marks = self.replays / f"{match_id}.marks.json.gz"
+        marks.write_bytes(replay.encode({debug.SECTION: data[debug.SECTION]}))
+        path.write_bytes(replay.encode(debug.strip(data)))
+
+    def own_replay(self, match_id: int, token: str | None) -> bytes:
+        """The match's replay with the debug marks of the token's bot (each AI it played),
+        and no other bot's: 401 unless the token is of a bot of the match."""
+        result = self.match(match_id)
+        path = self.replay_file(match_id)
+        data = replay.load(path, name=f"match {match_id}'s replay")
+        owned_seats = set()
+        for player in result.get("players", ()):
+            found = re.match(r"ladder/(\d+)/", str(player.get("bot", "")))
+            bot = self.bots.get(int(found.group(1))) if found else None
+            if bot is not None and token and bot.owns(token):
+                owned_seats.add(player["seat"])
+        if not owned_seats:
+            raise LadderError(401, "unauthorized", "a match's marks need the token of one of "
+                              "its bots: `Authorization: Bearer TOKEN`")
+        marks_file = self.replays / f"{match_id}.marks.json.gz"
+        if not marks_file.is_file():
+            return replay.encode(data)
+        kept = read_json(marks_file, f"match {match_id}'s marks")
+        section = kept.get(debug.SECTION) if isinstance(kept, dict) else None
+        owned = {ai for ai, seat in enumerate(data["seats"]) if seat in owned_seats}
+        whole = {**data, debug.SECTION: section}
+        try:        # as the reader holds a replay's: of its AIs, turns and board
+            board = data["map"]
+            debug.check(section, len(data["seats"]), {e["turn"] for e in data["turns"]},
+                        (board.get("width", board["size"]), board.get("height", board["size"])))
+        except debug.Bad as exc:
+            raise LadderError(422, "unreadable replay", f"match {match_id}'s marks: {exc}") \
+                from None
+        return replay.encode(debug.only(whole, owned))
 
     def replay_file(self, match_id: int) -> Path:
         self.match(match_id)

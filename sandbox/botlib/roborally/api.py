@@ -71,6 +71,13 @@ __all__ = [
     "shooting", "shot_by",
 ]
 
+# Debug marks and notes for the bot's owner (docs/contestant-loop.md, "Marks and notes"):
+# `api.note(text)`, `api.dot((row, col), "red")`, `api.line((row, col), (row, col), "blue")`,
+# squares as `get_cell_in_sight` takes them (the robot at (5, 5), facing up). Left out of
+# `import *`, so a bot's own names stay its own.
+from _marks import PALETTE as MARK_COLOURS  # noqa: E402,F401
+from _marks import dot, line, note  # noqa: E402,F401
+
 # Wire codes (they mirror engine/arena/constants.py; a test checks they agree).
 _FLOORS = (PIT, EMPTY, LEFT_SPINNER, RIGHT_SPINNER, FLAG)
 _KINDS = (None, WALL, MOUNTED_LASER, CORPSE, ROBOT)
