@@ -91,21 +91,54 @@ def test_the_hard_limit_ends_the_bot(guards) -> None:
     assert 0.15 <= time.process_time() - began < 0.15 + 0.1
 
 
-def test_every_call_gets_the_whole_wall_backstop(guards) -> None:
+def test_every_call_gets_the_whole_wall_backstop(guards, monkeypatch) -> None:
     """The wall backstop is armed once: one that fires in a later call is re-armed for
     what that call has left, one that fires between calls at the next call. Each call
-    still gets exactly the backstop (4 x its wall limit here), no more."""
+    still gets exactly the backstop (4 x its wall limit here), no more. Driven on a
+    clock of the test's own (the timer's expiries delivered by hand), so a busy machine
+    that oversleeps cannot change the verdict."""
+    now = [100.0]
+    armed: list[tuple[int, float]] = []
+    monkeypatch.setattr(runtime, "_wall_now", lambda: now[0])
+    setitimer = runtime.signal.setitimer
+    monkeypatch.setattr(runtime.signal, "setitimer", lambda which, first, *rest: (
+        armed.append((which, first)) if which == signal.ITIMER_REAL
+        else setitimer(which, first, *rest)))
     guard = _guard(guards, 1.0, 0.25)          # a backstop of 1 s
     assert guard.backstop == pytest.approx(1.0)
-    runtime.guarded(guard, lambda: time.sleep(0.6))
-    runtime.guarded(guard, lambda: time.sleep(0.6))   # past 1 s since the first: re-armed
-    guard.disarm()
-    time.sleep(1.2)                            # it fires here, between calls
-    runtime.guarded(guard, lambda: time.sleep(0.6))   # armed anew
+
+    def call(lasting: float, expiries: tuple[float, ...] = ()) -> None:
+        """A call of `lasting` s on the test's clock; the timer fires at `expiries`."""
+        def body() -> None:
+            began = now[0]
+            for at in expiries:
+                now[0] = began + at
+                guard._wall_expired()
+            now[0] = began + lasting
+        assert runtime.guarded(guard, body) == (None, None)
+        guard.disarm()
+
+    call(0.6)
+    assert armed == [(signal.ITIMER_REAL, 1.0)]            # armed once, at the first call
+    call(0.6, expiries=(0.4,))                 # fires 1 s after the first began: re-armed
+    assert armed[1:] == [(signal.ITIMER_REAL, pytest.approx(0.6))]   # for the call's rest
+    now[0] += 1.2
+    guard._wall_expired()                      # fires between calls: noted, not re-armed
+    assert len(armed) == 2
+    call(0.6)
+    assert armed[2:] == [(signal.ITIMER_REAL, 1.0)]        # armed anew at the next call
+    with pytest.raises(Ended, match="wall time limit"):
+        call(10, expiries=(0.4, 1.0))          # re-armed for 0.6, then the call's 1 s is up
+    assert armed[3:] == [(signal.ITIMER_REAL, pytest.approx(0.6))]
+
+
+def test_a_hung_call_ends_at_its_wall_backstop(guards) -> None:
+    """The same backstop on the real timer: a call that sleeps is ended by it."""
+    guard = _guard(guards, 1.0, 0.25)
     began = time.monotonic()
     with pytest.raises(Ended, match="wall time limit"):
         runtime.guarded(guard, lambda: time.sleep(10))
-    assert 0.9 < time.monotonic() - began < 5           # a hang guard, not a measure
+    assert 0.9 < time.monotonic() - began < 9           # a hang guard, not a measure
 
 
 def test_the_host_reads_each_childs_run_queue_wait_from_one_open_file(monkeypatch) -> None:
