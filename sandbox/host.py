@@ -126,6 +126,7 @@ class Child:
         self._cpu_at_account = 0.0
         self._sent_at_cpu = 0.0
         self._own: _sched.OwnTime | None = None   # the pending request's own time
+        self._kept: _sched.KeptFile | None = None
         self._wall = 0.0                      # and its limit
         self._told = False                    # an executable bot's keeper told it is over
         self._last_deadline = 0.0
@@ -172,7 +173,7 @@ class Child:
             else limits.wall_per_call_s
         self._wall = max(1, calls) * per_call
         now = time.monotonic()
-        self._own = _sched.OwnTime(self._timed_pids(), now)
+        self._own = _sched.OwnTime(self._timed_pids(), now, self._schedstat())
         self._told = False
         self._deadline = now + self._wall
         self._last_deadline = now + STARVED_TIMES * (self._wall + limits.watchdog_grace_s)
@@ -264,6 +265,15 @@ class Child:
         self._told = True
         self._last_deadline = min(self._last_deadline, now + self.limits.watchdog_grace_s)
         return None
+
+    def _schedstat(self) -> _sched.KeptFile:
+        """The schedstat of the process timed first (`_timed_pids`), opened once."""
+        pid = self._keeper_pid() or self.pid
+        if self._kept is None or self._kept.pid != pid:
+            if self._kept is not None:
+                self._kept.close()
+            self._kept = _sched.KeptFile(pid)
+        return self._kept
 
     def _timed_pids(self) -> list[int]:
         """The tasks whose time is the request's: the bot's interpreter, and an executable
@@ -365,6 +375,9 @@ def release(proc) -> None:
         except OSError:
             pass
     proc.down_w = proc.up_r = -1
+    if getattr(proc, "_kept", None) is not None:
+        proc._kept.close()
+        proc._kept = None
     if proc.cgroups:
         proc.cgroups.remove()
     if proc.scratch:

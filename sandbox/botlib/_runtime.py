@@ -78,10 +78,28 @@ class TimeLimit(Exception):
 # only a backstop, never extended: the host's last look at a call (STARVED_TIMES its wall
 # limit and the watchdog's grace), which a call starved to a few % of a core may need.
 
+CPU_TICK_S = 0.005       # the guard's CPU timer fires every this much of the process's CPU
+_cpu_now = time.clock_gettime            # bound here: a bot may rebind time's own
+_PROCESS_CPU = time.CLOCK_PROCESS_CPUTIME_ID
+_wall_now = time.perf_counter
+
 
 class Guard:
-    """Per-call limits: CPU seconds (ITIMER_PROF), and a wall backstop (ITIMER_REAL) at
-    the host's last look (see above): the wall limit itself is the host's to judge.
+    """Per-call limits: CPU seconds, and a wall backstop at the host's last look (see
+    above): the wall limit itself is the host's to judge.
+
+    One system call per call, not two timers armed for each (a Robot Game request is one
+    short call per robot; those timers were up to 8 % of a child's time in its turns,
+    measured): a call reads the process's CPU clock as it begins. The CPU timer
+    (ITIMER_PROF) ticks every CPU_TICK_S of the process's CPU from the first call to the
+    exit, and a tick in a call reads the clock again: the call's CPU, exact, judged at
+    most a tick late (as a one-shot timer is, at the kernel's tick); a tick late, or two
+    merged while the bot was in a long C call, still reads the true clock. It fires only
+    while the process computes, so a child waiting for its next request is not woken.
+    The wall backstop (ITIMER_REAL) is armed once and runs on across calls: when it fires
+    in a call that began after it was armed, it is re-armed for what that call has left,
+    so each call still gets exactly the backstop; one that fires between calls is
+    re-armed at the next call.
 
     When a limit fires inside bot code, `on_fatal` reports the reason and ends the
     process, so a bot cannot catch it. The host's watchdog backs this up. A game with a
@@ -103,40 +121,51 @@ class Guard:
         self.fired = False
         self.backstop = STARVED_TIMES * (wall + self.limits.get("watchdog_grace_s", 0.0))
         self._soft_armed = False
-        self._hard_left = cpu
         self._in_call = False
+        self._ticking = False           # the CPU timer runs (from the first call on)
+        self._began_cpu = 0.0           # the process's CPU clock as the call began
+        self._wall_armed = False        # the wall backstop is running
+        self._began_wall = 0.0
         self._bot_gc = _gc_isenabled()
         _gc_disable()
         signal.signal(signal.SIGPROF, self._cpu_expired)
         signal.signal(signal.SIGALRM, self._wall_expired)
 
-    # Timers are armed on entering a call and left running on exit (each call re-arms
-    # them; `disarm` ends a request): two system calls per bot call instead of four. An
-    # expiry outside a call is ignored, so it never lands in the runtime's own code.
+    # An expiry outside a call is ignored (a wall one noted), so it never raises in the
+    # runtime's own code. The timers start at the first call, once the layers are on: a
+    # tick interrupts a system call, and the layers' own calls are not retried.
     def _cpu_expired(self, *_):
         if not self._in_call:
             return
-        if self._soft_armed:
+        used = _cpu_now(_PROCESS_CPU) - self._began_cpu
+        if self._soft_armed and used >= self.soft:
             self._soft_armed = False
             self.fired = True
-            signal.setitimer(signal.ITIMER_PROF, self._hard_left)
             raise TimeLimit("act went past its time limit")
-        self.on_fatal("cpu time limit")
+        if used >= self.cpu:
+            self.on_fatal("cpu time limit")
 
     def _wall_expired(self, *_):
-        if self._in_call:
-            self.on_fatal("wall time limit (hang)")
+        if not self._in_call:
+            self._wall_armed = False        # lapsed between calls: the next call arms it
+            return
+        left = self.backstop - (_wall_now() - self._began_wall)
+        if left > 0:                        # armed in an earlier call: this one's runs on
+            signal.setitimer(signal.ITIMER_REAL, left)
+            return
+        self.on_fatal("wall time limit (hang)")
 
     def __enter__(self):
         self.fired = False
-        if self.soft is not None and self.soft < self.cpu:
-            self._soft_armed = True
-            self._hard_left = self.cpu - self.soft
-            signal.setitimer(signal.ITIMER_PROF, self.soft)
-        else:
-            self._soft_armed = False
-            signal.setitimer(signal.ITIMER_PROF, self.cpu)
-        signal.setitimer(signal.ITIMER_REAL, self.backstop)
+        self._soft_armed = self.soft is not None and self.soft < self.cpu
+        if not self._ticking:
+            signal.setitimer(signal.ITIMER_PROF, CPU_TICK_S, CPU_TICK_S)
+            self._ticking = True
+        self._began_cpu = _cpu_now(_PROCESS_CPU)
+        self._began_wall = _wall_now()
+        if not self._wall_armed:
+            signal.setitimer(signal.ITIMER_REAL, self.backstop)
+            self._wall_armed = True
         self._in_call = True
         if self._bot_gc:
             _gc_enable()
@@ -147,10 +176,8 @@ class Guard:
         self._in_call = False
 
     def disarm(self):
-        """Stop both timers: the end of a request."""
+        """The end of a request: no call runs. The timers run on (see above)."""
         self._in_call = False
-        signal.setitimer(signal.ITIMER_PROF, 0)
-        signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 class NoGuard:

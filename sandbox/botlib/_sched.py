@@ -37,10 +37,12 @@ def _read(path):
         os.close(fd)
 
 
-def waited_s(pid):
+def waited_s(pid, kept=None):
     """Seconds task `pid` (a process's main thread) has waited on a run queue in its life,
-    or None when it is gone or this kernel (or this process, in a sandbox) cannot say."""
-    data = _read(f"/proc/{pid}/schedstat")
+    or None when it is gone or this kernel (or this process, in a sandbox) cannot say.
+    `kept`: a KeptFile of that task's schedstat, read again instead of opened anew."""
+    data = kept.read() if kept is not None and kept.pid == pid \
+        else _read(f"/proc/{pid}/schedstat")
     try:
         return int(data.split()[1]) / 1e9
     except (AttributeError, IndexError, ValueError):
@@ -57,16 +59,44 @@ def runnable(pid):
     return at >= 0 and data[at + 2:at + 3] == b"R"
 
 
+class KeptFile:
+    """/proc/PID/schedstat of a task looked at request after request (a host's child),
+    opened once and read again from its start (pread): 1 us a look against 5 us for an
+    open, a read and a close (measured). The open file is the task's own: once it is gone
+    a read fails (ESRCH), even if its pid is given to another."""
+
+    def __init__(self, pid):
+        self.pid = pid
+        try:
+            self.fd = os.open(f"/proc/{pid}/schedstat", os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            self.fd = -1
+
+    def read(self):
+        if self.fd < 0:
+            return None
+        try:
+            return os.pread(self.fd, 1024, 0)
+        except OSError:
+            return None
+
+    def close(self):
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+
 class OwnTime:
     """The own time of a request: the wall time since it began, less what its tasks waited
     to run since then. `pids` are the tasks running when it began (their waits then are
     the baselines); a task seen later was born during it (baseline 0)."""
 
-    def __init__(self, pids, now):
+    def __init__(self, pids, now, kept=None):
         self.began = now
         self.base = {}
+        self.kept = kept                # a KeptFile of one of them
         for pid in pids:
-            waited = waited_s(pid)
+            waited = waited_s(pid, kept)
             if waited is not None:
                 self.base[pid] = waited
         self.waited = {}
@@ -75,7 +105,7 @@ class OwnTime:
         """(own seconds, whether a task is runnable now), reading `pids` afresh."""
         busy = False
         for pid in pids:
-            waited = waited_s(pid)
+            waited = waited_s(pid, self.kept)
             if waited is None:
                 continue
             since = waited - self.base.get(pid, 0.0)

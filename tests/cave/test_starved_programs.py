@@ -62,7 +62,7 @@ def _first_turn(tmp_path: Path, monkeypatch, waited: float | None, cpu_share: fl
         real_init(self, *args, **kwargs)
         born[self.pid] = time.monotonic()
 
-    def waited_s(pid):
+    def waited_s(pid, kept=None):
         return None if waited is None else waited * (time.monotonic() - born[pid])
 
     monkeypatch.setattr(_program.Program, "__init__", init)
