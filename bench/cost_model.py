@@ -174,6 +174,7 @@ class Meter:
         self.acts = 0                  # ns, both bots
         self.child_turns = 0           # ns, the children's turns, acts included
         self.turn_loop = 0             # ns, rgkit's turn loop
+        self.calls = 0                 # act calls asked of the players
         self.host_turns: list[int] = []
         self.all_turns: list[int] = []         # host + every child, less acts
         self.child_turn_samples: list[int] = []
@@ -210,6 +211,7 @@ def instrument() -> None:
         began = time.thread_time_ns()
         replies, failed = standard_exchange(children, payloads)
         spent = time.thread_time_ns() - began
+        METER.calls += sum(calls for _, calls in payloads.values())
         METER.exchange_host += spent
         METER.host_turns.append(spent)
         whole = spent
@@ -233,6 +235,7 @@ def instrument() -> None:
         began = time.thread_time_ns()
         result = off_exchange(self, payloads)
         spent = time.thread_time_ns() - began
+        METER.calls += sum(calls for _, calls in payloads.values())
         acts = SINK.take()
         METER.exchange_host += spent
         METER.acts += acts
@@ -394,12 +397,13 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def measure(modes: list[str], pair: list[str], games: int, turns: int,
-            calls: int) -> dict:
+            guarded_calls: int) -> dict:
     """Every figure of the table: per mode, per column (None: not this mode's)."""
     instrument()
     if "rgkit" in modes:
         instrument_rgkit()
     per_match: dict[str, dict[str, list[float]]] = {m: defaultdict(list) for m in modes}
+    calls: dict[str, list[int]] = defaultdict(list)
     host_turns: dict[str, list[float]] = defaultdict(list)
     child_turns: dict[str, list[float]] = defaultdict(list)
     all_turns: dict[str, list[float]] = defaultdict(list)
@@ -420,9 +424,12 @@ def measure(modes: list[str], pair: list[str], games: int, turns: int,
                 host_turns[mode] += [ns / 1000 for ns in METER.host_turns]
                 child_turns[mode] += [ns / 1000 for ns in METER.child_turn_samples]
                 all_turns[mode] += [ns / 1000 for ns in METER.all_turns]
+                if METER.calls:
+                    calls[mode].append(METER.calls)
             for mode in modes:
                 if "guarded_call_us" in APPLIES[mode]:
-                    per_match[mode]["guarded_call_us"].append(guard_cost(mode, calls))
+                    per_match[mode]["guarded_call_us"].append(guard_cost(mode,
+                                                                            guarded_calls))
     rows = {}
     for mode in modes:
         row: dict[str, float | None] = {key: None for key in COLUMNS}
@@ -435,7 +442,9 @@ def measure(modes: list[str], pair: list[str], games: int, turns: int,
                 row[f"turn_{side}_p99_us"] = percentile(samples, 99)
         rows[mode] = {key: (row[key] if key in APPLIES[mode] else None) for key in COLUMNS}
     figures = {"games": games, "turns": turns, "pair": pair, "seeds": [1, games],
-               "guarded_calls": calls, "machine": machine(),
+               "guarded_calls": guarded_calls, "machine": machine(),
+               # act calls a match asks of the players (off and standard: the same match)
+               "acts_per_match": {m: statistics.median(c) for m, c in calls.items()},
                "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
                "columns": {key: {"header": h, "unit": u, "clock": c}
                            for key, (h, u, c) in COLUMNS.items()},
