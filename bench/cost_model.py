@@ -404,6 +404,7 @@ def measure(modes: list[str], pair: list[str], games: int, turns: int,
         instrument_rgkit()
     per_match: dict[str, dict[str, list[float]]] = {m: defaultdict(list) for m in modes}
     calls: dict[str, list[int]] = defaultdict(list)
+    sums: dict[str, dict[str, list[float]]] = {m: defaultdict(list) for m in modes}
     host_turns: dict[str, list[float]] = defaultdict(list)
     child_turns: dict[str, list[float]] = defaultdict(list)
     all_turns: dict[str, list[float]] = defaultdict(list)
@@ -426,6 +427,10 @@ def measure(modes: list[str], pair: list[str], games: int, turns: int,
                 all_turns[mode] += [ns / 1000 for ns in METER.all_turns]
                 if METER.calls:
                     calls[mode].append(METER.calls)
+                for side, samples in (("host", METER.host_turns),
+                                      ("child", METER.child_turn_samples)):
+                    if samples:
+                        sums[mode][side].append(sum(samples) / 1e6)
             for mode in modes:
                 if "guarded_call_us" in APPLIES[mode]:
                     per_match[mode]["guarded_call_us"].append(guard_cost(mode,
@@ -445,6 +450,10 @@ def measure(modes: list[str], pair: list[str], games: int, turns: int,
                "guarded_calls": guarded_calls, "machine": machine(),
                # act calls a match asks of the players (off and standard: the same match)
                "acts_per_match": {m: statistics.median(c) for m, c in calls.items()},
+               # a match's turns, less the acts, summed (ms, medians): the per-turn
+               # columns' share of the total
+               "turns_ms_per_match": {m: {side: statistics.median(v) for side, v in s.items()}
+                                      for m, s in sums.items() if s},
                "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
                "columns": {key: {"header": h, "unit": u, "clock": c}
                            for key, (h, u, c) in COLUMNS.items()},
