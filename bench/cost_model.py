@@ -11,12 +11,13 @@ a warm-up match first, untimed), the modes interleaved match by match, all in th
   Children: their CPU over the match (RUSAGE_CHILDREN, once reaped) less their turns
   (below): the fork's tail, hardening, the interpreter, the bot's import, the start frame,
   the exit.
-- a turn's exchange, p50 and p99 over every turn of every match. Host: this thread's CPU
-  clock (`time.thread_time_ns`) from sending a turn's requests to having every reply
-  decoded (`host.exchange`; off: `InProcessPlayers.exchange`; rgkit: its
+- a turn's exchange, p50 and p99 over every turn (that asked a bot) of every match.
+  Host: this thread's CPU clock (`time.thread_time_ns`) from sending a turn's requests
+  to having every reply decoded (`host.exchange`; off: `InProcessPlayers.exchange`; rgkit: its
   `Game._get_robots_responses`), less the bots' act calls where they run in this
   process. Child: per child and turn, the child's CPU clock, read by the host as it does
-  (after the previous reply to after this one), less the bot's own act calls.
+  (after the previous reply to after this one), less the bot's own act calls. All: the
+  host's side and every child's of the same turn.
 - a guarded call: what `guarded(guard, f)` costs over `f()` for a trivial `f`, per call,
   on the thread's CPU clock: standard's `Guard`, in a forked process with the guard's
   timers armed (after a first call, as in a child); off's `NoGuard`, in this process.
@@ -213,6 +214,8 @@ def instrument() -> None:
         spent = time.thread_time_ns() - began
         METER.calls += sum(calls for _, calls in payloads.values())
         METER.exchange_host += spent
+        if not payloads:                # a turn with no robot asks nobody: no sample
+            return replies, failed
         METER.host_turns.append(spent)
         whole = spent
         for ai, reply in replies.items():
@@ -239,8 +242,9 @@ def instrument() -> None:
         acts = SINK.take()
         METER.exchange_host += spent
         METER.acts += acts
-        METER.host_turns.append(spent - acts)
-        METER.all_turns.append(spent - acts)
+        if payloads:
+            METER.host_turns.append(spent - acts)
+            METER.all_turns.append(spent - acts)
         return result
 
     inprocess.InProcessPlayers.exchange = in_process
@@ -258,8 +262,9 @@ def instrument_rgkit() -> None:
         acts = SINK.take()
         METER.exchange_host += spent
         METER.acts += acts
-        METER.host_turns.append(spent - acts)
-        METER.all_turns.append(spent - acts)
+        if acts:                        # its bots were asked (each reports its acts)
+            METER.host_turns.append(spent - acts)
+            METER.all_turns.append(spent - acts)
         return result
 
     def timed_turns(self, *args, **kwargs):
