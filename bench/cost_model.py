@@ -220,7 +220,11 @@ def instrument() -> None:
         whole = spent
         for ai, reply in replies.items():
             child = children[ai]
-            acts = sum(reports(reply.get("out") or ""))
+            said = reports(reply.get("out") or "")
+            if not said and payloads[ai][1]:
+                raise SystemExit(f"error: seat {ai}'s bot reported no acts for a turn (its "
+                                 f"output past the sandbox's cap?): try fewer --turns")
+            acts = sum(said)
             before = METER.last_reading.get(id(child), child._sent_at_cpu)
             turn = round((child.cpu_used - before) * 1e9)
             METER.last_reading[id(child)] = child.cpu_used
