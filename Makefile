@@ -79,6 +79,7 @@ bench: $(TEST_STAMP)
 	$(PY) bench/sandbox_bench.py
 	$(PY) bench/robotgame_bench.py
 	$(PY) bench/robotgame_batch_bench.py
+	$(PY) bench/cost_model.py
 	$(PY) bench/ruby_bench.py
 	$(PY) bench/batch_bench.py
 	$(PY) bench/replay_bench.py
