@@ -17,6 +17,7 @@ Then an arena batch of the arena samples in the three modes.
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import resource
 import shutil
@@ -72,6 +73,15 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def compiled() -> None:
+    """The tree's modules compiled to their caches, as an installed package has them (pip
+    compiles rgkit's): where PYTHONDONTWRITEBYTECODE is set, each command (and each jail
+    zygote) would compile the ones without a cache from source again, 70-150 ms of CPU
+    that rgrun does not spend."""
+    for package in ("orchestrator", "engine", "sandbox"):
+        compileall.compile_dir(ROOT / package, quiet=1)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100, help="games per pair and variant")
@@ -80,6 +90,7 @@ def main() -> None:
                         help="games of the arena batch (0: none)")
     parser.add_argument("--pairs", type=int, default=len(PAIRS), help="how many of the pairs")
     args = parser.parse_args()
+    compiled()
     rgrun = shutil.which("rgrun", path=str(Path(sys.executable).parent))
     cores = len(os.sched_getaffinity(0))
     table = Table(title=f"Robot Game, {args.games} games per batch, {cores} cores, games/s "

@@ -53,7 +53,7 @@ from sandbox.jailplayers import (
     read_marker,
 )
 from sandbox.limits import Limits
-from sandbox.modes import get_mode
+from sandbox.modes import JAIL_GAMES, get_mode
 from sandbox.processes import describe_exit, kill_tree, reap
 from sandbox.zygote import Zygote
 
@@ -104,17 +104,24 @@ class JailFailure:
 
 _zygote: Zygote | None = None
 _zygote_job = ""                 # the job module _zygote's jails run
+_zygote_games: tuple[str, ...] = ()   # the games it was started for (): every game
 _lock = threading.Lock()
 
 
-def jail_zygote(job_module: str) -> Zygote:
+def jail_zygote(job_module: str, games: tuple[str, ...] = ()) -> Zygote:
     """This process's jail zygote, whose jails run `job_module` (a module the project
     holds, named by the caller: see `sandbox/_jailzygote.py`), started on first use (and
-    again after a fork or death, or for another job module)."""
-    global _zygote, _zygote_job
+    again after a fork or death, for another job module, or for a game it was not started
+    for). Given `games`, it loads only what their engines import on first use (numpy is
+    the arena's alone: 100 ms of CPU a Robot Game batch does not spend); () is every game."""
+    global _zygote, _zygote_job, _zygote_games
     with _lock:
+        covered = not _zygote_games or bool(games) and set(games) <= set(_zygote_games)
+        # One started anew serves the games of the last one too: a process that
+        # alternates games starts no more than one zygote per game.
+        wanted = tuple(sorted({*games, *_zygote_games})) if games else ()
         if _zygote is None or _zygote.owner != os.getpid() or not _zygote.alive() \
-                or _zygote_job != job_module:
+                or _zygote_job != job_module or not covered:
             if _zygote is not None and _zygote.owner == os.getpid():
                 _zygote.close()
             # A game kept elsewhere is one the jail's registry knows too: named in
@@ -122,10 +129,11 @@ def jail_zygote(job_module: str) -> Zygote:
             # site dirs the zygote is given: PYTHONPATH, an editable install).
             named = {"ARENA_GAMES": os.environ["ARENA_GAMES"]} \
                 if os.environ.get("ARENA_GAMES") else {}
+            told = {JAIL_GAMES: ",".join(wanted)} if wanted else {}
             _zygote = Zygote(JAIL_ZYGOTE, (job_module, str(PROJECT),
                                            *plugins.homes(plugins.GAMES_GROUP)),
-                             {**NO_THREADS, **named})
-            _zygote_job = job_module
+                             {**NO_THREADS, **named, **told})
+            _zygote_job, _zygote_games = job_module, wanted
         return _zygote
 
 
@@ -148,9 +156,9 @@ class Jail:
     """One jailed match: spawn, hand it the match, watch the running bot, read the end."""
 
     def __init__(self, limits: Limits, bots: int, isolation: Isolation,
-                 job_module: str) -> None:
+                 job_module: str, game: str = "") -> None:
         """Spawn the jail, which runs `job_module`'s `play`, and let it harden; it waits
-        for its match (`run`)."""
+        for its match (`run`), a match of `game` (if given: its zygote need hold no more)."""
         self.limits = limits
         self.own = jail_limits(limits, bots)
         self.layers: list[str] = []
@@ -176,8 +184,9 @@ class Jail:
             self.cgroups = ChildCgroups((self.own.memory_mb + CGROUP_SLACK_MB) << 20,
                                         self.own.tasks)
         try:
-            self.pid = jail_zygote(job_module).spawn(down_r, up_w, isolation.namespaces(),
-                                                     "match", extra_fds=(marker_fd,))
+            zygote = jail_zygote(job_module, (game,) if game else ())
+            self.pid = zygote.spawn(down_r, up_w, isolation.namespaces(), "match",
+                                    extra_fds=(marker_fd,))
         except BaseException:
             for fd in (self.down_w, self.up_r):
                 os.close(fd)
@@ -375,20 +384,20 @@ def _in_background(work, *args) -> Future:
 
 
 def _take(key: tuple, limits: Limits, bots: int, isolation: Isolation,
-          job_module: str) -> Jail:
+          job_module: str, game: str = "") -> Jail:
     """The jail kept ready for `key`, or a new one; and, if kept, the next one started.
     The first take starts none: a batch's one line-up plays on in the jail it gets, and
     a spare is wanted only once jails change (a new line-up, a kill)."""
     ready = _spares.pop(key, None)
     if keep_spares and key in _taken:
-        _spares[key] = _in_background(Jail, limits, bots, isolation, job_module)
+        _spares[key] = _in_background(Jail, limits, bots, isolation, job_module, game)
     _taken.add(key)
     if ready is not None:
         try:
             return ready.result()
         except Exception:
             pass                # the next attempt says why, if it fails again
-    return Jail(limits, bots, isolation, job_module)
+    return Jail(limits, bots, isolation, job_module, game)
 
 
 def _reused(key: tuple, lineup: tuple) -> Jail | None:
@@ -438,10 +447,10 @@ def run(spec, check, on_turn=None, replay: bool = False, max_turns: int = 0, *,
     where the jail lacks a layer."""
     isolation = Isolation(get_mode(spec.sandbox).tier, spec.skip_layers)  # type: ignore[arg-type]  # a jail's mode has a tier
     key = (os.getpid(), threading.get_ident(), spec.limits, len(spec.bots), isolation,
-           job_module)
+           job_module, spec.game)
     lineup = tuple(sorted(bot.sha256 for bot in spec.bots))
     jail = _reused(key, lineup) or _take(key, spec.limits, len(spec.bots), isolation,
-                                         job_module)
+                                         job_module, spec.game)
     _playing.add(jail)
     try:
         outcome = jail.run({"spec": spec, "replay": replay}, on_turn, max_turns)

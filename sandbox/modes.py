@@ -92,6 +92,10 @@ INSIDE = Mode("match:inside", "the inside of a match jail.", JailPlayers, tier=N
 BUILT_IN = (STANDARD, STRICT, BWRAP, MATCH, OFF, INSIDE)
 DEFAULT_MODE = STANDARD.name
 IN_JAIL = INSIDE.name
+# The games a match jail's zygote is started for, comma-separated, in its environment (the
+# host's `sandbox/matchjail.py` sets it; the job module's `preload` reads it and drops it):
+# the zygote loads only what those games' engines import on first use.
+JAIL_GAMES = "ARENA_JAIL_GAMES"
 
 
 def _add(modes: dict[str, Mode], mode: Mode, plugin: str) -> None:

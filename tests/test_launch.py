@@ -6,6 +6,7 @@ import sys
 
 import pytest
 
+from orchestrator.cli import launch
 from orchestrator.cli.launch import wants_jail_zygote, wants_zygote
 from sandbox import zygote
 
@@ -37,6 +38,57 @@ def test_only_sandboxed_run_and_check_warm_the_zygote(args, wanted) -> None:
 ])
 def test_jailed_batches_warm_the_jail_zygote(args, wanted) -> None:
     assert wants_jail_zygote(args) is wanted
+
+
+@pytest.mark.parametrize("args, games", [
+    (["batch", "a.py", "b.py", "--game", "robotgame", "--sandbox", "match"], ("robotgame",)),
+    (["batch", "a.py", "b.py", "--sandbox=match", "--game=race"], ("race",)),
+    (["batch", "a.py", "b.py", "--sandbox", "match"], ()),   # the bots will say: every game's
+])
+def test_the_jail_zygote_is_warmed_for_the_game_the_command_names(args, games) -> None:
+    # Issue 44: the warmed zygote loads only what that game's engine imports on first use.
+    assert launch.jail_games(args) == games
+
+
+NUMPY_IN = """
+def numpy_in(pid):
+    with open(f"/proc/{pid}/maps") as f:
+        return "_multiarray_umath" in f.read()
+
+def play(name):
+    game = get_game(name)
+    bots = [read_bot(p) for p in game.demo_lineup(on_skip=lambda _: None)][:2]
+    rules = game.rules(game.presets[0], max_turns=3)
+    result = run_match(MatchSpec(name, game.find_map(None), bots, 1, rules, None, "match"))
+    assert result["sandbox_mode"] == "match" and "sandbox_note" not in result, result
+"""
+
+
+def test_a_robot_game_jail_zygote_starts_without_numpy_and_an_arena_one_with_it() -> None:
+    # Issue 44: numpy is the arena engine's alone, 100 ms of CPU in every jail zygote: the
+    # zygote started for a Robot Game match does not load it, and an arena match after it
+    # gets a zygote of its own that does (its jails never import it themselves).
+    code = """
+from orchestrator.games import get_game
+from orchestrator.runner.bots import read_bot
+from orchestrator.runner.match import MatchSpec, run_match
+from sandbox import matchjail
+""" + NUMPY_IN + """
+play("robotgame")
+first = matchjail.jail_zygote_pid()
+assert first is not None and not numpy_in(first), "numpy in a Robot Game jail zygote"
+play("robotgame")
+assert matchjail.jail_zygote_pid() == first
+play("arena")
+second = matchjail.jail_zygote_pid()
+assert second != first and numpy_in(second), (first, second)
+play("robotgame")                 # the new zygote serves the games of the last one too
+assert matchjail.jail_zygote_pid() == second
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=180)
+    assert done.stdout.strip() == "ok", done.stderr[-2000:]
 
 
 def test_a_prestarted_zygote_is_the_one_that_forks_the_children() -> None:

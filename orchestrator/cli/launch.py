@@ -52,6 +52,13 @@ def wants_jail_zygote(args: list[str]) -> bool:
     return _prestart(args) == "jail" and _option(args, "--backend", "local") == "local"
 
 
+def jail_games(args: list[str]) -> tuple[str, ...]:
+    """The game a jailed command names (`--game`), for its jail zygote to load only what
+    that game's engine needs; () (every game's) when the bots will say which."""
+    game = _option(args, "--game", "")
+    return (game,) if game else ()
+
+
 HASH_SEED = "PYTHONHASHSEED"
 
 
@@ -114,7 +121,7 @@ def main() -> None:
             prestart()
         elif wants_jail_zygote(sys.argv[1:]):
             from sandbox.matchjail import jail_zygote
-            jail_zygote(JAIL_JOB)
+            jail_zygote(JAIL_JOB, jail_games(sys.argv[1:]))
         from orchestrator.cli.app import main as cli_main
         cli_main()
     except KeyboardInterrupt:

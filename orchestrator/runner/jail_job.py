@@ -8,6 +8,7 @@ reach: the host takes nothing it returns on its word (`orchestrator/runner/jail_
 from __future__ import annotations
 
 import dataclasses
+import os
 from typing import Any, Callable
 
 from engine import lazy
@@ -15,7 +16,7 @@ from orchestrator.games import GAMES, PLUGIN_MODULE, get_game
 from orchestrator.runner.match import run_match
 from sandbox import plugins
 from sandbox.frames import side_parts
-from sandbox.modes import IN_JAIL
+from sandbox.modes import IN_JAIL, JAIL_GAMES
 
 # The games kept elsewhere, ARENA_GAMES's (modules `arena_game_*`) and the installed ones
 # (their entry points' top-level packages, `pkg.`: set by preload, which loads them): the
@@ -24,13 +25,28 @@ HIDDEN_PREFIXES: tuple[str, ...] = (PLUGIN_MODULE,)
 
 
 def preload() -> list[tuple[str, str | None]]:
-    """In the jail zygote, once: what the engines import on first use (numpy), and every
-    game's bot side (a file kept elsewhere's too), as `_runtime.bot_side` loads them."""
+    """In the jail zygote, once: what the engines import on first use (numpy: the games'
+    its jails will play, when the host named them, else every game's), and every game's
+    bot side (a file kept elsewhere's too), as `_runtime.bot_side` loads them."""
     global HIDDEN_PREFIXES
-    lazy.load_all()
+    named = os.environ.pop(JAIL_GAMES, "")      # gone before any jail: no bot reads it
+    lazy.load_all(_engines(named.split(",")) if named else None)
     sides = [side_parts(get_game(name).bot_side) for name in GAMES]
     HIDDEN_PREFIXES = (PLUGIN_MODULE, *(f"{top}." for top in plugins.LOADED_PACKAGES))
     return sides
+
+
+def _engines(games: list[str]) -> tuple[str, ...] | None:
+    """The packages of these games' engines (where their `new_match` is), or None (every
+    game's) when one is not a game of the registry."""
+    packages = []
+    for name in games:
+        module = getattr(getattr(GAMES.get(name), "rulebook", None), "new_match", None)
+        module = getattr(module, "__module__", None)
+        if not isinstance(module, str):
+            return None
+        packages.append(module.rpartition(".")[0] or module)
+    return tuple(packages)
 
 
 def play(job: dict[str, Any], on_turn: Callable[[int, int], None]) -> dict[str, Any]:

@@ -292,3 +292,25 @@ def test_check_passes_a_bot_that_plays_the_same_game_twice(game, bot) -> None:
     from orchestrator import api
     found = api.check(bot, game=game, turns=10, progress=False)
     assert found["ok"] and found["deterministic"] is True, found
+
+
+def test_the_moves_digest_line_is_the_sorted_items_repr_it_always_was() -> None:
+    """Issue 44 builds each turn's digest line from each item's repr once: the line (and so
+    every stored result's `moves`) stays `repr(sorted(moves.items(), key=repr))`, for every
+    game's kind of moves, ties of equal reprs and an empty turn included."""
+    import random
+
+    from orchestrator.runner.match import moves_digest_line
+    rng = random.Random(44)
+    turns = [{}, {(3, 4): ("move", (3, 5)), (1, 1): ("guard",)},
+             {"0": [1, 2], 0: [1, 2], 1.5: "x", None: ()}]
+    for _ in range(200):
+        turns.append({(rng.randrange(19), rng.randrange(19)):
+                      rng.choice([("guard",), ("suicide",),
+                                  ("attack", (rng.randrange(19), rng.randrange(19)))])
+                      for _ in range(rng.randrange(30))})
+        turns.append({rng.randrange(8): rng.choice(["F", "L", "R", None, 3.5, b"\x01"])
+                      for _ in range(rng.randrange(8))})
+    for moves in turns:
+        assert moves_digest_line(moves) == \
+            (repr(sorted(moves.items(), key=repr)) + "\n").encode()
