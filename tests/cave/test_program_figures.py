@@ -176,6 +176,11 @@ def test_a_persistent_program_shows_the_cpu_and_memory_it_used(game: str, sandbo
     if sandbox == "bwrap" and (problem := bwrap_problem()):
         pytest.skip(f"bubblewrap cannot start a sandbox here: {problem}")
     result, sampler = _play(game, sandbox)
+    if not all(sampler.cpu[b.path.name] for b in BY_GAME[game]):
+        # This test's own sampler never found a program alive (on a busy machine a round
+        # of it, walking every process, can outlast a 5-turn match): nothing to compare
+        # with, so the match is played again once; the checks below are the same.
+        result, sampler = _play(game, sandbox)
     _check(result, sampler, BY_GAME[game])
     if game == "cave" and sandbox == "standard":
         _table_shows(result, monkeypatch)

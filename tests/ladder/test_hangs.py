@@ -53,9 +53,15 @@ def test_hanging_uploads_are_refused_quickly_and_a_flood_stalls_nothing(tmp_path
         before = played()
         answers: list[httpx.Response] = []
 
+        # Every client made before any upload is sent: on a busy machine, making them one
+        # after another spread the flood over longer than a hanging check lasts, so that
+        # every upload found a free place and none was refused.
+        ready = threading.Barrier(FLOOD)
+
         def flood(i: int) -> None:
             bot = HANGERS[i % len(HANGERS)]
             with httpx.Client(base_url=server.url, timeout=120) as client:
+                ready.wait(timeout=120)
                 answers.append(upload(client, "robotgame", f"hanger {i}", bot))
 
         threads = [threading.Thread(target=flood, args=(i,)) for i in range(FLOOD)]
