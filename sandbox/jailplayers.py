@@ -275,25 +275,35 @@ class GuardedPlayer:
         self.fatal = self.fatal or reason
         raise self.runtime_mod.Fatal(self.fatal)
 
+    def _enter_bot(self, calls: int) -> tuple:
+        """The bot's output captured and its guard's handlers in place; what `_leave_bot`
+        puts back. Plain calls, not a context manager: a generator's context per request
+        was a tenth of what the jail's players add to a Robot Game's turns (issue 44)."""
+        guard = self.guard
+        _running[0] = guard
+        saved = sys.stdout, sys.stderr, guard._ticks
+        sys.stdout = sys.stderr = self.output
+        guard.start_request(calls)
+        return saved
+
+    def _leave_bot(self, saved: tuple) -> None:
+        """The bot's code's CPU time and memory growth charged to it; the marker idle."""
+        guard = self.guard
+        guard.end_request()
+        _running[0] = None
+        sys.stdout, sys.stderr, ticks = saved
+        self.cpu_used += (guard._ticks - ticks) * TICK_S
+        self.memory_mb += STATE.memory_growth()
+        STATE.marker.idle()
+
     @contextlib.contextmanager
     def _bot_running(self, calls: int = 1):
-        """The bot's output captured, its guard's handlers in place, and its code's
-        CPU time and memory growth charged to it; the marker idle after."""
-        _running[0] = self.guard
-        out, err = sys.stdout, sys.stderr
-        sys.stdout = sys.stderr = self.output
-        guard = self.guard
-        ticks = guard._ticks
-        guard.start_request(calls)
+        """`_enter_bot` and `_leave_bot` around the block (loading and starting)."""
+        saved = self._enter_bot(calls)
         try:
             yield
         finally:
-            guard.end_request()
-            _running[0] = None
-            sys.stdout, sys.stderr = out, err
-            self.cpu_used += (guard._ticks - ticks) * TICK_S
-            self.memory_mb += STATE.memory_growth()
-            STATE.marker.idle()
+            self._leave_bot(saved)
 
     def start(self, names: list[str], ai: int, key: str, info: dict | None = None) -> None:
         STATE.enter(self.seat, STARTING)
@@ -314,25 +324,13 @@ class GuardedPlayer:
         STATE.attempts.take()
         started, cpu = time.perf_counter(), self.cpu_used
         threads = _thread_count()
-        guard = self.guard
         try:
-            # `_bot_running`, written out: a generator's context per request was a tenth
-            # of what the jail's players add to a Robot Game's turns (issue 44).
-            _running[0] = guard
-            out, err = sys.stdout, sys.stderr
-            sys.stdout = sys.stderr = self.output
-            ticks = guard._ticks
-            guard.start_request(calls)
+            saved = self._enter_bot(calls)
             try:
                 reply = self.runtime.handle(payload)
             finally:
-                guard.disarm()
-                guard.end_request()
-                _running[0] = None
-                sys.stdout, sys.stderr = out, err
-                self.cpu_used += (guard._ticks - ticks) * TICK_S
-                self.memory_mb += STATE.memory_growth()
-                STATE.marker.idle()
+                self.guard.disarm()
+                self._leave_bot(saved)
         except runtime.Fatal as exc:
             reply, problem = None, self.fatal or str(exc)
         except BaseException as exc:
