@@ -46,8 +46,10 @@ _harden, _wire = child_module("_harden"), child_module("_wire")
 _sched = child_module("_sched")
 
 POLL_S = 0.05
-# The wall limit of a request (`calls` times wall_per_call_s) holds its own time, as the
+# The wall limit of a request (`Limits.request_own_s`: calls times wall_per_call_s, at most
+# own_per_turn_s; and no more than is left of the AI's own bank) holds its own time, as the
 # host measures it (`_sched.OwnTime`): its wall time less the time its tasks waited to run.
+# Each request's own time, read again at its end, goes to the bank's count (`own_used`).
 # A sleeper is ended at it whatever it does with its timers or its CPU; a call starved by
 # a loaded machine (its own time about its CPU time) is judged by its CPU limit. A task that
 # is runnable when looked at gets another look (its current wait is not counted yet), up to
@@ -128,6 +130,8 @@ class Child:
         self._own: _sched.OwnTime | None = None   # the pending request's own time
         self._kept: _sched.KeptFile | None = None
         self._wall = 0.0                      # and its limit
+        self._banked = False                  # the limit is what is left of the own bank
+        self.own_used = 0.0                   # own time of its requests so far (the bank's)
         self._told = False                    # an executable bot's keeper told it is over
         self._last_deadline = 0.0
         self._budget = 0.0
@@ -171,7 +175,10 @@ class Child:
         # as its keeper gives it: when none of its programs runs, the next turn starts one.
         per_call = limits.first_wall_s if self.persistent and not self.program.running \
             else limits.wall_per_call_s
-        self._wall = max(1, calls) * per_call
+        self._wall = limits.request_own_s(calls, per_call)
+        left = max(0.0, limits.own_bank_s - self.own_used)
+        self._banked = left < self._wall
+        self._wall = min(self._wall, left)
         now = time.monotonic()
         self._own = _sched.OwnTime(self._timed_pids(), now, self._schedstat())
         self._told = False
@@ -227,7 +234,7 @@ class Child:
         self.idle_cpu += max(0.0, self.cpu_now() - self.cpu_used)
         if self.idle_cpu > self.limits.idle_cpu_s:
             return "cpu time limit: busy between turns (a thread kept running?)"
-        return None
+        return self.own_problem()
 
     def cap_news(self) -> list[str]:
         """Refusals by the child's cgroups since the last call (the task cap), as
@@ -250,20 +257,42 @@ class Child:
             return "cpu bank exhausted"
         now = time.monotonic()
         if now > self._last_deadline:
+            self._end_own(now)
             return "wall-clock watchdog (hang)"
         if now <= self._deadline or self._told:
+            if self.executable and self._own is not None:
+                # Its programs' waits, read while they live (a program of one turn is gone
+                # by its reply): the turn's own time is then what it took of its own.
+                self._own.look(self._timed_pids(), now, busy_too=False)
             return None
         own, runnable = self._own.look(self._timed_pids(), now)
         if own <= self._wall or runnable:      # it waited to run, or runs: not over yet
             self._deadline = now + max(POLL_S, self._wall - own)
             return None
+        if self._banked:                       # its bank is spent: erased, in every game
+            self._end_own(now)
+            return _sched.bank_reason(self.own_used, self.limits.own_bank_s)
         if not self.executable:
+            self._end_own(now)
             return WALL_LIMIT
         # An executable bot's keeper ends its program's turn as a hang (Cave: a fault of
         # that turn, not of the bot), and answers within the grace.
         self._write({_sched.OVERTIME: True})
         self._told = True
         self._last_deadline = min(self._last_deadline, now + self.limits.watchdog_grace_s)
+        return None
+
+    def _end_own(self, now: float) -> None:
+        """The pending request is over (answered, or ended by a limit): its own time goes
+        to the bank's count."""
+        if self._own is not None:
+            self.own_used += self._own.look(self._timed_pids(), now, busy_too=False)[0]
+            self._own = None
+
+    def own_problem(self) -> str | None:
+        """The own bank spent by the requests so far (a reply that came as it ran out)."""
+        if self.own_used > self.limits.own_bank_s:
+            return _sched.bank_reason(self.own_used, self.limits.own_bank_s)
         return None
 
     def _schedstat(self) -> _sched.KeptFile:
@@ -289,6 +318,7 @@ class Child:
         forked from (the host), so the interpreter's own peak is read while it lives.
         """
         self.cpu_used = self._cpu_at_account = self.cpu_now()
+        self._end_own(time.monotonic())
         if self.wrapped and self.inner_pid:
             self.peak_rss_mb = max(self.peak_rss_mb, peak_rss_of(self.inner_pid))
         if frame is not None and "usage" in frame:
@@ -307,12 +337,12 @@ class Child:
         """The pid (here) of the process whose children are the bot's programs."""
         return self.inner_pid if self.wrapped else self.pid
 
-    def usage(self) -> tuple[float, float]:
-        """CPU s and peak RSS MiB over the match, its programs' included. After the exit,
-        wait4's figures count the keeper and the programs it reaped, but not a running
-        program that died with it: the larger of the two sums is the truth."""
+    def usage(self) -> tuple[float, float, float]:
+        """CPU s, peak RSS MiB and own time (s) over the match, its programs' included.
+        After the exit, wait4's figures count the keeper and the programs it reaped, but
+        not a running program that died with it: the larger of the two sums is the truth."""
         return (max(self.cpu_used, self._cpu_at_account + self.program.cpu_s),
-                max(self.peak_rss_mb, self.program.peak_mb))
+                max(self.peak_rss_mb, self.program.peak_mb), self.own_used)
 
     def _reap(self, timeout: float) -> int | None:
         """Wait up to `timeout` s for the child to exit (`reap`); keep its status, its CPU

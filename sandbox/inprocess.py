@@ -1,8 +1,15 @@
 """`--sandbox off`: bots run inside the host process, for stepping through them with pdb.
 
-No limits and no isolation. The same child-side runtime plays the same match as the
-sandbox does for the same seed; only the bots' output goes to stderr instead of the result.
-An executable bot runs as a plain child process of the host, with the same turn timing.
+No isolation, and no limit that could stop a bot mid-call. The same child-side runtime
+plays the same match as the sandbox does for the same seed; only the bots' output goes to
+stderr instead of the result. An executable bot runs as a plain child process of the host,
+with the same turn timing (its program's own time judged as the host judges it).
+
+A Python bot's own time (its call's wall time less this thread's run-queue wait, from
+/proc) is judged after each request, as far as this mode can: past the request's limit or
+the match's own bank, the AI is erased, as in the standard mode, once the call has
+returned. Not while a debugger holds it: a match in which `breakpoint()` was called, or a
+call that ends with a trace function set (pdb stepping), is not judged for time.
 """
 from __future__ import annotations
 
@@ -11,6 +18,7 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 import time
 import warnings
 
@@ -59,11 +67,29 @@ def _bot_output():
         yield
 
 
+_debugged = [False]          # breakpoint() was called in this process: time is not judged
+
+
+def _note_breakpoint(*args, **kwargs):
+    """sys.breakpointhook, wrapped once: a debugger's pause is not the bot's own time."""
+    _debugged[0] = True
+    return _note_breakpoint.inner(*args, **kwargs)
+
+
+def _watch_breakpoints() -> None:
+    if sys.breakpointhook is not _note_breakpoint:
+        _note_breakpoint.inner = sys.breakpointhook      # type: ignore[attr-defined]
+        sys.breakpointhook = _note_breakpoint
+
+
 class InProcessPlayer:
     """One AI loaded in this process."""
 
-    def __init__(self, bot_side: str, bot: BotSpec, ai: int) -> None:
+    def __init__(self, bot_side: str, bot: BotSpec, ai: int, limits: Limits) -> None:
         runtime = child_runtime()
+        _watch_breakpoints()
+        self.limits = limits
+        self.own_used = 0.0
         self.cpu_used = 0.0
         self.peak_rss_mb = 0.0
         self.startup_output = ""
@@ -84,19 +110,45 @@ class InProcessPlayer:
     def kill(self) -> None:
         """Nothing to kill in-process."""
 
-    def usage(self) -> tuple[float, float]:
-        """CPU s of its calls; its memory is this process's, not its own (0)."""
-        return self.cpu_used, self.peak_rss_mb
+    def usage(self) -> tuple[float, float, float]:
+        """CPU s and own time of its calls; its memory is this process's, not its own (0)."""
+        return self.cpu_used, self.peak_rss_mb, self.own_used
 
-    def call(self, payload: dict) -> dict:
+    def call(self, payload: dict, calls: int = 1) -> dict:
+        thread = threading.get_native_id()
+        waited = _sched().waited_s(thread)
         started, cpu = time.perf_counter(), time.process_time()
         with _bot_output():
             reply = self.runtime.handle(payload)
         self.cpu_used += time.process_time() - cpu
+        self._judge(time.perf_counter() - started, waited, _sched().waited_s(thread), calls)
         reply["warn"] = self.watch.changes() if self.watch else []
         reply["out"] = ""
         reply["busy_s"] = time.perf_counter() - started
         return self.runtime_mod._marks.take(reply)
+
+    def _judge(self, took: float, waited: float | None, now_waited: float | None,
+               calls: int) -> None:
+        """The request's own time (`took` less this thread's wait to run meanwhile) to the
+        bank; Fatal past its limit or the bank, unless a debugger held the call."""
+        own = took - (now_waited - waited) if waited is not None and now_waited is not None \
+            else took
+        self.own_used += max(0.0, own)
+        if _debugged[0] or sys.gettrace() is not None:
+            return
+        limits = self.limits
+        if own > limits.request_own_s(calls):
+            raise self.runtime_mod.Fatal("wall time limit (hang)")
+        if self.own_used > limits.own_bank_s:
+            raise self.runtime_mod.Fatal(_sched().bank_reason(self.own_used,
+                                                              limits.own_bank_s))
+
+
+def _sched():
+    """The child side's `_sched`, imported from the bot path as a child imports it."""
+    child_runtime()
+    import _sched  # noqa: PLC0415
+    return _sched
 
 
 class ProgramPlayer:
@@ -134,13 +186,16 @@ class ProgramPlayer:
         if adapter is not None:
             self.adapter = adapter(self.runner, start_frame(names, ai, key, info), self.limits)
 
-    def call(self, payload: dict) -> dict:
+    def call(self, payload: dict, calls: int = 1) -> dict:
         started = time.perf_counter()
         reply = self.adapter.turn(payload) if self.adapter else self.runner.turn(payload["input"])
         reply["busy_s"] = time.perf_counter() - started
         self._look()
         if "fatal" in reply:
             raise child_runtime().Fatal(str(reply["fatal"]))
+        if self.runner.own_s > self.limits["own_bank_s"]:     # its runner judged each turn
+            raise child_runtime().Fatal(_sched().bank_reason(self.runner.own_s,
+                                                             self.limits["own_bank_s"]))
         return reply
 
     def _look(self) -> None:
@@ -154,9 +209,9 @@ class ProgramPlayer:
         self.cpu_used = max(self.cpu_used, runner.ended_cpu_s)
         self.peak_rss_mb = max(self.peak_rss_mb, runner.ended_peak / (1 << 20))
 
-    def usage(self) -> tuple[float, float]:
-        """CPU s and peak RSS MiB of its programs over the match."""
-        return self.cpu_used, self.peak_rss_mb
+    def usage(self) -> tuple[float, float, float]:
+        """CPU s, peak RSS MiB and own time of its programs over the match."""
+        return self.cpu_used, self.peak_rss_mb, self.runner.own_s
 
     def kill(self) -> None:
         self._look()
@@ -186,7 +241,7 @@ def load_players(bot_side: str, bots: dict[int, BotSpec], limits: Limits
             if bot.program is not None:
                 players[ai] = ProgramPlayer(bot_side, bot, limits)
                 continue
-            players[ai] = InProcessPlayer(bot_side, bot, ai)
+            players[ai] = InProcessPlayer(bot_side, bot, ai, limits)
         except runtime.LoadError as exc:
             failed[ai] = str(exc)
         except Exception as exc:
@@ -200,7 +255,7 @@ def exchange(players: dict, payloads: Payloads) -> Exchanged:
     replies, failed = {}, {}
     for ai, (payload, calls) in payloads.items():
         try:
-            reply = players[ai].call(payload)
+            reply = players[ai].call(payload, calls)
         except runtime.Fatal as exc:
             failed[ai] = str(exc)
             continue

@@ -33,6 +33,7 @@ from gc import disable as _gc_disable
 from gc import enable as _gc_enable
 from gc import isenabled as _gc_isenabled
 
+from sandbox.botlib import child_module
 from sandbox.frames import BotSpec, side_parts, start_frame
 from sandbox.inprocess import ProgramPlayer, child_runtime
 from sandbox.limits import Limits
@@ -44,8 +45,15 @@ from sandbox.replies import reply_problem
 MARKER = struct.Struct("<qiiiii")
 IDLE, LOADING, STARTING, CALLING, POISONED = 0, 1, 2, 3, 4
 REASON_AT = 64           # a poisoned jail's reason: UTF-8 from here, NUL-ended
+_sched = child_module("_sched")
 TICK_S = 0.005           # the jail's CPU timer: a bot's CPU is counted in these
 WALL_TICK_S = 0.05       # the jail's wall timer
+
+
+def _hang_reason() -> str:
+    """A JailGuard's reason past a request's own-time limit (a callable: past the bank's,
+    the reason says the figure then)."""
+    return "wall time limit (hang)"
 
 
 class Poisoned(Exception):
@@ -193,11 +201,13 @@ def _guard_class(runtime):
             self.soft, self.fired, self._soft_armed = None, False, False
             self._in_call, self._bot_gc = False, True
             self._ticks = self._began = self._wall_ticks = 0
-            self._wall_budget = wall
+            self._wall_budget, self._wall_reason = wall, _hang_reason
 
-        def start_request(self, calls):
+        def start_request(self, budget, reason=_hang_reason):
+            """A request of `budget` wall seconds (its own time's limit, or what is left of
+            the bank: `reason` says which) begins."""
             self._wall_ticks = 0
-            self._wall_budget = max(1, calls) * self.wall
+            self._wall_budget, self._wall_reason = budget, reason
             if self._bot_gc:
                 _gc_enable()
 
@@ -213,7 +223,7 @@ def _guard_class(runtime):
         def _wall_tick(self):
             self._wall_ticks += 1
             if self._in_call and self._wall_ticks * WALL_TICK_S >= self._wall_budget:
-                self.on_fatal("wall time limit (hang)")
+                self.on_fatal(self._wall_reason())
 
         def _cpu_expired(self, *_):
             self._ticks += 1
@@ -250,6 +260,7 @@ class GuardedPlayer:
         self.runtime_mod = runtime = child_runtime()
         self.seat, self.limits = seat, limits
         self.cpu_used = 0.0
+        self.own_used = 0.0                # its requests' wall ticks: the jail has no /proc
         self.peak_rss_mb = 0.0             # a share of one process: not measured per bot
         self.memory_mb = 0.0               # the peak growth its calls caused
         self.requests = 0
@@ -275,21 +286,34 @@ class GuardedPlayer:
         self.fatal = self.fatal or reason
         raise self.runtime_mod.Fatal(self.fatal)
 
-    def _enter_bot(self, calls: int) -> tuple:
+    def _enter_bot(self, calls: int, request: bool = False) -> tuple:
         """The bot's output captured and its guard's handlers in place; what `_leave_bot`
         puts back. Plain calls, not a context manager: a generator's context per request
-        was a tenth of what the jail's players add to a Robot Game's turns (issue 44)."""
+        was a tenth of what the jail's players add to a Robot Game's turns (issue 44).
+        A `request`'s wall time is its own time here (no /proc shows its waits), and is
+        bounded by what is left of the own bank too: past either, the jail's result names
+        the bot, and the standard mode plays the match again and judges it."""
         guard = self.guard
         _running[0] = guard
         saved = sys.stdout, sys.stderr, guard._ticks
         sys.stdout = sys.stderr = self.output
-        guard.start_request(calls)
+        limits = self.limits
+        budget = limits.request_own_s(calls)
+        left = limits.own_bank_s - self.own_used
+        if request and left < budget:
+            guard.start_request(left, lambda: _sched.bank_reason(
+                self.own_used + guard._wall_ticks * WALL_TICK_S, limits.own_bank_s))
+        else:
+            guard.start_request(budget)
         return saved
 
-    def _leave_bot(self, saved: tuple) -> None:
-        """The bot's code's CPU time and memory growth charged to it; the marker idle."""
+    def _leave_bot(self, saved: tuple, request: bool = False) -> None:
+        """The bot's code's CPU time and memory growth charged to it (a request's wall time
+        too); the marker idle."""
         guard = self.guard
         guard.end_request()
+        if request:
+            self.own_used += guard._wall_ticks * WALL_TICK_S
         _running[0] = None
         sys.stdout, sys.stderr, ticks = saved
         self.cpu_used += (guard._ticks - ticks) * TICK_S
@@ -325,12 +349,12 @@ class GuardedPlayer:
         started, cpu = time.perf_counter(), self.cpu_used
         threads = _thread_count()
         try:
-            saved = self._enter_bot(calls)
+            saved = self._enter_bot(calls, request=True)
             try:
                 reply = self.runtime.handle(payload)
             finally:
                 self.guard.disarm()
-                self._leave_bot(saved)
+                self._leave_bot(saved, request=True)
         except runtime.Fatal as exc:
             reply, problem = None, self.fatal or str(exc)
         except BaseException as exc:
@@ -347,6 +371,8 @@ class GuardedPlayer:
             problem = "cpu time limit"
         if problem is None and self.cpu_used > limits.cpu_bank_s:
             problem = "cpu bank exhausted"
+        if problem is None and self.own_used > limits.own_bank_s:
+            problem = _sched.bank_reason(self.own_used, limits.own_bank_s)
         if problem is not None:
             self.dead = problem
             raise runtime.Fatal(problem)
@@ -356,8 +382,8 @@ class GuardedPlayer:
         """Its module goes with the attempt."""
         sys.modules.pop(f"bot_{self.seat}", None)
 
-    def usage(self) -> tuple[float, float]:
-        return self.cpu_used, self.peak_rss_mb
+    def usage(self) -> tuple[float, float, float]:
+        return self.cpu_used, self.peak_rss_mb, self.own_used
 
 
 def _thread_count() -> int:
@@ -457,7 +483,7 @@ class JailProgramPlayer(ProgramPlayer):
     def call(self, payload: dict, calls: int) -> dict:
         STATE.enter(self.seat, CALLING, calls)
         try:
-            return super().call(payload)
+            return super().call(payload, calls)
         finally:
             STATE.marker.idle()
 

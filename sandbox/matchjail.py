@@ -287,7 +287,7 @@ class Jail:
         if kind == CALLING:
             calls = min(max(calls, 1), MOST_CALLS)
             cpu = limits.request_cpu_s(calls)
-            wall = calls * limits.wall_per_call_s + limits.watchdog_grace_s
+            wall = limits.request_own_s(calls) + limits.watchdog_grace_s
         elif kind in (LOADING, STARTING):
             cpu = limits.cpu_per_call_s + 0.5
             wall = limits.load_timeout_s if kind == LOADING else \

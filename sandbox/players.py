@@ -7,11 +7,23 @@ turn is exchanged and what isolation its bots got.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Collection, Protocol
+from typing import TYPE_CHECKING, Any, Collection, NamedTuple, Protocol
 
 if TYPE_CHECKING:
     from sandbox.frames import BotSpec
     from sandbox.limits import Limits
+
+
+
+class Usage(NamedTuple):
+    """What the bot of a seat used over an attempt: CPU seconds, peak RSS MiB, and its own
+    time (the wall time of its requests less their run-queue wait, as its mode measures
+    it: `sandbox/botlib/_sched.py`). A tuple: `cpu_s, peak_mb, own_s = usage`."""
+
+    cpu_s: float
+    peak_mb: float
+    own_s: float
+
 
 Payloads = dict[int, tuple[dict, int]]          # seat -> (request, bot calls it makes)
 Exchanged = tuple[dict[int, dict], dict[int, str]]  # replies, and why each failed seat failed
@@ -59,9 +71,9 @@ class Players(Protocol):
         """Stop every bot: kill its processes, drop its module."""
         ...
 
-    def usage(self, seat: int) -> tuple[float, float]:
-        """CPU seconds and peak RSS MiB of the bot of `seat` over the attempt, final
-        once `close` has run."""
+    def usage(self, seat: int) -> Usage:
+        """CPU seconds, peak RSS MiB and own time of the bot of `seat` over the attempt,
+        final once `close` has run."""
         ...
 
 
@@ -114,6 +126,6 @@ class Seats:
         for player in self.loaded.values():
             player.kill()
 
-    def usage(self, seat: int) -> tuple[float, float]:
-        return self.loaded[seat].usage()
+    def usage(self, seat: int) -> Usage:
+        return Usage(*self.loaded[seat].usage())
 

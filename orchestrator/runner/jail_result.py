@@ -10,6 +10,7 @@ standard mode, whose result then stands (`orchestrator/runner/match.py`).
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from orchestrator.games import get_game
@@ -20,7 +21,8 @@ from orchestrator.replay.reader import lineup
 PLAYER_FIELDS: dict[str, tuple[type, ...]] = {
     "name": (str,), "seat": (int,), "bot": (str,), "sha256": (str,), "rank": (int,),
     "status": (str,), "reason": (type(None),), "turn": (type(None),),
-    "overheats": (int,), "cpu_s": (int, float), "peak_rss_mb": (int, float),
+    "overheats": (int,), "cpu_s": (int, float), "own_s": (int, float),
+    "peak_rss_mb": (int, float),
     "stats": (dict,), "warnings": (list,), "errors": (list,), "output": (str,),
     "output_dropped": (int,), "violations": (list,),
 }
@@ -78,6 +80,9 @@ def _malformed(result: Any, replay: Any, game: str, seed: int, max_turns: int, b
                 _wrong_types(player, PLAYER_FIELDS) or not all(
                     isinstance(item, str) for key in ("warnings", "errors", "violations")
                     for item in player[key]):
+            return "its result has a malformed player"
+        if not all(math.isfinite(player[key]) and player[key] >= 0
+                   for key in ("cpu_s", "own_s", "peak_rss_mb")):
             return "its result has a malformed player"
         seat = player["seat"]
         if seat in seen or not 0 <= seat < len(bots) or not 1 <= player["rank"] <= len(bots) or \

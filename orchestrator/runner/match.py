@@ -95,6 +95,7 @@ class Seat:
     reason: str | None = None
     turn: int | None = None
     cpu_s: float = 0.0
+    own_s: float = 0.0             # its requests' own time: wall less run-queue wait
     peak_rss_mb: float = 0.0
     output: str = ""
     output_dropped: int = 0
@@ -488,8 +489,9 @@ def _note_violations(seat: Seat, violations: Iterable[object]) -> None:
 def _account(players: Players, playing: dict[int, Seat]) -> None:
     for i in players.seats():
         if i in playing:
-            cpu_s, peak_mb = players.usage(i)
+            cpu_s, peak_mb, own_s = players.usage(i)
             playing[i].cpu_s = round(cpu_s, 3)
+            playing[i].own_s = round(own_s, 3)
             playing[i].peak_rss_mb = round(peak_mb, 1)
 
 
@@ -526,8 +528,8 @@ def _result(spec: MatchSpec, game: Game, arena_map: Any, seats: list[Seat], matc
             "name": seat.name, "seat": i, "bot": seat.bot.path, "sha256": seat.bot.sha256,
             "rank": rank_of[i], "status": seat.status, "reason": seat.reason,
             "turn": seat.turn, "overheats": stats.get("overheats", 0), "cpu_s": seat.cpu_s,
-            "peak_rss_mb": seat.peak_rss_mb, "stats": stats, "warnings": seat.warnings,
-            "errors": seat.errors, "output": seat.output,
+            "own_s": seat.own_s, "peak_rss_mb": seat.peak_rss_mb, "stats": stats,
+            "warnings": seat.warnings, "errors": seat.errors, "output": seat.output,
             "output_dropped": seat.output_dropped, "violations": seat.violations,
         })
         if seat.scratch is not None:

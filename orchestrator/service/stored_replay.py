@@ -41,7 +41,7 @@ from orchestrator.service.values import game_limits
 from orchestrator.text import shown
 from sandbox import modes
 from sandbox.isolation import SCRATCH_BYTES
-from sandbox.limits import Limits, looser
+from sandbox.limits import Limits, filled, looser
 from sandbox.modes import DEFAULT_MODE
 
 _SHA256 = frozenset("0123456789abcdef")
@@ -171,13 +171,15 @@ def checked_record(record: object, where: str, cpu_limit: float | None = None,
                                     and all(scratch_fits(s) for s in scratch)):
         raise bad(f"scratch: must be one object per bot, each a bot's scratch files (at most "
                   f"{SCRATCH_BYTES} bytes, names and contents) in base64")
-    problem = looser(record["limits"], game_limits(game, cpu_limit, memory_mb))
+    allowed = game_limits(game, cpu_limit, memory_mb)
+    problem = looser(record["limits"], allowed)
     if problem is not None and "looser" in problem:
         raise InputError(f"{where}: the match was played with looser limits than this replay "
                          f"allows ({problem}): give --cpu-limit or --memory-mb as the run did "
                          f"to replay it with them")
     if problem is not None:
         raise bad(f"limits: {problem}")
+    record["limits"] = filled(record["limits"], allowed)
     return record
 
 

@@ -211,6 +211,7 @@ class Runner:
         self.ended_cpu_s = 0.0           # CPU of its programs that have ended, every thread
         self.ended_peak = 0              # their peak RSS, bytes
         self.idle_cpu = 0.0              # CPU a persistent program used between turns
+        self.own_s = 0.0                 # its turns' own time, where /proc shows it (off)
         self.interrupt = -1              # the host's pipe to the keeper (see runner_for)
 
     def _start(self, cpu_s):
@@ -264,7 +265,7 @@ class Runner:
         first = program.turns == 0
         program.turns += 1
         wall = self.limits["first_wall_s"] if first else self.limits["wall_per_call_s"]
-        wall *= max(1, calls)
+        wall = _sched.request_own_s(self.limits, calls, wall)
         # What it used since its last turn ended (threads left running) counts against
         # this turn, and against the match's idle allowance.
         if not first:
@@ -369,12 +370,15 @@ class Runner:
                         out += chunk
             if answer is None and out.strip():
                 answer = bytes(out[:self.answer_cap]).decode("utf-8", "replace").strip()
+            own.look([program.pid], time.monotonic(), busy_too=False)    # before it is reaped
             status = program.reap(block=True)
             if answer is not None:
                 return answer, None
             return None, self._why(program, status)
         finally:
             selector.close()
+            if judged:        # its own time, to the bank (in a sandbox, the host judges it)
+                self.own_s += own.look([program.pid], time.monotonic(), busy_too=False)[0]
 
     def _why(self, program, status):
         """Why a program ended without an answer (None: it ended cleanly, saying nothing)."""

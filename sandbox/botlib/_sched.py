@@ -101,8 +101,9 @@ class OwnTime:
                 self.base[pid] = waited
         self.waited = {}
 
-    def look(self, pids, now):
-        """(own seconds, whether a task is runnable now), reading `pids` afresh."""
+    def look(self, pids, now, busy_too=True):
+        """(own seconds, whether a task is runnable now), reading `pids` afresh. Without
+        `busy_too` (a request's end, for its bank), whether one is runnable is not read."""
         busy = False
         for pid in pids:
             waited = waited_s(pid, self.kept)
@@ -110,5 +111,19 @@ class OwnTime:
                 continue
             since = waited - self.base.get(pid, 0.0)
             self.waited[pid] = max(self.waited.get(pid, 0.0), since)
-            busy = busy or runnable(pid)
-        return now - self.began - sum(self.waited.values()), busy
+            busy = busy or busy_too and runnable(pid)
+        return max(0.0, now - self.began - sum(self.waited.values())), busy
+
+
+def request_own_s(limits, calls, per_call):
+    """The own time a request of `calls` calls may take, `per_call` each, from a child's
+    copy of the limits (a dict): `Limits.request_own_s` (sandbox/limits.py), the same."""
+    return min(max(1, calls) * per_call, max(per_call, limits.get("own_per_turn_s", per_call)))
+
+
+BANK = "time bank"
+
+
+def bank_reason(own_s, bank_s):
+    """Why an AI whose requests took `own_s` of own time in all is over its `bank_s`."""
+    return f"{BANK}: {own_s:.1f} s of own time, past its {bank_s:g} s"

@@ -12,7 +12,7 @@ import dataclasses
 import os
 
 from sandbox.modes import OFF, Mode
-from sandbox.players import Exchanged, Payloads, Players
+from sandbox.players import Exchanged, Payloads, Players, Usage
 
 LOG_VARIABLE = "ARENA_COUNTING_LOG"
 
@@ -56,7 +56,7 @@ class Counting:
         _count("close")
         self.inner.close()
 
-    def usage(self, seat: int) -> tuple[float, float]:
+    def usage(self, seat: int) -> Usage:
         _count("usage")
         return self.inner.usage(seat)
 
