@@ -46,6 +46,9 @@ TASKS_REFUSED = child_module("_attempts").TASKS_REFUSED
 LIMITS = Limits(cpu_per_call_s=0.5, wall_per_call_s=1.0, watchdog_grace_s=3.0, memory_mb=128)
 pytestmark = HOST_WIDE
 SPIN = Limits(cpu_per_call_s=0.5, wall_per_call_s=4.0, watchdog_grace_s=3.0, memory_mb=128)
+NAP = Limits(cpu_per_call_s=0.5, wall_per_call_s=1.0, watchdog_grace_s=3.0, memory_mb=128,
+             own_bank_s=0.5)
+TURN = Limits(cpu_per_call_s=0.5, memory_mb=128)     # the default 5 s a call, and a turn
 API_FILE = BOTLIB / "roborally" / "api.py"
 OUTSIDE_FILES = [Path("/tmp/arena-hostile-escape"), Path("/tmp/arena-hostile-shell-out"),
                  API_FILE.parent / "injected.py"]
@@ -79,6 +82,14 @@ CASES = [
     Case("guard_clock.py", "erased", "wall time limit (hang)"),
     Case("slow_burner.py", "erased", "wall time limit (hang)"),
     Case("thread_runner.py", "erased", "threads kept running after move() returned"),
+    # Stallers under every per-call limit: their match's own-time bank ends them (a small
+    # bank here: on turn 1). Their own time is their wall time less their wait to run,
+    # whatever they sleep on (a timer, their own thread) and whatever clocks they read.
+    Case("napper.py", "erased", "time bank: ", limits=NAP),
+    Case("timer_napper.py", "erased", "time bank: ", limits=NAP),
+    Case("thread_joiner.py", "erased", "time bank: ", limits=NAP),
+    # One 7 s sleep in a team's request: a turn's own time is 5 s, whatever the robots.
+    Case("long_sleep.py", "erased", "wall time limit (hang)", limits=TURN),
     # memory
     # A wall limit of 4 s: the memory cap, not the clock, must stop them on a loaded machine
     # (at 1 s, one went past its wall limit first at a load of 5 on 2 cores).

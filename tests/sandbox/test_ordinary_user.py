@@ -42,7 +42,8 @@ PARTS = {
     "jail-replies": ["tests/sandbox/test_jail_attacks.py", "tests/doors/test_replies.py",
                      "tests/doors/test_red_frames.py"],
     "check": ["tests/sandbox/test_check.py"],
-    "time-hangs": ["tests/doors/test_time_and_determinism.py", "tests/robotgame/test_hangs.py"],
+    "time-hangs": ["tests/doors/test_time_and_determinism.py", "tests/doors/test_own_time.py",
+                   "tests/robotgame/test_hangs.py"],
     "programs-matches": ["tests/cave/test_hostile_programs.py", "tests/arena/test_matches.py",
                          "tests/api/test_code_bots.py", "tests/replay/test_hostile_replays.py"],
     "files": ["tests/doors/test_files.py"],
@@ -68,7 +69,7 @@ def user_of_its_own(request):
 
 
 def test_the_parts_hold_each_suite_once() -> None:
-    assert len(SUITES) == len(set(SUITES)) == 15
+    assert len(SUITES) == len(set(SUITES)) == 16
     assert all((ROOT / suite).is_file() for suite in SUITES)
 
 
