@@ -161,6 +161,23 @@ def test_a_record_with_looser_limits_is_refused_unless_the_reader_gives_them(sto
     assert done.returncode == 0 and "sandbox standard" in done.stderr, done.stderr
 
 
+def test_a_record_made_before_the_own_time_limits_replays_under_the_games_own(stored) -> None:
+    """A match recorded before own_per_turn_s and own_bank_s existed is played again with
+    the game's (sandbox/limits.py, `filled`); a record with a looser bank is refused."""
+    db, _, match_id = stored
+
+    def made_before(record: dict) -> None:
+        del record["limits"]["own_per_turn_s"]
+        record["limits"]["own_bank_s"] = 1e9
+    forge(db, made_before)
+    one_error_line(arena("replay", f"{db}:{match_id}"), f"{db}:{match_id}",
+                   "looser limits than this replay allows (own_bank_s 1e+09 is looser "
+                   "than 150)")
+    forge(db, lambda record: record["limits"].pop("own_bank_s"))
+    done = arena("replay", f"{db}:{match_id}", "--turn", "1")
+    assert done.returncode == 0, done.stderr
+
+
 FORGED_RECORDS: dict[str, tuple[Callable[[dict], Any], str]] = {
     "a negative seed": (lambda r: r.update(seed=-1), "seed: must be a whole number"),
     "a 70-bit seed": (lambda r: r.update(seed=1 << 70), "seed: must be a whole number"),
