@@ -138,7 +138,7 @@ def _watched(program: str) -> tuple[host.Child, subprocess.Popen, int]:
     time.sleep(0.5)                          # the program starts
     now = time.monotonic()
     child._own = host._sched.OwnTime(child._timed_pids(), now)
-    child._wall, child._told = 0.2, False
+    child._wall, child._told, child._banked, child.own_used = 0.2, False, False, 0.0
     child._deadline, child._last_deadline = now + 0.2, now + 30
     return child, proc, keeper_end
 
@@ -184,7 +184,7 @@ def test_a_python_childs_watchdog_ends_a_sleeper_at_its_own_time() -> None:
     try:
         now = time.monotonic()
         child._own = host._sched.OwnTime(child._timed_pids(), now)
-        child._wall, child._told = 0.3, False
+        child._wall, child._told, child._banked, child.own_used = 0.3, False, False, 0.0
         child._deadline, child._last_deadline = now + 0.3, now + 30
         time.sleep(0.1)
         assert child.overrun() is None
