@@ -151,3 +151,39 @@ def test_a_robot_game_napper_forfeits_at_the_games_own_bank(no_stray_processes) 
     assert limits.own_bank_s <= me["own_s"] <= limits.own_bank_s + 1.0, me
     assert me["turn"] < 100 and result["end"] == "forfeit", me
     assert took < 300, took                    # a hang guard only
+
+
+# -- the worst case, written down ------------------------------------------------------------
+TABLE_ROW = re.compile(r"^\| (Robot Arena|Robot Game|Cave Rangers|Race some Robots) \| "
+                       r"([^|]+) \| ([^|]+) \| (\d+) s / (\d+) s \| (\d+) AIs: (\d+) s \|$",
+                       re.MULTILINE)
+TABLE_GAMES = {"Robot Arena": "arena", "Robot Game": "robotgame", "Cave Rangers": "cave",
+               "Race some Robots": "race"}
+
+
+def worst_case_s(limits: Limits, ais: int, erases: bool) -> float:
+    """The longest one match of `ais` AIs can take with the worst bots `limits` allow (the
+    engine aside): an AI that computes meets its CPU bank and one more call, one that waits
+    its own bank; each attempt may wait for its bots to load; a game that erases plays the
+    match again without the erased AI, down to one."""
+    per_ai = max(limits.own_bank_s, limits.cpu_bank_s + limits.cpu_per_call_s)
+    attempts = range(ais, 0, -1) if erases else [ais]
+    return sum(n * per_ai + limits.load_timeout_s for n in attempts)
+
+
+def test_the_worst_case_table_is_what_the_limits_imply() -> None:
+    """docs/security.md's "Time, per game": each game's banks and worst case of one match,
+    computed from its Limits, not written twice."""
+    text = (ROOT / "docs" / "security.md").read_text()
+    rows = {TABLE_GAMES[m.group(1)]: m for m in TABLE_ROW.finditer(text)}
+    assert set(rows) == set(TABLE_GAMES.values()), rows
+    for game, row in rows.items():
+        found = get_game(game)
+        limits = found.limits
+        assert (float(row.group(4)), float(row.group(5))) == \
+            (limits.cpu_bank_s, limits.own_bank_s), game
+        assert f"/ {limits.request_own_s(1):g} s" in row.group(2), (game, row.group(2))
+        assert row.group(3).endswith(f"/ {limits.request_own_s(1000):g} s"), \
+            (game, row.group(3))
+        ais = int(row.group(6))
+        assert float(row.group(7)) == worst_case_s(limits, ais, found.failure == "erase"), game
