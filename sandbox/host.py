@@ -117,6 +117,7 @@ class Child:
         self.out_room = limits.output_bytes
         self.calls = 0                       # the bot calls of the pending request
         self.cpu_used = 0.0
+        self.own_used = 0.0                  # its answered requests' own time
         self.cpu_seen = 0.0                  # the latest reading of its CPU clock
         self.requests = 0
         self.idle_cpu = 0.0
@@ -289,6 +290,9 @@ class Child:
         forked from (the host), so the interpreter's own peak is read while it lives.
         """
         self.cpu_used = self._cpu_at_account = self.cpu_now()
+        if self._own is not None:
+            self.own_used += max(0.0, self._own.look(self._timed_pids(), time.monotonic())[0])
+            self._own = None
         if self.wrapped and self.inner_pid:
             self.peak_rss_mb = max(self.peak_rss_mb, peak_rss_of(self.inner_pid))
         if frame is not None and "usage" in frame:
@@ -307,12 +311,12 @@ class Child:
         """The pid (here) of the process whose children are the bot's programs."""
         return self.inner_pid if self.wrapped else self.pid
 
-    def usage(self) -> tuple[float, float]:
-        """CPU s and peak RSS MiB over the match, its programs' included. After the exit,
+    def usage(self) -> tuple[float, float, float]:
+        """CPU s, peak RSS MiB and own s over the match, its programs' included. After the exit,
         wait4's figures count the keeper and the programs it reaped, but not a running
         program that died with it: the larger of the two sums is the truth."""
         return (max(self.cpu_used, self._cpu_at_account + self.program.cpu_s),
-                max(self.peak_rss_mb, self.program.peak_mb))
+                max(self.peak_rss_mb, self.program.peak_mb), self.own_used)
 
     def _reap(self, timeout: float) -> int | None:
         """Wait up to `timeout` s for the child to exit (`reap`); keep its status, its CPU

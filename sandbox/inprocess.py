@@ -65,6 +65,7 @@ class InProcessPlayer:
     def __init__(self, bot_side: str, bot: BotSpec, ai: int) -> None:
         runtime = child_runtime()
         self.cpu_used = 0.0
+        self.own_used = 0.0                # its calls' wall time (no run-queue wait known)
         self.peak_rss_mb = 0.0
         self.startup_output = ""
         self.startup_violations: list[str] = []
@@ -84,9 +85,9 @@ class InProcessPlayer:
     def kill(self) -> None:
         """Nothing to kill in-process."""
 
-    def usage(self) -> tuple[float, float]:
-        """CPU s of its calls; its memory is this process's, not its own (0)."""
-        return self.cpu_used, self.peak_rss_mb
+    def usage(self) -> tuple[float, float, float]:
+        """CPU s of its calls; its memory is this process's, not its own (0); own s."""
+        return self.cpu_used, self.peak_rss_mb, self.own_used
 
     def call(self, payload: dict) -> dict:
         started, cpu = time.perf_counter(), time.process_time()
@@ -96,6 +97,7 @@ class InProcessPlayer:
         reply["warn"] = self.watch.changes() if self.watch else []
         reply["out"] = ""
         reply["busy_s"] = time.perf_counter() - started
+        self.own_used += reply["busy_s"]
         return self.runtime_mod._marks.take(reply)
 
 
@@ -113,6 +115,7 @@ class ProgramPlayer:
         if program["problem"]:
             raise runtime.LoadError(program["problem"])
         self.cpu_used = 0.0
+        self.own_used = 0.0                # its turns' wall time (no run-queue wait known)
         self.peak_rss_mb = 0.0
         self.startup_output = ""
         self.startup_violations: list[str] = []
@@ -138,6 +141,7 @@ class ProgramPlayer:
         started = time.perf_counter()
         reply = self.adapter.turn(payload) if self.adapter else self.runner.turn(payload["input"])
         reply["busy_s"] = time.perf_counter() - started
+        self.own_used += reply["busy_s"]
         self._look()
         if "fatal" in reply:
             raise child_runtime().Fatal(str(reply["fatal"]))
@@ -154,9 +158,9 @@ class ProgramPlayer:
         self.cpu_used = max(self.cpu_used, runner.ended_cpu_s)
         self.peak_rss_mb = max(self.peak_rss_mb, runner.ended_peak / (1 << 20))
 
-    def usage(self) -> tuple[float, float]:
-        """CPU s and peak RSS MiB of its programs over the match."""
-        return self.cpu_used, self.peak_rss_mb
+    def usage(self) -> tuple[float, float, float]:
+        """CPU s, peak RSS MiB and own s of its programs over the match."""
+        return self.cpu_used, self.peak_rss_mb, self.own_used
 
     def kill(self) -> None:
         self._look()

@@ -250,6 +250,7 @@ class GuardedPlayer:
         self.runtime_mod = runtime = child_runtime()
         self.seat, self.limits = seat, limits
         self.cpu_used = 0.0
+        self.own_used = 0.0                # its calls' wall time (the jail has no /proc)
         self.peak_rss_mb = 0.0             # a share of one process: not measured per bot
         self.memory_mb = 0.0               # the peak growth its calls caused
         self.requests = 0
@@ -337,6 +338,7 @@ class GuardedPlayer:
             reply, problem = None, self.fatal or f"crash: {runtime.describe_error(exc)}"
         else:
             problem = self.fatal
+        self.own_used += time.perf_counter() - started
         if STATE.pipe_touched():
             raise STATE.poison(self.seat, "protocol: wrote to the host's pipe")
         if _thread_count() > threads:
@@ -356,8 +358,8 @@ class GuardedPlayer:
         """Its module goes with the attempt."""
         sys.modules.pop(f"bot_{self.seat}", None)
 
-    def usage(self) -> tuple[float, float]:
-        return self.cpu_used, self.peak_rss_mb
+    def usage(self) -> tuple[float, float, float]:
+        return self.cpu_used, self.peak_rss_mb, self.own_used
 
 
 def _thread_count() -> int:

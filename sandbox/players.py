@@ -59,9 +59,9 @@ class Players(Protocol):
         """Stop every bot: kill its processes, drop its module."""
         ...
 
-    def usage(self, seat: int) -> tuple[float, float]:
-        """CPU seconds and peak RSS MiB of the bot of `seat` over the attempt, final
-        once `close` has run."""
+    def usage(self, seat: int) -> tuple[float, ...]:
+        """CPU seconds, peak RSS MiB and own seconds (its requests' wall time less their
+        run-queue wait) of the bot of `seat` over the attempt, final once `close` has run."""
         ...
 
 
@@ -114,6 +114,6 @@ class Seats:
         for player in self.loaded.values():
             player.kill()
 
-    def usage(self, seat: int) -> tuple[float, float]:
+    def usage(self, seat: int) -> tuple[float, ...]:
         return self.loaded[seat].usage()
 

@@ -20,6 +20,7 @@ class PlayerData(TypedDict):
     turn: int | None                # the turn it was erased or forfeited at
     overheats: int
     cpu_s: float
+    own_s: float                    # its requests' wall time less their run-queue wait
     peak_rss_mb: float
     stats: dict[str, Any]           # the game's own counts (faults, score, ...)
     warnings: list[str]

@@ -95,6 +95,7 @@ class Seat:
     reason: str | None = None
     turn: int | None = None
     cpu_s: float = 0.0
+    own_s: float = 0.0          # its requests' wall time less their run-queue wait
     peak_rss_mb: float = 0.0
     output: str = ""
     output_dropped: int = 0
@@ -488,9 +489,11 @@ def _note_violations(seat: Seat, violations: Iterable[object]) -> None:
 def _account(players: Players, playing: dict[int, Seat]) -> None:
     for i in players.seats():
         if i in playing:
-            cpu_s, peak_mb = players.usage(i)
-            playing[i].cpu_s = round(cpu_s, 3)
-            playing[i].peak_rss_mb = round(peak_mb, 1)
+            usage = players.usage(i)
+            playing[i].cpu_s = round(usage[0], 3)
+            playing[i].peak_rss_mb = round(usage[1], 1)
+            if len(usage) > 2:
+                playing[i].own_s = round(usage[2], 3)
 
 
 def scratch_text(files: dict[str, Any]) -> dict[str, str]:
@@ -526,8 +529,8 @@ def _result(spec: MatchSpec, game: Game, arena_map: Any, seats: list[Seat], matc
             "name": seat.name, "seat": i, "bot": seat.bot.path, "sha256": seat.bot.sha256,
             "rank": rank_of[i], "status": seat.status, "reason": seat.reason,
             "turn": seat.turn, "overheats": stats.get("overheats", 0), "cpu_s": seat.cpu_s,
-            "peak_rss_mb": seat.peak_rss_mb, "stats": stats, "warnings": seat.warnings,
-            "errors": seat.errors, "output": seat.output,
+            "own_s": seat.own_s, "peak_rss_mb": seat.peak_rss_mb, "stats": stats,
+            "warnings": seat.warnings, "errors": seat.errors, "output": seat.output,
             "output_dropped": seat.output_dropped, "violations": seat.violations,
         })
         if seat.scratch is not None:

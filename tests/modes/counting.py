@@ -56,7 +56,7 @@ class Counting:
         _count("close")
         self.inner.close()
 
-    def usage(self, seat: int) -> tuple[float, float]:
+    def usage(self, seat: int) -> tuple[float, ...]:
         _count("usage")
         return self.inner.usage(seat)
 
