@@ -411,6 +411,11 @@ JAIL_FORGERIES = {
         "        if type(o).__name__ == 'Seat':\n"
         "            o.warnings.extend(['w'] * 10_000)",
         "its result's warnings are past what a player keeps"),
+    "a negative own time": (
+        "    for o in gc.get_objects():\n"
+        "        if type(o).__name__ == 'GuardedPlayer':\n"
+        "            o.own_used = -1e9",
+        "its result has a malformed player"),
     "seats that are not the match's AIs": (
         "    for o in gc.get_objects():\n"
         "        if type(o).__name__ == 'Recorder':\n"
