@@ -291,7 +291,7 @@ class Child:
         """
         self.cpu_used = self._cpu_at_account = self.cpu_now()
         if self._own is not None:
-            self.own_used += max(0.0, self._own.look(self._timed_pids(), time.monotonic())[0])
+            self.own_used += max(0.0, self._own.spent(self._timed_pids(), time.monotonic()))
             self._own = None
         if self.wrapped and self.inner_pid:
             self.peak_rss_mb = max(self.peak_rss_mb, peak_rss_of(self.inner_pid))
