@@ -1,6 +1,6 @@
 """Issue 49: the ladder's match page shows each AI's own time (its calls' wall time less
-their wait for a CPU) beside its CPU, so a slow bot is visible before it is erased; a
-result recorded before own times shows a dash, not 0."""
+their wait for a CPU) beside its CPU, and a bot's page its own time a game, so a slow bot
+is visible before it is erased; a result recorded before own times shows a dash, not 0."""
 from __future__ import annotations
 
 import json
@@ -52,6 +52,19 @@ def test_the_match_page_shows_own_time_beside_cpu(played) -> None:
     cells = row_of(page, "own napper")
     assert float(cells[4]) >= NAP_S, cells
     assert re.fullmatch(r"\d+\.\d\d", row_of(page, "own example")[4])
+
+
+def test_the_bot_page_and_the_api_show_its_own_time_a_game(played) -> None:
+    client, _, match = played
+    listed = client.get("/api/matches", params={"game": "robotgame"}).json()["matches"]
+    seats = [p for m in listed for p in m["players"] if p["name"] == "own napper"]
+    assert seats and all(p["own_s"] >= NAP_S for p in seats), seats
+    bot = seats[0]["bot"]
+    info = client.get(f"/api/bots/{bot}").json()
+    assert info["mean_own_s"] >= NAP_S and info["own_matches"] >= 1, info
+    page = client.get(f"/bots/{bot}").text
+    shown = re.search(r"<dt>own s a game</dt><dd>([\d.]+) ", page)
+    assert shown and float(shown.group(1)) >= NAP_S, page
 
 
 def test_a_result_from_before_own_times_shows_a_dash(played) -> None:
