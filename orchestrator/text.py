@@ -14,7 +14,7 @@ from rich.text import Text
 
 from sandbox.shown import shown
 
-__all__ = ["shown", "shown_text", "plural", "console", "PIPED_WIDTH"]
+__all__ = ["shown", "shown_text", "plural", "seconds", "console", "PIPED_WIDTH"]
 
 
 def shown_text(value: object, style: str | None = None, lines: bool = False) -> Text:
@@ -25,6 +25,12 @@ def shown_text(value: object, style: str | None = None, lines: bool = False) -> 
 def plural(count: int, noun: str) -> str:
     """`1 turn`, `2 turns`."""
     return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def seconds(value: float | None) -> str:
+    """`0.15`: a figure in seconds for a table; a dash where none was kept (an AI's own
+    time in a results file from before own times)."""
+    return "-" if value is None else f"{value:.2f}"
 
 
 # Piped output (a CI log, a file) is read later, in any width: rich's default of 80

@@ -129,6 +129,8 @@ class PlayerResult(_Json[dict]):
     turn: int | None
     overheats: int
     cpu_s: float
+    own_s: float | None          # its requests' wall time less their run-queue wait (None:
+                                 # a results file from before own times)
     peak_rss_mb: float
     stats: dict
     note: str                    # what went wrong, in one line (results/notes.py)
@@ -181,7 +183,13 @@ class MatchResult(_Json[MatchData]):
 MATCH_COLUMNS = (("rank", lambda p: p["rank"]), ("AI", lambda p: p["name"]),
                  ("status", lambda p: p["status"]), ("overheats", lambda p: p["overheats"]),
                  ("CPU s", lambda p: round(p["cpu_s"], 2)),
+                 ("own s", lambda p: _rounded(p.get("own_s"))),
                  ("note", notes.note))
+
+
+def _rounded(value: float | None) -> float | None:
+    """Seconds to the hundredth; None (not kept) stays None, shown as a dash."""
+    return None if value is None else round(value, 2)
 
 
 def _flat(row: dict) -> dict:
@@ -216,6 +224,8 @@ class Standing(_Json[dict]):
     reasons: dict
     penalties: list              # each penalty counted over the games (results/penalties.py)
     mean_score: float | None
+    mean_cpu_s: float | None     # CPU seconds a game
+    mean_own_s: float | None     # own seconds a game (None: no game kept it)
     elo: float | None
     mu: float | None
     sigma: float | None
@@ -230,6 +240,8 @@ STANDING_COLUMNS = (("AI", lambda r: r["name"]), ("matches", lambda r: r["matche
                     ("95% interval", lambda r: "{:.3f}-{:.3f}".format(*r["win_ci"])),
                     ("mean rank", lambda r: r["mean_rank"]),
                     ("failures", lambda r: r["erased"] + r["forfeits"] + r["load_errors"]),
+                    ("CPU s", lambda r: _rounded(r.get("mean_cpu_s"))),
+                    ("own s", lambda r: _rounded(r.get("mean_own_s"))),
                     ("penalties", lambda r: "; ".join(r.get("penalties") or ())))
 RATING_COLUMNS = (("Elo", lambda r: round(r["elo"])),
                   ("openskill", lambda r: f"{r['mu']:.1f} ± {r['sigma']:.1f}"))

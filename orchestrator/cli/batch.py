@@ -26,7 +26,7 @@ from orchestrator.games import DEFAULT_GAME, GAMES
 from orchestrator.games.entry import Competition
 from orchestrator.games.help import listed, tournament_format
 from orchestrator.results.ratings import ELO_INITIAL, ELO_K
-from orchestrator.text import console, shown_text
+from orchestrator.text import console, seconds, shown_text
 
 err = console(stderr=True)
 out = console()
@@ -161,7 +161,7 @@ def tournament(
     scored = any(row.get("mean_score") is not None for row in report["players"])
     for column in ("#", "AI", "matches", "points" if points else "wins",
                    *(("mean score",) if scored else ()), "win rate",
-                   "mean rank", "Elo", "openskill", "ordinal", "failures"):
+                   "mean rank", "Elo", "openskill", "ordinal", "CPU s", "own s", "failures"):
         table.add_column(column, justify="left" if column in ("AI", "failures") else "right",
                          overflow="fold" if column == "AI" else "ellipsis")
     for i, row in enumerate(report["players"], start=1):
@@ -171,6 +171,7 @@ def tournament(
                 *score, f"{row['win_rate']:.3f}", f"{row['mean_rank']:.2f}",
                 f"{row['elo']:.0f}",
                 f"{row['mu']:.1f} ± {row['sigma']:.1f}", f"{row['ordinal']:.1f}",
+                seconds(row.get("mean_cpu_s")), seconds(row.get("mean_own_s")),
                 str(failures or "")]
         table.add_row(*line)
     out.print(table)
@@ -179,8 +180,15 @@ def tournament(
               "score": "mean score: per game (cave: gold + turns lasted; the seed ranks by "
                        "it); "}.get(report["ranked_by"], "")
     out.print(f"[dim]{ranked}Elo: start {ELO_INITIAL:.0f}, K {ELO_K:.0f}; openskill: Plackett-Luce "
-              f"mu ± sigma, ordinal = mu - 3 sigma; failures: erased, forfeit or not loaded "
-              f"(penalties above)[/dim]")
+              f"mu ± sigma, ordinal = mu - 3 sigma; {TIME_NOTE}; failures: erased, forfeit or "
+              f"not loaded (penalties above)[/dim]")
+
+
+# What the standings' time columns say (a dash: no game of a results file from before
+# own times kept it).
+TIME_NOTES = {"CPU s": "mean a game",
+              "own s": "mean a game of its calls' wall time less their wait for a CPU"}
+TIME_NOTE = "; ".join(f"{column}: {note}" for column, note in TIME_NOTES.items())
 
 
 def print_penalties(report: dict) -> None:
@@ -197,9 +205,10 @@ def print_summary(report: dict, title: str) -> None:
     notes = {"score": "mean score (cave: gold + turns lasted)",
              "win": "wins in %" + (", top-2: first or second, in %" if top2 else ""),
              "95% CI": "Wilson interval of the win rate", "rank": "mean rank",
+             **TIME_NOTES,
              "failed": "erased, forfeit or not loaded (penalties below)"}
     columns = ("AI", *(("score",) if scored else ()), "games", "wins", "draws", "win",
-               "95% CI", *(("top-2",) if top2 else ()), "rank", "failed")
+               "95% CI", *(("top-2",) if top2 else ()), "rank", "CPU s", "own s", "failed")
     table = Table(title=shown_text(title), caption="; ".join(
         f"{column}: {note}" for column, note in notes.items() if column in columns))
     for column in columns:
@@ -214,6 +223,7 @@ def print_summary(report: dict, title: str) -> None:
                 str(row["draws"]),
                 f"{100 * row['win_rate']:.1f}", f"{100 * low:.0f}-{100 * high:.0f}",
                 *top, f"{row['mean_rank']:.2f}",
+                seconds(row.get("mean_cpu_s")), seconds(row.get("mean_own_s")),
                 str(row["erased"] + row["forfeits"] + row["load_errors"])]
         table.add_row(*line)
     out.print(table)

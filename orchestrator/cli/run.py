@@ -26,7 +26,7 @@ from orchestrator.cli.options import (
 from orchestrator.games import DEFAULT_GAME, get_game
 from orchestrator.results import notes
 from orchestrator.results.match_result import MatchData
-from orchestrator.text import console, plural, shown_text
+from orchestrator.text import console, plural, seconds, shown_text
 from orchestrator.views import replay as replay_view
 from orchestrator.views import turn_report
 from orchestrator.views.replay import html_path
@@ -146,7 +146,7 @@ def print_result(result: MatchData) -> None:
                                    f"{result['seed']}: {plural(result['turns'], 'turn')}, ended by "
                                    f"{result['end']}"))
     headers = ("rank", "AI", "status", *(name for name, _ in game.shown.columns), "heat", "CPU s",
-               "MB", "note")
+               "own s", "MB", "note")
     for column in headers:
         table.add_column(column, justify="left" if column in ("AI", "status", "note")
                          else "right", overflow="fold" if column in ("AI", "note") else "ellipsis")
@@ -156,11 +156,13 @@ def print_result(result: MatchData) -> None:
         style = {"erased": "red", "load_error": "red", "forfeit": "red"}.get(p["status"])
         line: list[RenderableType] = [str(p["rank"]), shown_text(p["name"]), p["status"],
                 *((cell(stats) if stats else "-") for _, cell in game.shown.columns),
-                str(p["overheats"]), f"{p['cpu_s']:.2f}", f"{p['peak_rss_mb']:.0f}",
+                str(p["overheats"]), f"{p['cpu_s']:.2f}", seconds(p.get("own_s")),
+                f"{p['peak_rss_mb']:.0f}",
                 shown_text(note)]
         table.add_row(*line, style=style)
     out.print(table)
-    out.print(f"[dim]{game.shown.legend}heat: overheats (exceptions and invalid moves)[/dim]")
+    out.print(f"[dim]{game.shown.legend}heat: overheats (exceptions and invalid moves); own s: "
+              f"its calls' wall time less their wait for a CPU[/dim]")
     out.print(Text.assemble("Winner: ", shown_text(_placed(result, 0), "bold green"),
                             "   Runner-up: ", shown_text(_placed(result, 1), "bold")))
     if result["restarts"]:

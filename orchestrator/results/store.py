@@ -30,18 +30,19 @@ DESCRIPTION_CHARS = 300        # a bot's description (orchestrator/runner/bots.p
 _MOST_PLAYERS = 256            # a match's players (as a replay's; arena seats 64 at most)
 
 # Each column a reader does arithmetic on or shows, with the types arena writes to it.
-_TEXT, _COUNT, _MAYBE_TEXT, _MAYBE_COUNT, _SEAT, _FIGURE, _WHOLE = (
-    "text", "count", "text?", "count?", "seat", "figure", "whole")
+_TEXT, _COUNT, _MAYBE_TEXT, _MAYBE_COUNT, _SEAT, _FIGURE, _MAYBE_FIGURE, _WHOLE = (
+    "text", "count", "text?", "count?", "seat", "figure", "figure?", "whole")
 _WANT = {_TEXT: f"text of at most {_STATS_BYTES} characters", _COUNT: "a whole number from 0",
          _MAYBE_TEXT: "text or null", _MAYBE_COUNT: "a whole number from 0 or null",
          _SEAT: "a whole number from 0 to 255", _FIGURE: "a finite number from 0",
+         _MAYBE_FIGURE: "a finite number from 0 or null",
          _WHOLE: "a whole number"}
 _MATCH_FIELDS = {"id": _TEXT, "game": _TEXT, "map": _TEXT, "seed": _WHOLE, "turns": _COUNT,
                  "end": _TEXT, "restarts": _COUNT, "replay": _MAYBE_TEXT}
 _PLAYER_FIELDS = {"seat": _SEAT, "name": _TEXT, "bot": _TEXT, "sha256": _TEXT,
                   "rank": _COUNT, "status": _TEXT, "reason": _MAYBE_TEXT, "turn": _MAYBE_COUNT,
                   "overheats": _COUNT, "cpu_s": _FIGURE, "peak_rss_mb": _FIGURE,
-                  "stats": _TEXT}
+                  "stats": _TEXT, "own_s": _MAYBE_FIGURE}
 
 
 def scratch_fits(files: object) -> TypeGuard[dict[str, str]]:
@@ -79,16 +80,19 @@ def _plain_stats(value: Any, depth: int = 0) -> bool:
 def _fits(value: Any, kind: str) -> bool:
     """Whether a column's value is of the kind arena writes there."""
     if value is None:
-        return kind in (_MAYBE_TEXT, _MAYBE_COUNT)
+        return kind in (_MAYBE_TEXT, _MAYBE_COUNT, _MAYBE_FIGURE)
     if kind in (_TEXT, _MAYBE_TEXT):
         return isinstance(value, str) and len(value) <= _STATS_BYTES
-    if kind == _FIGURE:
+    if kind in (_FIGURE, _MAYBE_FIGURE):
         return isinstance(value, (int, float)) and math.isfinite(value) and value >= 0
     if not isinstance(value, int):
         return False
     if kind == _WHOLE:
         return True
     return 0 <= value <= (_MOST_PLAYERS - 1 if kind == _SEAT else 1 << 62)
+
+# Each AI's own time, kept beside its row (`own_times`); null in a file from before it.
+_OWN_JOIN = "LEFT JOIN own_times o ON o.match_id = p.match_id AND o.seat = p.seat"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -127,6 +131,10 @@ CREATE TABLE IF NOT EXISTS bot_texts (
 );
 CREATE TABLE IF NOT EXISTS penalties (
     match_id TEXT NOT NULL, seat INTEGER NOT NULL, record TEXT NOT NULL,
+    PRIMARY KEY (match_id, seat)
+);
+CREATE TABLE IF NOT EXISTS own_times (
+    match_id TEXT NOT NULL, seat INTEGER NOT NULL, own_s REAL NOT NULL,
     PRIMARY KEY (match_id, seat)
 );
 """
@@ -245,6 +253,12 @@ class Store:
             "INSERT INTO penalties VALUES (?, ?, ?)",
             [(match_id, p["seat"], json.dumps(penalties.record(p), sort_keys=True))
              for p in result["players"]])
+        # Each AI's own time (its requests' wall time less their run-queue wait), beside
+        # its CPU; a results file from before this table reads null (shown as a dash).
+        self.db.execute("DELETE FROM own_times WHERE match_id = ?", (match_id,))
+        self.db.executemany(
+            "INSERT INTO own_times VALUES (?, ?, ?)",
+            [(match_id, p["seat"], p["own_s"]) for p in result["players"] if "own_s" in p])
         self.db.execute("DELETE FROM scratch WHERE match_id = ?", (match_id,))
         self.db.executemany(
             "INSERT INTO scratch VALUES (?, ?, ?)",
@@ -338,14 +352,14 @@ class Store:
             {"seat": seat, "name": name, "bot": bot, "sha256": sha, "rank": rank,
              "status": status, "reason": reason, "turn": turn, "overheats": overheats,
              "cpu_s": cpu_s, "peak_rss_mb": rss, "stats": stats, "description": about,
-             "penalties": kept}
+             "penalties": kept, "own_s": own}
             for seat, name, bot, sha, rank, status, reason, turn, overheats, cpu_s, rss, stats,
-            about, kept in self.db.execute(
+            about, kept, own in self.db.execute(
                 "SELECT p.seat, p.name, p.bot, p.sha256, p.rank, p.status, p.reason, p.turn, "
-                "p.overheats, p.cpu_s, p.peak_rss_mb, p.stats, t.description, x.record "
-                "FROM participants p LEFT JOIN bot_texts t ON t.sha256 = p.sha256 "
+                "p.overheats, p.cpu_s, p.peak_rss_mb, p.stats, t.description, x.record, "
+                "o.own_s FROM participants p LEFT JOIN bot_texts t ON t.sha256 = p.sha256 "
                 "LEFT JOIN penalties x ON x.match_id = p.match_id AND x.seat = p.seat "
-                "WHERE p.match_id = ? ORDER BY p.seat", (match_id,))]
+                f"{_OWN_JOIN} WHERE p.match_id = ? ORDER BY p.seat", (match_id,))]
         moves = self.db.execute("SELECT digest FROM moves WHERE match_id = ?",
                                 (match_id,)).fetchone()
         return self._checked({"id": row[0], "game": row[1], "map": row[2], "seed": row[3],
@@ -359,9 +373,10 @@ class Store:
         query = ("SELECT m.id, m.game, m.map, m.seed, m.turns, m.end_reason, m.restarts, "
                  "m.replay, p.seat, p.name, p.bot, p.sha256, p.rank, p.status, p.reason, "
                  "p.turn, p.overheats, p.cpu_s, p.peak_rss_mb, p.stats, t.description, "
-                 "x.record FROM matches m JOIN participants p ON p.match_id = m.id "
+                 "x.record, o.own_s FROM matches m JOIN participants p ON p.match_id = m.id "
                  "LEFT JOIN bot_texts t ON t.sha256 = p.sha256 "
-                 "LEFT JOIN penalties x ON x.match_id = p.match_id AND x.seat = p.seat")
+                 "LEFT JOIN penalties x ON x.match_id = p.match_id AND x.seat = p.seat "
+                 + _OWN_JOIN)
         if run_id:
             query += (" JOIN run_matches rm ON rm.match_id = m.id WHERE rm.run_id = ? "
                       "ORDER BY rm.ordinal, p.seat")
@@ -376,12 +391,12 @@ class Store:
                            "turns": row[4], "end": row[5], "restarts": row[6],
                            "replay": row[7], "players": []}
             (seat, name, bot, sha, rank, status, reason, turn, overheats, cpu_s, rss,
-             stats, about, kept) = row[8:]
+             stats, about, kept, own) = row[8:]
             current["players"].append({
                 "seat": seat, "name": name, "bot": bot, "sha256": sha, "rank": rank,
                 "status": status, "reason": reason, "turn": turn, "overheats": overheats,
                 "cpu_s": cpu_s, "peak_rss_mb": rss, "stats": stats, "description": about,
-                "penalties": kept})
+                "penalties": kept, "own_s": own})
         if current is not None:
             yield self._checked(current)
 
@@ -507,13 +522,14 @@ class Store:
         penalty of the row's player (orchestrator/results/penalties.py)."""
         columns = ["match_id", "game", "map", "seed", "engine_version", "turns", "end_reason",
                    "restarts", "seat", "name", "bot", "sha256", "rank", "status", "reason",
-                   "turn", "overheats", "cpu_s", "peak_rss_mb", "replay", "output_dropped",
-                   "penalties"]
+                   "turn", "overheats", "cpu_s", "own_s", "peak_rss_mb", "replay",
+                   "output_dropped", "penalties"]
         query = ("SELECT m.id, m.game, m.map, m.seed, m.engine_version, m.turns, m.end_reason,"
                  " m.restarts, p.seat, p.name, p.bot, p.sha256, p.rank, p.status, p.reason,"
-                 " p.turn, p.overheats, p.cpu_s, p.peak_rss_mb, m.replay, p.stats, x.record"
-                 " FROM participants p JOIN matches m ON m.id = p.match_id"
-                 " LEFT JOIN penalties x ON x.match_id = p.match_id AND x.seat = p.seat")
+                 " p.turn, p.overheats, p.cpu_s, p.peak_rss_mb, m.replay, p.stats, x.record,"
+                 " o.own_s FROM participants p JOIN matches m ON m.id = p.match_id"
+                 " LEFT JOIN penalties x ON x.match_id = p.match_id AND x.seat = p.seat "
+                 + _OWN_JOIN)
         params: tuple[Any, ...] = ()
         if run_id:
             query += " JOIN run_matches rm ON rm.match_id = m.id WHERE rm.run_id = ?"
@@ -521,12 +537,13 @@ class Store:
         query += " ORDER BY m.finished, m.id, p.seat"
         rows = []
         for row in self.db.execute(query, params):
-            player = dict(zip(_PLAYER_FIELDS, (*row[8:19], row[20]), strict=True))
+            player = dict(zip(_PLAYER_FIELDS, (*row[8:19], row[20], row[22]), strict=True))
             player["penalties"] = row[21]
             checked = self._checked({"id": row[0], "game": row[1], "map": row[2],
                                      "seed": row[3], "turns": row[5], "end": row[6],
                                      "restarts": row[7], "replay": row[19],
                                      "players": [player]})["players"][0]
-            rows.append((*row[:20], checked["output_dropped"],
-                         "; ".join(penalties.lines(checked))))
+            # own_s beside cpu_s; empty where the file kept none (from before own times).
+            rows.append((*row[:18], "" if row[22] is None else row[22], *row[18:20],
+                         checked["output_dropped"], "; ".join(penalties.lines(checked))))
         return columns, rows

@@ -42,9 +42,16 @@ class Tally:
                 "description": p.get("description") or "", "matches": 0,
                 "wins": 0, "draws": 0, "top2": 0, "rank_sum": 0, "erased": 0, "forfeits": 0,
                 "load_errors": 0, "reasons": Counter(), "score_sum": 0, "scores": 0,
+                "cpu_sum": 0.0, "cpus": 0, "own_sum": 0.0, "owns": 0,
                 "penalties": Penalties()})
             row["penalties"].add(p)
             row["matches"] += 1
+            # Each figure the match kept (a results file from before own times: none).
+            for figure, total, count in (("cpu_s", "cpu_sum", "cpus"),
+                                         ("own_s", "own_sum", "owns")):
+                if p.get(figure) is not None:
+                    row[total] += p[figure]
+                    row[count] += 1
             if isinstance((p.get("stats") or {}).get("score"), int):
                 row["score_sum"] += p["stats"]["score"]
                 row["scores"] += 1
@@ -75,6 +82,8 @@ class Tally:
                 "penalties": row["penalties"].lines(),
                 "mean_score": round(row["score_sum"] / row["scores"], 2) if row["scores"]
                 else None,
+                "mean_cpu_s": round(row["cpu_sum"] / row["cpus"], 3) if row["cpus"] else None,
+                "mean_own_s": round(row["own_sum"] / row["owns"], 3) if row["owns"] else None,
             })
         players.sort(key=lambda r: (-(r["mean_score"] or 0), -r["win_rate"], r["mean_rank"],
                                     r["name"]))
@@ -87,7 +96,8 @@ def summarize(matches: Iterable[dict[str, Any]],
     """Per AI (`key` of a participant): matches, wins (sole first place), draws, win rate
     and its 95 % Wilson interval, top-2 rate, mean rank, erases, forfeits and load
     errors with their reasons, and every penalty in words (orchestrator/results/penalties.py);
-    and the game lengths. Where a game scores its players
+    and the game lengths; its mean CPU and own seconds a game (None where no game kept
+    it: own times in a results file from before them). Where a game scores its players
     (Cave Rangers), their mean score too, which then orders the table, as the seed's
     leaderboard did."""
     tally = Tally(key)

@@ -26,6 +26,8 @@ PLAYER_FIELDS: dict[str, tuple[type, ...]] = {
     "stats": (dict,), "warnings": (list,), "errors": (list,), "output": (str,),
     "output_dropped": (int,), "violations": (list,),
 }
+# A player's measured figures: finite seconds and MiB from 0.
+FIGURES = ("cpu_s", "own_s", "peak_rss_mb")
 RESULT_FIELDS: dict[str, tuple[type, ...]] = {
     "game": (str,), "engine_version": (str,), "seed": (int,), "map": (str,),
     "rules": (dict,), "turns": (int,), "end": (str,), "winner": (str, type(None)),
@@ -79,10 +81,8 @@ def _malformed(result: Any, replay: Any, game: str, seed: int, max_turns: int, b
         if not isinstance(player, dict) or set(player) != set(PLAYER_FIELDS) or \
                 _wrong_types(player, PLAYER_FIELDS) or not all(
                     isinstance(item, str) for key in ("warnings", "errors", "violations")
-                    for item in player[key]):
-            return "its result has a malformed player"
-        if not all(math.isfinite(player[key]) and player[key] >= 0
-                   for key in ("cpu_s", "own_s", "peak_rss_mb")):
+                    for item in player[key]) or not all(
+                    _figure(player[key]) for key in FIGURES):
             return "its result has a malformed player"
         seat = player["seat"]
         if seat in seen or not 0 <= seat < len(bots) or not 1 <= player["rank"] <= len(bots) or \
@@ -148,6 +148,11 @@ def _overgrown(result: dict[str, Any], replay: Any, max_turns: int, players: int
                                              len(pair[1]) > 4 * KEPT_ANSWER // 3 + 4):
                 return "its replay keeps an answer no game sends"
     return None
+
+
+def _figure(value: int | float) -> bool:
+    """A finite number from 0 (an int of any size compares without a float's overflow)."""
+    return (isinstance(value, int) or math.isfinite(value)) and value >= 0
 
 
 def _wrong_types(record: dict[str, Any], fields: dict[str, tuple[type, ...]]) -> str | None:

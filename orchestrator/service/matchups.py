@@ -252,7 +252,8 @@ def games(store: Store, bot: str, run_id: str | None = None, lost: bool = False,
           vs: str | None = None, map: str | None = None) -> dict[str, Any]:
     """The games of the entrant `bot` (of one run, or the whole file), those it lost with
     `lost`, against `vs`, on `map`: each with its id, seed, map, opponents, result, rank,
-    turn of elimination and the command that opens it."""
+    turn of elimination, its CPU and own seconds (own: None in a results file from before
+    own times) and the command that opens it."""
     matches = list(selected(store, run_id, map))
     if map is not None and not matches:
         _no_such_map(store, run_id, map)
@@ -285,19 +286,22 @@ def games(store: Store, bot: str, run_id: str | None = None, lost: bool = False,
                          "result": result, "rank": me["rank"], "of": len(players),
                          "status": me["status"], "outcome": penalties.outcome(me),
                          "penalties": penalties.lines(me), "eliminated": elimination_turn(me),
-                         "turns": match["turns"], "open": kept.command(match)})
+                         "turns": match["turns"], "cpu_s": me["cpu_s"],
+                         "own_s": me.get("own_s"), "open": kept.command(match)})
     return {"db": str(store.path), "run": run_id, "bot": bot, "lost": lost, "vs": vs,
             "map": map, "played": played, "games": rows}
 
 
 GAME_COLUMNS = ("match", "seed", "map", "bot", "seat", "opponents", "result", "outcome", "rank",
-                "of", "eliminated", "turns", "penalties", "open")
+                "of", "eliminated", "turns", "cpu_s", "own_s", "penalties", "open")
 
 
 def games_rows(report: dict[str, Any]) -> tuple[list[str], list[tuple[Any, ...]]]:
-    """`games`' rows for CSV (`arena results --games --export csv`): lists joined by "; "."""
+    """`games`' rows for CSV (`arena results --games --export csv`): lists joined by "; ",
+    an own time the file did not keep empty."""
     return list(GAME_COLUMNS), [
-        tuple("; ".join(row[c]) if isinstance(row[c], list) else row[c] for c in GAME_COLUMNS)
+        tuple("; ".join(row[c]) if isinstance(row[c], list) else "" if row[c] is None
+              and c == "own_s" else row[c] for c in GAME_COLUMNS)
         for row in report["games"]]
 
 

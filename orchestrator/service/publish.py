@@ -55,6 +55,8 @@ from orchestrator.views import replay as replay_view
 from sandbox import modes
 from sandbox.modes import DEFAULT_MODE
 
+# What the pages' "own s" means (a dash: a results file from before own times).
+OWN_NOTE = "own s: the seconds of its calls' wall time less their wait for a CPU"
 SOURCE_BYTES = 256 << 10        # a bot's source shown on its page (a sample: a few KiB)
 POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src data:; "
           "base-uri 'none'; form-action 'none'")
@@ -307,6 +309,8 @@ class _Site:
                 f'<td class="n">{100 * r.get("win_rate", 0):.0f} % '
                 f'<span class="dim">({100 * ci[0]:.0f}–{100 * ci[1]:.0f})</span></td>'
                 f'<td class="n">{_num(r.get("mean_rank"), 2)}</td>'
+                f'<td class="n">{_num(r.get("mean_cpu_s"), 2)}</td>'
+                f'<td class="n">{_num(r.get("mean_own_s"), 2)}</td>'
                 f'<td>{charged} of {len(e.games)} games'
                 + (f'<div class="about">{esc(summary)}</div>' if summary else "") + '</td></tr>')
         match_rows = [self.match_row(n, m, "") for n, m in enumerate(self.matches, 1)]
@@ -320,8 +324,10 @@ class _Site:
                 f'{", created " + esc(_when(created)) if created else ""}.</p>\n'
                 f'<table><thead><tr><th>#</th><th>AI</th><th>Elo</th><th>openskill</th>'
                 f'<th>games</th><th>wins</th><th>win rate</th><th>mean rank</th>'
+                f'<th>CPU s</th><th>own s</th>'
                 f'<th>penalties</th></tr></thead><tbody>\n' + "\n".join(rows) +
-                '\n</tbody></table>\n<p><a href="matrix.html">The matchup matrix</a>: how '
+                f'\n</tbody></table>\n<p class="dim">CPU s, own s: a game, on average; '
+                f'{OWN_NOTE}.</p>\n<p><a href="matrix.html">The matchup matrix</a>: how '
                 'each AI fared against each other one.</p>\n<h2>Matches</h2>\n'
                 + _match_table(match_rows))
         _write(self.folder / "index.html", self.page(f"{self.game} results", body, 0))
@@ -385,7 +391,8 @@ class _Site:
         players = "".join(
             f'<tr><td class="n">{p["rank"]}</td><td>{self.ai_link(p)}</td>'
             f'<td>{esc(p["status"])}</td><td>{esc(penalty(p)) if penalized(p) else ""}</td>'
-            f'<td class="n">{p["overheats"]}</td><td class="n">{p["cpu_s"]:.2f}</td></tr>'
+            f'<td class="n">{p["overheats"]}</td><td class="n">{p["cpu_s"]:.2f}</td>'
+            f'<td class="n">{_num(p.get("own_s"), 2)}</td></tr>'
             for p in sorted(match["players"], key=lambda p: (p["rank"], p["seat"])))
         stored = f"{self.db.name}:{match['id']}"
         again = [f"arena replay {shlex.quote(stored)}"]
@@ -396,8 +403,9 @@ class _Site:
                 f'{match["turns"]} turns, ended by {esc(match["end"])}; id '
                 f'<code>{esc(match["id"])}</code>.</p>\n'
                 f'<table><thead><tr><th>rank</th><th>AI</th><th>status</th><th>penalty</th>'
-                f'<th>overheats</th><th>CPU s</th></tr></thead><tbody>{players}</tbody>'
-                f'</table>\n<p>Play it again (beside the results file, the bots and the '
+                f'<th>overheats</th><th>CPU s</th><th>own s</th></tr></thead>'
+                f'<tbody>{players}</tbody></table>\n<p class="dim">{OWN_NOTE}.</p>\n'
+                f'<p>Play it again (beside the results file, the bots and the '
                 f'map where they were):</p>\n'
                 + "".join(f"<pre class=\"command\">{esc(c)}</pre>" for c in again))
         links = ""

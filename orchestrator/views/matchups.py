@@ -11,7 +11,7 @@ from rich.console import RenderableType
 from rich.table import Table
 
 from engine import InputError
-from orchestrator.text import console, plural, shown, shown_text
+from orchestrator.text import console, plural, seconds, shown, shown_text
 
 out = console()
 err = console(stderr=True)
@@ -60,10 +60,10 @@ def print_games(report: dict) -> None:
         return
     table = Table(title=shown_text(f"{what} of {report['bot']}{chosen}"))
     for column in ("match", "seed", "map", "seat", "opponents", "result", "out at", "turns",
-                   "penalties"):
+                   "CPU s", "own s", "penalties"):
         table.add_column(column, justify="right" if column in ("seed", "seat", "out at",
-                                                                "turns") else "left",
-                         overflow="fold")
+                                                                "turns", "CPU s", "own s")
+                         else "left", overflow="fold")
     for row in report["games"]:
         line: list[RenderableType] = [
             shown_text(row["match"])[:12], str(row["seed"]), shown_text(row["map"]),
@@ -72,7 +72,7 @@ def print_games(report: dict) -> None:
             shown_text(f"{row.get('outcome') or row['result']} ({row['rank']} of "
                        f"{row['of']})"),
             "" if row["eliminated"] is None else str(row["eliminated"]),
-            str(row["turns"]),
+            str(row["turns"]), seconds(row.get("cpu_s")), seconds(row.get("own_s")),
             shown_text("; ".join(p for p in row.get("penalties") or ()
                                  if p != row.get("outcome")))]
         table.add_row(*line)
@@ -81,7 +81,8 @@ def print_games(report: dict) -> None:
     for row in report["games"]:
         out.print(shown_text(f"{row['match'][:12]}  {row['open']}"), soft_wrap=True)
     out.print(shown_text(f"{plural(len(report['games']), what[:-1])}; out at: the turn the bot was "
-                         f"erased or lost its last robot"), style="dim")
+                         f"erased or lost its last robot; own s: its calls' wall time less "
+                         f"their wait for a CPU"), style="dim")
 
 
 def _none_listed(report: dict, chosen: str) -> str:

@@ -645,6 +645,12 @@ class Ladder:
                                      "description": described(found[0], found[1])
                                      if found else ""}
         info["recent_matches"] = self.matches_list(bot=bot_id, limit=recent)
+        # Its own time a game over those matches: a slow bot shows before it is erased
+        # (None: none of them kept it, results from before own times).
+        owns = [p["own_s"] for m in info["recent_matches"] for p in m["players"]
+                if p["bot"] == bot_id and p["own_s"] is not None]
+        info["mean_own_s"] = round(sum(owns) / len(owns), 3) if owns else None
+        info["own_matches"] = len(owns)
         return info
 
     def history(self, bot_id: int) -> list[list]:
@@ -659,11 +665,12 @@ class Ladder:
         with self.lock:
             rows = self.store.finished_matches(game, bot, limit)
             seats: dict[int, list] = {}
-            for match, bot_id, name, rank, status, outcome in self.store.seats_of(
+            for match, bot_id, name, rank, status, outcome, own in self.store.seats_of(
                     [row[0] for row in rows]):
                 seats.setdefault(match, []).append(
                     {"bot": bot_id, "name": name, "rank": rank, "status": status,
-                     "penalty": penalties.outcome(outcome) if outcome else ""})
+                     "penalty": penalties.outcome(outcome) if outcome else "",
+                     "own_s": own})
         return [{"id": match, "game": g, "seed": seed, "map": map_name, "finished": finished,
                  "rated": bool(rated), "players": seats.get(match, [])}
                 for match, g, seed, map_name, finished, rated in rows]

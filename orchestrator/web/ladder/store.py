@@ -13,6 +13,7 @@ participants), which records every ladder match as a batch does.
 from __future__ import annotations
 
 import json
+import math
 import secrets
 import time
 from dataclasses import dataclass
@@ -198,9 +199,11 @@ class LadderStore(Store):
         return self.db.execute(query, params).fetchall()
 
     def seats_of(self, matches: list[int]) -> list[tuple]:
-        """(match, bot id, bot name, rank, status, outcome) of every seat of `matches`, by
-        seat; the outcome: the status, reason, turn and memory of an erased, forfeited or
-        unloaded seat, as its result says (for orchestrator/results/penalties.py), else None."""
+        """(match, bot id, bot name, rank, status, outcome, own s) of every seat of
+        `matches`, by seat; the outcome: the status, reason, turn and memory of an erased,
+        forfeited or unloaded seat, as its result says (for
+        orchestrator/results/penalties.py), else None; own s: its own time, as its result
+        says (None: a result from before own times)."""
         if not matches:
             return []
         marks = ','.join('?' * len(matches))
@@ -212,7 +215,12 @@ class LadderStore(Store):
             "json_extract(p.value, '$.peak_rss_mb') FROM ladder_results r, "
             "json_each(r.result, '$.players') p WHERE r.error IS NULL AND json_extract("
             f"p.value, '$.status') != 'ok' AND r.match IN ({marks})", matches)}
-        return [(*row[:5], outcomes.get((row[0], row[5]))) for row in self.db.execute(
+        owns = {(match, seat): own for match, seat, own in self.db.execute(
+            "SELECT r.match, json_extract(p.value, '$.seat'), json_extract(p.value, "
+            "'$.own_s') FROM ladder_results r, json_each(r.result, '$.players') p WHERE "
+            f"r.error IS NULL AND r.match IN ({marks})", matches)}
+        return [(*row[:5], outcomes.get((row[0], row[5])), _figure(owns.get((row[0], row[5]))))
+                for row in self.db.execute(
             "SELECT s.match, s.bot_id, b.name, s.rank, s.status, s.seat FROM ladder_seats s "
             "JOIN ladder_bots b ON b.id = s.bot_id WHERE s.match IN "
             f"({marks}) ORDER BY s.match, s.seat", matches)]
@@ -235,3 +243,11 @@ class LadderStore(Store):
                 for seq, match, game, rated in self.db.execute(
                     "SELECT seq, match, game, rated FROM ladder_results WHERE error IS NULL "
                     "ORDER BY seq")]
+
+
+def _figure(value: object) -> float | None:
+    """A result's figure as a finite number from 0, else None (not there, or not one)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and \
+            math.isfinite(value) and value >= 0:
+        return float(value)
+    return None
