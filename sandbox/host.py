@@ -46,8 +46,10 @@ _harden, _wire = child_module("_harden"), child_module("_wire")
 _sched = child_module("_sched")
 
 POLL_S = 0.05
-# The wall limit of a request (`calls` times wall_per_call_s) holds its own time, as the
+# The wall limit of a request (`Limits.request_own_s`: calls times wall_per_call_s, at most
+# own_per_turn_s) holds its own time, as the
 # host measures it (`_sched.OwnTime`): its wall time less the time its tasks waited to run.
+# Each request's own time, read again at its end, is added up (`own_used`).
 # A sleeper is ended at it whatever it does with its timers or its CPU; a call starved by
 # a loaded machine (its own time about its CPU time) is judged by its CPU limit. A task that
 # is runnable when looked at gets another look (its current wait is not counted yet), up to
@@ -128,6 +130,7 @@ class Child:
         self._own: _sched.OwnTime | None = None   # the pending request's own time
         self._kept: _sched.KeptFile | None = None
         self._wall = 0.0                      # and its limit
+        self.own_used = 0.0                   # own time of its requests so far
         self._told = False                    # an executable bot's keeper told it is over
         self._last_deadline = 0.0
         self._budget = 0.0
@@ -171,7 +174,7 @@ class Child:
         # as its keeper gives it: when none of its programs runs, the next turn starts one.
         per_call = limits.first_wall_s if self.persistent and not self.program.running \
             else limits.wall_per_call_s
-        self._wall = max(1, calls) * per_call
+        self._wall = limits.request_own_s(calls, per_call)
         now = time.monotonic()
         self._own = _sched.OwnTime(self._timed_pids(), now, self._schedstat())
         self._told = False
@@ -258,6 +261,7 @@ class Child:
             self._deadline = now + max(POLL_S, self._wall - own)
             return None
         if not self.executable:
+            self._end_own(now)
             return WALL_LIMIT
         # An executable bot's keeper ends its program's turn as a hang (Cave: a fault of
         # that turn, not of the bot), and answers within the grace.
@@ -265,6 +269,13 @@ class Child:
         self._told = True
         self._last_deadline = min(self._last_deadline, now + self.limits.watchdog_grace_s)
         return None
+
+    def _end_own(self, now: float) -> None:
+        """The pending request is over (answered, or ended by a limit): its own time goes
+        to the count of the AI's own time (`own_used`)."""
+        if self._own is not None:
+            self.own_used += max(0.0, self._own.look(self._timed_pids(), now)[0])
+            self._own = None
 
     def _schedstat(self) -> _sched.KeptFile:
         """The schedstat of the process timed first (`_timed_pids`), opened once."""
@@ -289,6 +300,7 @@ class Child:
         forked from (the host), so the interpreter's own peak is read while it lives.
         """
         self.cpu_used = self._cpu_at_account = self.cpu_now()
+        self._end_own(time.monotonic())
         if self.wrapped and self.inner_pid:
             self.peak_rss_mb = max(self.peak_rss_mb, peak_rss_of(self.inner_pid))
         if frame is not None and "usage" in frame:
@@ -307,12 +319,12 @@ class Child:
         """The pid (here) of the process whose children are the bot's programs."""
         return self.inner_pid if self.wrapped else self.pid
 
-    def usage(self) -> tuple[float, float]:
-        """CPU s and peak RSS MiB over the match, its programs' included. After the exit,
-        wait4's figures count the keeper and the programs it reaped, but not a running
-        program that died with it: the larger of the two sums is the truth."""
+    def usage(self) -> tuple[float, float, float]:
+        """CPU s, peak RSS MiB and own time (s) over the match, its programs' included.
+        After the exit, wait4's figures count the keeper and the programs it reaped, but
+        not a running program that died with it: the larger of the two sums is the truth."""
         return (max(self.cpu_used, self._cpu_at_account + self.program.cpu_s),
-                max(self.peak_rss_mb, self.program.peak_mb))
+                max(self.peak_rss_mb, self.program.peak_mb), self.own_used)
 
     def _reap(self, timeout: float) -> int | None:
         """Wait up to `timeout` s for the child to exit (`reap`); keep its status, its CPU

@@ -12,7 +12,18 @@ class Limits:
 
     cpu_per_call_s: float = 1.0       # one move()/act() call
     cpu_bank_s: float = 120.0         # the whole match, like Kaggle's overage bank
-    wall_per_call_s: float = 5.0      # one call, in wall seconds (catches sleepers)
+    wall_per_call_s: float = 5.0      # one call's own time (catches sleepers)
+    # Own time is a request's wall time less the time its tasks waited to run, as the host
+    # measures it (`sandbox/botlib/_sched.py`): sleeping, waiting on its own threads and
+    # blocking on I/O count; a busy machine's run queue does not. A request of many calls
+    # (one per robot) gets calls x wall_per_call_s, but never more than own_per_turn_s
+    # (nor less than one call's): a turn's stall does not grow with the robot count. Over
+    # the match, an AI's requests may take own_bank_s of own time in all: a napper that
+    # stays under every per-call limit still cannot hold a match for hours. The bank is
+    # above the CPU bank (a computing bot's own time is about its CPU time), so a bot
+    # that only computes meets its CPU bank first.
+    own_per_turn_s: float = 5.0
+    own_bank_s: float = 150.0
     watchdog_grace_s: float = 10.0    # the host's last guard, on top of the above
     memory_mb: int = 512              # address-space cap of the child
     memory_alarm: float = 0.8         # a peak RSS above this share of the cap is fatal
@@ -41,6 +52,14 @@ class Limits:
         return min(calls * self.cpu_per_call_s, self.cpu_per_call_s + first_extra
                    + calls * (self.act_soft_s + 0.05)) + 0.5
 
+    def request_own_s(self, calls: int, per_call: float | None = None) -> float:
+        """The own time one request of `calls` bot calls may take: `per_call` each (the
+        wall_per_call_s; a persistent program's first turn, first_wall_s), and the whole
+        request at most own_per_turn_s, or one call's if that is more. (`_program.py`
+        computes the same for a program's turn, from the child's copy of the limits.)"""
+        per_call = self.wall_per_call_s if per_call is None else per_call
+        return min(max(1, calls) * per_call, max(per_call, self.own_per_turn_s))
+
     @property
     def cpu_backstop_s(self) -> int:
         """RLIMIT_CPU of a child: past the whole bank and one more call, the kernel ends it."""
@@ -54,6 +73,7 @@ class Limits:
 # Limits, a finite number above zero (the soft limits may be null: none), and never looser
 # than the limit the reader allows. memory_alarm is a share of the cap, at most 1.
 _OPTIONAL = ("act_soft_s", "first_act_soft_s")
+ADDED = ("own_per_turn_s", "own_bank_s")       # limits a record made before them lacks
 
 
 def _effective(limits: dict, name: str) -> float | None:
@@ -75,6 +95,7 @@ def looser(value: object, allowed: Limits) -> str | None:
         if name not in fields:
             return f"no limit is named {str(name)[:40]!r}"
     bound = dataclasses.asdict(allowed)
+    value = filled(value, allowed)
     for name, field in fields.items():
         if name not in value:
             return f"the limit {name} is missing"
@@ -93,6 +114,12 @@ def looser(value: object, allowed: Limits) -> str | None:
         if have is None or have > most:
             return f"{name} {_figure(have)} is looser than {_figure(most)}"
     return None
+
+
+def filled(value: dict, allowed: Limits) -> dict:
+    """A record's limits, with each limit added since records began (ADDED) that it lacks
+    taken from `allowed` (the match then had none: it is played again under today's)."""
+    return {**{name: getattr(allowed, name) for name in ADDED}, **value}
 
 
 def _figure(value: float | None) -> str:

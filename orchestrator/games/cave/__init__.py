@@ -33,10 +33,13 @@ def _looks_like(bot) -> int:
 GAME = Game(
     "cave", "Cave Rangers, bots in any language",
     cave.RULEBOOK, "_cave", default_map="generated", map_suffix=".txt",
-    check=Check("generated", ("forager.py", "miner.sh")),
+    check=Check("generated", ("forager.py", "miner.sh"), call="turn"),
     # The seed's controller: 1 s a turn. A persistent program's first turn gets 5 s.
+    # Own time: 40 s a match, under the 50 turns' 50 s (an honest per-turn program takes
+    # a few tens of ms a turn): a program that naps just under its second each turn is
+    # erased before the match's end.
     limits=Limits(cpu_per_call_s=1.0, wall_per_call_s=1.0, watchdog_grace_s=5.0,
-                  cpu_bank_s=60.0, output_bytes=16 << 10),
+                  cpu_bank_s=60.0, output_bytes=16 << 10, own_bank_s=40.0),
     demo=("forager.py", "wanderer.py", "miner.sh", "scout.js", "digger.c"),
     shown=Shown(columns=(("score", lambda s: str(s.get("score", "-"))),
                          ("gold", lambda s: str(s.get("gold", "-"))),

@@ -39,12 +39,14 @@ def _scenario(data, name: str) -> dict:
 GAME = Game(
     "robotgame", "rgkit's Robot Game",
     replace(robotgame.RULEBOOK, scenario=_scenario), "_robotgame", default_map="default",
-    map_suffix=".py", check=Check("default", ("example.py",)),
+    map_suffix=".py", check=Check("default", ("example.py",), call="act"),
     failure="forfeit", players=2,
     # rgkit's server: 300 ms per act (1.5 s for the first); past that the robot guards.
     # Two turns of nothing but timeouts, or a 20 s bank, forfeit (docs/robotgame.md).
+    # Own time: a turn of many robots at 300 ms each may take 10 s, the match 30 s (the
+    # CPU bank and some), so a bot that naps in every act forfeits within 30 s.
     limits=Limits(cpu_per_call_s=2.0, act_soft_s=0.3, first_act_soft_s=1.5,
-                  cpu_bank_s=20.0),
+                  cpu_bank_s=20.0, own_per_turn_s=10.0, own_bank_s=30.0),
     demo=("coordinator.py", "example.py"),
     drivers=((".rb", str(BOTLIB / "ruby" / "driver.rb")),),
     shown=Shown(columns=(("robots", lambda s: str(s.get("robots", "-"))),
