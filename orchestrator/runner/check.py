@@ -5,11 +5,11 @@ orchestrator/service/check.py.
 It plays the bot in the sandbox against sample bots for a few turns and judges how it
 behaved: did it load, stay within its CPU, memory and time, keep to the protocol, and
 overheat (raise or answer nonsense) rarely enough? Would a full match at its pace of own
-time stay within what the game allows (orchestrator/runner/pace.py)? And, asked to (`arena check` is, unless
-`--once`), whether it plays the same game twice on one seed: `arena replay` refuses a
-match that ends differently, and `compare` of a bot with itself never says identical, if
-a bot draws from a generator it did not seed or iterates what its runtime orders at
-random.
+time stay within what the game allows (orchestrator/runner/pace.py)? And, asked to
+(`arena check` is, unless `--once`), whether it plays the same game twice on one seed:
+`arena replay` refuses a match that ends differently, and `compare` of a bot with itself
+never says identical, if a bot draws from a generator it did not seed or iterates what
+its runtime orders at random.
 """
 from __future__ import annotations
 
@@ -23,10 +23,11 @@ from orchestrator.results import notes, penalties
 from orchestrator.results.match_result import MatchData
 from orchestrator.runner.bots import BotFile, read_bot
 from orchestrator.runner.match import MatchSpec, run_match
-from orchestrator.runner.pace import Pace, PaceWatch, check_limits, duration
+from orchestrator.runner.pace import Pace, PaceWatch, check_limits, cut_turn
 from orchestrator.text import shown
 from sandbox import modes
 from sandbox.botlib import child_module
+from sandbox.host import WALL_LIMIT
 from sandbox.limits import Limits
 from sandbox.programs import BY_NAME, PERSISTENT, PERSISTENT_LINES
 
@@ -129,23 +130,23 @@ def warnings_of(judged: dict[str, Any]) -> list[str]:
     return said + ([refused] if refused else []) + slow
 
 
-def judge_pace(judged: dict[str, Any], watch: PaceWatch, limits: Limits,
-               match_turns: int) -> None:
+def judge_pace(judged: dict[str, Any], watch: PaceWatch, limits: Limits) -> None:
     """The time gate's part of a verdict (orchestrator/runner/pace.py): `own_s` and `pace`
     for `--json`, `pace_said` for the line; a bot whose pace stalls a full match fails
     (`stalls`; stopped early if it showed within the check), and one whose turn went past
     the check's own time a turn is told what a full match would take at that pace.
     The `pace` of a verdict that has one: `Pace.as_dict`, its line in `said`."""
     found: Pace | None = watch.stopped or watch.pace()
+    if judged["failure"] == "hang" and WALL_LIMIT in (judged["reason"] or ""):
+        seen = found.own_s if found else 0.0
+        found = cut_turn(seen + limits.own_per_turn_s, (found.turns if found else 0) + 1,
+                         limits, watch.call, watch.match_turns)
+        judged["reason"] += f"; {found.said()}"
     judged["own_s"] = round(found.own_s, 3) if found else None
     judged["pace"] = found.as_dict() if found else None
-    if judged["failure"] == "hang" and "wall time limit" in (judged["reason"] or ""):
-        judged["reason"] += (f"; a turn took more than the check's "
-                             f"{limits.own_per_turn_s:g} s of own time, so a "
-                             f"{match_turns:,}-turn match at that pace would take more "
-                             f"than {duration(limits.own_per_turn_s * match_turns)}")
+    if found is None or found.at_least:
         return
-    if found is None or judged["failure"] is not None and watch.stopped is None:
+    if judged["failure"] is not None and watch.stopped is None:
         return
     if watch.stopped is not None:
         where = f" (turn {watch.turn}); stopped early"
@@ -189,7 +190,7 @@ def check_submission(bot: BotFile, game: str = DEFAULT_GAME, turns: int | None =
         hint = slow_start_hint(game, bot, played) if watch.failure in ("hang", "cpu") else ""
         judged.update(ok=False, failure=watch.failure, reason=watch.reason + hint,
                       turns=watch.turn)
-    judge_pace(judged, pace, played, preset.max_turns)
+    judge_pace(judged, pace, played)
     judged["warned"] = warnings_of(judged)
     if strict and judged["ok"] and judged["warned"]:
         judged.update(ok=False, failure="warnings",

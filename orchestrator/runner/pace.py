@@ -5,10 +5,11 @@ Own time is what the host measures of each request: its wall time less the time 
 waited on a run queue (`sandbox/botlib/_sched.py`). Sleeping, waiting on its own threads
 and blocking on I/O count; a busy machine's run queue does not, so an honest bot on a
 loaded machine is not charged for it. The check plays a bot for a few turns only, so it
-judges the pace: the own time of the turns after the first (the first may set up, and a
-full match has one too), projected to a full match of the game's defaults (its rules'
-turns; the check's map has the official robot count), against what the game allows of a
-match, the AI's own-time bank (`Limits.own_bank_s`):
+judges the pace: the median own time of the turns after the first (the first may set up,
+and one slow turn is not a pace), and projects a full match of the game's defaults (its
+rules' turns; the check's map has the official robot count): the turns played as they
+were, the rest at that pace. It compares that with what the game allows of a match, the
+AI's own-time bank (`Limits.own_bank_s`):
 
 - past the bank, the bot `stalls`: a full match would erase it; the check fails, and stops
   as soon as two turns after the first, and at least `EVIDENCE_S` of own time, show it;
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from statistics import median
 from typing import Any
 
 from sandbox.limits import Limits
@@ -61,14 +63,22 @@ class Pace:
     match_s: float               # a full match's own time at this pace
     bank_s: float                # what a match allows (the own-time bank)
     verdict: str                 # ok, slow or stalls
+    at_least: bool = False       # a turn was cut at the check's own time a turn: the
+                                 # figures are what it took at least
 
     def said(self) -> str:
         """`stalls: 0.50 s of own time a move, ~5.5 h for a 1,000-turn match` (the verdict
         first where it is not ok)."""
-        each = (f"{seconds(self.per_call_s)} of own time a {self.call}"
+        turn = self.call if self.call in ("turn", "round") else "turn"
+        match = f"a {self.match_turns:,}-{turn} match"
+        if self.at_least:
+            return (f"stalls: more than {self.per_turn_s:g} s of own time in one {turn} (a "
+                    f"check allows {self.per_turn_s:g} s), more than ~{duration(self.match_s)} "
+                    f"for {match} at that pace")
+        each = (f"{seconds(self.per_call_s)} of own time {article(self.call)} {self.call}"
                 if self.per_call_s is not None else
-                f"{seconds(self.per_turn_s)} of own time a turn")
-        cost = f"~{duration(self.match_s)} for a {self.match_turns:,}-turn match"
+                f"{seconds(self.per_turn_s)} of own time a {turn}")
+        cost = f"~{duration(self.match_s)} for {match}"
         if self.verdict == "stalls":
             return (f"stalls: {each}, {cost}, past its {self.bank_s:g} s own-time bank "
                     f"(a match would erase it)")
@@ -82,7 +92,21 @@ class Pace:
                 "per_call_s": None if self.per_call_s is None else round(self.per_call_s, 4),
                 "per_turn_s": round(self.per_turn_s, 4), "call": self.call,
                 "match_turns": self.match_turns, "match_s": round(self.match_s, 1),
-                "bank_s": self.bank_s, "verdict": self.verdict, "said": self.said()}
+                "bank_s": self.bank_s, "verdict": self.verdict, "at_least": self.at_least,
+                "said": self.said()}
+
+
+def article(noun: str) -> str:
+    return "an" if noun[:1] in "aeiou" else "a"
+
+
+def cut_turn(own_s: float, turns: int, limits: Limits, call: str, match_turns: int) -> Pace:
+    """The pace of a bot the host ended in a turn at the check's own time a turn: at least
+    that much a turn, and a full match's worth of such turns."""
+    per_turn = limits.own_per_turn_s
+    return Pace(own_s=own_s, turns=turns, per_call_s=None, per_turn_s=per_turn, call=call,
+                match_turns=match_turns, match_s=per_turn * match_turns,
+                bank_s=limits.own_bank_s, verdict="stalls", at_least=True)
 
 
 def verdict_of(match_s: float, bank_s: float) -> str:
@@ -96,8 +120,8 @@ class PaceWatch:
     own time turn by turn (`own_s` in its stats, where the players measure it), and stops
     the match once the pace projects a full match past the bank (or, `strict`, past
     SLOW_SHARE of it), over MIN_TURNS turns after the first and EVIDENCE_S of own time.
-    The pace each such turn is judged by is the smaller of the last turn's and the mean's,
-    so one slow turn among fast ones never stops a check."""
+    The pace each such turn is judged by is the smaller of the last turn's and the median
+    turn's, so one slow turn among fast ones never stops a check."""
 
     def __init__(self, match_turns: int, bank_s: float, call: str, strict: bool = False,
                  seat: int = 0) -> None:
@@ -109,6 +133,8 @@ class PaceWatch:
         self.turn: int | None = None                    # and the turn
 
     def __call__(self, turn: int, stats: dict[int, dict[str, Any]]) -> bool:
+        if self.stopped is not None:
+            return True
         seat_stats = stats.get(self.seat)
         if seat_stats is None or not isinstance(seat_stats.get("own_s"), (int, float)):
             return False
@@ -118,8 +144,7 @@ class PaceWatch:
         rest = self.samples[1:]
         if len(rest) < MIN_TURNS or sum(s for s, _ in rest) < EVIDENCE_S:
             return False
-        latest = rest[-1][0]
-        judged = self._pace(min(latest, sum(s for s, _ in rest) / len(rest)))
+        judged = self._pace(min(rest[-1][0], median(s for s, _ in rest)))
         if judged.verdict == "stalls" or self.strict and judged.verdict == "slow":
             self.stopped, self.turn = judged, turn
             return True
@@ -129,15 +154,15 @@ class PaceWatch:
         """The pace over every turn seen (None: none was measured)."""
         if not self.samples:
             return None
-        rest = self.samples[1:] or self.samples
-        return self._pace(sum(s for s, _ in rest) / len(rest))
+        return self._pace(median(s for s, _ in self.samples[1:] or self.samples))
 
     def _pace(self, per_turn: float) -> Pace:
-        first = self.samples[0][0] if len(self.samples) > 1 else per_turn
+        """A full match: the turns seen as they were, the rest at `per_turn` each."""
+        own = sum(s for s, _ in self.samples)
         rest = self.samples[1:] or self.samples
         calls = sum(n for _, n in rest)
-        match_s = first + per_turn * max(0, self.match_turns - 1)
-        return Pace(own_s=sum(s for s, _ in self.samples), turns=len(self.samples),
+        match_s = own + per_turn * max(0, self.match_turns - len(self.samples))
+        return Pace(own_s=own, turns=len(self.samples),
                     per_call_s=per_turn * len(rest) / calls if calls else None,
                     per_turn_s=per_turn, call=self.call, match_turns=self.match_turns,
                     match_s=match_s, bank_s=self.bank_s,
@@ -158,7 +183,7 @@ def duration(value: float) -> str:
         return "1 s" if value >= 0.5 else "0 s"
     if value < 90:
         return f"{value:.0f} s"
-    if value < 90 * 60:
+    if value < 3600:
         return f"{value / 60:.0f} min"
     if value < 48 * 3600:
         return f"{value / 3600:.1f} h"
