@@ -199,7 +199,7 @@ def check_submission(bot: BotFile, game: str = DEFAULT_GAME, turns: int | None =
         again = run_match(spec, stop=HangWatch())
         differs = game_difference(result, again)
         judged["deterministic"] = differs is None
-        second = verdict(again, bot, max_overheat_share, spec.limits.output_bytes, spec.limits)
+        second = verdict(again, bot, max_overheat_share, played.output_bytes, played)
         if differs is not None and not second["ok"]:
             # The second game failed where the first passed (a turn past its limit, on a
             # machine busier then): that failure, not "nondeterministic", is the verdict.
