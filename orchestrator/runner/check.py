@@ -132,10 +132,10 @@ def warnings_of(judged: dict[str, Any]) -> list[str]:
 
 def judge_pace(judged: dict[str, Any], watch: PaceWatch, limits: Limits) -> None:
     """The time gate's part of a verdict (orchestrator/runner/pace.py): `own_s` and `pace`
-    for `--json`, `pace_said` for the line; a bot whose pace stalls a full match fails
-    (`stalls`; stopped early if it showed within the check), and one whose turn went past
-    the check's own time a turn is told what a full match would take at that pace.
-    The `pace` of a verdict that has one: `Pace.as_dict`, its line in `said`."""
+    (`Pace.as_dict`, its line in `said`) for `--json` and the lines; a bot whose pace
+    stalls a full match fails (`stalls`; stopped early if it showed within the check, as
+    a slow one does under `strict`), and one whose turn went past the check's own time a
+    turn (a hang) is told what a full match would take at that pace, at least."""
     found: Pace | None = watch.stopped or watch.pace()
     if judged["failure"] == "hang" and WALL_LIMIT in (judged["reason"] or ""):
         seen = found.own_s if found else 0.0

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from orchestrator.games import GAMES
+from orchestrator.runner.check import check_bot
 from orchestrator.runner.pace import (
     EVIDENCE_S,
     SLOW_SHARE,
@@ -29,6 +31,7 @@ from orchestrator.runner.pace import (
     duration,
     verdict_of,
 )
+from orchestrator.runner.samples import sample_files
 from sandbox.limits import Limits
 from tests.conftest import ARENA_CMD, HOSTILE, ROOT
 
@@ -163,3 +166,17 @@ def test_a_check_caps_a_turn_at_its_own_time_a_turn_whatever_the_game() -> None:
     assert check_limits(Limits(own_per_turn_s=10.0)).own_per_turn_s == 5.0
     assert check_limits(Limits(own_per_turn_s=2.0)).own_per_turn_s == 2.0
     assert check_limits(Limits()).request_own_s(40) == 5.0
+
+
+SAMPLES = [(game, path) for game in GAMES for path in sample_files(game)]
+
+
+@pytest.mark.parametrize("game, bot", SAMPLES, ids=lambda case: getattr(case, "name", case))
+def test_every_bundled_sample_passes_the_strict_gate(game: str, bot: Path,
+                                                     no_stray_processes) -> None:
+    """The honest samples are far from slow: the gate never warns them (`--strict` would
+    fail them), over a check's whole game."""
+    found = check_bot(bot, game=game, strict=True)
+    print(f"{game} {bot.name}: {(found['pace'] or {}).get('said')}")
+    assert found["ok"] and found["warned"] == [], found["reason"]
+    assert found["pace"]["verdict"] == "ok" and found["pace"]["turns"] >= 1, found["pace"]
