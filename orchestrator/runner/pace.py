@@ -178,9 +178,9 @@ def seconds(value: float) -> str:
 
 
 def duration(value: float) -> str:
-    """A span a reader takes in at once: 40 s, 12 min, 5.5 h, 3 days."""
+    """A span a reader takes in at once: <1 s, 40 s, 12 min, 5.5 h, 3 days."""
     if value < 1:
-        return "1 s" if value >= 0.5 else "0 s"
+        return "1 s" if value >= 0.5 else "<1 s"
     if value < 90:
         return f"{value:.0f} s"
     if value < 3600:
