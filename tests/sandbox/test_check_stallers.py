@@ -22,6 +22,7 @@ import pytest
 
 from orchestrator import api
 from orchestrator.games import GAMES
+from orchestrator.runner.check import failure_kind
 from orchestrator.runner.pace import (
     EVIDENCE_S,
     SLOW_SHARE,
@@ -181,3 +182,10 @@ def test_every_bundled_sample_passes_the_strict_gate(game: str, bot: Path,
     print(f"{game} {bot.name}: {(found['pace'] or {}).get('said')}")
     assert found["ok"] and found["warned"] == [], found["reason"]
     assert found["pace"]["verdict"] == "ok" and found["pace"]["turns"] >= 1, found["pace"]
+
+
+def test_a_match_erase_by_the_own_time_bank_is_a_stall() -> None:
+    """The match's own-time bank (`time bank: ...`, the host's words) fails a check as
+    `stalls`, not as the crash an unknown reason would be."""
+    assert failure_kind("erased", "time bank: 151.0 s of own time, past its 150 s") == "stalls"
+    assert failure_kind("erased", "wall time limit (hang)") == "hang"
