@@ -177,8 +177,10 @@ def check(bot: Bot, *, game: str = DEFAULT_GAME, turns: int | None = None, seed:
           progress: bool | None = None, once: bool = False, strict: bool = False) -> dict:
     """The CI gate for a submission (`arena check`): play it in the sandbox against the
     game's samples and judge it. The verdict is the `arena check --json` object: `ok`,
-    and where not, the `failure` (load_error, hang, cpu, memory, crash, protocol, sandbox,
-    overheats, invalid, output, timeout, nondeterministic) and the `reason` in one line.
+    and where not, the `failure` (load_error, hang, stalls, cpu, memory, crash, protocol,
+    sandbox, overheats, invalid, output, timeout, nondeterministic) and the `reason` in one
+    line; `own_s` and `pace`, the bot's own time and what a full match would cost at its
+    pace (a `slow` pace is a warning).
     A bot that passed plays the same match again, and fails `nondeterministic` when the
     two games differ (`deterministic`: true or false; null with `once`, which plays one
     game, or when the first failed). `progress`: say what is checked (None: where someone

@@ -38,7 +38,8 @@ def check(
                               "the bot plays the same game twice on one seed."),
     strict: bool = typer.Option(False, "--strict", help="Any warning fails the check too "
                                 "(exit status 1): rule 1's module state changed by move() "
-                                "(robots sharing memory), an attempt the sandbox refused."),
+                                "(robots sharing memory), an attempt the sandbox refused, "
+                                "a slow pace of own time."),
     as_json: JsonOption = False,
 ) -> None:
     """The CI gate for a submission: load it in the sandbox and play it against samples.
@@ -47,7 +48,7 @@ def check(
 
     Exit status 0: the bot behaves.
 
-    Exit status 1: it does not, and one line says why: load_error, hang, cpu, memory, crash, protocol, sandbox (tried something the sandbox refused: a process, a socket, a signal, importing the engine), overheats (more than --max-overheats of its decisions raised or were invalid), timeout (more than --max-overheats of its calls went past their time limit), invalid (more than --max-overheats of its answers were invalid, missing or late), output (printed past the cap), warnings (with --strict: a warning, such as rule 1's shared module state) or nondeterministic (it played two different games on one seed: `arena replay` and `compare` need the same game for the same inputs; seed any random generator yourself; `--once` skips this second game).
+    Exit status 1: it does not, and one line says why: load_error, hang, stalls (its own time a turn, the wall time it takes less any wait for a busy machine, would make a full match take longer than the game allows: "stalls: 0.50 s of own time a move, ~5.5 h for a 1,000-turn match"; a turn past 5 s of it is a hang), cpu, memory, crash, protocol, sandbox (tried something the sandbox refused: a process, a socket, a signal, importing the engine), overheats (more than --max-overheats of its decisions raised or were invalid), timeout (more than --max-overheats of its calls went past their time limit), invalid (more than --max-overheats of its answers were invalid, missing or late), output (printed past the cap), warnings (with --strict: a warning, such as rule 1's shared module state, or a slow pace: a full match at it would take more than a quarter of what the game allows) or nondeterministic (it played two different games on one seed: `arena replay` and `compare` need the same game for the same inputs; seed any random generator yourself; `--once` skips this second game).
 
     Exit status 2: bad input (no such file, a bad option).
 
@@ -74,9 +75,12 @@ def check(
     if as_json:
         print(json.dumps(found))
     elif found["ok"]:
+        pace = found.get("pace") or {}
+        own = (f", {found['own_s']:.2f} s own time ({pace['said']})"
+               if pace.get("verdict") == "ok" else "")
         said = (f"{found['name']} played {plural(found['turns'], 'turn')}: {found['overheats']} "
-                f"overheats in {found['decisions']} decisions, {found['cpu_s']:.2f} CPU s, "
-                f"{found['peak_rss_mb']:.0f} MB peak; sandbox: "
+                f"overheats in {found['decisions']} decisions, {found['cpu_s']:.2f} CPU s"
+                f"{own}, {found['peak_rss_mb']:.0f} MB peak; sandbox: "
                 f"{', '.join(found['sandbox']) or 'no isolation layers'}")
         if found.get("warned"):
             said += f"; warnings: {'; '.join(found['warned'])} (--strict fails on them)"

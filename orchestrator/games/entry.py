@@ -88,6 +88,8 @@ class Check:
     map: str                           # the map it plays on
     opponents: tuple[str, ...]         # sample bots it plays against
     turns: int | None = None           # this many turns (default: the rules')
+    call: str = "move"                 # one bot call, in the game's words (its time gate:
+                                       # "0.50 s of own time a move")
 
 
 @dataclass(frozen=True)

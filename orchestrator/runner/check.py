@@ -4,11 +4,12 @@ orchestrator/service/check.py.
 
 It plays the bot in the sandbox against sample bots for a few turns and judges how it
 behaved: did it load, stay within its CPU, memory and time, keep to the protocol, and
-overheat (raise or answer nonsense) rarely enough? And, asked to (`arena check` is, unless
-`--once`), whether it plays the same game twice on one seed: `arena replay` refuses a
-match that ends differently, and `compare` of a bot with itself never says identical, if
-a bot draws from a generator it did not seed or iterates what its runtime orders at
-random.
+overheat (raise or answer nonsense) rarely enough? Would a full match at its pace of own
+time stay within what the game allows (orchestrator/runner/pace.py)? And, asked to
+(`arena check` is, unless `--once`), whether it plays the same game twice on one seed:
+`arena replay` refuses a match that ends differently, and `compare` of a bot with itself
+never says identical, if a bot draws from a generator it did not seed or iterates what
+its runtime orders at random.
 """
 from __future__ import annotations
 
@@ -22,16 +23,18 @@ from orchestrator.results import notes, penalties
 from orchestrator.results.match_result import MatchData
 from orchestrator.runner.bots import BotFile, read_bot
 from orchestrator.runner.match import MatchSpec, run_match
+from orchestrator.runner.pace import Pace, PaceWatch, check_limits, cut_turn
 from orchestrator.text import shown
 from sandbox import modes
 from sandbox.botlib import child_module
+from sandbox.host import WALL_LIMIT
 from sandbox.limits import Limits
 from sandbox.programs import BY_NAME, PERSISTENT, PERSISTENT_LINES
 
 FAILING = child_module("_attempts").FAILING
 
-FAILURES = ("load_error", "hang", "timeout", "cpu", "memory", "crash", "protocol", "sandbox",
-            "overheats", "output", "invalid", "nondeterministic")
+FAILURES = ("load_error", "hang", "stalls", "timeout", "cpu", "memory", "crash", "protocol",
+            "sandbox", "overheats", "output", "invalid", "nondeterministic")
 # An executable bot's turns that went wrong, as the sandbox counts them, and what each says.
 PROGRAM_FAULTS = notes.PROGRAM_FAULTS
 
@@ -41,7 +44,8 @@ def failure_kind(status: str, reason: str) -> str:
     if status == "load_error":
         return "load_error"
     text = reason.lower()
-    for marker, kind in (("hang", "hang"), ("timeout", "timeout"), ("cpu", "cpu"),
+    for marker, kind in (("time bank", "stalls"), ("hang", "hang"), ("timeout", "timeout"),
+                         ("cpu", "cpu"),
                          ("thread", "cpu"),
                          ("memory", "memory"), ("protocol", "protocol")):
         if marker in text:
@@ -117,11 +121,44 @@ def check_strict(strict: object) -> None:
 
 def warnings_of(judged: dict[str, Any]) -> list[str]:
     """A verdict's warnings, in penalties' words: rule 1's (module state changed by
-    move(): robots of one AI sharing memory) and the attempts the sandbox refused that do
-    not fail a check by themselves."""
+    move(): robots of one AI sharing memory), the attempts the sandbox refused that do
+    not fail a check by themselves, and a slow pace of own time (`pace`)."""
     said = [f"rule 1: {shown(text)}" for text in judged.get("warnings") or ()]
     refused = penalties.refused({"violations": judged.get("violations") or ()})
-    return said + ([refused] if refused else [])
+    pace = judged.get("pace") or {}
+    slow = [str(pace["said"])] if pace.get("verdict") == "slow" else []
+    return said + ([refused] if refused else []) + slow
+
+
+def judge_pace(judged: dict[str, Any], watch: PaceWatch, limits: Limits) -> None:
+    """The time gate's part of a verdict (orchestrator/runner/pace.py): `own_s` and `pace`
+    (`Pace.as_dict`, its line in `said`) for `--json` and the lines; a bot whose pace
+    stalls a full match fails (`stalls`; stopped early if it showed within the check, as
+    a slow one does under `strict`), and one whose turn went past the check's own time a
+    turn (a hang) is told what a full match would take at that pace, at least."""
+    found: Pace | None = watch.stopped or watch.pace()
+    if judged["failure"] == "hang" and WALL_LIMIT in (judged["reason"] or ""):
+        seen = found.own_s if found else 0.0
+        found = cut_turn(seen + limits.own_per_turn_s, (found.turns if found else 0) + 1,
+                         limits, watch.call, watch.match_turns)
+        judged["reason"] += f"; {found.said()}"
+    judged["own_s"] = round(found.own_s, 3) if found else None
+    judged["pace"] = found.as_dict() if found else None
+    if found is None or found.at_least:
+        return
+    if judged["failure"] is not None and watch.stopped is None:
+        return
+    if watch.stopped is not None:
+        where = f" (turn {watch.turn}); stopped early"
+        if found.verdict == "stalls":
+            judged.update(ok=False, failure="stalls", reason=found.said() + where,
+                          turns=watch.turn)
+        else:                                  # slow, and --strict: its warning fails it
+            judged.update(ok=False, failure="warnings",
+                          reason=f"warnings (--strict): {found.said()}{where}",
+                          turns=watch.turn)
+    elif found.verdict == "stalls":
+        judged.update(ok=False, failure="stalls", reason=found.said())
 
 
 def check_submission(bot: BotFile, game: str = DEFAULT_GAME, turns: int | None = None,
@@ -141,17 +178,19 @@ def check_submission(bot: BotFile, game: str = DEFAULT_GAME, turns: int | None =
     turns = turns if turns is not None else found.check.turns or preset.max_turns
     opponents = [read_bot(p) for p in found.check_lineup()]
     rules = found.rules(found.presets[0], max_turns=turns)
+    played = check_limits(limits or found.limits)
     spec = MatchSpec(game=found.name, map_path=found.find_map(found.check.map),
-                     bots=[bot, *opponents], seed=seed, rules=rules,
-                     limits=limits or found.limits, sandbox=sandbox)
-    assert spec.limits is not None
+                     bots=[bot, *opponents], seed=seed, rules=rules, limits=played,
+                     sandbox=sandbox)
     watch = HangWatch()
-    result = run_match(spec, stop=watch)
-    judged = verdict(result, bot, max_overheat_share, spec.limits.output_bytes, spec.limits)
+    pace = PaceWatch(preset.max_turns, played.own_bank_s, found.check.call, strict=strict)
+    result = run_match(spec, stop=lambda turn, stats: watch(turn, stats) or pace(turn, stats))
+    judged = verdict(result, bot, max_overheat_share, played.output_bytes, played)
     if watch.reason is not None:
-        hint = slow_start_hint(game, bot, spec.limits) if watch.failure in ("hang", "cpu") else ""
+        hint = slow_start_hint(game, bot, played) if watch.failure in ("hang", "cpu") else ""
         judged.update(ok=False, failure=watch.failure, reason=watch.reason + hint,
                       turns=watch.turn)
+    judge_pace(judged, pace, played)
     judged["warned"] = warnings_of(judged)
     if strict and judged["ok"] and judged["warned"]:
         judged.update(ok=False, failure="warnings",
@@ -160,7 +199,7 @@ def check_submission(bot: BotFile, game: str = DEFAULT_GAME, turns: int | None =
         again = run_match(spec, stop=HangWatch())
         differs = game_difference(result, again)
         judged["deterministic"] = differs is None
-        second = verdict(again, bot, max_overheat_share, spec.limits.output_bytes, spec.limits)
+        second = verdict(again, bot, max_overheat_share, played.output_bytes, played)
         if differs is not None and not second["ok"]:
             # The second game failed where the first passed (a turn past its limit, on a
             # machine busier then): that failure, not "nondeterministic", is the verdict.

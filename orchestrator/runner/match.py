@@ -114,7 +114,8 @@ def _load_players(spec: MatchSpec, seats: dict[int, Seat]) -> Players:
 
 
 # `stop(turn, stats)` after each turn: the turn just played (as the game counts) and
-# each playing seat's stats so far; True ends the match there.
+# each playing seat's stats so far (with `own_s`, its own time so far, where measured);
+# True ends the match there.
 StopWhen = Callable[[int, dict[int, dict[str, Any]]], bool]
 
 
@@ -365,8 +366,7 @@ class _Attempt:
                 if trace is not None:
                     trace(match)
                 if stop is not None and match.end is None and stop(
-                        played - 1 + match.first_turn,
-                        {i: match.stats(local) for local, i in enumerate(lineup)}):
+                        played - 1 + match.first_turn, _stop_stats(match, lineup, players)):
                     return Finished(match, lineup, True, recorder, sandbox,
                                     digest.hexdigest()[:MOVES_DIGEST])
                 if spec.turns is not None and match.end is None and played >= spec.turns:
@@ -493,6 +493,20 @@ def _account(players: Players, playing: dict[int, Seat]) -> None:
             playing[i].cpu_s = round(cpu_s, 3)
             playing[i].own_s = round(own_s, 3)
             playing[i].peak_rss_mb = round(peak_mb, 1)
+
+
+def _stop_stats(match: Match, lineup: list[int], players: Players) -> dict[int, dict[str, Any]]:
+    """What `stop` sees after a turn: each playing seat's stats so far, and where its
+    players measure it, the own time its requests took so far (`own_s`: their wall time
+    less their run-queue wait, as the host reads it at each reply)."""
+    said: dict[int, dict[str, Any]] = {}
+    for local, i in enumerate(lineup):
+        said[i] = dict(match.stats(local))
+        if i in players.seats():
+            usage: tuple[float, ...] = tuple(players.usage(i))
+            if len(usage) > 2:
+                said[i]["own_s"] = usage[2]
+    return said
 
 
 def scratch_text(files: dict[str, Any]) -> dict[str, str]:

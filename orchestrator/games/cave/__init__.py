@@ -33,7 +33,7 @@ def _looks_like(bot) -> int:
 GAME = Game(
     "cave", "Cave Rangers, bots in any language",
     cave.RULEBOOK, "_cave", default_map="generated", map_suffix=".txt",
-    check=Check("generated", ("forager.py", "miner.sh")),
+    check=Check("generated", ("forager.py", "miner.sh"), call="turn"),
     # The seed's controller: 1 s a turn. A persistent program's first turn gets 5 s.
     # Own time: 40 s a match, under the 50 turns' 50 s (an honest per-turn program takes
     # a few tens of ms a turn): a program that naps just under its second each turn is

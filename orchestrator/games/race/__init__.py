@@ -30,7 +30,7 @@ def _looks_like(bot) -> int:
 GAME = Game(
     "race", "Race some Robots, RoboRally cards",
     race.RULEBOOK, "_race", default_map="seed", map_suffix=".json",
-    check=Check("seed", ("random_bot.py", "planner.py"), turns=20),
+    check=Check("seed", ("random_bot.py", "planner.py"), turns=20, call="round"),
     # The seed gives no time; a round's choice gets 1 s, then random cards fill in.
     limits=Limits(cpu_per_call_s=2.0, act_soft_s=1.0, first_act_soft_s=1.0),
     demo=("planner.py", "random_bot.py", "cautious.py", "sprinter.py"),

@@ -39,7 +39,7 @@ def _scenario(data, name: str) -> dict:
 GAME = Game(
     "robotgame", "rgkit's Robot Game",
     replace(robotgame.RULEBOOK, scenario=_scenario), "_robotgame", default_map="default",
-    map_suffix=".py", check=Check("default", ("example.py",)),
+    map_suffix=".py", check=Check("default", ("example.py",), call="act"),
     failure="forfeit", players=2,
     # rgkit's server: 300 ms per act (1.5 s for the first); past that the robot guards.
     # Two turns of nothing but timeouts, or a 20 s bank, forfeit (docs/robotgame.md).
