@@ -163,7 +163,7 @@ def test_without_a_compiler_the_c_sample_is_refused_or_left_out(tmp_path,
 
 @NEEDS_CC
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
-def test_the_cave_demo_plays_all_five_samples_from_the_checkout(tmp_path) -> None:
+def test_the_cave_demo_plays_all_its_samples_from_the_checkout(tmp_path) -> None:
     done = subprocess.run([*ARENA_CMD, "run", "--game", "cave", "--max-turns", "4", "--json"],
                           capture_output=True, text=True, cwd=tmp_path, timeout=120,
                           env=os.environ | {"XDG_CACHE_HOME": str(tmp_path / "cache")})
