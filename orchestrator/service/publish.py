@@ -576,7 +576,7 @@ h1 { font-size: 20px; } h2 { font-size: 16px; margin-top: 22px; }
 table { border-collapse: collapse; margin: 8px 0; }
 th, td { text-align: left; padding: 3px 10px 3px 0; border-bottom: 1px solid var(--line);
          vertical-align: top; }
-td.n { text-align: right; font-variant-numeric: tabular-nums; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .dim, .about { color: var(--dim); } .about { font-size: 12px; max-width: 60em; }
 p.about { font-size: 14px; }
 .bad { color: #ff6b6b; }
