@@ -59,7 +59,7 @@ def test_twelve_colours_stay_apart_for_every_sight_and_the_terminal_uses_them() 
     colours = _page_colours()
     assert len(colours) == 12 and colours == board.COLORS
     closest = min(_distance(a, b) for a, b in itertools.combinations(colours, 2))
-    assert closest >= 13, closest                 # the old palette's yellow/lime: 4.4
+    assert closest >= 13, closest                 # the old palette's yellow/lime: 2.9
     floor = "#2a2e37"                             # the board's floor: every piece stands out
     assert min(_distance(c, floor) for c in colours) >= 30
 
@@ -77,7 +77,7 @@ def test_a_piped_replay_tells_the_players_apart_by_letter(tmp_path) -> None:
     assert sum(row.count("A") for row in rows) == sum(row.count("B") for row in rows) > 0
     assert not any(ch.isdigit() for row in rows for ch in row), rows
     assert re.search(r"^A coordinator", shown, re.M) and re.search(r"^B Thinker", shown, re.M)
-    assert "without colour, its player's letter" in shown
+    assert "uncoloured: its letter" in shown
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON)

@@ -6,8 +6,7 @@ from rich.table import Table
 from orchestrator.replay.reader import ai_players
 from orchestrator.views.board import Grid, blank, piece, seat_table
 
-LEGEND = (("^>v<", "bold red"),
-          " robot (its AI's colour, facing; without colour, its AI's letter)  ",
+LEGEND = (("^>v<", "bold red"), " robot (its AI's colour, facing; uncoloured: its letter)  ",
           ("^", "bold bright_white on grey35"), " mounted laser  ", ("#", "grey62"),
           " wall  ", ("&", "grey42"), " pit  ", ("{}", "grey42"), " spinner  ",
           ("1-9", "dim green"), " flag  ", ("x", "grey50"), " wreck")

@@ -6,8 +6,7 @@ from rich.table import Table
 from orchestrator.replay.reader import ai_players
 from orchestrator.views.board import Grid, blank, piece, seat_table
 
-LEGEND = (("0-9", "bold red"),
-          " robot (its player's colour; hp ÷ 10; without colour, its player's letter)  ",
+LEGEND = (("0-9", "bold red"), " robot (its player's colour; hp ÷ 10; uncoloured: its letter)  ",
           ("█", "grey23"), " obstacle  ", ("·", "green"), " spawn")
 
 
