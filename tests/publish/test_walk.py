@@ -40,7 +40,7 @@ def _twelve(folder: Path) -> list[Path]:
     samples = sorted(ARENA.glob("*.py"))
     bots = []
     for n, sample in enumerate(itertools.islice(itertools.cycle(samples), 12)):
-        text = sample.read_text()
+        text = sample.read_text() + f"# entrant {n}\n"      # each its own content
         path = folder / f"ai{n:02}_{sample.name}"
         path.write_text(text)
         bots.append(path)
