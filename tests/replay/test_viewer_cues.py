@@ -128,3 +128,27 @@ def test_a_94_square_map_zooms_and_robot_game_dots_leave_the_hp_readable(tmp_pat
             }}
             return hits; }})()""")
         assert covered == 0
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON)
+def test_caves_water_is_a_symbol_not_a_square_of_a_bots_blue(tmp_path) -> None:
+    """A bot is a filled square of its colour; water (and every other thing) is its symbol
+    on the floor, so a blue bot is never the same mark as water."""
+    from engine.cave.rules import rules_from as cave_rules
+    from orchestrator.replay import file as replay
+    cave = ROOT / "bots" / "cave"
+    data = record("cave", [cave / "forager.py", cave / "wanderer.py"],
+                  ROOT / "maps" / "cave" / "generated.txt", 3, cave_rules(max_turns=2))
+    state = dict(replay.frames(data))[0]
+    water = [(r, c) for r, line in state["squares"].values() for c, ch in enumerate(line)
+             if ch == "W"]
+    assert water
+    with watched_page() as page:
+        page.goto(write_html(data, tmp_path / "cave.html").as_uri())
+        cell = page.evaluate("viewer.cell")
+        corners = page.evaluate(f"""(() => {{
+            const c = document.getElementById('board').getContext('2d');
+            return {[[r, c] for r, c in water]!r}.map(([r, col]) => Array.from(
+              c.getImageData(col * {cell} + 1, r * {cell} + 1, 1, 1).data.slice(0, 3)));
+        }})()""")
+    assert all(rgb != [0x3f, 0x7f, 0xd9] for rgb in corners), corners
