@@ -81,9 +81,19 @@ def test_a_file_here_comes_before_a_sample_and_paths_are_never_names(tmp_path,
         read_bot("scout")                   # no game: no samples to look in
 
 
-def test_a_shared_stem_asks_for_the_file_name() -> None:
-    with pytest.raises(InputError, match="example.py, example.rb"):
-        find_sample("robotgame", "example")
+def test_a_shared_stem_is_the_python_sample_and_the_others_go_by_file_name(tmp_path) -> None:
+    """Issue 51: `survivor` was refused as `several robotgame samples have this name`,
+    though a sample's name works wherever a file does (and Ruby may not be installed)."""
+    assert find_sample("robotgame", "survivor") == ROOT / "bots/robotgame/survivor.py"
+    assert find_sample("robotgame", "survivor.rb") == ROOT / "bots/robotgame/survivor.rb"
+    assert ("survivor", ROOT / "bots/robotgame/survivor.py") in named_samples("robotgame")
+    assert ("survivor.rb", ROOT / "bots/robotgame/survivor.rb") in named_samples("robotgame")
+    done = subprocess.run([*ARENA_CMD, "run", "--game", "robotgame", "survivor", "example",
+                           "--max-turns", "2", "--seed", "1", "--sandbox", "off", "--json"],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    bots = sorted(p["bot"] for p in json.loads(done.stdout)["players"])
+    assert [os.path.basename(b) for b in bots] == ["example.py", "survivor.py"], bots
 
 
 def test_a_bad_name_is_one_error_line_listing_the_samples(tmp_path) -> None:
@@ -153,7 +163,7 @@ def test_without_a_compiler_the_c_sample_is_refused_or_left_out(tmp_path,
 
 @NEEDS_CC
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
-def test_the_cave_demo_plays_all_five_samples_from_the_checkout(tmp_path) -> None:
+def test_the_cave_demo_plays_all_its_samples_from_the_checkout(tmp_path) -> None:
     done = subprocess.run([*ARENA_CMD, "run", "--game", "cave", "--max-turns", "4", "--json"],
                           capture_output=True, text=True, cwd=tmp_path, timeout=120,
                           env=os.environ | {"XDG_CACHE_HOME": str(tmp_path / "cache")})

@@ -18,8 +18,9 @@ tournament or comparison stops every bot process and raises Interrupted, and the
 call resumes from the results file.
 
 This folder holds the front (here), its result types (`types.py`), bots given as code
-(`code_source.py`, `cellbots.py`) and the progress bars drawn where someone watches
-(`progress.py`). May import the service and below, and the views (tests/test_layers.py).
+(`code_source.py`, `cellbots.py`), the progress bars drawn where someone watches
+(`progress.py`), and a bot imported on the host for a unit test (`testing.py`). May
+import the service and below, and the views (tests/test_layers.py).
 """
 from __future__ import annotations
 

@@ -22,6 +22,7 @@ from orchestrator.cli.options import (
     RulesOption,
     SandboxOption,
 )
+from orchestrator.cli.run import warn_shared_names
 from orchestrator.games import DEFAULT_GAME, GAMES
 from orchestrator.games.entry import Competition
 from orchestrator.games.help import listed, tournament_format
@@ -91,6 +92,7 @@ def batch(
       arena batch a.py b.py --game robotgame --seeds 500 \\
           --json
     """
+    warn_shared_names(bots, game)
     found = api.batch(bots, seeds=seeds, first_seed=first_seed, game=game, map=map,
                       rules=rules, robots=robots, max_turns=max_turns,
                       random_spawn=random_spawn, sandbox=sandbox, cpu_limit=cpu_limit,
@@ -147,6 +149,7 @@ def tournament(
       arena tournament *.py --format combinations --size 6 \\
           --games 3 --map official
     """
+    warn_shared_names(bots, game)
     found = api.tournament(bots, format=format, games=games, size=size, first_seed=first_seed,
                            game=game, map=map, rules=rules, robots=robots,
                            max_turns=max_turns, sandbox=sandbox, cpu_limit=cpu_limit,

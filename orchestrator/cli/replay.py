@@ -101,7 +101,10 @@ def replay_command(
     frames = replay.Frames(data)
     at = len(frames) - 1 if turn is None else turn
     check_turn(at, len(frames) - 1)
-    out.print(drawn(file, data, frames, at, False, keys=False, robot=_piece(robot)))
+    # Without colour (a pipe, NO_COLOR), each piece is its AI's letter: colour is not the
+    # only cue that tells the players apart.
+    out.print(drawn(file, data, frames, at, False, keys=False, robot=_piece(robot),
+                    letters=out.no_color or out.color_system is None))
 
 
 def _piece(robot: str | None) -> int | str | None:

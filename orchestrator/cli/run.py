@@ -10,6 +10,7 @@ from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from engine import InputError
 from orchestrator import api
 from orchestrator.cli.options import (
     CpuOption,
@@ -26,6 +27,7 @@ from orchestrator.cli.options import (
 from orchestrator.games import DEFAULT_GAME, get_game
 from orchestrator.results import notes
 from orchestrator.results.match_result import MatchData
+from orchestrator.runner.bots import read_bot, shared_name_warnings
 from orchestrator.text import console, plural, seconds, shown_text
 from orchestrator.views import replay as replay_view
 from orchestrator.views import turn_report
@@ -80,6 +82,7 @@ def run(
       arena run --from pos.json my_bot.py hunter \\
           --turns 3 --sandbox off
     """
+    warn_shared_names(bots, game)
     played = api.play(bots, game=game, map=map, seed=seed, rules=rules, robots=robots,
                       max_turns=max_turns, random_spawn=random_spawn, sandbox=sandbox,
                       cpu_limit=cpu_limit, memory_mb=memory_mb, progress=not as_json,
@@ -108,7 +111,8 @@ def run(
         # Titled by the game's turn (61 from a position at 60), not the replay's frame.
         number = frames[len(frames) - 1][0] if report else start_turn(start)
         out.print(replay_view.drawn(Path("the match"), played.replay.data, frames,
-                                    len(frames) - 1, False, keys=False, number=number))
+                                    len(frames) - 1, False, keys=False, number=number,
+                                    letters=out.no_color or out.color_system is None))
     print_result(result)
 
 
@@ -128,6 +132,20 @@ def _say_if_nothing_was_left(start: Path, result: MatchData) -> None:
                              f"({result['end']}): no turn was left to play; save an earlier "
                              f"one with arena replay REPLAY --turn N --save-position FILE"),
                   soft_wrap=True)
+
+
+def warn_shared_names(bots: List[Path] | None, game: str) -> None:
+    """A warning line per name that bots of different files declare: each is then shown
+    by its file's name too (docs/spec/arena.md, "Names"). A file that cannot be read is
+    left to the command, which says so in its own error."""
+    read = []
+    for bot in bots or ():
+        try:
+            read.append(read_bot(bot, game))
+        except InputError:
+            return
+    for line in shared_name_warnings([b.name for b in read], [b.path for b in read]):
+        err.print(Text.assemble(("warning:", "yellow"), " ", shown_text(line)), soft_wrap=True)
 
 
 def warn_sandbox(result: Mapping[str, Any]) -> None:

@@ -23,7 +23,7 @@ from orchestrator.text import shown
 from sandbox.frames import BotSpec
 
 __all__ = ["BotFile", "DESCRIPTION_CHARS", "declared_name", "described", "read_bot",
-           "sample_bots", "unique_names"]
+           "sample_bots", "shared_name_warnings", "unique_names"]
 
 @dataclass(frozen=True)
 class BotFile:
@@ -127,32 +127,55 @@ def _identify(source: bytes, stem: str) -> tuple[str, str]:
 
 
 def unique_names(names: list[str], files: list[str] | None = None) -> list[str]:
-    """Every AI of a match (every entrant of a run) under its own name. A name's first
-    bearer keeps it (its bot still sees its robots under the name it declared); a later
-    bot of that name is told apart as its author knows it, by its file's name, where
-    `files` is given and that name is free (`Flagger`, `Flagger (flagger_v2.py)`); what
-    still repeats (the same file twice) gets ' #2', ' #3', ... A suffix is never a name
-    given in `names` (two Hunters beside a 'Hunter #2' make Hunter, Hunter #3 and
-    Hunter #2)."""
+    """Every AI of a match (every entrant of a run) under its own name, by the one rule
+    docs/spec/arena.md ("Names") states: where bots of different files (by file name,
+    `files` given) declare one name, every one of them is labelled by its file's name
+    (`Twin (a.py)`, `Twin (b.py)`); what still repeats (the same file twice) is numbered
+    from its second bearer (`Rusher`, `Rusher #2`). No label or number is a name given in
+    `names` (two Hunters beside a 'Hunter #2' make Hunter, Hunter #3 and Hunter #2)."""
     taken = set(names)
+    shared = _shared(names, files)
     seen: set[str] = set()
-    files_of: dict[str, set[str]] = {}      # a name's bearers so far: their file names
     result = []
     for i, name in enumerate(names):
         unique, count = name, 1
-        if files is not None:
-            file = Path(files[i]).name
-            labelled = f"{name} ({file})"
-            if (name in seen and file not in files_of.get(name, ())
-                    and labelled not in seen and labelled not in taken):
+        if files is not None and name in shared:
+            labelled = f"{name} ({Path(files[i]).name})"
+            if labelled not in taken:
                 unique = labelled
-            files_of.setdefault(name, set()).add(file)
+        base = unique
         while unique in seen or count > 1 and unique in taken:
             count += 1
-            unique = f"{name} #{count}"
+            unique = f"{base} #{count}"
         seen.add(unique)
         result.append(unique)
     return result
+
+
+def _shared(names: list[str], files: list[str] | None) -> dict[str, list[str]]:
+    """Each name that bots of different file names declare, with those file names."""
+    if files is None:
+        return {}
+    by_name: dict[str, list[str]] = {}
+    for name, file in zip(names, files, strict=True):
+        found = by_name.setdefault(name, [])
+        if Path(file).name not in found:
+            found.append(Path(file).name)
+    return {name: found for name, found in by_name.items() if len(found) > 1}
+
+
+def shared_name_warnings(names: list[str], files: list[str]) -> list[str]:
+    """One line per name that bots of different files declare, saying how each is shown
+    (`unique_names`): `2 AIs of different files declare the name 'Twin' (a.py, b.py):
+    shown as ...`."""
+    lines = []
+    for name, found in _shared(names, files).items():
+        labels = unique_names([name] * len(found), found)
+        lines.append(f"{len(found)} AIs of different files declare the name {shown(name)!r} "
+                     f"({', '.join(shown(f) for f in found)}): shown as "
+                     f"{', '.join(repr(shown(label)) for label in labels)} "
+                     f"(docs/spec/arena.md, \"Names\")")
+    return lines
 
 
 def sample_bots(game: str) -> list[Path]:

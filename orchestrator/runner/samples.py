@@ -9,7 +9,6 @@ import ast
 import tomllib
 from pathlib import Path
 
-from engine import InputError
 from orchestrator.assets import bundled
 from orchestrator.games import GAMES
 from orchestrator.games.sample_folder import (
@@ -34,24 +33,31 @@ def sample_files(game: str) -> list[Path]:
 
 
 def find_sample(game: str, ref: str) -> Path | None:
-    """The sample file named `ref` (its file name, or its stem when no other sample of the
-    game shares it), or None; an ambiguous stem is an InputError naming the files."""
+    """The sample file named `ref`: its file name, or its stem. Where samples of several
+    languages share a stem (`survivor.py`, `survivor.rb`), the stem is the Python one's,
+    which needs no runtime beyond arena's own; the others are named by their file name
+    (`survivor.rb`). Without a Python one, the stem is the first file in name order."""
     if Path(ref).name != ref:       # a path, not a name
         return None
     files = sample_files(game)
     exact = [path for path in files if path.name == ref]
-    found = exact or [path for path in files if path.stem == ref]
-    if len(found) > 1:
-        raise InputError(f"{ref}: several {game} samples have this name: "
-                         f"{', '.join(path.name for path in found)}; give one of them")
+    found = exact or sorted((path for path in files if path.stem == ref), key=_stem_order)
     return found[0] if found else None
 
 
+def _stem_order(path: Path) -> tuple[bool, str]:
+    """Which of the samples sharing a stem its stem names: the Python one, else by name."""
+    return path.suffix != ".py", path.name
+
+
 def named_samples(game: str) -> list[tuple[str, Path]]:
-    """Each sample with its name: its stem, or its file name where a stem is shared."""
+    """Each sample with its name: its stem where the stem finds it (`find_sample`), else
+    its file name (`survivor` is survivor.py, `survivor.rb` the Ruby one)."""
     files = sample_files(game)
-    stems = [path.stem for path in files]
-    return [(path.stem if stems.count(path.stem) == 1 else path.name, path) for path in files]
+    by_stem: dict[str, Path] = {}
+    for path in sorted(files, key=_stem_order):
+        by_stem.setdefault(path.stem, path)
+    return [(path.stem if by_stem[path.stem] == path else path.name, path) for path in files]
 
 
 def summary(path: Path) -> str:

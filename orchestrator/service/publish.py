@@ -171,7 +171,8 @@ def publish(db: str | Path, out: str | Path, run: str | None = None, force: bool
         site.write_entrant(entrant)
         done += 1
     told("the matchup matrix", done, total)
-    _write(folder / "matrix.html", matrix_page.page(_without_folders(grid, db_path)))
+    pages = {m["id"]: f"matches/{n}.html" for n, m in enumerate(matches, 1)}
+    _write(folder / "matrix.html", matrix_page.page(_site_matrix(grid, db_path, pages)))
     done += 1
     told("the index", done, total)
     site.write_index()
@@ -332,13 +333,17 @@ class _Site:
                 + _match_table(match_rows))
         _write(self.folder / "index.html", self.page(f"{self.game} results", body, 0))
 
-    def match_row(self, number: int, match: dict[str, Any], up: str) -> str:
+    def match_row(self, number: int, match: dict[str, Any], up: str,
+                  me: dict[str, Any] | None = None) -> str:
+        """A match's row of a table of matches; on an AI's page (`me`: its player), with
+        the AI's place in it first."""
+        place = "" if me is None else f'<td class="n">{_place(me, match["players"])}</td>'
         players = ", ".join(
             f'{p["rank"]}. {self.ai_link(p, up)}'
             + (f' <span class="bad">({esc(p["status"])})</span>' if p["status"] != "ok"
                else "")
             for p in sorted(match["players"], key=lambda p: (p["rank"], p["seat"])))
-        return (f'<tr><td><a href="{up}matches/{number}.html">{number}</a></td>'
+        return (f'<tr><td><a href="{up}matches/{number}.html">{number}</a></td>{place}'
                 f'<td><code>{esc(match["id"][:10])}</code></td><td>{esc(match["map"])}</td>'
                 f'<td class="n">{esc(match["seed"])}</td><td class="n">{match["turns"]}</td>'
                 f'<td>{esc(match["end"])}</td><td>{players}</td></tr>')
@@ -353,7 +358,7 @@ class _Site:
         if summary:
             penalties.insert(0, f'<li><b>over its {len(e.games)} games</b>: '
                                 f'{esc("; ".join(summary))}</li>')
-        games = [self.match_row(n, self.matches[n - 1], "../") for n, _ in e.games]
+        games = [self.match_row(n, self.matches[n - 1], "../", me) for n, me in e.games]
         body = (f'<h1>{esc(e.name)}</h1>\n'
                 f'<p class="about">{esc(e.description) or "<i>(no description)</i>"}</p>\n'
                 f'<dl><dt>file</dt><dd><code>{esc(Path(e.bot).name)}</code></dd>'
@@ -365,7 +370,8 @@ class _Site:
                 f'<dt>games</dt><dd>{r.get("matches", 0)}, {r.get("wins", 0)} won</dd></dl>\n'
                 f'<h2>Penalties</h2>\n'
                 + (f'<ul>{"".join(penalties)}</ul>' if penalties else "<p>None.</p>")
-                + f'\n<h2>Games</h2>\n{_match_table(games)}\n<h2>Source</h2>\n{source}\n')
+                + f'\n<h2>Games</h2>\n{_match_table(games, place=True)}\n<h2>Source</h2>\n'
+                f'{source}\n')
         _write(self.folder / "ais" / f"{e.number}.html", self.page(e.name, body, 1))
 
     def source_of(self, e: Entrant) -> str:
@@ -395,9 +401,12 @@ class _Site:
             f'<td class="n">{_num(p.get("own_s"), 2)}</td></tr>'
             for p in sorted(match["players"], key=lambda p: (p["rank"], p["seat"])))
         stored = f"{self.db.name}:{match['id']}"
-        again = [f"arena replay {shlex.quote(stored)}"]
+        again = [(f"In the folder that holds the results file <code>{esc(self.db.name)}</code> "
+                  f"(the game master's), its replay:", f"arena replay {shlex.quote(stored)}")]
         if record is not None:
-            again.append(run_command(record))
+            again.append(("In a folder holding the AIs' files (each on its AI's page) and the "
+                          "map's (a bundled map is found by its name), the match played "
+                          "again:", run_command(record)))
         head = (f'<h1>Match {number}: {esc(match["game"])} on {esc(match["map"])}</h1>\n'
                 f'<p>Seed <code>{esc(match["seed"])}</code>, engine {esc(version)}, '
                 f'{match["turns"]} turns, ended by {esc(match["end"])}; id '
@@ -405,9 +414,8 @@ class _Site:
                 f'<table><thead><tr><th>rank</th><th>AI</th><th>status</th><th>penalty</th>'
                 f'<th>overheats</th><th>CPU s</th><th>own s</th></tr></thead>'
                 f'<tbody>{players}</tbody></table>\n<p class="dim">{OWN_NOTE}.</p>\n'
-                f'<p>Play it again (beside the results file, the bots and the '
-                f'map where they were):</p>\n'
-                + "".join(f"<pre class=\"command\">{esc(c)}</pre>" for c in again))
+                + "".join(f'<p>{where}</p>\n<pre class="command">{esc(c)}</pre>'
+                          for where, c in again))
         links = ""
         if number > 1:
             links += f'<a href="{number - 1}.html">previous match</a> '
@@ -448,17 +456,18 @@ def _drop(path: Path) -> None:
         pass
 
 
-def _without_folders(grid: dict[str, Any], db_path: Path) -> dict[str, Any]:
+def _site_matrix(grid: dict[str, Any], db_path: Path, pages: dict[str, str]) -> dict[str, Any]:
     """The matrix report as the site shows it: each file by its name alone, never the game
-    master's folders (`arena replay results.sqlite:ID`, as the match pages say it)."""
-    grid = {**grid, "db": db_path.name}
+    master's folders; each game linked to its match page (`page`) instead of a command
+    that opens a file on the game master's disk; and a link back to the standings."""
+    grid = {**grid, "db": db_path.name, "home": "index.html"}
     grid["entrants"] = [{**e, "bot": Path(str(e.get("bot"))).name}
                         for e in grid.get("entrants", [])]
     games = grid.get("games")
     if isinstance(games, dict):
-        grid["games"] = {key: {**game, "open": str(game["open"]).replace(str(db_path),
-                                                                          db_path.name)}
-                         if isinstance(game, dict) and "open" in game else game
+        grid["games"] = {key: {**{k: v for k, v in game.items() if k != "open"},
+                               "page": pages.get(key)}
+                         if isinstance(game, dict) else game
                          for key, game in games.items()}
     return grid
 
@@ -537,10 +546,17 @@ def esc_source(text: str) -> str:
                                  for line in text.split("\n")), quote=False)
 
 
-def _match_table(rows: list[str]) -> str:
-    return ('<table><thead><tr><th>#</th><th>id</th><th>map</th><th>seed</th><th>turns</th>'
+def _match_table(rows: list[str], place: bool = False) -> str:
+    return ('<table><thead><tr><th>#</th>' + ('<th>place</th>' if place else '')
+            + '<th>id</th><th>map</th><th>seed</th><th>turns</th>'
             '<th>end</th><th>finishing order</th></tr></thead><tbody>\n'
             + "\n".join(rows) + "\n</tbody></table>")
+
+
+def _place(me: dict[str, Any], players: list[dict[str, Any]]) -> str:
+    """An AI's place in one match: `3 of 12`, `1 of 2 (draw)` where another shares it."""
+    shared = sum(p["rank"] == me["rank"] for p in players) > 1
+    return f'{me["rank"]} of {len(players)}' + (" (draw)" if shared else "")
 
 
 def _num(value: object, places: int) -> str:
@@ -567,7 +583,7 @@ h1 { font-size: 20px; } h2 { font-size: 16px; margin-top: 22px; }
 table { border-collapse: collapse; margin: 8px 0; }
 th, td { text-align: left; padding: 3px 10px 3px 0; border-bottom: 1px solid var(--line);
          vertical-align: top; }
-td.n { text-align: right; font-variant-numeric: tabular-nums; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .dim, .about { color: var(--dim); } .about { font-size: 12px; max-width: 60em; }
 p.about { font-size: 14px; }
 .bad { color: #ff6b6b; }

@@ -44,6 +44,7 @@ from orchestrator.replay import file as replay
 from orchestrator.replay.reader import ai_players
 from orchestrator.text import console, shown, shown_text
 from orchestrator.views import plain as plain_view
+from orchestrator.views.board import lettered
 
 out = console()
 err = console(stderr=True)
@@ -234,16 +235,18 @@ def legend(data: dict) -> Text:
 
 def screen(data: dict, frames: Sequence[Any] | replay.Frames, turn: int, playing: bool,
            size: tuple[int, int] | None = None, keys: bool = True, robot: Any = None,
-           number: int | None = None) -> Group:
+           number: int | None = None, letters: bool = False) -> Group:
     """One frame: the header, the board, the scores, the bots' debug marks (the notes of
     `robot`, a piece's row key, if one is chosen), the legend and (`keys`) the keys.
     With a terminal `size` (columns, rows), the board is cropped to what is left once
     the rest is shown, around the action. `number`: the header names the frame by the
     game's own turn number (a match from a position starts past turn 0), not as frame
-    `turn` of the replay's."""
+    `turn` of the replay's. `letters`: drawn where colour does not show (a pipe), each
+    piece is its AI's letter, as the score table names it."""
     state = frames[turn][1]
     found = turn_marks(data, turn)
-    board = board_text(data, state, marked_squares(found))
+    with lettered(letters):
+        board = board_text(data, state, marked_squares(found))
     below = drawing(data).panel(data, state, turn)
     noted = marks_text(data, found, robot)
     if noted is not None:
@@ -340,12 +343,12 @@ def _read_keys(timeout: float) -> list[str]:
 
 def drawn(file: Path, data: dict, frames: replay.Frames, turn: int, playing: bool,
           size: tuple[int, int] | None = None, keys: bool = True, robot: Any = None,
-          number: int | None = None) -> Group:
+          number: int | None = None, letters: bool = False) -> Group:
     """`screen`, where a frame the game's drawing cannot draw (a forged replay: a robot
     off the board, an owner that is no player) is an InputError naming the file and turn."""
     try:
         return screen(data, frames, turn, playing, size=size, keys=keys, robot=robot,
-                      number=number)
+                      number=number, letters=letters)
     except (LookupError, TypeError, ValueError, ArithmeticError) as exc:
         raise InputError(f"{shown(file)}: turn {turn}: the {shown(data['game'])} view cannot "
                          f"draw this replay ({type(exc).__name__}: {shown(exc)[:80]})") from None

@@ -31,7 +31,7 @@ def test_run_json_contract() -> None:
     assert {"game", "engine_version", "seed", "map", "turns", "end", "winner", "runner_up",
             "restarts", "players", "replay"} <= set(result)
     assert result["seed"] == 3 and result["game"] == "arena" and result["map"] == "quad"
-    assert len(result["players"]) == 4
+    assert len(result["players"]) == 5         # the four samples and Thinker
     for player in result["players"]:
         assert {"name", "bot", "sha256", "rank", "status", "reason", "turn", "overheats",
                 "cpu_s", "peak_rss_mb", "stats"} <= set(player)
@@ -48,7 +48,7 @@ def test_run_prints_table_winner_and_drawn_seed() -> None:
     assert "Winner:" in done.stdout and "Runner-up:" in done.stdout
     assert "Beeline" in done.stdout and "Hunter" in done.stdout
     assert "seed" in done.stderr
-    assert "arena: 4 AIs on quad.txt" in done.stderr
+    assert "arena: 5 AIs on quad.txt" in done.stderr
     alone = arena("run", "hunter", "--max-turns", "2", "--sandbox", "off", check=True)
     assert "arena: 1 AI on quad.txt" in alone.stderr, alone.stderr
 
@@ -69,7 +69,7 @@ def test_run_prints_table_winner_and_drawn_seed() -> None:
     (["run", "--game", "chess"], "error: unknown game 'chess'"),
     (["run", "--sandbox", "maybe"], "error: unknown --sandbox mode 'maybe'"),
     (["run", "--map", "tiny", "--robots", "50"],
-     "error: tiny: map too small: 4 AIs x 50 robots need 200 free tiles, the map has 172"),
+     "error: tiny: map too small: 5 AIs x 50 robots need 250 free tiles, the map has 172"),
     (["maps", "validate", "tests/arena/data/bad_symbol.txt"],
      "error: tests/arena/data/bad_symbol.txt:3:6"),
     (["scenario", "tests/arena/data/bad_symbol.txt"], "invalid JSON"),

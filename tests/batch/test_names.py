@@ -129,7 +129,8 @@ def test_every_command_without_bot_text_exists() -> None:
 
 @ONE_WORKER
 def test_names_show_as_text_and_stay_distinct(outputs) -> None:
-    """Three Hunter rows (Hunter, Hunter #3 beside the given Hunter #2) in every table,
+    """Three Hunter rows (Hunter, Hunter #3 beside the given Hunter #2; in a tournament,
+    Hunter (hunter.py) and Hunter (hunter_copy.py) beside it) in every table,
     and the hostile names as visible escapes."""
     visible = shown(read_bot(HOSTILE / "escape_name.py").name)
     assert visible.startswith("Esc\\x1b]0;pwned\\x07")
@@ -139,9 +140,9 @@ def test_names_show_as_text_and_stay_distinct(outputs) -> None:
               "results --run (tournament)": outputs["results"][3][2].stdout}
     for command, table in tables.items():
         rows = re.findall(r"│ (Hunter(?: #\d| \(hunter\w*\.py\))?) +│", table)
-        # A tournament's two Hunters are two files (hunter.py and a copy): the copy is
-        # named by its file.
-        expected = ["Hunter", "Hunter #2", "Hunter (hunter_copy.py)"] \
+        # A tournament's two Hunters are two files (hunter.py and a copy): each is named
+        # by its file.
+        expected = ["Hunter #2", "Hunter (hunter.py)", "Hunter (hunter_copy.py)"] \
             if "tournament" in command else ["Hunter", "Hunter #2", "Hunter #3"]
         assert sorted(rows) == expected, (command, table)
         assert "│ [/] " in table and visible in table, (command, table)
@@ -181,43 +182,59 @@ def test_unique_names_by_file_never_collide(bots) -> None:
     names, files = [name for name, _ in bots], [file for _, file in bots]
     unique = unique_names(names, files)
     assert len(unique) == len(names) == len(set(unique))
-    for i, (name, file) in enumerate(bots):     # a name's first bearer keeps it; a later
-        before = {Path(f).name for n, f in bots[:i] if n == name}   # one of another file
-        label = f"{name} ({Path(file).name})"                      # says its file's name
-        if name not in names[:i]:
+    for i, (name, file) in enumerate(bots):     # a name of one file keeps it; every bearer
+        others = {Path(f).name for n, f in bots if n == name}  # of a name files share
+        label = f"{name} ({Path(file).name})"                 # says its file's name
+        if len(others) == 1 and name not in names[:i]:
             assert unique[i] == name
-        elif Path(file).name not in before and label not in names:
-            assert unique[i] == label, unique
+        elif len(others) > 1 and label not in names:
+            assert unique[i].startswith(label), unique
 
 
-def test_bots_sharing_a_name_are_told_apart_by_file_name() -> None:
+def test_bots_sharing_a_name_are_all_told_apart_by_file_name() -> None:
     assert unique_names(["Flagger", "Flagger", "Hunter", "Flagger"],
                         ["v1/flagger_v1.py", "flagger_v2.py", "hunter.py", "flagger_v2.py"]) == [
-        "Flagger", "Flagger (flagger_v2.py)", "Hunter", "Flagger #2"]
+        "Flagger (flagger_v1.py)", "Flagger (flagger_v2.py)", "Hunter",
+        "Flagger (flagger_v2.py) #2"]
     # The same file twice (a mirror match) has nothing else to tell it by.
     assert unique_names(["Rusher", "Rusher"], ["rusher.py", "rusher.py"]) == [
         "Rusher", "Rusher #2"]
 
 
-def test_a_tournament_of_two_copies_sharing_a_name_shows_their_file_names(tmp_path) -> None:
-    """Before: `Flagger` and `Flagger #2` in the standings, the results and the matrix:
-    which was v2? Now the second is `Flagger (flagger_v2.py)`."""
-    source = HUNTER.read_text().replace("name = 'Hunter'", "name = 'Flagger'")
-    v1, v2 = tmp_path / "flagger_v1.py", tmp_path / "flagger_v2.py"
-    v1.write_text(source)
-    v2.write_text(source + "# v2\n")
+def test_two_files_of_one_name_are_both_labelled_and_warned_of(tmp_path) -> None:
+    """Issue 51: two files that both set name='Twin' played silently as `Twin` and
+    `Twin (dup2.py)`: only the second labelled, and nothing warned."""
+    source = HUNTER.read_text().replace("name = 'Hunter'", "name = 'Twin'")
+    (tmp_path / "dup1.py").write_text(source)
+    (tmp_path / "dup2.py").write_text(source + "# two\n")
+    labels = ["Twin (dup1.py)", "Twin (dup2.py)"]
+    warning = ("warning: 2 AIs of different files declare the name 'Twin' (dup1.py, "
+               "dup2.py): shown as 'Twin (dup1.py)', 'Twin (dup2.py)' "
+               "(docs/spec/arena.md, \"Names\")")
+    played = subprocess.run([*ARENA_CMD, "run", "dup1.py", "dup2.py", *QUICK, "--seed", "3",
+                             "--json"], capture_output=True, text=True, cwd=tmp_path,
+                            timeout=300)
+    assert played.returncode == 0, played.stderr[-2000:]
+    assert sorted(p["name"] for p in json.loads(played.stdout)["players"]) == labels
+    assert warning in played.stderr.splitlines(), played.stderr
     db = str(tmp_path / "runs.sqlite")
-    labels = ["Flagger", "Flagger (flagger_v2.py)"]
-    done = arena(["tournament", str(v1), str(v2), "--games", "1", *QUICK, "--first-seed", "3",
-                  "--db", db, "--workers", "1", "--json"])
+    done = subprocess.run([*ARENA_CMD, "tournament", "dup1.py", "dup2.py", "--games", "1",
+                           *QUICK, "--first-seed", "3", "--db", db, "--workers", "1",
+                           "--json"], capture_output=True, text=True, cwd=tmp_path,
+                          timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert sorted(p["name"] for p in json.loads(done.stdout)["players"]) == labels
-    table = arena(["results", db, "--run", run_ids(db)[0][:8]])
-    assert all(label in table.stdout for label in labels), table.stdout
+    assert warning in done.stderr.splitlines(), done.stderr
     matrix = arena(["results", db, "--matrix", "--json"])
     assert sorted(e["label"] for e in json.loads(matrix.stdout)["entrants"]) == labels
-    played = arena(["run", str(v1), str(v2), *QUICK, "--seed", "3", "--json"])
-    assert sorted(p["name"] for p in json.loads(played.stdout)["players"]) == labels
+
+
+def test_the_same_name_rule_is_stated_once() -> None:
+    """docs/spec/arena.md states it; the other pages link there."""
+    stated = [path for path in [ROOT / "README.md", *(ROOT / "docs").rglob("*.md")]
+              if "numbered from its second bearer" in " ".join(path.read_text().split())]
+    assert stated == [ROOT / "docs/spec/arena.md"], stated
+    assert 'docs/spec/arena.md ("Names")' in (ROOT / "docs/security.md").read_text()
 
 
 @given(st.lists(st.characters() | st.characters(categories=["Cs"]), max_size=60)

@@ -196,3 +196,32 @@ def test_a_match_of_a_bot_with_a_hostile_name_replays_from_its_record(results, t
     store.close()
     found = api.open_store(copy).replay(match_id)
     assert HOSTILE_NAME in [p["name"] for p in found.data["players"]]
+
+
+def test_a_visitor_walks_back_from_the_matrix_and_from_a_game_to_its_page(results, site):
+    """Issue 51: matrix.html had no way back to the standings, and each game of a cell
+    was `arena replay runs/replays/ID.json.gz`, a file on the game master's disk; an AI's
+    page listed its games without its place in each; a match page's `arena replay` line
+    did not say where it runs."""
+    matrix = (site / "matrix.html").read_text()
+    data = json.loads(re.search(r'id="matrix-data">(.*?)</script>', matrix, re.S).group(1))
+    assert data["home"] == "index.html"
+    store = sqlite3.connect(results)
+    order = dict(store.execute("SELECT m.id, rm.ordinal FROM run_matches rm "
+                               "JOIN matches m ON m.id = rm.match_id").fetchall())
+    store.close()
+    assert data["games"] and set(data["games"]) == set(order)
+    for match_id, game in data["games"].items():
+        assert "open" not in game
+        assert game["page"] == f"matches/{order[match_id] + 1}.html"
+        assert (site / game["page"]).is_file()
+    assert "arena replay" not in matrix
+    page = (site / "ais" / "2.html").read_text()
+    assert "<th>#</th><th>place</th>" in page
+    rows = re.findall(r'<tr><td><a href="\.\./matches/\d+\.html">\d+</a></td>'
+                      r'<td class="n">(\d) of (\d)( \(draw\))?</td>', page)
+    assert len(rows) == 2 and all(of == "2" and 1 <= int(place) <= 2
+                                  for place, of, _ in rows), rows
+    match = (site / "matches" / "1.html").read_text()
+    assert ("In the folder that holds the results file <code>results.sqlite</code>"
+            in match)

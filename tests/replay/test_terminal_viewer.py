@@ -94,8 +94,8 @@ def test_an_80x24_window_shows_the_scores_keys_and_legend_of_a_54x54_board(pane)
     lines = screen.rstrip("\n").split("\n")
     assert len(lines) <= 24 and all(len(line) <= 80 for line in lines)
     assert "rows " in lines[0] and "/54" in lines[0]         # it says which part shows
-    for name in ("Beeline", "Hunter", "Randy", "Turtle"):
-        assert any(line.startswith(name) for line in lines), screen
+    for name in ("Beeline", "Hunter", "Randy", "Turtle"):      # each after its letter
+        assert any(re.match(rf"[A-L] {name}\b", line) for line in lines), screen
     assert "mounted laser" in screen and "wreck" in screen      # the legend
     assert KEYS in screen                                       # the keys, last
     pane.keys("q")

@@ -4,9 +4,9 @@ from __future__ import annotations
 from rich.table import Table
 
 from orchestrator.replay.reader import ai_players
-from orchestrator.views.board import COLORS, Grid, blank, seat_table
+from orchestrator.views.board import Grid, blank, piece, seat_table
 
-LEGEND = (("^>v<", "bold red"), " robot (its AI's colour, facing)  ",
+LEGEND = (("^>v<", "bold red"), " robot (its AI's colour, facing; uncoloured: its letter)  ",
           ("^", "bold bright_white on grey35"), " mounted laser  ", ("#", "grey62"),
           " wall  ", ("&", "grey42"), " pit  ", ("{}", "grey42"), " spinner  ",
           ("1-9", "dim green"), " flag  ", ("x", "grey50"), " wreck")
@@ -34,7 +34,7 @@ def board(data: dict, state: dict) -> Grid:
             grid[r][c] = ("x", "grey50")
         elif status == 0:
             player = owners[rid]
-            grid[r][c] = ("^>v<"[facing], f"bold {COLORS[player % len(COLORS)]}")
+            grid[r][c] = piece(player, "^>v<"[facing])
     return grid
 
 

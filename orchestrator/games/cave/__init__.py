@@ -41,7 +41,7 @@ GAME = Game(
     limits=Limits(cpu_per_call_s=1.0, wall_per_call_s=1.0, watchdog_grace_s=5.0,
                   cpu_bank_s=60.0, output_bytes=16 << 10, own_per_turn_s=1.0,
                   own_bank_s=40.0),
-    demo=("forager.py", "wanderer.py", "miner.sh", "scout.js", "digger.c"),
+    demo=("forager.py", "wanderer.py", "miner.sh", "scout.js", "digger.c", "thinker.py"),
     shown=Shown(columns=(("score", lambda s: str(s.get("score", "-"))),
                          ("gold", lambda s: str(s.get("gold", "-"))),
                          ("lasted", lambda s: str(s.get("turns", "-"))),

@@ -27,14 +27,19 @@ function renderer({data, names, frames, square}) {
     for (const robot of pieces(frame)) gold[robot.player] += robot.gold;
     return gold;
   }
-  // The squares change every turn: drawn with each frame, not on the floor.
+  // The squares change every turn: drawn with each frame, not on the floor. Boulders and
+  // pits fill their square; a thing is its symbol in its colour on the cave's floor, never
+  // a filled square, which is a bot (the water's blue is then no bot's blue).
+  const FILLED = new Set(["}", "P"]);
   function under(ctx, frame, cell) {
+    ctx.font = `bold ${cell}px monospace`;
     for (const [r, line] of frame.squares.values()) {
       for (let c = 0; c < line.length; c++) {
         const ch = line[c];
         if (ch === "-") continue;
         ctx.fillStyle = COLORS[ch] || "#444";
-        ctx.fillRect(c * cell + 1, r * cell + 1, cell - 2, cell - 2);
+        if (FILLED.has(ch)) ctx.fillRect(c * cell + 1, r * cell + 1, cell - 2, cell - 2);
+        else ctx.fillText(ch, c * cell + cell * 0.15, r * cell + cell * 0.85);
       }
     }
     const marks = [...frame.creatures.values()].map(([, kind, r, c]) => [kind, r, c]);
@@ -60,5 +65,5 @@ function renderer({data, names, frames, square}) {
           piece: (ctx, robot, cell) => square(ctx, robot, cell, robot.hp), log,
           charts: ["bots alive", "gold"],
           legend: {items: LEGEND.map(([symbol, meaning]) => [COLORS[symbol], `${symbol} ${meaning}`]),
-                   note: "bots: their player's colour"}};
+                   note: "things: their symbol; bots: a square in their player's colour, with its letter (zoomed in) or health"}};
 }

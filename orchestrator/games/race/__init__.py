@@ -33,7 +33,7 @@ GAME = Game(
     check=Check("seed", ("random_bot.py", "planner.py"), turns=20, call="round"),
     # The seed gives no time; a round's choice gets 1 s, then random cards fill in.
     limits=Limits(cpu_per_call_s=2.0, act_soft_s=1.0, first_act_soft_s=1.0),
-    demo=("planner.py", "random_bot.py", "cautious.py", "sprinter.py"),
+    demo=("planner.py", "random_bot.py", "cautious.py", "sprinter.py", "thinker.py"),
     shown=Shown(columns=(("C1", lambda s: "yes" if s.get("checkpoint") else "-"),
                          ("to go", lambda s: str(s.get("distance", "-"))),
                          ("reboots", lambda s: str(s.get("reboots", "-"))),

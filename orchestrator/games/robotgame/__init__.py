@@ -47,7 +47,7 @@ GAME = Game(
     # CPU bank and some), so a bot that naps in every act forfeits within 30 s.
     limits=Limits(cpu_per_call_s=2.0, act_soft_s=0.3, first_act_soft_s=1.5,
                   cpu_bank_s=20.0, own_per_turn_s=10.0, own_bank_s=30.0),
-    demo=("coordinator.py", "example.py"),
+    demo=("coordinator.py", "thinker.py"),      # Thinker: the example, with its marks
     drivers=((".rb", str(BOTLIB / "ruby" / "driver.rb")),),
     shown=Shown(columns=(("robots", lambda s: str(s.get("robots", "-"))),
                          ("timeouts", lambda s: str(s.get("timeouts", "-")))),

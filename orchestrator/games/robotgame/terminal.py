@@ -4,9 +4,9 @@ from __future__ import annotations
 from rich.table import Table
 
 from orchestrator.replay.reader import ai_players
-from orchestrator.views.board import COLORS, Grid, blank, seat_table
+from orchestrator.views.board import Grid, blank, piece, seat_table
 
-LEGEND = (("0-9", "bold red"), " robot (its player's colour; hp ÷ 10)  ",
+LEGEND = (("0-9", "bold red"), " robot (its player's colour; hp ÷ 10; uncoloured: its letter)  ",
           ("█", "grey23"), " obstacle  ", ("·", "green"), " spawn")
 
 
@@ -23,7 +23,7 @@ def board(data: dict, state: dict) -> Grid:
             elif (x, y) in spawn:
                 grid[y][x] = ("·", "green")
     for _, player, x, y, hp in state["robots"].values():
-        grid[y][x] = (str(min(9, hp // 10)), f"bold {COLORS[player % len(COLORS)]}")
+        grid[y][x] = piece(player, str(min(9, hp // 10)))
     return grid
 
 

@@ -353,6 +353,11 @@ def create_app(ladder: Ladder, run: bool = True,
         return JSONResponse(found, status_code=200 if found["ok"] else 503)
 
     # -- the pages -----------------------------------------------------------------------
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon():
+        """Every browser asks for it: no icon, and no 404 in the visitor's console."""
+        return Response(status_code=204)
+
     @app.get("/", response_class=HTMLResponse)
     async def index():
         def render():
