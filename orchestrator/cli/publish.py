@@ -47,7 +47,8 @@ def publish(
       arena tournament bots/*.py --map official \\
           --db runs/official.sqlite --replays
 
-      arena publish runs/official.sqlite --out site/ --sources bots/
+      arena publish runs/official.sqlite --out site/ \\
+          --sources bots/
 
       arena publish runs/official.sqlite --run 3f2a9c \\
           --out site/ --force

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from engine import InputError
+from orchestrator import host_files
 from orchestrator.games import GAMES, get_game, hint_for_ladder
 from orchestrator.replay import debug
 from orchestrator.replay import file as replay
@@ -436,7 +437,7 @@ class Ladder:
         if "replay" in outcome:                 # the file first: the database points to it
             path = self.replays / f"{queued.id}.json.gz"
             try:
-                path.write_bytes(outcome["replay"])
+                host_files.write_file(path, outcome["replay"])
                 self._set_marks_aside(queued.id, path)
                 outcome["result"]["replay"] = str(path)
             except (OSError, InputError) as exc:
@@ -800,8 +801,8 @@ class Ladder:
         if debug.SECTION not in data:
             return
         marks = self.replays / f"{match_id}.marks.json.gz"
-        marks.write_bytes(replay.encode({debug.SECTION: data[debug.SECTION]}))
-        path.write_bytes(replay.encode(debug.strip(data)))
+        host_files.write_file(marks, replay.encode({debug.SECTION: data[debug.SECTION]}))
+        host_files.write_file(path, replay.encode(debug.strip(data)))
 
     def own_replay(self, match_id: int, token: str | None) -> bytes:
         """The match's replay with the debug marks of the token's bot (each AI it played),
