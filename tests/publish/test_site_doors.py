@@ -218,3 +218,29 @@ def test_sources_lets_the_site_read_bots_kept_elsewhere(run, tmp_path):
     assert '<pre class="source">' in _ai_page(tmp_path / "given", "hunter")
     with pytest.raises(api.InputError, match="--sources .*: not a folder"):
         sites.publish(db, tmp_path / "x", sources=[tmp_path / "none"])
+
+
+@pytest.mark.parametrize("what, args", [
+    ("csv export", ["results", "{db}", "--export", "csv", "--out", "{out}"]),
+    ("matrix page", ["results", "{db}", "--matrix", "--html", "{out}"]),
+    ("replay page", ["replay", "{db}:{match}", "--html", "{out}"]),
+    ("position", ["replay", "{db}:{match}", "--turn", "2", "--save-position", "{out}"]),
+])
+def test_a_single_file_output_replaces_a_planted_link_never_writes_through_it(
+        run, tmp_path, what, args):
+    """Every command that writes a file the user names writes it beside the name and
+    renames it there: a link planted at the name is replaced by the file, and what it
+    pointed to stays as it was (before: the export, the page or the position was written
+    into the link's target)."""
+    db = _copy(run, tmp_path / "runs")
+    match = sqlite3.connect(db).execute("SELECT id FROM matches").fetchone()[0]
+    victim = tmp_path / "victim.txt"
+    victim.write_text("the victim's own\n")
+    out = tmp_path / "out.file"
+    out.symlink_to(victim)
+    argv = [word.format(db=db, out=out, match=match) for word in args]
+    found = subprocess.run([*ARENA, *argv], capture_output=True, text=True, timeout=300)
+    assert found.returncode == 0, (what, found.stderr)
+    assert victim.read_text() == "the victim's own\n", what
+    assert not out.is_symlink() and out.stat().st_size > 0, what
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == [], what
