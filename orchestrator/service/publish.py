@@ -534,10 +534,12 @@ def _without_folders(grid: dict[str, Any], db_path: Path) -> dict[str, Any]:
 
 
 def _map_named(record: dict[str, Any]) -> str:
-    """A bundled map by its name (found anywhere), any other by its file's name."""
+    """A bundled map by its name (found anywhere), any other by its file's name. The
+    record's path is compared as written (arena records it resolved), never looked up
+    on the publisher's disk."""
     path = Path(str(record.get("map_path")))
     game = GAMES.get(str(record.get("game")))
-    if game is not None and path.resolve().parent == game.maps_dir.resolve() \
+    if game is not None and path.parent == Path(os.path.realpath(game.maps_dir)) \
             and path.suffix == game.map_suffix:
         return path.stem
     return path.name

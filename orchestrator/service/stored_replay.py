@@ -90,7 +90,7 @@ def replay_path(db: Path, match_id: str, told: Callable[[str], None] = lambda _:
     try:
         match = chosen_match(store, match_id)
         kept = Kept(store.path).file(match)
-        if kept is not None:
+        if kept is not None and (files_in is None or _within(str(kept), files_in)):
             return kept
         record = store.inputs(match["id"])
     finally:
@@ -195,8 +195,7 @@ def _spec(record: dict[str, Any], where: str,
     if files_in is not None:
         bundled = tuple(Path(os.path.realpath(game.maps_dir)) for game in GAMES.values())
         for named in [record["map_path"], *(bot["file"] for bot in record["bots"])]:
-            real = Path(os.path.realpath(named))
-            if not any(real.is_relative_to(f) for f in (*files_in, *bundled)):
+            if not _within(named, (*files_in, *bundled)):
                 raise InputError(f"{where}: {shown(named)} lies outside the folders whose "
                                  f"files this reader reads; it cannot be replayed here")
     map_bytes = _read(map_path, "map", where)
@@ -221,6 +220,12 @@ def _spec(record: dict[str, Any], where: str,
                      game.rules(rules.pop("preset"), **rules), limits=Limits(**record["limits"]),
                      sandbox=record["sandbox"], map_text=map_text, replay=True,
                      scratch=None if scratch is None else [scratch_files(s) for s in scratch])
+
+
+def _within(named: str, folders: tuple[Path, ...]) -> bool:
+    """Whether the file `named`, resolved, lies under one of `folders` (resolved)."""
+    real = Path(os.path.realpath(named))
+    return any(real.is_relative_to(folder) for folder in folders)
 
 
 def _read(path: Path, what: str, where: str) -> bytes:

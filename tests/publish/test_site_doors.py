@@ -244,3 +244,27 @@ def test_a_single_file_output_replaces_a_planted_link_never_writes_through_it(
     assert victim.read_text() == "the victim's own\n", what
     assert not out.is_symlink() and out.stat().st_size > 0, what
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == [], what
+
+
+def test_a_record_naming_a_replay_outside_is_not_read(run, tmp_path):
+    """A crafted row names a replay kept elsewhere on the publisher's disk (a file named
+    as arena keeps one, in a folder named replays): the site neither shows it nor plays
+    the match again from files outside (before, it was read and published)."""
+    db = _copy(run, tmp_path / "runs")
+    store = sqlite3.connect(db)
+    ids = [row[0] for row in store.execute("SELECT id FROM matches ORDER BY id")]
+    store.close()
+    made = api.publish(db, tmp_path / "first", progress=False)          # keeps the replays
+    assert made["replays"] == 3
+    elsewhere = tmp_path / "private" / "replays"
+    shutil.move(db.parent / "replays", elsewhere)
+    for bot in BOTS:
+        (db.parent / "bots" / f"{bot}.py").write_text("# changed: no match plays again\n")
+    store = sqlite3.connect(db)
+    store.executemany("UPDATE matches SET replay = ? WHERE id = ?",
+                      [(str(elsewhere / f"{i}.json.gz"), i) for i in ids])
+    store.commit()
+    store.close()
+    found = api.publish(db, tmp_path / "site", progress=False)
+    assert found["replays"] == 0, found
+    assert list((tmp_path / "site" / "replays").iterdir()) == []
