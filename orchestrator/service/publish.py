@@ -525,9 +525,9 @@ def _without_folders(grid: dict[str, Any], db_path: Path) -> dict[str, Any]:
     grid["entrants"] = [{**e, "bot": Path(str(e.get("bot"))).name}
                         for e in grid.get("entrants", [])]
     games = grid.get("games")
-    if isinstance(games, dict):
-        grid["games"] = {key: {**game, "open": str(game["open"]).replace(str(db_path),
-                                                                          db_path.name)}
+    if isinstance(games, dict):       # a kept replay's command named its absolute folder
+        grid["games"] = {key: {**game, "open": "arena replay " + shlex.quote(
+                                   f"{db_path.name}:{shown(game.get('id'))}")}
                          if isinstance(game, dict) and "open" in game else game
                          for key, game in games.items()}
     return grid

@@ -268,3 +268,18 @@ def test_a_record_naming_a_replay_outside_is_not_read(run, tmp_path):
     found = api.publish(db, tmp_path / "site", progress=False)
     assert found["replays"] == 0, found
     assert list((tmp_path / "site" / "replays").iterdir()) == []
+
+
+def test_no_page_names_the_publishers_folder_when_replays_are_kept(run, tmp_path):
+    """Published from an absolute path with every replay kept beside the results file:
+    the matrix page's commands named the kept replay by its absolute path (before:
+    `arena replay /home/.../runs/replays/ID.json.gz`); now as the match pages do,
+    `arena replay results.sqlite:ID`."""
+    db = _copy(run, tmp_path / "runs")
+    api.publish(db.resolve(), tmp_path / "first", progress=False)     # keeps the replays
+    assert len(list((db.parent / "replays").glob("*.json.gz"))) == 3
+    found = api.publish(db.resolve(), tmp_path / "site", progress=False)
+    assert found["replays"] == 3
+    for name, text in _pages(tmp_path / "site").items():
+        assert str(tmp_path) not in text, name
+    assert "arena replay results.sqlite:" in (tmp_path / "site" / "matrix.html").read_text()
