@@ -595,8 +595,15 @@ _UNPACK = """"use strict";
 def replay_data_script(data: dict[str, Any], source: str) -> str:
     """A match's replay as a script that assigns it: strict JSON (replay_view.embed: `<`,
     `>`, `&` and the line separators escaped), gzipped, in base64; the source (the
-    `DB:ID` the viewer's position command names) as an escaped JavaScript string."""
+    `DB:ID` the viewer's position command names) as an escaped JavaScript string. Its
+    players' bots by their files' names (a batch records the paths it was given, which
+    may be the game master's absolute folders), and no `setup`."""
     shown_data = {key: value for key, value in data.items() if key != "setup"}
+    players = shown_data.get("players")
+    if isinstance(players, list):     # each bot by its file's name, never its folder
+        shown_data["players"] = [
+            {**p, "bot": Path(str(p["bot"])).name} if isinstance(p, dict) and "bot" in p
+            else p for p in players]
     packed = gzip.compress(replay_view.embed(shown_data).encode(), compresslevel=6, mtime=0)
     return (f'window.ARENA_REPLAY_GZ = "{base64.b64encode(packed).decode()}";\n'
             f"{_SOURCE_GLOBAL} = {replay_view.embed(source)};\n")

@@ -9,7 +9,10 @@ site's folder was written or deleted, and that no page names a path of the publi
 says anything of a file outside the results file's folder and the `--sources` given."""
 from __future__ import annotations
 
+import base64
+import gzip
 import json
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -283,3 +286,7 @@ def test_no_page_names_the_publishers_folder_when_replays_are_kept(run, tmp_path
     for name, text in _pages(tmp_path / "site").items():
         assert str(tmp_path) not in text, name
     assert "arena replay results.sqlite:" in (tmp_path / "site" / "matrix.html").read_text()
+    for script in (tmp_path / "site" / "replays").glob("*.js"):     # inside the gzip too
+        packed = re.search(r'ARENA_REPLAY_GZ = "([^"]+)"', script.read_text()).group(1)
+        data = gzip.decompress(base64.b64decode(packed)).decode()
+        assert '"bot":"/' not in data and '"bot":"hunter.py"' in data, script.name
