@@ -205,28 +205,25 @@ def publish(db: str | Path, out: str | Path, run: str | None = None, force: bool
     except OSError as exc:
         raise InputError(f"{shown(folder)}: cannot write the site ({exc.strerror})") from None
     try:
-        missing, site = _build(built, db_path, chosen, game.name, matches, report, records,
-                               versions, grid, kept, sandbox, folders, told)
+        site = _Site(built, db_path, chosen, game.name, matches=matches, report=report,
+                     records=records, versions=versions, folders=folders)
+        missing = _build(site, grid=grid, kept=kept, sandbox=sandbox, told=told)
         size = host_files.size_of(built)
     except BaseException:
         shutil.rmtree(built, ignore_errors=True)
         raise
     host_files.install(built, folder)
-    told("done", 1, 1)
     return {"out": str(folder), "run": chosen["id"], "kind": chosen["kind"],
             "game": game.name, "matches": len(matches), "ais": len(site.entrants),
             "replays": len(matches) - len(missing), "without_replay": missing,
             "bytes": size}
 
 
-def _build(built: Path, db_path: Path, chosen: dict[str, Any], game: str,
-           matches: list[dict[str, Any]], report: dict[str, Any], records: dict[str, Any],
-           versions: dict[str, Any], grid: dict[str, Any], kept: Kept, sandbox: str,
-           folders: tuple[Path, ...], told: Told) -> tuple[dict[str, str], _Site]:
-    """The site's files, written in the fresh folder `built`; each match without a
-    replay, and why (the publisher's own terminal hears that; the pages do not)."""
-    site = _Site(built, db_path, chosen, game, matches=matches, report=report,
-                 records=records, versions=versions, folders=folders)
+def _build(site: _Site, *, grid: dict[str, Any], kept: Kept, sandbox: str,
+           told: Told) -> dict[str, str]:
+    """The site's files, written in its fresh folder; each match without a replay, and
+    why (the publisher's own terminal hears that; the pages do not)."""
+    built, db_path, matches, folders = site.folder, site.db, site.matches, site.folders
     total = len(matches) + len(site.entrants) + 2
     done = 0
     site.write_assets()
@@ -247,7 +244,8 @@ def _build(built: Path, db_path: Path, chosen: dict[str, Any], game: str,
     done += 1
     told("the index", done, total)
     site.write_index()
-    return missing, site
+    told("done", total, total)
+    return missing
 
 
 def _run(store: Store, run: str | None) -> dict[str, Any]:

@@ -160,7 +160,7 @@ class LadderStore(Store):
             match = cursor.lastrowid
             assert match is not None           # an INSERT's row
         return Queued(match, game, seed, map_name, tuple(map(tuple, lineup)), rated,  # type: ignore[arg-type]  # pairs
-                      challenger)
+                      challenger=challenger)
 
     def unfinished(self) -> list[Queued]:
         """Queued matches without a result (in flight when the server stopped), in order."""
@@ -169,7 +169,7 @@ class LadderStore(Store):
             "ladder_queue q LEFT JOIN ladder_results r ON r.match = q.id WHERE r.seq IS NULL "
             "ORDER BY q.id")
         return [Queued(i, game, seed, map_name, tuple(map(tuple, json.loads(lineup))),
-                       bool(rated), challenger)
+                       bool(rated), challenger=challenger)
                 for i, game, seed, map_name, lineup, rated, challenger in rows]
 
     def finish(self, queued: Queued, digest: str, result: MatchData, wall_s: float,
