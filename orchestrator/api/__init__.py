@@ -402,19 +402,23 @@ class ResultsStore:
 
 
 def publish(db: str | Path, out: str | Path, *, run: str | None = None, force: bool = False,
-            sandbox: str = "standard", progress: bool | None = None) -> dict:
+            sandbox: str = "standard", progress: bool | None = None,
+            sources: Sequence[str | Path] = ()) -> dict:
     """Write one run of a results file as a static results site in the folder `out`
     (`arena publish DB --out DIR`): the standings, the matchup matrix, a page per AI and
     per match with its replay. `run`: its id or a prefix (default: the latest run). A
     folder `out` that holds anything is refused unless `force`. A match whose replay was
-    not kept is played again from its record in the `sandbox` mode. Returns what was
-    written (`out`, the counts, `without_replay`: each match with no replay, and why)."""
+    not kept is played again from its record in the `sandbox` mode. The files the run's
+    records name (bots, maps) are read only under the results file's folder and the
+    folders `sources`. Returns what was written (`out`, the counts, `without_replay`:
+    each match with no replay, and why)."""
     from orchestrator.service import publish as sites
 
     if _shows_progress(progress):
         with views.site_bar() as told:
-            return sites.publish(db, out, run=run, force=force, told=told, sandbox=sandbox)
-    return sites.publish(db, out, run=run, force=force, sandbox=sandbox)
+            return sites.publish(db, out, run=run, force=force, told=told, sandbox=sandbox,
+                                 sources=sources)
+    return sites.publish(db, out, run=run, force=force, sandbox=sandbox, sources=sources)
 
 
 def open_store(path: str | Path) -> ResultsStore:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, TypeGuard
 
 from engine import InputError
+from orchestrator import host_files
 from orchestrator.api.code_source import Definition, definition, own_codes
 from orchestrator.games import Game
 from orchestrator.games.entry import CodeBot
@@ -95,8 +96,9 @@ def write_bot(obj: Callable | type, game: Game, helpers: Iterable[Any] = (),
     key = hashlib.sha256(text.encode()).hexdigest()[:16]
     target = (folder or cache_dir() / "cells") / key / f"{_stem(name)}.py"
     target.parent.mkdir(parents=True, exist_ok=True)
-    if not target.is_file() or target.read_text(encoding="utf-8") != text:
-        target.write_text(text, encoding="utf-8")
+    if target.is_symlink() or not target.is_file() or \
+            target.read_text(encoding="utf-8") != text:
+        host_files.write_file(target, text.encode("utf-8"))     # a link there: replaced
     return target
 
 

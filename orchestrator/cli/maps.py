@@ -11,6 +11,7 @@ import typer
 from rich.table import Table
 
 from engine import InputError
+from orchestrator import host_files
 from orchestrator.cli.options import missing_server_extra
 from orchestrator.games import DEFAULT_GAME, GAMES, games_help, get_game, wrong_game_map_hint
 from orchestrator.games.help import has_editor, listed, names
@@ -88,7 +89,7 @@ def generate_cmd(
         typer.echo(text, nl=False)
         return
     try:
-        out_file.write_text(text, encoding="utf-8")
+        host_files.write_file(out_file, text.encode("utf-8"))
     except OSError as exc:
         raise InputError(f"{out_file}: cannot write the map ({exc.strerror})") from None
     console(stderr=True).print(f"wrote {out_file}: {summary}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
 
@@ -25,7 +25,12 @@ def publish(
     run: Optional[str] = typer.Option(None, help="The run to publish (its id, or a prefix; "
                                       "`arena results DB` lists them) \\[default: the latest]."),
     force: bool = typer.Option(False, "--force", help="Write over a folder that holds files "
-                               "(files of the same name are replaced; others stay)."),
+                               "(files of the same name are replaced; others stay; a link "
+                               "where the site writes is refused)."),
+    sources: Optional[List[Path]] = typer.Option(
+        None, "--sources", help="A folder the run's bots are in, read for their source and "
+        "to play a match again (repeatable; the results file's folder always is one; no "
+        "file outside these is read)."),
     sandbox: SandboxOption = DEFAULT_MODE,
     as_json: JsonOption = False,
 ) -> None:
@@ -42,14 +47,15 @@ def publish(
       arena tournament bots/*.py --map official \\
           --db runs/official.sqlite --replays
 
-      arena publish runs/official.sqlite --out site/
+      arena publish runs/official.sqlite --out site/ \\
+          --sources bots/
 
       arena publish runs/official.sqlite --run 3f2a9c \\
           --out site/ --force
     """
     started = time.monotonic()
     found = api.publish(db, out, run=run, force=force, sandbox=sandbox,
-                        progress=None if not as_json else False)
+                        progress=None if not as_json else False, sources=sources or ())
     if as_json:
         print(json.dumps(found))
         return

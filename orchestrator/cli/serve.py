@@ -64,8 +64,16 @@ def serve(
         help="Challenges that may wait to start; past that, a challenge is refused (503). "
              "While challenges wait, rated matches still get every other match slot.")] = 64,
     challenge_rate: Annotated[int, typer.Option(
-        help="Challenges one bot's token may make per hour (429 past that; a token also "
-             "has at most 4 waiting or playing).")] = 30,
+        help="Challenges an owner (the address its bots were uploaded from: all their "
+             "tokens together), and a client address, may make per hour (429 past that; "
+             "each also has at most 4 waiting or playing).")] = 30,
+    upload_rate: Annotated[int, typer.Option(
+        help="Uploads (new bots and versions) a client address, and an owner, may make "
+             "per hour (429 past that).")] = 30,
+    trusted_proxy: Annotated[Optional[list[str]], typer.Option(
+        help="A reverse proxy (address or network, repeatable) whose X-Forwarded-For "
+             "names the client the limits count; no other's header is read "
+             "\\[default: none].", show_default=False)] = None,
     backend: Annotated[str, typer.Option(help="local: worker processes here. dask: a Dask "
                                               "cluster (--address), or a LocalCluster.")]
         = "local",
@@ -101,7 +109,7 @@ def serve(
     if check_queue is not None and check_queue < 1:
         raise InputError(f"--check-queue {check_queue}: must be at least 1")
     for flag, value in (("--challenge-queue", challenge_queue),
-                        ("--challenge-rate", challenge_rate)):
+                        ("--challenge-rate", challenge_rate), ("--upload-rate", upload_rate)):
         if value < 0:
             raise InputError(f"{flag} {value}: must be 0 (no challenges) or more")
     chosen = [g.strip() for g in games.split(",") if g.strip()]
@@ -111,12 +119,15 @@ def serve(
                     address=address, seed=seed, lineups=_lineups(lineup or []),
                     check_workers=check_workers, sandbox=sandbox,
                     **({} if check_queue is None else {"check_queue": check_queue}),  # type: ignore[arg-type]  # an int, by name
-                    challenge_queue=challenge_queue, challenge_rate=challenge_rate)
+                    challenge_queue=challenge_queue, challenge_rate=challenge_rate,
+                    upload_rate=upload_rate, trusted_proxies=trusted_proxy or ())
     err.print(f"ladder for {', '.join(chosen)} on [bold]http://{host}:{port}/[/bold] "
               f"(database {db}, {workers or default_workers()} workers); Ctrl-C stops it",
               highlight=False)
     _log_to_stderr()
     app = create_app(ladder, announce=lambda text: err.print(text, highlight=False),
                      hosts=trusted_hosts(host))
+    # proxy_headers off: uvicorn's own would take X-Forwarded-For from any client on
+    # 127.0.0.1; the ladder reads it only from the proxies named (Ladder.client_key).
     uvicorn.run(app, host=host, port=port, log_level="warning", http=DeadlineProtocol,
-                backlog=ACCEPT_BURST)
+                backlog=ACCEPT_BURST, proxy_headers=False)

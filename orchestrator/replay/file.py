@@ -21,6 +21,7 @@ import msgpack
 
 from engine import ENGINE_VERSION, InputError
 from engine.protocol import Match
+from orchestrator import host_files
 from orchestrator.replay import reader as replay_reader
 from orchestrator.replay.reader import FORMAT, SCHEMA
 
@@ -124,7 +125,7 @@ def save(replay: dict[str, Any], path: Path) -> Path:
     path = Path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(encode(replay))
+        host_files.write_file(path, encode(replay))
     except OSError as exc:
         raise InputError(f"{path}: cannot write the replay ({exc.strerror})") from None
     return path

@@ -33,6 +33,7 @@ import msgpack
 
 from engine import ENGINE_VERSION, InputError
 from engine.protocol import Match
+from orchestrator import host_files
 from orchestrator.games import GAMES, Game
 from orchestrator.replay import file as replays
 from orchestrator.replay.reader import MAX_NAME, MAX_PLAYERS, MiB, _decoded, bounded_bytes
@@ -262,8 +263,8 @@ def write(position: dict[str, Any], path: Path) -> Path:
     path = Path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(position, indent=1, sort_keys=True, allow_nan=False) + "\n",
-                        encoding="utf-8")
+        host_files.write_file(path, (json.dumps(position, indent=1, sort_keys=True,
+                                                allow_nan=False) + "\n").encode("utf-8"))
     except OSError as exc:
         raise InputError(f"{shown(str(path))}: cannot write the position "
                          f"({exc.strerror})") from None

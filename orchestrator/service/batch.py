@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import sqlite3
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any, Callable, Hashable, Optional, Sequence
 
 from engine import InputError
-from orchestrator import arguments, given_path
+from orchestrator import arguments, given_path, host_files
 from orchestrator.games import Game
 from orchestrator.results.ratings import ELO_INITIAL, ELO_K
 from orchestrator.results.ratings import table as ratings_table
@@ -224,13 +223,8 @@ def _play(series: Series, tally: Tally, store: Store, backend: str, workers: int
 
 
 def write_whole(path: Path, data: bytes) -> None:
-    """Write a file whole or not at all (a full disk leaves no half a replay): a
-    temporary file beside it, renamed over it once written."""
+    """Write a file whole or not at all (a full disk leaves no half a replay): a fresh
+    file beside it, renamed over it once written (a link at its name is replaced, never
+    written through: orchestrator/host_files.py)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f".{path.name}.partial")
-    try:
-        partial.write_bytes(data)
-        os.replace(partial, path)
-    except BaseException:
-        partial.unlink(missing_ok=True)
-        raise
+    host_files.write_file(path, data)

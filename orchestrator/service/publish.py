@@ -16,6 +16,18 @@ file:// and from any static host, with no network and no build step:
                             renderer), ONE copy shared by every match page
     viewer/viewer.css, site.css
 
+The site is built in a fresh folder beside `--out`, then renamed into place
+(orchestrator/host_files.py): nothing is written through a link, and nothing is deleted
+but that fresh folder. With `--force`, each file is renamed onto its name in the folder
+(a file of another name stays); a link among the site's names is refused.
+
+A results file is anyone's data: its records name files by absolute path. The site reads
+a file a record names (a bot's source for its page, the bots and map to play a match
+again) only where it lies under the results file's folder or a folder given as
+`--sources` (the path resolved, links included), a bundled map anywhere; the pages name
+each file by its name alone, and say the same of a file outside those folders as of a
+missing one: no page tells anything of the publisher's disk.
+
 Every page has a strict Content-Security-Policy: only the site's own scripts and styles,
 by 'self' (no inline script on any page but the matrix, whose own is allowed by hash), no
 connection. Everything a bot chose (its name, description, source, reasons,
@@ -30,8 +42,10 @@ import functools
 import gzip
 import hashlib
 import html
+import os
 import re
 import shlex
+import shutil
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -39,6 +53,7 @@ from typing import Any, Callable, Iterable
 
 from engine import InputError
 from engine.textfile import regular_bytes
+from orchestrator import host_files
 from orchestrator.games import GAMES, get_game
 from orchestrator.replay import debug
 from orchestrator.replay import file as replay
@@ -104,11 +119,17 @@ def penalized(player: dict[str, Any]) -> bool:
     return player["status"] != "ok" or bool(penalties.lines(player))
 
 
+# The names the site writes in its folder, and those of them that are folders.
+SITE_FOLDERS = ("viewer", "replays", "ais", "matches")
+SITE_NAMES = ("index.html", "matrix.html", "site.css", *SITE_FOLDERS)
+
+
 # -- the checks: every value of a publish, in one place (the CLI and the API call this) --
 def checked(db: str | Path, out: str | Path, run: str | None, force: bool,
             sandbox: str = DEFAULT_MODE) -> tuple[Path, Path]:
-    """The results file (it must exist) and the site's folder, which must not be a file,
-    nor a folder holding anything, unless `force`; InputError otherwise."""
+    """The results file (it must exist) and the site's folder, which must not be a file
+    nor a link, nor a folder holding anything, unless `force`, and then no link where
+    the site writes; InputError otherwise."""
     if not isinstance(out, (str, Path)) or not str(out):
         raise InputError("--out: give the folder to write the site in")
     if run is not None and (not isinstance(run, str) or not run):
@@ -118,21 +139,52 @@ def checked(db: str | Path, out: str | Path, run: str | None, force: bool,
         raise InputError("force: must be true or false")
     modes.chosen(sandbox)
     folder = Path(out)
+    if folder.is_symlink():
+        raise InputError(f"{shown(folder)}: --out is a link; give the folder it points to")
     if folder.exists() and not folder.is_dir():
         raise InputError(f"{shown(folder)}: --out is a file, not a folder")
-    if folder.is_dir() and any(folder.iterdir()) and not force:
-        raise InputError(f"{shown(folder)}: the folder is not empty; give another --out, or "
-                         f"--force to write the site over what is there")
+    if folder.is_dir() and any(folder.iterdir()):
+        if not force:
+            raise InputError(f"{shown(folder)}: the folder is not empty; give another --out, "
+                             f"or --force to write the site over what is there")
+        link = host_files.links_in(folder, SITE_NAMES, SITE_FOLDERS)
+        if link is not None:
+            raise InputError(f"{shown(link)}: a link where the site writes; publish writes "
+                             f"nothing through a link and replaces none: remove it, or give "
+                             f"another --out")
     return results_file(db), folder
+
+
+def source_folders(db: Path, sources: Iterable[str | Path]) -> tuple[Path, ...]:
+    """The folders whose files the site may read (the results file's, and each of
+    `sources`, which must be folders), resolved."""
+    found = [Path(os.path.realpath(db.parent))]
+    for given in sources:
+        if not isinstance(given, (str, Path)) or not str(given) or not Path(given).is_dir():
+            raise InputError(f"--sources {shown(given)[:200]}: not a folder; give the folder "
+                             f"the run's bots are in")
+        found.append(Path(os.path.realpath(given)))
+    return tuple(found)
+
+
+def at_hand(named: object, folders: tuple[Path, ...]) -> Path | None:
+    """The file a record names, resolved, where it lies under one of `folders`; else
+    None (the record is anyone's: it may name /etc/shadow)."""
+    if not isinstance(named, str) or not named or "\0" in named or len(named) > 4096:
+        return None
+    real = Path(os.path.realpath(named))
+    return real if any(real.is_relative_to(folder) for folder in folders) else None
 
 
 def publish(db: str | Path, out: str | Path, run: str | None = None, force: bool = False,
             told: Told = lambda what, done, total: None,
-            sandbox: str = DEFAULT_MODE) -> dict[str, Any]:
+            sandbox: str = DEFAULT_MODE, sources: Iterable[str | Path] = ()) -> dict[str, Any]:
     """Write the site of one run (default: the file's latest) into `out`; returns what
     it wrote: the folder, the run, the counts, and each match that has no replay and why.
-    `told(what, done, total)` hears the progress."""
+    `told(what, done, total)` hears the progress. The bots' files are read only under the
+    results file's folder and the folders `sources`."""
     db_path, folder = checked(db, out, run, force, sandbox)
+    folders = source_folders(db_path, sources)
     store = open_results(db_path)
     try:
         chosen = _run(store, run)
@@ -148,20 +200,39 @@ def publish(db: str | Path, out: str | Path, run: str | None = None, force: bool
         kept = Kept(store.path)
     finally:
         store.close()
-    site = _Site(folder, db_path, chosen, game.name, matches=matches, report=report,
-                 records=records, versions=versions)
-    total = len(matches) + len(site.entrants) + 2
-    done = 0
     try:
-        for part in ("viewer", "replays", "ais", "matches"):
-            (folder / part).mkdir(parents=True, exist_ok=True)
+        built = host_files.fresh_folder(folder)
+        for part in SITE_FOLDERS:
+            (built / part).mkdir()
     except OSError as exc:
         raise InputError(f"{shown(folder)}: cannot write the site ({exc.strerror})") from None
+    try:
+        site = _Site(built, db_path, chosen, game.name, matches=matches, report=report,
+                     records=records, versions=versions, folders=folders)
+        missing = _build(site, grid=grid, kept=kept, sandbox=sandbox, told=told)
+        size = host_files.size_of(built)
+    except BaseException:
+        shutil.rmtree(built, ignore_errors=True)
+        raise
+    host_files.install(built, folder)
+    return {"out": str(folder), "run": chosen["id"], "kind": chosen["kind"],
+            "game": game.name, "matches": len(matches), "ais": len(site.entrants),
+            "replays": len(matches) - len(missing), "without_replay": missing,
+            "bytes": size}
+
+
+def _build(site: _Site, *, grid: dict[str, Any], kept: Kept, sandbox: str,
+           told: Told) -> dict[str, str]:
+    """The site's files, written in its fresh folder; each match without a replay, and
+    why (the publisher's own terminal hears that; the pages do not)."""
+    built, db_path, matches, folders = site.folder, site.db, site.matches, site.folders
+    total = len(matches) + len(site.entrants) + 2
+    done = 0
     site.write_assets()
     missing: dict[str, str] = {}
     for number, match in enumerate(matches, 1):
         told(f"match {number} of {len(matches)}: its replay", done, total)
-        data, why = _replay_of(db_path, match, kept, sandbox)
+        data, why = _replay_of(db_path, match, kept, sandbox, folders)
         if why is not None:
             missing[match["id"]] = why
         site.write_match(number, match, data, why)
@@ -172,15 +243,12 @@ def publish(db: str | Path, out: str | Path, run: str | None = None, force: bool
         done += 1
     told("the matchup matrix", done, total)
     pages = {m["id"]: f"matches/{n}.html" for n, m in enumerate(matches, 1)}
-    _write(folder / "matrix.html", matrix_page.page(_site_matrix(grid, db_path, pages)))
+    _write(built / "matrix.html", matrix_page.page(_site_matrix(grid, db_path, pages)))
     done += 1
     told("the index", done, total)
     site.write_index()
     told("done", total, total)
-    return {"out": str(folder), "run": chosen["id"], "kind": chosen["kind"],
-            "game": game.name, "matches": len(matches), "ais": len(site.entrants),
-            "replays": len(matches) - len(missing), "without_replay": missing,
-            "bytes": sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())}
+    return missing
 
 
 def _run(store: Store, run: str | None) -> dict[str, Any]:
@@ -212,21 +280,25 @@ def _engine_version(store: Store, match_id: str) -> str:
     return shown(value)[:40] if isinstance(value, str) else "?"
 
 
-def _replay_of(db: Path, match: dict[str, Any], kept: Kept,
-               sandbox: str) -> tuple[dict[str, Any] | None, str | None]:
+def _replay_of(db: Path, match: dict[str, Any], kept: Kept, sandbox: str,
+               folders: tuple[Path, ...]) -> tuple[dict[str, Any] | None, str | None]:
     """The match's replay: the kept file, else the match played again from its record
-    (stored_replay.py: refused where a file changed or the match ends otherwise), without
-    the bots' debug marks, which are their owners' (orchestrator/replay/debug.py)."""
+    (stored_replay.py: refused where a file changed, lies outside `folders`, or the match
+    ends otherwise), without the bots' debug marks, which are their owners'
+    (orchestrator/replay/debug.py)."""
     try:
-        path = kept.file(match) or replay_path(db, match["id"], sandbox=sandbox)
+        found = kept.file(match)
+        path = (at_hand(str(found), folders) if found is not None else None) or replay_path(
+            db, match["id"], sandbox=sandbox, files_in=folders)
         return debug.strip(replay.load(path)), None
     except InputError as exc:
         return None, shown(exc)[:300]
 
 
 def _write(path: Path, text: str) -> None:
+    """A new file of the site, in its fresh folder (never a name already there)."""
     try:
-        path.write_text(text, encoding="utf-8")
+        host_files.new_file(path, text.encode("utf-8"))
     except OSError as exc:
         raise InputError(f"{shown(path)}: cannot write the site ({exc.strerror})") from None
 
@@ -240,8 +312,10 @@ def esc(value: object) -> str:
 class _Site:
     def __init__(self, folder: Path, db: Path, run: dict[str, Any], game: str,
                  matches: list[dict[str, Any]], report: dict[str, Any],
-                 records: dict[str, Any], versions: dict[str, Any]) -> None:
+                 records: dict[str, Any], versions: dict[str, Any],
+                 folders: tuple[Path, ...] = ()) -> None:
         self.folder, self.db, self.run, self.game = folder, db, run, game
+        self.folders = folders
         self.matches, self.report, self.records, self.versions = (
             matches, report, records, versions)
         self.entrants: list[Entrant] = []
@@ -375,17 +449,24 @@ class _Site:
         _write(self.folder / "ais" / f"{e.number}.html", self.page(e.name, body, 1))
 
     def source_of(self, e: Entrant) -> str:
-        """The AI's source as the page shows it: the file its record names, read again
-        (bounded) and only if its sha256 is the one that played; else why not."""
+        """The AI's source as the page shows it: the file its record names, where it lies
+        under the site's source folders, read again (bounded) and only if its sha256 is
+        the one that played; else why not, naming the file by its name alone. A file
+        outside those folders is not opened: the page says of it what it says of a
+        missing file."""
         if e.file is None:
             return "<p>Not available: the results file does not record where it was read.</p>"
+        name = esc(Path(e.file).name)
+        path = at_hand(e.file, self.folders)
         try:
-            data = regular_bytes(Path(e.file), SOURCE_BYTES, "a bot")
-        except (OSError, InputError) as exc:
-            why = exc.strerror if isinstance(exc, OSError) else str(exc)
-            return f"<p>Not available: {esc(e.file)} cannot be read ({esc(why)}).</p>"
+            if path is None:
+                raise FileNotFoundError
+            data = regular_bytes(path, SOURCE_BYTES, "a bot")
+        except (OSError, InputError):
+            return (f"<p>Not available: {name} is not at hand (beside the results file, or "
+                    f"in a folder given as --sources).</p>")
         if hashlib.sha256(data).hexdigest() != e.sha256:
-            return f"<p>Not available: {esc(e.file)} changed since it played.</p>"
+            return f"<p>Not available: {name} changed since it played.</p>"
         if b"\0" in data[:4096]:
             return f"<p>A binary file of {len(data)} bytes.</p>"
         return f'<pre class="source">{esc_source(data.decode("utf-8", "replace"))}</pre>'
@@ -423,10 +504,12 @@ class _Site:
             links += f'<a href="{number + 1}.html">next match</a>'
         head += f'<p class="dim">{links}</p>\n'
         if data is None:
-            body = head + f'<p class="bad">No replay: {esc(why)}</p>\n'
+            # Why not is the publisher's to read (`arena replay DB:ID` says it): it names
+            # the files and folders of the publisher's disk.
+            body = head + ('<p class="bad">No replay: the run kept none (--replays), and the '
+                           'match could not be played again from the files at hand.</p>\n')
             _write(self.folder / "matches" / f"{number}.html",
                    self.page(f"match {number}", body, 1))
-            _drop(self.folder / "replays" / f"{number}.js")
             return
         viewer_body = _viewer_page().split("<body>", 1)[1].split("<script", 1)[0]
         source = f"{self.db.name}:{match['id']}"
@@ -449,13 +532,6 @@ def _viewer_page() -> str:
     return resources.files("orchestrator").joinpath("views/viewer/viewer.html").read_text()
 
 
-def _drop(path: Path) -> None:
-    try:
-        path.unlink()
-    except FileNotFoundError:
-        pass
-
-
 def _site_matrix(grid: dict[str, Any], db_path: Path, pages: dict[str, str]) -> dict[str, Any]:
     """The matrix report as the site shows it: each file by its name alone, never the game
     master's folders; each game linked to its match page (`page`) instead of a command
@@ -473,10 +549,12 @@ def _site_matrix(grid: dict[str, Any], db_path: Path, pages: dict[str, str]) -> 
 
 
 def _map_named(record: dict[str, Any]) -> str:
-    """A bundled map by its name (found anywhere), any other by its file's name."""
+    """A bundled map by its name (found anywhere), any other by its file's name. The
+    record's path is compared as written (arena records it resolved), never looked up
+    on the publisher's disk."""
     path = Path(str(record.get("map_path")))
     game = GAMES.get(str(record.get("game")))
-    if game is not None and path.resolve().parent == game.maps_dir.resolve() \
+    if game is not None and path.parent == Path(os.path.realpath(game.maps_dir)) \
             and path.suffix == game.map_suffix:
         return path.stem
     return path.name
@@ -532,8 +610,15 @@ _UNPACK = """"use strict";
 def replay_data_script(data: dict[str, Any], source: str) -> str:
     """A match's replay as a script that assigns it: strict JSON (replay_view.embed: `<`,
     `>`, `&` and the line separators escaped), gzipped, in base64; the source (the
-    `DB:ID` the viewer's position command names) as an escaped JavaScript string."""
+    `DB:ID` the viewer's position command names) as an escaped JavaScript string. Its
+    players' bots by their files' names (a batch records the paths it was given, which
+    may be the game master's absolute folders), and no `setup`."""
     shown_data = {key: value for key, value in data.items() if key != "setup"}
+    players = shown_data.get("players")
+    if isinstance(players, list):     # each bot by its file's name, never its folder
+        shown_data["players"] = [
+            {**p, "bot": Path(str(p["bot"])).name} if isinstance(p, dict) and "bot" in p
+            else p for p in players]
     packed = gzip.compress(replay_view.embed(shown_data).encode(), compresslevel=6, mtime=0)
     return (f'window.ARENA_REPLAY_GZ = "{base64.b64encode(packed).decode()}";\n'
             f"{_SOURCE_GLOBAL} = {replay_view.embed(source)};\n")
@@ -599,7 +684,7 @@ div.viewer main { padding-left: 0; }
 
 
 def folder_size(folder: Path) -> int:
-    return sum(p.stat().st_size for p in Path(folder).rglob("*") if p.is_file())
+    return host_files.size_of(Path(folder))
 
 
 __all__ = ["checked", "esc", "folder_size", "penalty", "publish", "replay_data_script",

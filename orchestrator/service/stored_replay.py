@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import os
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -29,12 +30,12 @@ from engine import InputError
 from engine.textfile import MAX_MAP_BYTES, regular_bytes
 from orchestrator import arguments, given_path
 from orchestrator.games import GAMES
+from orchestrator.host_files import write_file
 from orchestrator.results.match_result import MatchData
 from orchestrator.results.store import Store, scratch_fits
 from orchestrator.runner import execute
 from orchestrator.runner.bots import BotFile
 from orchestrator.runner.match import MatchSpec, match_fallback, scratch_files
-from orchestrator.service.batch import write_whole
 from orchestrator.service.matchups import Kept
 from orchestrator.service.results import open_results
 from orchestrator.service.values import game_limits
@@ -76,17 +77,20 @@ def chosen_match(store: Store, match_id: str) -> dict[str, Any]:
 
 def replay_path(db: Path, match_id: str, told: Callable[[str], None] = lambda _: None,
                 sandbox: str = DEFAULT_MODE, cpu_limit: float | None = None,
-                memory_mb: int | None = None) -> Path:
+                memory_mb: int | None = None,
+                files_in: tuple[Path, ...] | None = None) -> Path:
     """The replay file of a stored match: the one kept, else one made by playing the match
     again from its record in the `sandbox` mode within the game's limits changed by
-    `cpu_limit`/`memory_mb` (`told` hears that it is being played, and in which mode)."""
+    `cpu_limit`/`memory_mb` (`told` hears that it is being played, and in which mode).
+    `files_in`: the only folders (resolved) whose files the record may name (a bundled
+    map anywhere), for a reader who publishes what it finds; None: any file."""
     modes.chosen(sandbox)
     arguments.check(cpu_limit=cpu_limit, memory_mb=memory_mb)
     store = open_results(db)
     try:
         match = chosen_match(store, match_id)
         kept = Kept(store.path).file(match)
-        if kept is not None:
+        if kept is not None and (files_in is None or _within(str(kept), files_in)):
             return kept
         record = store.inputs(match["id"])
     finally:
@@ -97,7 +101,7 @@ def replay_path(db: Path, match_id: str, told: Callable[[str], None] = lambda _:
                          f"played from (it was played before arena kept that): run the batch "
                          f"again with --replays")
     record = checked_record(record, where, cpu_limit, memory_mb)
-    spec = dataclasses.replace(_spec(record, where), sandbox=sandbox)
+    spec = dataclasses.replace(_spec(record, where, files_in), sandbox=sandbox)
     game = GAMES[record["game"]]
     mode = sandbox
     if not modes.get_mode(sandbox).programs and match_fallback(game, spec.bots):
@@ -109,7 +113,8 @@ def replay_path(db: Path, match_id: str, told: Callable[[str], None] = lambda _:
     _same(outcome["result"], match, where)
     target = Path(db).parent / "replays" / f"{match['id']}.json.gz"
     try:
-        write_whole(target, outcome["replay"])
+        target.parent.mkdir(parents=True, exist_ok=True)
+        write_file(target, outcome["replay"])
     except OSError as exc:
         raise InputError(f"{target}: cannot write the replay ({exc.strerror})") from None
     return target
@@ -183,10 +188,18 @@ def checked_record(record: object, where: str, cpu_limit: float | None = None,
     return record
 
 
-def _spec(record: dict[str, Any], where: str) -> MatchSpec:
+def _spec(record: dict[str, Any], where: str,
+          files_in: tuple[Path, ...] | None = None) -> MatchSpec:
     """The spec of a recorded match (as `checked_record` passed it), its map and bots read
-    again from their files, each checked against the sha256 it had."""
+    again from their files, each checked against the sha256 it had; with `files_in`, only
+    files under those folders (a bundled map anywhere)."""
     map_path = Path(record["map_path"])
+    if files_in is not None:
+        bundled = tuple(Path(os.path.realpath(game.maps_dir)) for game in GAMES.values())
+        for named in [record["map_path"], *(bot["file"] for bot in record["bots"])]:
+            if not _within(named, (*files_in, *bundled)):
+                raise InputError(f"{where}: {shown(named)} lies outside the folders whose "
+                                 f"files this reader reads; it cannot be replayed here")
     map_bytes = _read(map_path, "map", where)
     if hashlib.sha256(map_bytes).hexdigest() != record["map_sha256"]:
         raise InputError(f"{where}: the map {map_path} changed since the match was played "
@@ -209,6 +222,12 @@ def _spec(record: dict[str, Any], where: str) -> MatchSpec:
                      game.rules(rules.pop("preset"), **rules), limits=Limits(**record["limits"]),
                      sandbox=record["sandbox"], map_text=map_text, replay=True,
                      scratch=None if scratch is None else [scratch_files(s) for s in scratch])
+
+
+def _within(named: str, folders: tuple[Path, ...]) -> bool:
+    """Whether the file `named`, resolved, lies under one of `folders` (resolved)."""
+    real = Path(os.path.realpath(named))
+    return any(real.is_relative_to(folder) for folder in folders)
 
 
 def _read(path: Path, what: str, where: str) -> bytes:

@@ -3,6 +3,7 @@ orchestrator/service/matchups.py's reports. Every bot name is shown as text (ric
 `Text`, never markup), and CSV cells go through defusedcsv (no cell reads as a formula)."""
 from __future__ import annotations
 
+import io
 import sys
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from rich.console import RenderableType
 from rich.table import Table
 
 from engine import InputError
+from orchestrator import host_files
 from orchestrator.text import console, plural, seconds, shown, shown_text
 
 out = console()
@@ -98,13 +100,14 @@ def _none_listed(report: dict, chosen: str) -> str:
 def write_csv(columns: list[str], rows: list[tuple], output: Path | None) -> None:
     """Rows as CSV, to `output` or standard output. defusedcsv escapes a cell that a
     spreadsheet would read as a formula (=, +, -, @ first); controls are shown escaped."""
-    try:
-        handle = output.open("w", newline="") if output else sys.stdout
-    except OSError as exc:
-        raise InputError(f"{output}: cannot write the export ({exc.strerror})") from None
+    handle = io.StringIO(newline="") if output else sys.stdout
     writer = csv.writer(handle)
     writer.writerow(columns)
     writer.writerows(tuple(shown(v) if isinstance(v, str) else v for v in row) for row in rows)
     if output:
-        handle.close()
+        assert isinstance(handle, io.StringIO)
+        try:        # a link at `output` is replaced, never written through
+            host_files.write_file(output, handle.getvalue().encode("utf-8"))
+        except OSError as exc:
+            raise InputError(f"{output}: cannot write the export ({exc.strerror})") from None
         err.print(shown_text(f"wrote {len(rows)} rows to {output}"))

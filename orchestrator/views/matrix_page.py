@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import InputError
+from orchestrator import host_files
 from orchestrator.views.replay import embed, with_policy
 
 
@@ -34,7 +35,7 @@ def page(report: dict) -> str:
 def write_page(report: dict, target: Path) -> Path:
     try:
         Path(target).parent.mkdir(parents=True, exist_ok=True)
-        Path(target).write_text(page(report), encoding="utf-8")
+        host_files.write_file(target, page(report).encode("utf-8"))
     except OSError as exc:
         raise InputError(f"{target}: cannot write the page ({exc.strerror})") from None
     return Path(target)

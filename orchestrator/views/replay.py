@@ -38,6 +38,7 @@ from rich.live import Live
 from rich.text import Text
 
 from engine import InputError
+from orchestrator import host_files
 from orchestrator.games import GAMES
 from orchestrator.replay import debug
 from orchestrator.replay import file as replay
@@ -140,7 +141,7 @@ def _source(source: str | Path | None) -> str:
 def write_html(data: dict, target: Path, source: str | Path | None = None) -> Path:
     try:
         Path(target).parent.mkdir(parents=True, exist_ok=True)
-        Path(target).write_text(page(data, source), encoding="utf-8")
+        host_files.write_file(target, page(data, source).encode("utf-8"))
     except OSError as exc:
         raise InputError(f"{target}: cannot write the viewer ({exc.strerror})") from None
     return Path(target)

@@ -13,7 +13,6 @@ import json
 import os
 import sqlite3
 import subprocess
-from pathlib import Path
 
 import pytest
 
@@ -130,12 +129,26 @@ def test_a_replay_is_written_whole_or_not_at_all(tmp_path, monkeypatch) -> None:
     write_whole(target, b"first")
     assert target.read_bytes() == b"first"
 
-    def no_room(self: Path, data: bytes) -> int:
-        with self.open("wb") as handle:
-            handle.write(data[:2])          # a part of it reached the disk...
-        raise OSError(errno.ENOSPC, "No space left on device")     # ...then no more
+    opened = os.fdopen
 
-    monkeypatch.setattr(Path, "write_bytes", no_room)
+    class Full:
+        """The new file's handle, on a disk that fills after 2 bytes."""
+
+        def __init__(self, fd: int, *args, **kwargs) -> None:
+            self.handle = opened(fd, *args, **kwargs)
+
+        def __enter__(self) -> "Full":
+            return self
+
+        def __exit__(self, *exc) -> None:
+            self.handle.close()
+
+        def write(self, data: bytes) -> int:
+            self.handle.write(data[:2])     # a part of it reached the disk...
+            self.handle.flush()
+            raise OSError(errno.ENOSPC, "No space left on device")     # ...then no more
+
+    monkeypatch.setattr(os, "fdopen", Full)
     with pytest.raises(OSError):
         write_whole(target, b"second")
     assert target.read_bytes() == b"first"                    # the old one, whole

@@ -322,22 +322,23 @@ def test_a_token_makes_at_most_its_rate_of_challenges_an_hour(tmp_path) -> None:
 
 
 def test_the_challenge_queue_is_capped_in_all(tmp_path) -> None:
+    """Three people (three owners, from three addresses) send 4 challenges each."""
     made = Ladders(tmp_path, challenge_queue=6)
     tokens = [made.add(f"bot {i}") for i in range(3)]
-    with TestClient(made.app) as client:
-        accepted = refused = 0
-        for i in range(12):
-            (mine, token), (other, _) = tokens[i % 3], tokens[(i + 1) % 3]
-            answer = client.post("/api/challenges", json={"bots": [mine, other]},
-                                 headers=auth(token))
-            if answer.status_code == 202:
-                accepted += 1
-            else:
-                assert answer.status_code == 503 and answer.json()["error"] == "busy"
-                assert int(answer.headers["retry-after"]) > 0
-                refused += 1
-        assert (accepted, refused) == (6, 6)
-        assert len(made.ladder.pending) == 6
+    clients = [TestClient(made.app, client=(f"10.0.0.{i + 1}", 1)) for i in range(3)]
+    accepted = refused = 0
+    for i in range(12):
+        (mine, token), (other, _) = tokens[i % 3], tokens[(i + 1) % 3]
+        answer = clients[i % 3].post("/api/challenges", json={"bots": [mine, other]},
+                                     headers=auth(token))
+        if answer.status_code == 202:
+            accepted += 1
+        else:
+            assert answer.status_code == 503 and answer.json()["error"] == "busy"
+            assert int(answer.headers["retry-after"]) > 0
+            refused += 1
+    assert (accepted, refused) == (6, 6)
+    assert len(made.ladder.pending) == 6
     made.ladder.store.close()
 
 
@@ -360,12 +361,12 @@ def test_rated_play_gets_every_other_slot_while_challenges_wait(tmp_path) -> Non
     scheduler's 30 choices alternate; once they are gone every slot is rated."""
     made = Ladders(tmp_path)
     bots = [made.add(f"bot {i}") for i in range(5)]
-    with TestClient(made.app) as client:
-        for i, (mine, token) in enumerate(bots):
-            for _ in range(CHALLENGES_PENDING):
-                other = bots[(i + 1) % 5][0]
-                assert client.post("/api/challenges", json={"bots": [mine, other]},
-                                   headers=auth(token)).status_code == 202
+    for i, (mine, token) in enumerate(bots):       # five people, from five addresses
+        client = TestClient(made.app, client=(f"10.0.0.{i + 1}", 1))
+        for _ in range(CHALLENGES_PENDING):
+            other = bots[(i + 1) % 5][0]
+            assert client.post("/api/challenges", json={"bots": [mine, other]},
+                               headers=auth(token)).status_code == 202
     pool = RecordingPool(50)
     made.ladder.match_pool = pool
     made.ladder._start_matches()
@@ -457,14 +458,20 @@ def test_a_real_server_answers_a_chunked_flood_at_once_and_its_memory_stays(tmp_
 
 
 def test_rated_matches_play_between_the_challenges_of_a_real_server(tmp_path) -> None:
-    """Three tokens each fill their 4 challenges at once; the 12 challenges and the
-    rated matches alternate on the one worker, so at least 11 rated matches finish
-    between the first challenge's and the last's (before: none did)."""
-    server = Server(tmp_path / "ladder.sqlite", "--games", "robotgame", "--workers", "1")
+    """Three people (behind the operator's proxy, three forwarded addresses) each fill
+    their 4 challenges at once; the 12 challenges and the rated matches alternate on the
+    one worker, so at least 11 rated matches finish between the first challenge's and
+    the last's (before: none did)."""
+    server = Server(tmp_path / "ladder.sqlite", "--games", "robotgame", "--workers", "1",
+                    "--trusted-proxy", "127.0.0.1")
     try:
         bots = []
-        for name in ("example", "rusher", "survivor"):
-            made = server.upload("robotgame", name, RG / f"{name}.py")
+        for i, name in enumerate(("example", "rusher", "survivor")):
+            with open(RG / f"{name}.py", "rb") as source:
+                made = server.client.post(
+                    "/api/bots", data={"game": "robotgame", "name": name},
+                    files={"file": (f"{name}.py", source)},
+                    headers={"X-Forwarded-For": f"192.0.2.{i + 1}"})
             assert made.status_code == 201, made.text
             bots.append((made.json()["id"], made.json()["token"]))
         challenges = []
@@ -472,11 +479,13 @@ def test_rated_matches_play_between_the_challenges_of_a_real_server(tmp_path) ->
             for _ in range(CHALLENGES_PENDING):
                 answer = server.client.post("/api/challenges",
                                             json={"bots": [mine, bots[(i + 1) % 3][0]]},
-                                            headers={"Authorization": f"Bearer {token}"})
+                                            headers={"Authorization": f"Bearer {token}",
+                                                     "X-Forwarded-For": f"192.0.2.{i + 1}"})
                 assert answer.status_code == 202, answer.text
                 challenges.append(answer.json()["match"])
         extra = server.client.post("/api/challenges", json={"bots": [bots[0][0], bots[1][0]]},
-                                   headers={"Authorization": f"Bearer {bots[0][1]}"})
+                                   headers={"Authorization": f"Bearer {bots[0][1]}",
+                                            "X-Forwarded-For": "192.0.2.1"})
         # A fifth of one token's challenges while its four are pending: refused. The one
         # worker may have played one of them already (a fast machine), and then a slot is
         # free: accepted, and that match is among those finished.

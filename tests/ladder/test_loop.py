@@ -11,6 +11,7 @@ import sqlite3
 import pytest
 from fastapi.testclient import TestClient
 
+from orchestrator import host_files
 from orchestrator.results.ratings import elo
 from orchestrator.web.ladder.app import create_app
 from orchestrator.web.ladder.service import Ladder
@@ -65,16 +66,17 @@ def test_a_replay_that_cannot_be_written_is_logged_and_play_goes_on(
         two_bots, monkeypatch, caplog) -> None:
     client, ladder = two_bots
     caplog.set_level(logging.INFO, logger=LOGGER)
-    written = pathlib.Path.write_bytes
+    written = host_files.write_file
     refused: list[str] = []
 
-    def write_bytes(self, data):
-        if self.parent == ladder.replays and self.name == "2.json.gz":
-            refused.append(self.name)
+    def write_file(path, data):
+        path = pathlib.Path(path)
+        if path.parent == ladder.replays and path.name == "2.json.gz":
+            refused.append(path.name)
             raise OSError(28, "No space left on device")
-        return written(self, data)
+        return written(path, data)
 
-    monkeypatch.setattr(pathlib.Path, "write_bytes", write_bytes)
+    monkeypatch.setattr(host_files, "write_file", write_file)
     wait_for(lambda: sum(m["rated"] and m["id"] > 2 for m in finished(client)) >= 3, 180,
              "3 rated matches after the one whose replay failed")
     assert refused == ["2.json.gz"]

@@ -39,5 +39,5 @@ def results(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def site(results, tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("site") / "site"
-    api.publish(results, out, progress=False)
+    api.publish(results, out, progress=False, sources=[REPO / "bots"])
     return out

@@ -16,7 +16,7 @@ import pytest
 
 from orchestrator import api
 from orchestrator.service import publish as sites
-from tests.publish.conftest import HOSTILE_NAME
+from tests.publish.conftest import HOSTILE_NAME, REPO
 
 ARENA = [sys.executable, "-m", "orchestrator"]
 
@@ -106,8 +106,9 @@ def test_the_site_grows_with_matches_but_not_by_a_viewer_each(results, tmp_path)
     small.execute("DELETE FROM run_matches WHERE match_id != ?", (keep,))
     small.commit()
     small.close()
-    first = api.publish(one, tmp_path / "one", progress=False)
-    full = api.publish(results, tmp_path / "full", progress=False)
+    first = api.publish(one, tmp_path / "one", progress=False,
+                        sources=[results.parent, REPO / "bots"])
+    full = api.publish(results, tmp_path / "full", progress=False, sources=[REPO / "bots"])
     assert (first["matches"], full["matches"]) == (1, 3)
     viewer = (tmp_path / "full/viewer/arena.js").stat().st_size
     replays = sum(p.stat().st_size for p in (tmp_path / "full/replays").glob("*.js")) - \

@@ -247,10 +247,17 @@ def create_app(ladder: Ladder, run: bool = True,
             raise LadderError(422, "invalid request", "file: Field required")
         return file
 
-    async def new_bot(game: str, name: str, file: UploadFile) -> dict:
+    def client(request: Request) -> str:
+        """Whom the request's limits are counted for (Ladder.client_key)."""
+        peer = request.client.host if request.client else None
+        return ladder.client_key(peer, request.headers.getlist("x-forwarded-for"))
+
+    async def new_bot(game: str, name: str, file: UploadFile, request: Request) -> dict:
         ladder.validate_name(game, name)
+        sender = client(request)
+        ladder.admit_upload(sender)                 # 429 before a check worker plays it
         bot, verdict = await checked(game, name, file)
-        return ladder.add_bot(game, name, bot, verdict)
+        return ladder.add_bot(game, name, bot, verdict, owner=sender)
 
     # -- the API -------------------------------------------------------------------------
     @app.post("/api/bots", status_code=201, summary="Upload a new bot",
@@ -258,8 +265,9 @@ def create_app(ladder: Ladder, run: bool = True,
                   "Multipart form: `game`, `name`, `file`. The bot passes `arena check` first; the "
                   "answer (201) carries its `id` and a `token`, shown once. 422: refused (a bad or "
                   "taken name, a failed check); 413: the file is over 64 KiB."))
-    async def upload(game: str = Form(...), name: str = Form(...), file: UploadFile = File(...)):
-        return JSONResponse(await new_bot(game, name, file), status_code=201)
+    async def upload(request: Request, game: str = Form(...), name: str = Form(...),
+                     file: UploadFile = File(...)):
+        return JSONResponse(await new_bot(game, name, file, request), status_code=201)
 
     @app.post("/api/bots/{bot_id}/versions", status_code=201, summary="Upload a new version",
               description=(
@@ -271,6 +279,7 @@ def create_app(ladder: Ladder, run: bool = True,
         known = ladder.authorize(bot_id, bearer(request))
         if known.status == "retired":   # before the body, and before a check worker plays it
             raise LadderError(422, "retired", "a retired bot takes no new versions")
+        ladder.admit_upload(client(request), known)
         file = await form_file(request)
         try:
             bot, verdict = await checked(known.game, known.name, file)
@@ -336,13 +345,15 @@ def create_app(ladder: Ladder, run: bool = True,
                   "429 (with Retry-After): the token's challenges are over its limits; "
                   "503: the challenge queue is full."))
     async def challenge(request: Request):
-        ladder.challenger(bearer(request))          # 401/429/503 before the body is read
+        sender = client(request)
+        ladder.challenger(bearer(request), sender)  # 401/429/503 before the body is read
         try:
             body = await request.json()
         except (ValueError, RecursionError):
             raise LadderError(422, "bad challenge", "the body is not JSON") from None
         bots = body.get("bots") if isinstance(body, dict) else None
-        return JSONResponse({"match": ladder.challenge(bots, bearer(request))}, status_code=202)
+        return JSONResponse({"match": ladder.challenge(bots, bearer(request), sender)},
+                            status_code=202)
 
     @app.get("/api/health", summary="Health",
           description="Liveness: `{\"ok\": true, \"status\": \"ok\", \"queue\": n, "
@@ -405,10 +416,10 @@ def create_app(ladder: Ladder, run: bool = True,
         return html("upload.html")
 
     @app.post("/upload", response_class=HTMLResponse)
-    async def upload_page(game: str = Form(...), name: str = Form(...),
+    async def upload_page(request: Request, game: str = Form(...), name: str = Form(...),
                           file: UploadFile = File(...)):
         try:
-            accepted = await new_bot(game, name, file)
+            accepted = await new_bot(game, name, file, request)
         except LadderError as exc:
             return html("upload.html", exc.status, refused=exc, game=game, name=name)
         return html("upload.html", 201, accepted=accepted)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import hmac
+import ipaddress
 import itertools
 import json
 import logging
@@ -24,9 +25,10 @@ from collections import deque
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from engine import InputError
+from orchestrator import host_files
 from orchestrator.games import GAMES, get_game, hint_for_ladder
 from orchestrator.replay import debug
 from orchestrator.replay import file as replay
@@ -37,6 +39,7 @@ from orchestrator.results.stats import wilson
 from orchestrator.runner import execute
 from orchestrator.runner.bots import BotFile, described
 from orchestrator.runner.schedule import Planned, Setup
+from orchestrator.text import shown
 from orchestrator.web.ladder.matchmaking import LadderRules, Standing, pick
 from orchestrator.web.ladder.store import LadderStore, Queued
 from sandbox.limits import Limits
@@ -46,14 +49,20 @@ from sandbox.modes import DEFAULT_MODE, for_ladder
 # of spaces and shows no leading or trailing one, so `alice ` would show as `alice`.
 NAME = re.compile(r"(?=.{1,32}\Z)[A-Za-z0-9_.\-]+(?: [A-Za-z0-9_.\-]+)*\Z")
 MAX_FILE = 64 * 1024
-SUSPEND_AFTER = 3                 # erased or forfeited matches in a row
+SUSPEND_AFTER = 3                 # erased or forfeited matches in a row (rated, or asked
+                                  # for by the bot's own owner)
 WORKER_NICE = 10                  # matches and checks yield the CPU to the web side
 HISTORY = 300                     # rating points kept per bot for its chart
 CHECK_QUEUE = 16                  # uploads waiting for a check worker; more are refused
 CHALLENGE_QUEUE = 64              # challenges waiting to start, in all; more are refused (503)
-CHALLENGE_RATE = 30               # challenges a token may make per CHALLENGE_WINDOW_S (429)
+# Limits bind people, not tokens: each is counted per owner (the client address a bot was
+# uploaded from: its tokens share them) and per client address (behind a proxy the
+# operator names, the address it forwards), and a request over either is refused.
+CHALLENGE_RATE = 30               # challenges an owner or an address makes per window (429)
 CHALLENGE_WINDOW_S = 3600.0
-CHALLENGES_PENDING = 4            # a token's challenges waiting or playing at once (429)
+CHALLENGES_PENDING = 4            # an owner's or address's challenges waiting or playing (429)
+UPLOAD_RATE = 30                  # uploads (bots and versions) an address or owner makes (429)
+UPLOAD_WINDOW_S = 3600.0
 RATED_PER_CHALLENGE = 1           # while both wait, a challenge starts after this many rated
 BUSY_RETRY_S = 30                 # Retry-After when what frees a place is a match finishing
 
@@ -122,12 +131,16 @@ class Ladder:
                  sandbox: str = "standard", check_turns: int | None = None,
                  check_limits: Limits | None = None, check_queue: int = CHECK_QUEUE,
                  challenge_queue: int = CHALLENGE_QUEUE,
-                 challenge_rate: int = CHALLENGE_RATE) -> None:
+                 challenge_rate: int = CHALLENGE_RATE, upload_rate: int = UPLOAD_RATE,
+                 trusted_proxies: Sequence[str] = ()) -> None:
         """`check_turns` and `check_limits` change the upload check's (default: as
         `arena check`); the matches always run under each game's own limits. At most
         `check_queue` uploads wait for a check worker: a flood is refused (503), not
-        kept. At most `challenge_queue` challenges wait in all, and a token makes at most
-        `challenge_rate` an hour (and has CHALLENGES_PENDING waiting or playing).
+        kept. At most `challenge_queue` challenges wait in all, taken round robin over
+        their senders; an owner, and a client address, makes at most `challenge_rate` an
+        hour (and has CHALLENGES_PENDING waiting or playing) and `upload_rate` uploads an
+        hour. `trusted_proxies`: the addresses or networks of the reverse proxies whose
+        X-Forwarded-For names the client (client_key); no other's is read.
         `sandbox`: the mode of matches and checks (a mode check may not use leaves
         the checks in the default mode); its record may refuse the ladder."""
         mode = for_ladder(sandbox)       # the ladder's bots are strangers to each other
@@ -145,6 +158,8 @@ class Ladder:
         self.check_workers, self.sandbox, self.seed = check_workers, sandbox, seed
         self.check_queue = check_queue
         self.challenge_queue, self.challenge_rate = challenge_queue, challenge_rate
+        self.upload_rate = upload_rate
+        self.trusted = proxies(trusted_proxies)
         self.clock = time.monotonic                    # the challenges' rate (tests set it)
         self.check_options = {"turns": check_turns, "limits": dataclasses.asdict(check_limits)
                               if check_limits else None,
@@ -161,9 +176,14 @@ class Ladder:
         self.pending: deque[Queued] = deque()          # challenges waiting to start
         self.rated_since = RATED_PER_CHALLENGE         # rated matches since a challenge
         self.by_token: dict[str, int] = {}             # token hash -> bot id
+        self.owner_of: dict[int, str] = {}             # bot id -> its owner, where known
         self.challengers: dict[int, int] = {}          # challenge's match -> its challenger
-        self.challenges_of: dict[int, int] = {}        # challenger -> challenges not done
-        self.challenged_at: dict[int, deque] = {}      # challenger -> times of its challenges
+        self.senders: dict[int, tuple[str, ...]] = {}  # challenge's match -> whom it charged
+        self.challenges_of: dict[str, int] = {}        # owner/address -> challenges not done
+        self.challenged_at: dict[str, deque] = {}      # owner/address -> its challenges' times
+        self.uploaded_at: dict[str, deque] = {}        # owner/address -> its uploads' times
+        self.served_at: dict[str, int] = {}            # sender -> when its last challenge began
+        self.starts = itertools.count()
         self.running: dict[int, str] = {}             # match -> its digest
         self.checks: deque[tuple[dict, Future]] = deque()
         self.setups: dict[tuple[str, str], Setup] = {}
@@ -179,11 +199,49 @@ class Ladder:
             bot = Bot(*row)
             self.bots[bot.id] = bot
             self.by_token[bot.token_hash] = bot.id
-        for _seq, match, game, rated, seats in self.store.history():
-            self._apply(match, game, rated, seats)
-        for queued in self.store.unfinished():      # (a challenge's challenger is not kept)
+        self.owner_of = self.store.owners()
+        self._replay_history()
+        for queued in self.store.unfinished():
             (self.replayed if queued.rated else self.pending).append(queued)
+            if queued.challenger is not None:
+                self.challengers[queued.id] = queued.challenger
             self._count_pending(queued, +1)
+
+    def _replay_history(self) -> None:
+        asked = self.store.challengers()
+        for _seq, match, game, rated, seats in self.store.history():
+            self._apply(match, game, rated, seats, self._asked_by(asked.get(match)))
+
+    def owner(self, bot: Bot) -> str:
+        """Who a bot's limits are counted for: the client address it was uploaded from
+        (its owner's other bots' tokens share them); a bot of a ladder file made before
+        owners were kept is its own."""
+        return self.owner_of.get(bot.id) or f"bot {bot.id}"
+
+    def _asked_by(self, challenger: int | None) -> str | None:
+        bot = self.bots.get(challenger) if challenger is not None else None
+        return self.owner(bot) if bot is not None else None
+
+    def client_key(self, peer: str | None, forwarded: Sequence[str] = ()) -> str:
+        """The client a request's limits are counted for: the address it came from, or,
+        where that is a proxy the operator trusts (--trusted-proxy), the address its
+        X-Forwarded-For names, read from the right past the trusted proxies (a client
+        writes what it likes at the left). An IPv6 client is its /64 (one host's)."""
+        address = _ip(peer)
+        if address is None:
+            return shown(peer or "unknown")[:64]
+        if any(address in network for network in self.trusted):
+            hops = [hop.strip() for line in forwarded for hop in line.split(",")]
+            for hop in reversed(hops):
+                found = _ip(hop)
+                if found is None:
+                    break
+                address = found
+                if not any(found in network for network in self.trusted):
+                    break
+        if address.version == 6:
+            return str(ipaddress.ip_network(f"{address}/64", strict=False))
+        return str(address)
 
     def start(self) -> None:
         """Start the workers and the loop."""
@@ -273,8 +331,24 @@ class Ladder:
                 return queued
         if self.pending:
             self.rated_since = 0
-            return self.pending.popleft()
+            return self._next_challenge()
         return None
+
+    def _sender(self, queued: Queued) -> str:
+        challenger = self.challengers.get(queued.id)
+        bot = self.bots.get(challenger) if challenger is not None else None
+        return self.owner(bot) if bot is not None else f"match {queued.id}"
+
+    def _next_challenge(self) -> Queued:
+        """The waiting challenge of the sender (owner) served longest ago, each sender's
+        in the order sent: round robin, so a sender with many waiting takes turns with
+        one that has a single challenge, never the whole queue's time."""
+        best = min(range(len(self.pending)), key=lambda i: (
+            self.served_at.get(self._sender(self.pending[i]), -1), i))
+        queued = self.pending[best]
+        del self.pending[best]
+        self.served_at[self._sender(queued)] = next(self.starts)
+        return queued
 
     def _matchmake(self) -> Queued | None:
         """The next rated match of the first game (taken in turn) that can play one."""
@@ -327,9 +401,7 @@ class Ladder:
             with self.lock:
                 if self.running.pop(queued.id, None) is not None:    # (not done yet)
                     self._count_pending(queued, -1)
-                    challenger = self.challengers.pop(queued.id, None)
-                    if challenger is not None:
-                        self.challenges_of[challenger] -= 1
+                    self._challenge_done(queued.id)
                 try:
                     if self.store.result(queued.id) is None:
                         self.store.fail(queued, f"it could not be recorded: "
@@ -348,15 +420,24 @@ class Ladder:
         for bot in self.bots.values():
             bot.games = bot.wins = bot.last = bot.streak = 0
             bot.history.clear()
-        for _seq, match, game, rated, seats in self.store.history():
-            self._apply(match, game, rated, seats)
+        self._replay_history()
+
+    def _challenge_done(self, match: int) -> int | None:
+        """A challenge finished (or failed): its senders may send another. Its challenger."""
+        for key in self.senders.pop(match, ()):
+            left = self.challenges_of.get(key, 0) - 1
+            if left > 0:
+                self.challenges_of[key] = left
+            else:
+                self.challenges_of.pop(key, None)
+        return self.challengers.pop(match, None)
 
     def _finish(self, queued: Queued, outcome: dict) -> None:
         """Record a match a worker returned, then update ratings and suspensions."""
         if "replay" in outcome:                 # the file first: the database points to it
             path = self.replays / f"{queued.id}.json.gz"
             try:
-                path.write_bytes(outcome["replay"])
+                host_files.write_file(path, outcome["replay"])
                 self._set_marks_aside(queued.id, path)
                 outcome["result"]["replay"] = str(path)
             except (OSError, InputError) as exc:
@@ -366,22 +447,23 @@ class Ladder:
         with self.lock:
             digest = self.running.pop(queued.id)
             self._count_pending(queued, -1)
-            challenger = self.challengers.pop(queued.id, None)
-            if challenger is not None:
-                self.challenges_of[challenger] -= 1
+            asked_by = self._asked_by(self._challenge_done(queued.id))
             if "error" in outcome:
                 self.store.fail(queued, outcome["error"])
                 return
             result = outcome["result"]
             seats = [(*queued.lineup[p["seat"]], p["rank"], p["status"], p["reason"])
                      for p in sorted(result["players"], key=lambda p: p["seat"])]
-            suspend = self._apply(queued.id, queued.game, queued.rated, seats)
+            suspend = self._apply(queued.id, queued.game, queued.rated, seats, asked_by)
             self.store.finish(queued, digest, result, outcome["wall_s"], suspend)
 
-    def _apply(self, match: int, game: str, rated: bool, seats: list[tuple]
-               ) -> list[tuple[int, str]]:
+    def _apply(self, match: int, game: str, rated: bool, seats: list[tuple],
+               asked_by: str | None = None) -> list[tuple[int, str]]:
         """Count one finished match in memory (live, or replaying the database at start-up).
-        The bots it suspends, with why."""
+        The bots it suspends, with why. A bot's failures count towards its suspension in
+        rated matches, and in challenges its own owner asked for (`asked_by`: the
+        challenger's owner), never in one a stranger asked for: else anyone could send a
+        bot three matches it fails in and take it off the ladder."""
         if game not in self.ratings:
             return []
         self.matches[game] += 1
@@ -400,7 +482,7 @@ class Ladder:
                 bot.wins += rank == 1 and firsts == 1
                 bot.history.append((self.matches[game], match,
                                     round(self.ratings[game].elo[bot_id], 1)))
-            if version != bot.version:
+            if version != bot.version or not (rated or asked_by == self.owner(bot)):
                 continue
             bot.streak = bot.streak + 1 if status != "ok" else 0
             if bot.streak >= SUSPEND_AFTER and bot.status == "active" and reason:
@@ -475,15 +557,17 @@ class Ladder:
                 raise LadderError(422, "name taken", f"{game} already has a bot named {name!r}")
         return name
 
-    def add_bot(self, game: str, name: str, bot: BotFile, verdict: dict) -> dict:
-        """Accept a checked bot: its id and its token, which is shown this once."""
+    def add_bot(self, game: str, name: str, bot: BotFile, verdict: dict,
+                owner: str | None = None) -> dict:
+        """Accept a checked bot: its id and its token, which is shown this once. `owner`:
+        the client it came from (client_key), whose limits its token shares."""
         token = secrets.token_urlsafe(32)
         filename = Path(bot.path).name
         with self.lock:
             try:
                 bot_id = self.store.add_bot(game, name, token_hash=token_hash(token),
                                             filename=filename, sha256=bot.sha256,
-                                            source=bot.source, verdict=verdict)
+                                            source=bot.source, verdict=verdict, owner=owner)
             except sqlite3.IntegrityError:
                 raise LadderError(422, "name taken",
                                   f"{game} already has a bot named {name!r}") from None
@@ -491,6 +575,8 @@ class Ladder:
                                     token_hash=token_hash(token), status="active", reason=None,
                                     version=1, filename=filename, sha256=bot.sha256)
             self.by_token[token_hash(token)] = bot_id
+            if owner is not None:
+                self.owner_of[bot_id] = owner
             self.boards.pop(game, None)
         self.wake.set()
         return {"id": bot_id, "name": name, "game": game, "version": 1, "token": token,
@@ -523,10 +609,36 @@ class Ladder:
             bot.status, bot.reason = "retired", None
             self.boards.pop(bot.game, None)
 
-    def challenger(self, token: str | None) -> Bot:
+    def admit_upload(self, client: str, bot: Bot | None = None) -> None:
+        """Count an upload (a new bot, or `bot`'s new version) for its client address and
+        its owner (the bot's; a new bot's is that address), before the body is read or
+        checked: 429 past `upload_rate` an hour for either."""
+        with self.lock:
+            keys = (f"address {client}", f"owner {self.owner(bot) if bot else client}")
+            self._within(self.uploaded_at, keys, self.upload_rate, UPLOAD_WINDOW_S, "uploads")
+            for key in keys:
+                self.uploaded_at.setdefault(key, deque()).append(self.clock())
+
+    def _within(self, table: dict[str, deque], keys: Sequence[str], rate: int,
+                window: float, what: str) -> None:
+        """429 if any of `keys` has made `rate` of `what` within the last `window` s."""
+        now = self.clock()
+        for key in keys:
+            times = table.setdefault(key, deque())
+            while times and times[0] <= now - window:
+                times.popleft()
+            if len(times) >= rate:
+                oldest = times[0] if times else now
+                wait = max(1, int(oldest + window - now + 0.999))
+                whose = "this bot's owner" if key.startswith("owner") else "this address"
+                raise LadderError(429, f"too many {what}", f"{whose} makes at most {rate} "
+                                  f"{what} an hour; the next one in {wait} s", wait)
+
+    def challenger(self, token: str | None, client: str = "") -> Bot:
         """The bot whose token this is, if it may challenge now. Decided from the request's
         headers alone, before its body is read: 401 without a token of a bot that still
-        plays, 429 past the token's limits, 503 when the challenge queue is full."""
+        plays, 429 past its owner's or the client address's limits, 503 when the
+        challenge queue is full."""
         with self.lock:
             bot = self.bots.get(self.by_token.get(token_hash(token), -1)) if token else None
             if bot is None or bot.status == "retired":
@@ -536,27 +648,27 @@ class Ladder:
                 raise LadderError(503, "busy", f"{len(self.pending)} challenges are waiting "
                                   f"to start, the most this ladder keeps; try again later",
                                   BUSY_RETRY_S)
-            if self.challenges_of.get(bot.id, 0) >= CHALLENGES_PENDING:
-                raise LadderError(429, "too many challenges", f"this token's "
-                                  f"{CHALLENGES_PENDING} challenges are still waiting or "
-                                  f"playing; challenge again when one has finished",
-                                  BUSY_RETRY_S)
-            now, times = self.clock(), self.challenged_at.setdefault(bot.id, deque())
-            while times and times[0] <= now - CHALLENGE_WINDOW_S:
-                times.popleft()
-            if len(times) >= self.challenge_rate:
-                oldest = times[0] if times else now
-                wait = max(1, int(oldest + CHALLENGE_WINDOW_S - now + 0.999))
-                raise LadderError(429, "too many challenges", f"a token makes at most "
-                                  f"{self.challenge_rate} challenges an hour; the next one "
-                                  f"in {wait} s", wait)
+            for key in self._charged(bot, client):
+                if self.challenges_of.get(key, 0) >= CHALLENGES_PENDING:
+                    whose = "this bot's owner" if key.startswith("owner") else "this address"
+                    raise LadderError(429, "too many challenges", f"{whose}'s "
+                                      f"{CHALLENGES_PENDING} challenges are still waiting or "
+                                      f"playing; challenge again when one has finished",
+                                      BUSY_RETRY_S)
+            self._within(self.challenged_at, self._charged(bot, client), self.challenge_rate,
+                         CHALLENGE_WINDOW_S, "challenges")
             return bot
 
-    def challenge(self, bot_ids: Any, token: str | None) -> int:     # a request's: checked
-        """Queue an unrated match between these bots, one of them the token's; it starts
-        before new rated matches, but at most in every other match slot while they wait."""
+    def _charged(self, bot: Bot, client: str) -> tuple[str, ...]:
+        """Whom a challenge with `bot`'s token from `client` counts for."""
+        return (f"owner {self.owner(bot)}", f"address {client}")
+
+    def challenge(self, bot_ids: Any, token: str | None, client: str = "") -> int:  # checked
+        """Queue an unrated match between these bots, one of them the token's, sent from
+        `client`; it starts before new rated matches, but at most in every other match
+        slot while they wait, and in turn with other senders' challenges."""
         with self.lock:
-            challenger = self.challenger(token)
+            challenger = self.challenger(token, client)
             if not isinstance(bot_ids, list) or not bot_ids or not all(
                     type(i) is int for i in bot_ids):
                 raise LadderError(422, "bad challenge", 'send {"bots": [id, id, ...]}')
@@ -578,11 +690,14 @@ class Ladder:
             if any(bot.status == "retired" for bot in bots):
                 raise LadderError(422, "bad challenge", "a retired bot plays no more")
             queued = self.store.enqueue(challenger.game, rules.maps[0],
-                                        [(bot.id, bot.version) for bot in bots], rated=False)
+                                        [(bot.id, bot.version) for bot in bots], rated=False,
+                                        challenger=challenger.id)
             self.pending.append(queued)
             self.challengers[queued.id] = challenger.id
-            self.challenges_of[challenger.id] = self.challenges_of.get(challenger.id, 0) + 1
-            self.challenged_at[challenger.id].append(self.clock())
+            self.senders[queued.id] = keys = self._charged(challenger, client)
+            for key in keys:
+                self.challenges_of[key] = self.challenges_of.get(key, 0) + 1
+                self.challenged_at.setdefault(key, deque()).append(self.clock())
         self.wake.set()
         return queued.id
 
@@ -693,8 +808,8 @@ class Ladder:
         if debug.SECTION not in data:
             return
         marks = self.replays / f"{match_id}.marks.json.gz"
-        marks.write_bytes(replay.encode({debug.SECTION: data[debug.SECTION]}))
-        path.write_bytes(replay.encode(debug.strip(data)))
+        host_files.write_file(marks, replay.encode({debug.SECTION: data[debug.SECTION]}))
+        host_files.write_file(path, replay.encode(debug.strip(data)))
 
     def own_replay(self, match_id: int, token: str | None) -> bytes:
         """The match's replay with the debug marks of the token's bot (each AI it played),
@@ -733,3 +848,28 @@ class Ladder:
         if not path.is_file():
             raise LadderError(404, "no replay", f"match {match_id} has no replay file")
         return path
+
+
+def proxies(given: Sequence[str]) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    """The operator's trusted proxies (--trusted-proxy), each an address or a network."""
+    found = []
+    for item in given:
+        try:
+            found.append(ipaddress.ip_network(str(item).strip(), strict=False))
+        except ValueError:
+            raise InputError(f"--trusted-proxy {shown(item)[:60]}: give an address or a "
+                             f"network (10.0.0.1, 10.0.0.0/8, ::1)") from None
+    return tuple(found)
+
+
+def _ip(text: str | None) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """An address as a client or a proxy writes it (IPv4 in IPv6 as IPv4), or None."""
+    if not text or len(text) > 64:
+        return None
+    try:
+        found = ipaddress.ip_address(text.strip().strip("[]"))
+    except ValueError:
+        return None
+    if isinstance(found, ipaddress.IPv6Address) and found.ipv4_mapped is not None:
+        return found.ipv4_mapped
+    return found

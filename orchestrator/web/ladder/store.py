@@ -1,11 +1,12 @@
 """The ladder's tables, in the same SQLite file as the results store's (matches,
 participants), which records every ladder match as a batch does.
 
-- `ladder_bots`: a bot per game and name, its token's hash and its status;
+- `ladder_bots`: a bot per game and name, its token's hash, its status and its owner (the
+  client address it was uploaded from: the owner's tokens share its limits);
 - `ladder_versions`: each uploaded file, with the verdict of its check;
 - `ladder_queue`: every match the ladder decided to play, in order; its number is the
-  match's public id and picks its seed. A queued match without a result is replayed
-  after a restart;
+  match's public id and picks its seed; a challenge's challenger. A queued match without
+  a result is replayed after a restart;
 - `ladder_results`: the finished matches in the order they finished (ratings replay
   them in that order), with the full result;
 - `ladder_seats`: which bot version sat in each seat of a finished match.
@@ -25,7 +26,7 @@ LADDER_SCHEMA = SCHEMA + """
 CREATE TABLE IF NOT EXISTS ladder_bots (
     id INTEGER PRIMARY KEY, game TEXT NOT NULL, name TEXT NOT NULL,
     token_hash TEXT NOT NULL, status TEXT NOT NULL, reason TEXT, created REAL NOT NULL,
-    UNIQUE (game, name)
+    owner TEXT, UNIQUE (game, name)
 );
 CREATE TABLE IF NOT EXISTS ladder_versions (
     bot_id INTEGER NOT NULL, version INTEGER NOT NULL, filename TEXT NOT NULL,
@@ -34,7 +35,8 @@ CREATE TABLE IF NOT EXISTS ladder_versions (
 );
 CREATE TABLE IF NOT EXISTS ladder_queue (
     id INTEGER PRIMARY KEY AUTOINCREMENT, game TEXT NOT NULL, seed INTEGER NOT NULL,
-    map TEXT NOT NULL, lineup TEXT NOT NULL, rated INTEGER NOT NULL, created REAL NOT NULL
+    map TEXT NOT NULL, lineup TEXT NOT NULL, rated INTEGER NOT NULL, created REAL NOT NULL,
+    challenger INTEGER
 );
 CREATE TABLE IF NOT EXISTS ladder_results (
     seq INTEGER PRIMARY KEY AUTOINCREMENT, match INTEGER NOT NULL UNIQUE,
@@ -48,6 +50,9 @@ CREATE TABLE IF NOT EXISTS ladder_seats (
 );
 CREATE INDEX IF NOT EXISTS ladder_seats_bot ON ladder_seats (bot_id, match);
 """
+# Columns a ladder file made before them lacks, added when it is opened (NULL: unknown;
+# such a bot is its own owner, such a challenge was asked by nobody it can charge).
+_ADDED = (("ladder_bots", "owner", "TEXT"), ("ladder_queue", "challenger", "INTEGER"))
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,7 @@ class Queued:
     map: str
     lineup: tuple[tuple[int, int], ...]      # (bot id, version) per seat
     rated: bool
+    challenger: int | None = None            # the bot whose token asked for it (unrated)
 
 
 class LadderStore(Store):
@@ -71,15 +77,20 @@ class LadderStore(Store):
     def __init__(self, path) -> None:
         super().__init__(path, shared=True)
         self.db.execute("PRAGMA synchronous=FULL")   # an acknowledged upload survives a crash
+        for table, column, kind in _ADDED:
+            have = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
+            if column not in have:
+                self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
 
     # -- bots --------------------------------------------------------------------------
     def add_bot(self, game: str, name: str, token_hash: str, filename: str, sha256: str,
-                source: bytes, verdict: dict) -> int:
+                source: bytes, verdict: dict, owner: str | None = None) -> int:
         """A new bot with its first version; sqlite3.IntegrityError if the name is taken."""
         with self.transaction():
             cursor = self.db.execute(
-                "INSERT INTO ladder_bots (game, name, token_hash, status, reason, created) "
-                "VALUES (?, ?, ?, 'active', NULL, ?)", (game, name, token_hash, time.time()))
+                "INSERT INTO ladder_bots (game, name, token_hash, status, reason, created, "
+                "owner) VALUES (?, ?, ?, 'active', NULL, ?, ?)",
+                (game, name, token_hash, time.time(), owner))
             bot_id = cursor.lastrowid
             assert bot_id is not None          # an INSERT's row
             self._add_version(bot_id, 1, filename, sha256, source, verdict)
@@ -114,6 +125,11 @@ class LadderStore(Store):
             "AND v.version = (SELECT MAX(version) FROM ladder_versions WHERE bot_id = b.id) "
             "ORDER BY b.id").fetchall()
 
+    def owners(self) -> dict[int, str]:
+        """Each bot's owner, where it is known."""
+        return dict(self.db.execute("SELECT id, owner FROM ladder_bots "
+                                    "WHERE owner IS NOT NULL").fetchall())
+
     def source(self, bot_id: int, version: int) -> tuple[str, bytes, str]:
         """(filename, source, sha256) of one version."""
         return self.db.execute("SELECT filename, source, sha256 FROM ladder_versions "
@@ -130,7 +146,7 @@ class LadderStore(Store):
         return self.db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM ladder_queue").fetchone()[0]
 
     def enqueue(self, game: str, map_name: str, lineup: list[tuple[int, int]],
-                rated: bool) -> Queued:
+                rated: bool, challenger: int | None = None) -> Queued:
         """Queue a match; its seed is drawn from the OS (63 bits), kept with it so that it
         plays again the same, and shown once it is played. Before, it was the server's
         seed plus the match's public number: a bot that knew one, or tried the small ones,
@@ -138,20 +154,24 @@ class LadderStore(Store):
         seed = secrets.randbits(63)
         with self.transaction():
             cursor = self.db.execute(
-                "INSERT INTO ladder_queue (game, seed, map, lineup, rated, created) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (game, seed, map_name, json.dumps(lineup), int(rated), time.time()))
+                "INSERT INTO ladder_queue (game, seed, map, lineup, rated, created, "
+                "challenger) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game, seed, map_name, json.dumps(lineup), int(rated), time.time(),
+                 challenger))
             match = cursor.lastrowid
             assert match is not None           # an INSERT's row
-        return Queued(match, game, seed, map_name, tuple(map(tuple, lineup)), rated)  # type: ignore[arg-type]  # pairs
+        return Queued(match, game, seed, map_name, tuple(map(tuple, lineup)), rated,  # type: ignore[arg-type]  # pairs
+                      challenger=challenger)
 
     def unfinished(self) -> list[Queued]:
         """Queued matches without a result (in flight when the server stopped), in order."""
         rows = self.db.execute(
-            "SELECT q.id, q.game, q.seed, q.map, q.lineup, q.rated FROM ladder_queue q "
-            "LEFT JOIN ladder_results r ON r.match = q.id WHERE r.seq IS NULL ORDER BY q.id")
+            "SELECT q.id, q.game, q.seed, q.map, q.lineup, q.rated, q.challenger FROM "
+            "ladder_queue q LEFT JOIN ladder_results r ON r.match = q.id WHERE r.seq IS NULL "
+            "ORDER BY q.id")
         return [Queued(i, game, seed, map_name, tuple(map(tuple, json.loads(lineup))),
-                       bool(rated)) for i, game, seed, map_name, lineup, rated in rows]
+                       bool(rated), challenger=challenger)
+                for i, game, seed, map_name, lineup, rated, challenger in rows]
 
     def finish(self, queued: Queued, digest: str, result: MatchData, wall_s: float,
                suspend: list[tuple[int, str]]) -> int:
@@ -243,6 +263,11 @@ class LadderStore(Store):
                 for seq, match, game, rated in self.db.execute(
                     "SELECT seq, match, game, rated FROM ladder_results WHERE error IS NULL "
                     "ORDER BY seq")]
+
+    def challengers(self) -> dict[int, int]:
+        """Each challenge's challenger (the bot whose token asked for it), by match."""
+        return dict(self.db.execute("SELECT id, challenger FROM ladder_queue "
+                                    "WHERE challenger IS NOT NULL").fetchall())
 
 
 def _figure(value: object) -> float | None:
