@@ -78,11 +78,11 @@ class Tally:
     def __init__(self) -> None:
         self.taken = self.refused = 0
 
-    def run(self, door: Callable[[], Any], refusal: type[BaseException] | tuple[type[
-            BaseException], ...], what: Any) -> tuple[bool, Any]:
-        """(whether the door took the mutant `what`, what it gave)."""
+    def run(self, refusal: type[BaseException] | tuple[type[BaseException], ...], what: Any,
+            door: Callable[..., Any], *args: Any) -> tuple[bool, Any]:
+        """(whether `door(*args)` took the mutant `what`, what it gave)."""
         try:
-            value = door()
+            value = door(*args)
         except refusal:
             self.refused += 1
             return False, None
@@ -93,6 +93,7 @@ class Tally:
         return True, value
 
     def check(self, count: int) -> None:
+        print(f"{count:,} mutants: {self.taken:,} taken, {self.refused:,} refused")  # -rP
         assert self.taken + self.refused == count
         assert self.refused > count // 4 and self.taken > 0, (self.taken, self.refused)
 
@@ -124,9 +125,9 @@ def test_a_replay_is_shown_or_refused_whatever_it_holds(game) -> None:
     tally = Tally()
     shown = Tally()
     for text in [*texts, *text_mutants(as_json(sample), 51, PER_GAME // 5)]:
-        taken, data = tally.run(lambda: reader.checked(text, "fuzz.json.gz"), InputError, text)
+        taken, data = tally.run(InputError, text, reader.checked, text, "fuzz.json.gz")
         if taken:
-            shown.run(lambda: shown_everywhere(data), (), text)
+            shown.run((), text, shown_everywhere, data)
     tally.check(PER_GAME)
     assert shown.taken == tally.taken
 
@@ -141,7 +142,8 @@ def test_a_debug_section_is_kept_or_refused_whatever_it_holds() -> None:
         side = (board.get("width", board["size"]), board.get("height", board["size"]))
         turns = {entry["turn"] for entry in data["turns"]}
 
-        def kept(section: Any) -> None:
+        def kept(section: Any, data: dict[str, Any], turns: set[int],
+                 side: tuple[int, int]) -> None:
             debug.check(section, len(data["seats"]), turns, side)
             marked = {**data, debug.SECTION: section}
             for turn in range(len(data["turns"]) + 1):
@@ -151,7 +153,7 @@ def test_a_debug_section_is_kept_or_refused_whatever_it_holds() -> None:
             debug.only(marked, {0})
 
         for section in mutants(data[debug.SECTION], 60 + k, PER_GAME):
-            tally.run(lambda: kept(section), debug.Bad, section)
+            tally.run(debug.Bad, section, kept, section, data, turns, side)
     tally.check(MUTATIONS)
 
 
@@ -163,12 +165,15 @@ def test_a_position_is_read_or_refused_whatever_it_holds(game) -> None:
     tally = Tally()
     in_process, as_text = PER_GAME * 3 // 5, PER_GAME // 5
     for data in mutants(sample, 70, in_process):
-        tally.run(lambda: position.check(data, "fuzz.json"), InputError, data)
+        tally.run(InputError, data, position.check, data, "fuzz.json")
     texts = [as_json(m) for m in mutants(sample, 71, as_text)]
     for text in [*texts, *text_mutants(as_json(sample), 72, PER_GAME - in_process - as_text)]:
-        tally.run(lambda: position.check(reader._decoded(text, "fuzz.json", "position"),
-                                         "fuzz.json"), InputError, text)
+        tally.run(InputError, text, decoded_position, text)
     tally.check(PER_GAME)
+
+
+def decoded_position(text: bytes) -> dict[str, Any]:
+    return position.check(reader._decoded(text, "fuzz.json", "position"), "fuzz.json")
 
 
 # -- scenarios --------------------------------------------------------------------------------
@@ -184,9 +189,12 @@ def test_a_scenario_is_played_or_refused_whatever_it_holds(game) -> None:
     for k, sample in enumerate(samples):
         count = PER_GAME // len(samples) + (k < PER_GAME % len(samples))
         for text in (as_json(m) for m in mutants(sample, 80 + k, count)):
-            tally.run(lambda: found.scenario(scenario_json(text, "s.json"), "s.json"),
-                      InputError, text)
+            tally.run(InputError, text, scenario_of, found, text)
     tally.check(PER_GAME)
+
+
+def scenario_of(found: Any, text: bytes) -> Any:
+    return found.scenario(scenario_json(text, "s.json"), "s.json")
 
 
 # -- a results file ---------------------------------------------------------------------------
@@ -273,7 +281,7 @@ def test_a_results_files_records_are_read_or_refused_whatever_they_hold(results_
                   "inputs": MUTATIONS - MUTATIONS * 4 // 5}
         sample = raw[0]
         for rows in mutants(as_rows(sample), 90, counts["matches"]):
-            tally.run(lambda: checked(as_read(rows, sample)), InputError, rows)
+            tally.run(InputError, rows, lambda rows: checked(as_read(rows, sample)), rows)
         parsed = {**dict(zip(RUN_COLUMNS, runs[0], strict=True)),
                   "args": json.loads(runs[0][4])}
         for row in mutants(parsed, 91, counts["runs"]):
@@ -282,7 +290,7 @@ def test_a_results_files_records_are_read_or_refused_whatever_they_hold(results_
             values = [stored(row.get(key) if key != "args" or args is None else
                              as_json(args).decode("utf-8", "surrogatepass"))
                       for key in RUN_COLUMNS[:-1]]
-            tally.run(lambda: store._run_row(*values, 2), InputError, row)
+            tally.run(InputError, row, store._run_row, *values, 2)
         # A match's record of what it was played from, read back through the store.
         match_id = matches[0]["id"]
         where = f"{results_file}:{match_id}"
@@ -290,8 +298,7 @@ def test_a_results_files_records_are_read_or_refused_whatever_they_hold(results_
             store.db.execute("UPDATE inputs SET spec = ? WHERE match_id = ?",
                              (stored(as_json(record).decode("utf-8", "surrogatepass")),
                               match_id))
-            tally.run(lambda: checked_record(store.inputs(match_id), where), InputError,
-                      record)
+            tally.run(InputError, record, lambda: checked_record(store.inputs(match_id), where))
         tally.check(MUTATIONS)
     finally:
         store.close()
@@ -310,3 +317,45 @@ def test_text_that_is_not_utf8_is_one_error_line(results_file, tmp_path) -> None
                               stdin=subprocess.DEVNULL)
         assert done.returncode == 2 and done.stderr.startswith("error: "), done.stderr
         assert done.stderr.count("\n") == 1 and "not UTF-8" in done.stderr, done.stderr
+
+
+# -- a ladder's challenge ---------------------------------------------------------------------
+@pytest.mark.long                # 10,000 requests through the app: about a minute
+def test_a_ladders_challenge_is_taken_or_refused_whatever_its_body_holds(tmp_path,
+                                                                         monkeypatch) -> None:
+    """Through the app (the body's JSON, then the ladder's check): 202 or a 4xx answer
+    naming the error, never a 500. The limits on how many a token sends are lifted, so
+    that every body reaches the check."""
+    pytest.importorskip("fastapi", reason="the ladder server needs the server extra")
+    from fastapi.testclient import TestClient
+
+    from orchestrator.web.ladder import service
+    from orchestrator.web.ladder.app import create_app
+
+    monkeypatch.setattr(service, "CHALLENGES_PENDING", 1 << 30)
+    ladder = service.Ladder(tmp_path / "ladder.sqlite", ["robotgame"],
+                            challenge_queue=1 << 30, challenge_rate=1 << 30)
+    source = (ROOT / "bots" / "robotgame" / "example.py").read_bytes()
+    made = [ladder.add_bot("robotgame", name, ladder.submission("robotgame", name, "bot.py",
+                                                                source),
+                           {"ok": True, "reason": "", "decisions": 1})
+            for name in ("alice", "bob", "carol")]
+    sample = {"bots": [made[0]["id"], made[1]["id"]]}
+    headers = {"authorization": f"Bearer {made[0]['token']}",
+               "content-type": "application/json"}
+    tally = Tally()
+    try:
+        with TestClient(create_app(ladder, run=False), raise_server_exceptions=False) as client:
+            def sent(body: bytes) -> None:
+                answer = client.post("/api/challenges", content=body, headers=headers)
+                if answer.status_code != 202:
+                    assert 400 <= answer.status_code < 500 and answer.json()["error"], \
+                        (answer.status_code, answer.text[:300])
+                    raise LookupError(answer.status_code)      # refused
+
+            bodies = [as_json(m) for m in mutants(sample, 100, MUTATIONS * 4 // 5)]
+            for body in [*bodies, *text_mutants(as_json(sample), 101, MUTATIONS // 5)]:
+                tally.run(LookupError, body, sent, body)
+    finally:
+        ladder.store.close()
+    tally.check(MUTATIONS)

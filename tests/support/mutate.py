@@ -74,7 +74,8 @@ def _other_type(value: Any, rng: random.Random) -> Any:
         digits = [c for c in value if c.isdigit()]
         if digits and rng.random() < 0.5:
             return value.replace(digits[0], rng.choice(["²", "٠", "１", "𝟎"]), 1)
-        return rng.choice([len(value), [value], {value: value}, value.encode("utf-8", "surrogatepass").hex()])
+        return rng.choice([len(value), [value], {value: value},
+                           value.encode("utf-8", "surrogatepass").hex()])
     if isinstance(value, list):
         return rng.choice([dict(enumerate(value)), {str(i): v for i, v in enumerate(value)},
                            tuple(value) and list(value)[:1], len(value)])
