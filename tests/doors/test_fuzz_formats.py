@@ -119,6 +119,7 @@ def shown_everywhere(data: dict[str, Any]) -> None:
         pass
 
 
+@pytest.mark.long                # 2,500 replays read, a quarter drawn and played again
 @pytest.mark.parametrize("game", GAME_NAMES)
 def test_a_replay_is_shown_or_refused_whatever_it_holds(game) -> None:
     sample = recorded(game)
