@@ -89,8 +89,9 @@ class Tally:
             self.refused += 1
             return False, None
         except Exception as exc:
+            text = what if isinstance(what, bytes) else as_json(what)
             raise AssertionError(f"{type(exc).__name__}: {str(exc)[:200]} on the mutant "
-                                 f"{as_json(what)[:300]!r}") from exc
+                                 f"{text[:300]!r}") from exc
         self.taken += 1
         return True, value
 

@@ -192,7 +192,7 @@ def as_json(value: Any) -> bytes:
             return {key(k): plain(item) for k, item in v.items()}
         if isinstance(v, (list, tuple)):
             return [plain(item) for item in v]
-        return v
+        return v.decode("latin-1") if isinstance(v, bytes) else v
 
     try:
         text = json.dumps(value, separators=(",", ":"))
