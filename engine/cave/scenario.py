@@ -47,12 +47,15 @@ def build(data: Any, name: str = "<scenario>") -> tuple[CaveMatch, list[str]]:
         raise InputError(f"{name}: a scenario is a JSON object")
     cavern = parse_cavern(data.get("cavern"), name)
     bots, ids = [], []
-    for n, spec in enumerate(data.get("bots") or []):
+    listed = data.get("bots", [])
+    if not isinstance(listed, list):
+        raise InputError(f"{name}: 'bots' must be a list of bots")
+    for n, spec in enumerate(listed):
         where = f"{name}: bot {n + 1}"
         if not isinstance(spec, dict) or not isinstance(spec.get("id"), str):
             raise InputError(f"{where}: must be an object with a string 'id'")
         row, col = spec.get("row"), spec.get("col")
-        if not (isinstance(row, int) and isinstance(col, int) and cavern.inside(row, col)):
+        if not (type(row) is int and type(col) is int and cavern.inside(row, col)):
             raise InputError(f"{where}: 'row' and 'col' must be a square of the cavern")
         if spec["id"] in ids:
             raise InputError(f"{where}: id {spec['id']!r} is used twice")

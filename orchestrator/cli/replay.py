@@ -8,6 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from engine.numerals import ascii_integer
 from orchestrator.cli import options
 from orchestrator.replay import file as replay
 from orchestrator.replay.position import check_turn
@@ -108,7 +109,9 @@ def replay_command(
 
 
 def _piece(robot: str | None) -> int | str | None:
-    """A robot's id as the replay's rows key it: a number, or text."""
+    """A robot's id as the replay's rows key it: a number (ASCII decimal, as the rows
+    spell one: '²' passes `isdigit` and `int` refuses it), or text."""
     if robot is None:
         return None
-    return int(robot) if robot.strip().lstrip("-").isdigit() and len(robot) < 20 else robot
+    number = ascii_integer(robot.strip())
+    return robot if number is None else number

@@ -9,6 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from engine import InputError
+from engine.numerals import ascii_decimal
 from orchestrator.cli.options import LADDER_SANDBOX_HELP, missing_server_extra
 from orchestrator.games import GAMES
 from orchestrator.games.help import per_game
@@ -23,11 +24,12 @@ err = console(stderr=True)
 def _lineups(given: list[str]) -> dict[str, int]:
     sizes = {}
     for item in given:
-        game, _, size = item.partition("=")
-        if game not in GAMES or not size.isdigit() or int(size) < 2:
+        game, _, text = item.partition("=")
+        size = ascii_decimal(text, 6)
+        if game not in GAMES or size is None or size < 2:
             raise InputError(f"--lineup {item}: give GAME=N, N at least 2 (games: "
                              f"{', '.join(GAMES)})")
-        sizes[game] = int(size)
+        sizes[game] = size
     return sizes
 
 

@@ -10,8 +10,11 @@ bot's side cut, is counted and warned about once. Nothing of the game reads them
 In the replay: `"debug": {AI index: {turn: {"notes": [[piece, text]], "dots": [[x, y,
 colour]], "lines": [[x1, y1, x2, y2, colour]]}}}` (JSON's keys are text: "0", "12"), x the
 board's column and y its row as the viewers draw it, `turn` the turn entry's number: the
-marks a bot made deciding that turn. Only when a bot made some; `strip` leaves the section
-out (the ladder's public replay, `arena publish`), `only` keeps one owner's AIs.
+marks a bot made deciding that turn. Both keys are spelled as `str(n)` writes them (ASCII
+digits, no leading zero: engine/numerals.py), and a reader takes no other spelling: '²'
+and '٠' pass `isdigit`, and "00" would be AI 0 again with a budget of its own. Only when
+a bot made some; `strip` leaves the section out (the ladder's public replay, `arena
+publish`), `only` keeps one owner's AIs.
 `check` is the reader's: a replay file is untrusted, and the section is held to the same
 bounds as the host keeps.
 """
@@ -20,7 +23,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from engine.numerals import ascii_decimal
 from sandbox.botlib import child_module
+from sandbox.shown import shown
 
 _marks = child_module("_marks")
 
@@ -127,7 +132,7 @@ def only(replay: dict[str, Any], ais: set[int]) -> dict[str, Any]:
     section = replay.get(SECTION)
     if not isinstance(section, dict):
         return replay
-    kept = {key: value for key, value in section.items() if key.isdigit() and int(key) in ais}
+    kept = {key: value for key, value in section.items() if ascii_decimal(key) in ais}
     rest = strip(replay)
     return {**rest, SECTION: kept} if kept else rest
 
@@ -139,9 +144,10 @@ def turn_marks(replay: dict[str, Any], turn: int) -> dict[int, dict[str, list[An
         return {}
     found = {}
     for ai, turns in section.items():
+        index = ascii_decimal(ai)
         got = turns.get(str(turn)) if isinstance(turns, dict) else None
-        if isinstance(got, dict):
-            found[int(ai)] = got
+        if index is not None and isinstance(got, dict):
+            found[index] = got
     return found
 
 
@@ -160,15 +166,17 @@ def check(section: Any, ais: int, turns: set[int], side: tuple[int, int] | None)
         raise Bad(f"debug: marks of {len(section)} AIs; the replay has {ais}")
     most = budget(ais)
     for ai, by_turn in section.items():
-        where = f"debug.{ai[:12]}"
-        if not ai.isdigit() or len(ai) > 4 or int(ai) >= ais:
+        where = f"debug.{_label(ai)}"
+        index = ascii_decimal(ai, 4)
+        if index is None or index >= ais:
             raise Bad(f"{where}: not an AI of the replay")
         if type(by_turn) is not dict:
             raise Bad(f"{where}: must be an object of turns")
         used = 0
         for turn, entry in by_turn.items():
-            at = f"{where}.{turn[:12]}"
-            if not turn.isdigit() or len(turn) > 7 or int(turn) not in turns:
+            at = f"{where}.{_label(turn)}"
+            number = ascii_decimal(turn, 7)
+            if number is None or number not in turns:
                 raise Bad(f"{at}: not a turn of the replay")
             if type(entry) is not dict or not set(entry) <= {"notes", "dots", "lines"}:
                 raise Bad(f"{at}: must be an object of notes, dots and lines")
@@ -184,6 +192,12 @@ def check(section: Any, ais: int, turns: set[int], side: tuple[int, int] | None)
                     used += cost(kind, item)
             if used > most:
                 raise Bad(f"{where}: over its budget of {most:,} bytes of marks")
+
+
+def _label(key: Any) -> str:
+    """A key as an error names it: a section handed over in a process (a match jail's)
+    may be keyed by other things than text."""
+    return shown(key[:12]) if type(key) is str else f"(a key of type {type(key).__name__})"
 
 
 def _item(kind: str, item: Any, at: str, side: tuple[int, int] | None) -> None:

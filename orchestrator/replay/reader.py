@@ -58,10 +58,15 @@ def read(path: Path, name: str | None = None) -> dict[str, Any]:
     """The replay in the file at `path`, checked; an InputError names `name` (default: the
     path) and the problem."""
     shown_as = shown(name if name is not None else str(path))
-    text = _inflated(Path(path), shown_as)
-    data: dict[str, Any] = _decoded(text, shown_as)      # _Checker.replay checks it
+    return checked(_inflated(Path(path), shown_as), shown_as)
+
+
+def checked(text: bytes, name: str) -> dict[str, Any]:
+    """The replay in a file's JSON bytes (`text`, within MAX_JSON_BYTES), decoded and
+    checked; an InputError names `name` (shown as it is) and the problem."""
+    data: dict[str, Any] = _decoded(text, name)      # _Checker.replay checks it
     del text
-    _Checker(shown_as).replay(data)
+    _Checker(name).replay(data)
     return data
 
 

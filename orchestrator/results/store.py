@@ -190,6 +190,7 @@ class Store:
             # The journal's mode first: a new file's tables are then written to the log,
             # synced once, where each CREATE of the schema was its own transaction synced
             # to the disk (200 ms of every batch into a new results file, issue 44).
+            self.db.text_factory = self._text
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(self.schema)
@@ -199,6 +200,17 @@ class Store:
                                  f"is full); free some space, then run the same command "
                                  f"again") from None
             raise InputError(f"{self.path}: cannot open the results database ({exc})") from None
+
+    def _text(self, data: bytes) -> str:
+        """A text value of the file, as SQLite hands it over: UTF-8, or the file is
+        refused (a results file may come from anyone; sqlite3's own decoding raised
+        OperationalError, a traceback in every command that read it)."""
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise InputError(f"{self.path}: the results file holds text that is not UTF-8 "
+                             f"({shown(data[:40].decode('utf-8', 'replace'))!r}); it is not "
+                             f"one arena writes") from None
 
     def close(self) -> None:
         self.db.close()
