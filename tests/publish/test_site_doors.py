@@ -276,8 +276,8 @@ def test_a_record_naming_a_replay_outside_is_not_read(run, tmp_path):
 def test_no_page_names_the_publishers_folder_when_replays_are_kept(run, tmp_path):
     """Published from an absolute path with every replay kept beside the results file:
     the matrix page's commands named the kept replay by its absolute path (before:
-    `arena replay /home/.../runs/replays/ID.json.gz`); now as the match pages do,
-    `arena replay results.sqlite:ID`."""
+    `arena replay /home/.../runs/replays/ID.json.gz`); now each game links to its match
+    page, and no page names a replay file."""
     db = _copy(run, tmp_path / "runs")
     api.publish(db.resolve(), tmp_path / "first", progress=False)     # keeps the replays
     assert len(list((db.parent / "replays").glob("*.json.gz"))) == 3
@@ -285,7 +285,8 @@ def test_no_page_names_the_publishers_folder_when_replays_are_kept(run, tmp_path
     assert found["replays"] == 3
     for name, text in _pages(tmp_path / "site").items():
         assert str(tmp_path) not in text, name
-    assert "arena replay results.sqlite:" in (tmp_path / "site" / "matrix.html").read_text()
+    matrix = (tmp_path / "site" / "matrix.html").read_text()
+    assert '"page":"matches/1.html"' in matrix and ".json.gz" not in matrix
     for script in (tmp_path / "site" / "replays").glob("*.js"):     # inside the gzip too
         packed = re.search(r'ARENA_REPLAY_GZ = "([^"]+)"', script.read_text()).group(1)
         data = gzip.decompress(base64.b64decode(packed)).decode()
