@@ -18,7 +18,7 @@ from orchestrator.games import GAMES
 from tests.api import bots
 from tests.conftest import ARENA_CMD, ROOT
 
-VOLATILE = {"cpu_s", "peak_rss_mb", "db"}          # the machine's, or where a store is
+VOLATILE = {"cpu_s", "own_s", "peak_rss_mb", "db"}          # the machine's, or where a store is
 PYTHON_GAMES = [game for game in GAMES.values() if game.code_bot]   # bots as code
 
 

@@ -38,7 +38,7 @@ def test_run_json_contract() -> None:
         assert {"max_flags", "total_flags", "alive", "last_alive_turn"} <= set(player["stats"])
     again = json.loads(arena("run", "--json", "--seed", "3", "--robots", "5", "--max-turns",
                              "30", check=True).stdout)
-    drop = lambda r: [{k: v for k, v in p.items() if k not in ("cpu_s", "peak_rss_mb")}
+    drop = lambda r: [{k: v for k, v in p.items() if k not in ("cpu_s", "own_s", "peak_rss_mb")}
                       for p in r["players"]]
     assert drop(again) == drop(result)
 

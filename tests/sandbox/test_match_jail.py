@@ -26,7 +26,7 @@ MODES = ("match", "standard", "off")
 TURNS = {"arena": 30, "robotgame": 30, "race": 3, "cave": 30}
 # What differs by mode and nothing else: how the match was isolated and what it cost.
 MODE_FIELDS = ("sandbox", "sandbox_missing", "sandbox_mode", "jail_kills", "sandbox_note")
-COST_FIELDS = ("cpu_s", "peak_rss_mb")
+COST_FIELDS = ("cpu_s", "own_s", "peak_rss_mb")
 
 
 def lineup(game) -> list:
