@@ -120,24 +120,28 @@ class InProcessPlayer:
         started, cpu = time.perf_counter(), time.process_time()
         with _bot_output():
             reply = self.runtime.handle(payload)
-        self.cpu_used += time.process_time() - cpu
-        self._judge(time.perf_counter() - started, waited, _sched().waited_s(thread), calls)
+        spent = time.process_time() - cpu
+        self.cpu_used += spent
+        self._judge(time.perf_counter() - started, waited, _sched().waited_s(thread), calls,
+                    spent)
         reply["warn"] = self.watch.changes() if self.watch else []
         reply["out"] = ""
         reply["busy_s"] = time.perf_counter() - started
         return self.runtime_mod._marks.take(reply)
 
     def _judge(self, took: float, waited: float | None, now_waited: float | None,
-               calls: int) -> None:
+               calls: int, cpu: float) -> None:
         """The request's own time (`took` less this thread's wait to run meanwhile) to the
-        bank; Fatal past its limit or the bank, unless a debugger held the call."""
+        bank; Fatal past the bank, or past its limit in time it did not compute (`cpu`:
+        a computing call is the CPU limits' to judge, as the host judges a child that is
+        running when it looks), unless a debugger held the call."""
         own = took - (now_waited - waited) if waited is not None and now_waited is not None \
             else took
         self.own_used += max(0.0, own)
         if _debugged[0] or sys.gettrace() is not None:
             return
         limits = self.limits
-        if own > limits.request_own_s(calls):
+        if own - cpu > limits.request_own_s(calls):
             raise self.runtime_mod.Fatal("wall time limit (hang)")
         if self.own_used > limits.own_bank_s:
             raise self.runtime_mod.Fatal(_sched().bank_reason(self.own_used,

@@ -200,13 +200,13 @@ def _guard_class(runtime):
             self.cpu, self.wall, self.on_fatal, self.limits = cpu, wall, on_fatal, limits
             self.soft, self.fired, self._soft_armed = None, False, False
             self._in_call, self._bot_gc = False, True
-            self._ticks = self._began = self._wall_ticks = 0
+            self._ticks = self._began = self._wall_ticks = self._request_ticks = 0
             self._wall_budget, self._wall_reason = wall, _hang_reason
 
         def start_request(self, budget, reason=_hang_reason):
             """A request of `budget` wall seconds (its own time's limit, or what is left of
             the bank: `reason` says which) begins."""
-            self._wall_ticks = 0
+            self._wall_ticks, self._request_ticks = 0, self._ticks
             self._wall_budget, self._wall_reason = budget, reason
             if self._bot_gc:
                 _gc_enable()
@@ -222,7 +222,13 @@ def _guard_class(runtime):
 
         def _wall_tick(self):
             self._wall_ticks += 1
-            if self._in_call and self._wall_ticks * WALL_TICK_S >= self._wall_budget:
+            if not self._in_call:
+                return
+            wall = self._wall_ticks * WALL_TICK_S
+            if self._wall_reason is _hang_reason:
+                # Time it computed is the CPU limits' (as the host spares a running child).
+                wall -= (self._ticks - self._request_ticks) * TICK_S
+            if wall >= self._wall_budget:
                 self.on_fatal(self._wall_reason())
 
         def _cpu_expired(self, *_):

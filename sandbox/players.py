@@ -127,5 +127,12 @@ class Seats:
             player.kill()
 
     def usage(self, seat: int) -> Usage:
-        return Usage(*self.loaded[seat].usage())
+        return as_usage(self.loaded[seat].usage())
+
+
+def as_usage(figures: tuple[float, ...]) -> Usage:
+    """A player's figures as Usage: a mode written before own time was measured (a
+    plugin's) says CPU and peak memory only, and its own time is then 0."""
+    cpu_s, peak_mb, *own = figures
+    return Usage(cpu_s, peak_mb, own[0] if own else 0.0)
 

@@ -25,7 +25,7 @@ from orchestrator.runner import jail_result
 from orchestrator.runner.bots import BotFile, unique_names
 from sandbox.limits import Limits
 from sandbox.modes import IN_JAIL, get_mode
-from sandbox.players import Players
+from sandbox.players import Players, as_usage
 
 
 @dataclass(frozen=True)
@@ -489,7 +489,7 @@ def _note_violations(seat: Seat, violations: Iterable[object]) -> None:
 def _account(players: Players, playing: dict[int, Seat]) -> None:
     for i in players.seats():
         if i in playing:
-            cpu_s, peak_mb, own_s = players.usage(i)
+            cpu_s, peak_mb, own_s = as_usage(tuple(players.usage(i)))
             playing[i].cpu_s = round(cpu_s, 3)
             playing[i].own_s = round(own_s, 3)
             playing[i].peak_rss_mb = round(peak_mb, 1)
