@@ -148,7 +148,10 @@ def _panel_names(data: dict, state: dict, turn: int) -> list[str]:
     if replay_view.drawing(data) is plain_view:      # its first line: "0 name  1 name"
         return [word for word in text.splitlines()[0].split() if word in names]
     for line in text.splitlines():
-        first = line.split()[0] if line.split() else ""
+        words = line.split()
+        if len(words) > 1 and len(words[0]) == 1 and words[0].isupper():
+            words = words[1:]        # the AI's letter, its cue where colour does not show
+        first = words[0] if words else ""
         if first in names:
             listed.append(first)
     return listed
