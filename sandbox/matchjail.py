@@ -464,7 +464,10 @@ def run(spec, check, on_turn=None, replay: bool = False, max_turns: int = 0, *,
     if jail.stopped:
         raise JailError("the match jail was stopped with its batch")
     if isinstance(outcome, Played):
-        why, seat = check(outcome.result, outcome.replay)
+        try:
+            why, seat = check(outcome.result, outcome.replay)
+        except Exception as exc:     # the jail's data: whatever fails reading it refuses it
+            why, seat = f"its result could not be read ({type(exc).__name__})", None
         if why is not None:
             outcome = JailFailure(why, seat)
     if isinstance(outcome, Played) and keep_spares and jail.reusable():
