@@ -46,20 +46,30 @@ from sandbox import jailplayers  # noqa: E402
 JOB_BYTES = 1 << 30
 JOB = None                       # the job module (JOB_MODULE), imported by main()
 LIBRARIES: jailplayers.Libraries | None = None
+# The seccomp filters, compiled in the zygote: the jail's own, which lets it fork, and a
+# match process's whole filter, loaded on top of it, with its pid still to patch in.
+JAIL_FILTER: bytes | None = None
+MATCH_FILTER: bytes | None = None
+NO_JOB = 3                       # a match process's exit: the host closed the pipe
 
 
 def serve(in_fd, out_fd, marker_fd, namespaces, ns_problem, outer_ids):
-    """A jail's life: harden, then run the jobs the host sends, one after another, each
-    with its bots and their libraries loaded anew (`jailplayers.Libraries`), until the
-    host closes the pipe or the jail is no longer fit to go on."""
+    """A jail's life: harden, then play the host's matches one after another, each in a
+    process forked for it from this one. This process runs no bot's code, ever: each
+    match starts from the same state (nothing a bot does in one match, to the standard
+    library or anything else, survives into the next), and this process keeps the next
+    match's process forked and waiting before it says it may play another (`again`).
+    It ends when the host closes the pipe, when a match's process did not end normally,
+    or when a match left a file in the scratch directory."""
     page = jailplayers.map_page(marker_fd)
     os.close(marker_fd)          # no fd left for a bot's os.write to reach it by
     config = _wire.read_frame(in_fd, 1 << 20)["config"]
     jailplayers.install_handlers()       # before seccomp, which forbids replacing them
     layers, missing, scratch = _harden.harden(config, in_fd, set(namespaces), ns_problem,
-                                              outer_ids, seccomp=_seccomp.load_seccomp)
-    _wire.write_frame(out_fd, {"layers": layers, "missing": missing, "scratch": scratch})
+                                              outer_ids, seccomp=_load_jail_filter)
+    hardened = {"layers": layers, "missing": missing, "scratch": scratch}
     if config.get("strict") and missing:
+        _wire.write_frame(out_fd, hardened)
         _runtime.exit_now(_runtime.FATAL_EXIT)
     attempts = _attempts.Attempts(config["readable"], os.getcwd())
     attempts.install()
@@ -72,21 +82,74 @@ def serve(in_fd, out_fd, marker_fd, namespaces, ns_problem, outer_ids):
     hidden = {m: sys.modules.pop(m) for m in list(sys.modules)
               if m.split(".")[0] in _child.BLOCKED or f"{m}.".startswith(others)}
     LIBRARIES.install()
-    marker = jailplayers.Marker(page)
+    play = (in_fd, out_fd, jailplayers.Marker(page), attempts, hidden,
+            "seccomp" in layers)
     tasks = jailplayers._tasks()
+    pid = _fork_match(*play)
+    _wire.write_frame(out_fd, hardened)
     while True:
-        try:
-            frame = _wire.read_frame(in_fd, JOB_BYTES)
-        except EOFError:
+        _, status = os.waitpid(pid, 0)
+        if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
+            # The host reads why from this exit: a signal's as 128 + its number.
+            code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else \
+                128 + os.WTERMSIG(status)
+            _runtime.exit_now(0 if code == NO_JOB else code)
+        if not (jailplayers.clean(tasks) and _alone()):
             _runtime.exit_now(0)
-        LIBRARIES.refresh()
-        attempts.take()
-        reply = run_job(_Job(io.BytesIO(frame["job"]), hidden).load(), marker, attempts,
-                        out_fd)
-        reply["again"] = jailplayers.clean(tasks)
-        _wire.write_frame(out_fd, reply)
-        if not reply["again"]:
-            _runtime.exit_now(0)
+        pid = _fork_match(*play)
+        _wire.write_frame(out_fd, {"again": True})
+
+
+def _load_jail_filter():
+    """The jail's own seccomp layer: every rule of a bot's child but those that keep it
+    from forking its matches' processes, which load the rest first (`_match_process`)."""
+    if JAIL_FILTER is None:
+        _seccomp._filter(0, forks=True).load()
+    else:
+        _seccomp.load_program(JAIL_FILTER)
+
+
+def _alone():
+    """Whether this process has no child left (a match's process ends, and starts none)."""
+    try:
+        os.waitpid(-1, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return False
+
+
+def _fork_match(in_fd, out_fd, marker, attempts, hidden, filtered):
+    """A process for the next match, forked from this one: it waits for the match, plays
+    it, sends the answer and exits (0). Returns its pid."""
+    parent = os.getpid()
+    pid = os.fork()
+    if pid:
+        return pid
+    try:
+        _match_process(parent, in_fd, out_fd, marker, attempts, hidden, filtered)
+    finally:
+        _runtime.exit_now(_runtime.FATAL_EXIT)
+
+
+def _match_process(parent, in_fd, out_fd, marker, attempts, hidden, filtered):
+    """One match's process: the layers a fork does not carry over first (the parent-death
+    signal; the whole seccomp filter, whose rules name this pid), then the host's job."""
+    _harden.set_parent_death_signal()
+    if os.getppid() != parent:
+        _runtime.exit_now(_runtime.FATAL_EXIT)
+    if filtered:
+        if MATCH_FILTER is None:
+            _seccomp._filter(os.getpid()).load()
+        else:
+            _seccomp.load_program(_seccomp.patch_pid(MATCH_FILTER, os.getpid()))
+    try:
+        frame = _wire.read_frame(in_fd, JOB_BYTES)
+    except EOFError:
+        _runtime.exit_now(NO_JOB)
+    attempts.take()
+    reply = run_job(_Job(io.BytesIO(frame["job"]), hidden).load(), marker, attempts, out_fd)
+    _wire.write_frame(out_fd, reply)
+    _runtime.exit_now(0)
 
 
 class _Job(pickle.Unpickler):
@@ -131,7 +194,7 @@ def _spawn_requested(control, fds, request):
 
 
 def main():
-    global JOB, LIBRARIES
+    global JOB, LIBRARIES, JAIL_FILTER, MATCH_FILTER
     _harden.set_parent_death_signal()
     JOB = importlib.import_module(sys.argv[2])
     sides = JOB.preload()
@@ -142,7 +205,8 @@ def main():
     for name in _zygote.PRELOAD:
         __import__(name)
     try:
-        _seccomp.PREBUILT[1] = _seccomp.seccomp_program(1)
+        JAIL_FILTER = _seccomp.seccomp_program(0, forks=True)
+        MATCH_FILTER = _seccomp.seccomp_program(_seccomp.PROGRAM_PID)
     except Exception:       # no libseccomp: jails report the seccomp layer missing
         pass
     # What the zygote holds stays out of every jail's collections: a collection would

@@ -395,3 +395,42 @@ def test_a_run_with_forged_marks_ends_without_a_traceback(tmp_path,
     assert "Traceback" not in done.stderr + done.stdout
     assert "played again in the standard mode" in done.stdout + done.stderr
     assert "forged by another AI" not in gzip.decompress(out.read_bytes()).decode()
+
+
+# The carrier (tests/hostile/jail/carrier.py) patches random.Random.randint at its first
+# import in a jail, so that from the jail's second match on every roll is the highest
+# (Robot Game's attack damage). Before, a jail played a line-up's matches one after
+# another in one process, and seeds 12, 13 and 14 of a `--workers 1` batch differed from
+# the standard mode's (seed 13: 124-154 in standard, 140-140 in match). Each match now
+# plays in a process forked for it from the jail, which runs no bot's code.
+RG_BOTS = BOTS.parent / "robotgame"
+LINEUPS = {"carrier": [HOSTILE / "jail" / "carrier.py", RG_BOTS / "example.py"],
+           "honest": [RG_BOTS / "coordinator.py", RG_BOTS / "example.py"]}
+
+
+def batch_by_seed(bots, mode: str, db) -> dict:
+    """Each seed's match of a `--workers 1` batch, as the results file keeps it."""
+    done = subprocess.run(
+        [*ARENA_CMD, "batch", "--game", "robotgame", *map(str, bots), "--seeds", "4",
+         "--first-seed", "11", "--max-turns", "40", "--sandbox", mode, "--workers", "1",
+         "--db", str(db), "--json"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    with sqlite3.connect(db) as conn:
+        matches = conn.execute("SELECT id, seed, turns, end_reason, sandbox FROM matches")
+        return {seed: (turns, end, sandbox, conn.execute(
+            "SELECT seat, rank, status, stats FROM participants WHERE match_id = ? "
+            "ORDER BY seat", (match_id,)).fetchall())
+            for match_id, seed, turns, end, sandbox in matches.fetchall()}
+
+
+@pytest.mark.parametrize("lineup", sorted(LINEUPS))
+def test_a_jailed_batch_plays_each_seed_as_the_standard_mode(lineup, tmp_path,
+                                                              no_stray_processes) -> None:
+    bots = LINEUPS[lineup]
+    standard = batch_by_seed(bots, "standard", tmp_path / "standard.sqlite")
+    jailed = batch_by_seed(bots, "match", tmp_path / "match.sqlite")
+    assert sorted(standard) == sorted(jailed) == [11, 12, 13, 14]
+    assert {seed: found[2] for seed, found in jailed.items()} == dict.fromkeys(jailed, "match")
+    differ = [seed for seed in standard if standard[seed][:2] + standard[seed][3:] !=
+              jailed[seed][:2] + jailed[seed][3:]]
+    assert differ == [], f"seeds {differ} played otherwise in the match jail"
