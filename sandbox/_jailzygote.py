@@ -46,30 +46,28 @@ from sandbox import jailplayers  # noqa: E402
 JOB_BYTES = 1 << 30
 JOB = None                       # the job module (JOB_MODULE), imported by main()
 LIBRARIES: jailplayers.Libraries | None = None
-# The seccomp filters, compiled in the zygote: the jail's own, which lets it fork, and a
-# match process's whole filter, loaded on top of it, with its pid still to patch in.
-JAIL_FILTER: bytes | None = None
-MATCH_FILTER: bytes | None = None
-NO_JOB = 3                       # a match process's exit: the host closed the pipe
+NO_JOB = 3                       # a match's process's exit: the host closed the pipe
+CLONE_NEWPID = 0x20000000
 
 
 def serve(in_fd, out_fd, marker_fd, namespaces, ns_problem, outer_ids):
-    """A jail's life: harden, then play the host's matches one after another, each in a
-    process forked for it from this one. This process runs no bot's code, ever: each
-    match starts from the same state (nothing a bot does in one match, to the standard
-    library or anything else, survives into the next), and this process keeps the next
-    match's process forked and waiting before it says it may play another (`again`).
-    It ends when the host closes the pipe, when a match's process did not end normally,
-    or when a match left a file in the scratch directory."""
+    """A jail's life. Its process hardens up to its private root and no_new_privs, then
+    holds there (`Holder`): it runs no bot's code, ever, and forks a process for each
+    match, in a pid namespace of its own, which puts on the rest of the layers (the uid,
+    rlimits, Landlock, seccomp, ...) and plays the match. Each match so starts from the
+    same state, with the same pid, whatever ran before it."""
     page = jailplayers.map_page(marker_fd)
     os.close(marker_fd)          # no fd left for a bot's os.write to reach it by
     config = _wire.read_frame(in_fd, 1 << 20)["config"]
     jailplayers.install_handlers()       # before seccomp, which forbids replacing them
+    holder = Holder(out_fd, "pid_ns" in namespaces)
     layers, missing, scratch = _harden.harden(config, in_fd, set(namespaces), ns_problem,
-                                              outer_ids, seccomp=_load_jail_filter)
-    hardened = {"layers": layers, "missing": missing, "scratch": scratch}
+                                              outer_ids, seccomp=_seccomp.load_seccomp,
+                                              split=holder.hold)
+    # A match's process from here on: the first says what the jail put on.
+    if holder.first:
+        _wire.write_frame(out_fd, {"layers": layers, "missing": missing, "scratch": scratch})
     if config.get("strict") and missing:
-        _wire.write_frame(out_fd, hardened)
         _runtime.exit_now(_runtime.FATAL_EXIT)
     attempts = _attempts.Attempts(config["readable"], os.getcwd())
     attempts.install()
@@ -82,74 +80,70 @@ def serve(in_fd, out_fd, marker_fd, namespaces, ns_problem, outer_ids):
     hidden = {m: sys.modules.pop(m) for m in list(sys.modules)
               if m.split(".")[0] in _child.BLOCKED or f"{m}.".startswith(others)}
     LIBRARIES.install()
-    play = (in_fd, out_fd, jailplayers.Marker(page), attempts, hidden,
-            "seccomp" in layers)
-    tasks = jailplayers._tasks()
-    pid = _fork_match(*play)
-    _wire.write_frame(out_fd, hardened)
-    while True:
-        _, status = os.waitpid(pid, 0)
-        if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
-            # The host reads why from this exit: a signal's as 128 + its number.
-            code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else \
-                128 + os.WTERMSIG(status)
-            _runtime.exit_now(0 if code == NO_JOB else code)
-        if not (jailplayers.clean(tasks) and _alone()):
-            _runtime.exit_now(0)
-        pid = _fork_match(*play)
-        _wire.write_frame(out_fd, {"again": True})
-
-
-def _load_jail_filter():
-    """The jail's own seccomp layer: every rule of a bot's child but those that keep it
-    from forking its matches' processes, which load the rest first (`_match_process`)."""
-    if JAIL_FILTER is None:
-        _seccomp._filter(0, forks=True).load()
-    else:
-        _seccomp.load_program(JAIL_FILTER)
-
-
-def _alone():
-    """Whether this process has no child left (a match's process ends, and starts none)."""
-    try:
-        os.waitpid(-1, os.WNOHANG)
-    except ChildProcessError:
-        return True
-    return False
-
-
-def _fork_match(in_fd, out_fd, marker, attempts, hidden, filtered):
-    """A process for the next match, forked from this one: it waits for the match, plays
-    it, sends the answer and exits (0). Returns its pid."""
-    parent = os.getpid()
-    pid = os.fork()
-    if pid:
-        return pid
-    try:
-        _match_process(parent, in_fd, out_fd, marker, attempts, hidden, filtered)
-    finally:
-        _runtime.exit_now(_runtime.FATAL_EXIT)
-
-
-def _match_process(parent, in_fd, out_fd, marker, attempts, hidden, filtered):
-    """One match's process: the layers a fork does not carry over first (the parent-death
-    signal; the whole seccomp filter, whose rules name this pid), then the host's job."""
-    _harden.set_parent_death_signal()
-    if os.getppid() != parent:
-        _runtime.exit_now(_runtime.FATAL_EXIT)
-    if filtered:
-        if MATCH_FILTER is None:
-            _seccomp._filter(os.getpid()).load()
-        else:
-            _seccomp.load_program(_seccomp.patch_pid(MATCH_FILTER, os.getpid()))
     try:
         frame = _wire.read_frame(in_fd, JOB_BYTES)
     except EOFError:
         _runtime.exit_now(NO_JOB)
     attempts.take()
-    reply = run_job(_Job(io.BytesIO(frame["job"]), hidden).load(), marker, attempts, out_fd)
+    reply = run_job(_Job(io.BytesIO(frame["job"]), hidden).load(), jailplayers.Marker(page),
+                    attempts, out_fd)
     _wire.write_frame(out_fd, reply)
     _runtime.exit_now(0)
+
+
+class Holder:
+    """The jail's process once hardened up to its private root: it forks the process of
+    each match and waits for it. Before it forks the next, the match must have ended
+    normally (its answer sent, exit 0) and left nothing behind: no file in the scratch
+    directory (the jail's working directory), no other process. Then it tells the host
+    that it may play another match (`{"again": true}`), the next match's process forked.
+    Otherwise it ends: a match's process's exit passed on (a signal's as 128 + its
+    number), so that the host reads why."""
+
+    def __init__(self, out_fd, own_pids):
+        self.out_fd = out_fd
+        self.flags = CLONE_NEWPID if own_pids else 0
+        self.first = True
+
+    def hold(self):
+        """Called by `harden` at the split: returns only in a match's process."""
+        _harden.set_parent_death_signal()
+        if self._fork() == 0:
+            return
+        while True:
+            _, status = os.waitpid(-1, 0)
+            if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
+                code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else \
+                    128 + os.WTERMSIG(status)
+                _runtime.exit_now(0 if code == NO_JOB else code)
+            if not _left_nothing():
+                _runtime.exit_now(0)
+            self.first = False
+            if self._fork() == 0:
+                return
+            _wire.write_frame(self.out_fd, {"again": True})
+
+    def _fork(self):
+        try:
+            return _zygote.clone(self.flags)
+        except OSError:
+            _runtime.exit_now(_runtime.FATAL_EXIT)
+
+
+def _left_nothing():
+    """Whether the last match left nothing behind: no process (this one has no child
+    left), and no file in the scratch directory, which the jail leaves as it is."""
+    try:
+        os.waitpid(-1, os.WNOHANG)
+    except ChildProcessError:
+        pass
+    else:
+        return False
+    try:
+        with os.scandir(".") as entries:
+            return next(entries, None) is None
+    except OSError:
+        return False
 
 
 class _Job(pickle.Unpickler):
@@ -194,7 +188,7 @@ def _spawn_requested(control, fds, request):
 
 
 def main():
-    global JOB, LIBRARIES, JAIL_FILTER, MATCH_FILTER
+    global JOB, LIBRARIES
     _harden.set_parent_death_signal()
     JOB = importlib.import_module(sys.argv[2])
     sides = JOB.preload()
@@ -205,8 +199,7 @@ def main():
     for name in _zygote.PRELOAD:
         __import__(name)
     try:
-        JAIL_FILTER = _seccomp.seccomp_program(0, forks=True)
-        MATCH_FILTER = _seccomp.seccomp_program(_seccomp.PROGRAM_PID)
+        _seccomp.PREBUILT[1] = _seccomp.seccomp_program(1)
     except Exception:       # no libseccomp: jails report the seccomp layer missing
         pass
     # What the zygote holds stays out of every jail's collections: a collection would

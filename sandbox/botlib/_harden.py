@@ -254,12 +254,15 @@ MEMORY_MB = "{memory_mb}"  # within an argument: the memory cap, in MB (the JVM'
 EXEC_FD = 63               # the runtime's binary, opened by the keeper (below RLIMIT_NOFILE)
 
 
-def harden(cfg, in_fd, namespaces, ns_problem, outer_ids=None, files=None, *, seccomp):
+def harden(cfg, in_fd, namespaces, ns_problem, outer_ids=None, files=None, *, seccomp,
+           split=None):
     """Apply every layer `cfg` asks for. `namespaces` are those the child was cloned into,
     `ns_problem` why the others are not, `outer_ids` the (uid, gid) that cloned it.
     `files` go into the private root (see `enter_view`); `seccomp` is the last step:
     `_seccomp.load_seccomp` for a Python bot, while an executable bot's keeper prepares its
-    program's filter there instead.
+    program's filter there instead. `split`, if given, is called once the private root and
+    no_new_privs are on, before the uid and the rest: a match jail's holder, which stays
+    there and forks a process per match; each returns from it and puts on the rest.
 
     Returns (active layers, {missing layer: reason}, the scratch directory the host must
     remove, or None when it lives and dies in the child's private root).
@@ -313,6 +316,8 @@ def harden(cfg, in_fd, namespaces, ns_problem, outer_ids=None, files=None, *, se
     )
     scratch = None
     for name, apply in steps:
+        if name == "uid" and split is not None:
+            split()
         if name in outer:
             active.append(name)
         elif name in skip:

@@ -73,13 +73,10 @@ def _import_pyseccomp():
     return pyseccomp
 
 
-def _filter(pid, forks=False):
+def _filter(pid):
     """The seccomp filter: deny, with EPERM, every call in DENIED, a clone that is not a
     thread, signals to other processes' threads, replacing the CPU and wall-clock limit
-    handlers, and clearing the parent-death signal. With `forks` (a match jail, which runs
-    no bot's code itself and forks a process for each match that loads the whole filter
-    on top of this one first): a process clone, signals to its own process's threads and
-    the parent-death signal stay allowed, and `pid` is unused."""
+    handlers, and clearing the parent-death signal."""
     sc = _import_pyseccomp()
     deny = sc.ERRNO(errno.EPERM)
     rules = sc.SyscallFilter(sc.ALLOW)
@@ -89,12 +86,10 @@ def _filter(pid, forks=False):
         except (OSError, ValueError, RuntimeError):
             pass                              # not a call on this architecture
     rules.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")    # so that libc falls back to clone
-    for sig in (signal.SIGPROF, signal.SIGALRM):
-        rules.add_rule(deny, "rt_sigaction", sc.Arg(0, sc.EQ, sig))
-    if forks:
-        return rules
     rules.add_rule(deny, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, 0))
     rules.add_rule(deny, "tgkill", sc.Arg(0, sc.NE, pid))
+    for sig in (signal.SIGPROF, signal.SIGALRM):
+        rules.add_rule(deny, "rt_sigaction", sc.Arg(0, sc.EQ, sig))
     rules.add_rule(deny, "prctl", sc.Arg(0, sc.EQ, PR_SET_PDEATHSIG))
     return rules
 
@@ -200,10 +195,9 @@ def _export(rules):
             os.close(write_end)
 
 
-def seccomp_program(pid, forks=False):
-    """The filter for a process whose pid is `pid` (`forks`: a match jail's own, see
-    `_filter`), compiled to BPF bytes. Given PROGRAM_PID, `patch_pid` puts a pid in."""
-    return _export(_filter(pid, forks))
+def seccomp_program(pid):
+    """The filter for a process whose pid is `pid`, compiled to BPF bytes."""
+    return _export(_filter(pid))
 
 
 # The zygote compiles the filter once for pid 1, which every child in its own pid
@@ -222,11 +216,6 @@ def load_seccomp():
     if program is None:
         _filter(os.getpid()).load()
         return
-    load_program(program)
-
-
-def load_program(program):
-    """Load a compiled filter on this process (on top of any it has)."""
     buffer = ctypes.create_string_buffer(program, len(program))
     fprog = _SockFprog(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
     _check(_libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0),

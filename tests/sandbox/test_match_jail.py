@@ -239,12 +239,12 @@ def test_a_kill_in_one_match_leaves_the_next_unspoilt(tmp_path, no_stray_process
 
 def test_a_thread_a_bot_left_ends_with_its_match(tmp_path, no_stray_processes,
                                                  worker_jails) -> None:
-    """Each match plays in a process of its own, forked from the jail: a thread a bot
-    left running ends with it, and the jail plays the next match."""
+    """Each match plays in a process of its own, forked from the jail, with the same pid:
+    a thread a bot left running ends with it, and the jail plays the next match."""
     game = GAMES["robotgame"]
     path = tmp_path / "leaver.py"
-    path.write_text("import threading, time\n"
-                    "print('threads', threading.active_count())\n"
+    path.write_text("import os, threading, time\n"
+                    "print('threads', threading.active_count(), 'pid', os.getpid())\n"
                     "threading.Thread(target=time.sleep, args=(600,), daemon=True).start()\n"
                     "class Robot:\n    def act(self, game):\n        return ['guard']\n")
     bots = [read_bot(path), lineup(game)[0]]
@@ -252,7 +252,7 @@ def test_a_thread_a_bot_left_ends_with_its_match(tmp_path, no_stray_processes,
     for seed in (1, 2):
         result, _ = play(game, bots, "match", seed=seed, turns=3)
         assert result["jail_kills"] == [] and mine(result)["status"] == "ok", result
-        assert "threads 1" in mine(result)["output"], mine(result)
+        assert "threads 1 pid 1" in mine(result)["output"], mine(result)
         pids.append(live_jail(worker_jails).pid)
     assert pids[0] == pids[1]
 
