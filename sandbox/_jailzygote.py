@@ -16,11 +16,12 @@ no game and no orchestrator: the caller names the module its jails run (for a ma
 
 Like the bots' zygote (`botlib/_zygote.py`, whose loop and clone it uses), it answers each
 request, which carries the child's two pipe ends and the host's marker page, with the new
-child's pid. The child puts on every layer of a standard sandbox child (`_harden.harden`),
-then runs the jobs the host sends (pickled by the host; read here with the job module's
-classes), one at a time, and sends back each answer. The host trusts nothing it sends but
-reads it as plain msgpack. Between two jobs the bots' modules and libraries are dropped and
-loaded anew.
+child's pid. The child, the jail, puts on its namespaces, private root and no_new_privs,
+then holds (`Holder`): for each job it forks a process, in a pid namespace of its own,
+which puts on the rest of a standard sandbox child's layers (`_harden.harden`), runs the
+job the host sends (pickled by the host; read here with the job module's classes), sends
+back the answer and exits. The host trusts nothing it sends but reads it as plain msgpack.
+No job's process sees anything another job did.
 """
 import os
 import sys

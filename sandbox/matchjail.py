@@ -395,7 +395,7 @@ class Jail:
 
 # A process (or each thread of a process) that plays match after match (a batch,
 # `keep_spares`) plays the matches of one line-up in a row in one jail (`_live`, by
-# thread): it hardens once, and loads the bots and their libraries anew for each match.
+# thread): it hardens once, and forks a process from that state for each match.
 # It keeps one more jail ready, spawned and hardened, for a new line-up or the match
 # after a failure. `discard_spares` ends them all, and the jails in play (`_playing`).
 keep_spares = False
