@@ -125,8 +125,14 @@ class Holder:
             _wire.write_frame(self.out_fd, {"again": True})
 
     def _fork(self):
+        """A match's process: in a pid namespace of its own where one can be made (else
+        a plain fork, whose pid then counts the matches before it)."""
         try:
             return _zygote.clone(self.flags)
+        except OSError:
+            self.flags = 0
+        try:
+            return _zygote.clone(0)
         except OSError:
             _runtime.exit_now(_runtime.FATAL_EXIT)
 
