@@ -52,42 +52,33 @@ CLONE_NEWPID = 0x20000000
 
 
 def serve(in_fd, out_fd, marker_fd, namespaces, ns_problem, outer_ids):
-    """A jail's life. Its process hardens up to its private root and no_new_privs, then
-    holds there (`Holder`): it runs no bot's code, ever, and forks a process for each
-    match, in a pid namespace of its own, which puts on the rest of the layers (the uid,
-    rlimits, Landlock, seccomp, ...) and plays the match. Each match so starts from the
-    same state, with the same pid, whatever ran before it."""
+    """A jail's life. Its process puts on the layers a process that forks may have
+    (`_harden.HELD`: the private root, no_new_privs, rlimits, the task cap, Landlock, ...),
+    then holds there (`Holder`): it runs no bot's code, ever, and forks a process for each
+    match, in a pid namespace of its own, which puts on the rest (the uid, the parent-death
+    signal, seccomp) and plays the match. Each match so starts from the same state, with
+    the same pid, whatever ran before it."""
     page = jailplayers.map_page(marker_fd)
     os.close(marker_fd)          # no fd left for a bot's os.write to reach it by
     config = _wire.read_frame(in_fd, 1 << 20)["config"]
     jailplayers.install_handlers()       # before seccomp, which forbids replacing them
-    holder = Holder(out_fd, "pid_ns" in namespaces)
+    holder = Holder(out_fd, "pid_ns" in namespaces, config["readable"])
+    seccomp = _seccomp.loader(_seccomp.PREBUILT[1]) if 1 in _seccomp.PREBUILT else \
+        _seccomp.load_seccomp
     layers, missing, scratch = _harden.harden(config, in_fd, set(namespaces), ns_problem,
-                                              outer_ids, seccomp=_seccomp.load_seccomp,
-                                              split=holder.hold)
+                                              outer_ids, seccomp=seccomp, split=holder.hold)
     # A match's process from here on: the first says what the jail put on.
     if holder.first:
         _wire.write_frame(out_fd, {"layers": layers, "missing": missing, "scratch": scratch})
     if config.get("strict") and missing:
         _runtime.exit_now(_runtime.FATAL_EXIT)
-    attempts = _attempts.Attempts(config["readable"], os.getcwd())
-    attempts.install()
-    # The host's own packages, and the modules the job module names (the games kept
-    # elsewhere), as in a bot's child: out of sys.modules (the jail's code keeps what it
-    # imported), refused and noted when a bot imports them.
-    _child._Blocker.attempts = attempts
-    sys.meta_path.insert(0, _child._Blocker)
-    others = tuple(JOB.HIDDEN_PREFIXES)        # a prefix `pkg.` hides `pkg` too
-    hidden = {m: sys.modules.pop(m) for m in list(sys.modules)
-              if m.split(".")[0] in _child.BLOCKED or f"{m}.".startswith(others)}
-    LIBRARIES.install()
     try:
         frame = _wire.read_frame(in_fd, JOB_BYTES)
     except EOFError:
         _runtime.exit_now(NO_JOB)
-    attempts.take()
-    reply = run_job(_Job(io.BytesIO(frame["job"]), hidden).load(), jailplayers.Marker(page),
-                    attempts, out_fd)
+    holder.attempts.take()
+    reply = run_job(_Job(io.BytesIO(frame["job"]), holder.hidden).load(),
+                    jailplayers.Marker(page), holder.attempts, out_fd)
     _wire.write_frame(out_fd, reply)
     _runtime.exit_now(0)
 
@@ -101,14 +92,18 @@ class Holder:
     Otherwise it ends: a match's process's exit passed on (a signal's as 128 + its
     number), so that the host reads why."""
 
-    def __init__(self, out_fd, own_pids):
+    def __init__(self, out_fd, own_pids, readable):
         self.out_fd = out_fd
         self.flags = CLONE_NEWPID if own_pids else 0
+        self.readable = readable
         self.first = True
+        self.attempts = None
+        self.hidden = {}
 
     def hold(self):
         """Called by `harden` at the split: returns only in a match's process."""
         _harden.set_parent_death_signal()
+        self._prepare()
         if self._fork() == 0:
             return
         while True:
@@ -123,6 +118,24 @@ class Holder:
             if self._fork() == 0:
                 return
             _wire.write_frame(self.out_fd, {"again": True})
+
+    def _prepare(self):
+        """What every match's process starts with, done once here: the record of refused
+        attempts (its audit hook), and the host's own packages and the modules the job
+        module names (the games kept elsewhere), as in a bot's child: out of sys.modules
+        (the jail's code keeps what it imported), refused and noted when a bot imports
+        them; the finder of the bots' libraries. Then what this process holds is frozen
+        out of the collector's walks, as the zygote's is."""
+        self.attempts = _attempts.Attempts(self.readable, os.getcwd())
+        self.attempts.install()
+        _child._Blocker.attempts = self.attempts
+        sys.meta_path.insert(0, _child._Blocker)
+        others = tuple(JOB.HIDDEN_PREFIXES)        # a prefix `pkg.` hides `pkg` too
+        self.hidden = {m: sys.modules.pop(m) for m in list(sys.modules)
+                       if m.split(".")[0] in _child.BLOCKED or f"{m}.".startswith(others)}
+        LIBRARIES.install()
+        gc.collect()
+        gc.freeze()
 
     def _fork(self):
         """A match's process: in a pid namespace of its own where one can be made (else
