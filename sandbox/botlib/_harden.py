@@ -322,6 +322,7 @@ def harden(cfg, in_fd, namespaces, ns_problem, outer_ids=None, files=None, *, se
         ("landlock", lambda: _enforce_landlock(landlock)),
         ("seccomp", seccomp),
     )
+    order = {name: at for at, (name, _) in enumerate(steps)}
     if split is not None:
         steps = (*(step for step in steps if step[0] in HELD), ("split", split),
                  *(step for step in steps if step[0] not in HELD))
@@ -352,6 +353,9 @@ def harden(cfg, in_fd, namespaces, ns_problem, outer_ids=None, files=None, *, se
                 shown = {root + os.path.dirname(path) for path in files or ()}
                 _prepare_landlock(landlock, [*cfg["readable"], *sorted(shown)],
                                   cfg.get("devices", ()))
+    if split is not None:        # named in the order of a child that does not split
+        active.sort(key=lambda name: order.get(name, order["tasks"] + 0.5)
+                    if name not in NAMESPACES and name != USER_NS else -1)
     return active, missing, scratch
 
 
