@@ -172,7 +172,8 @@ class Jail:
         self.returncode: int | None = None
         self.peak_rss_mb = 0.0
         self.hardened = False
-        self.again = False            # the jail said it is fit for another match
+        self.again: bool | None = False   # the jail said it is fit for another match
+                                          # (None: it is yet to say, after a result)
         self.match_pid: int | None = None     # the process of its match in play, or last
         self.match_clock: int | None = None   # that process's CPU clock
         self.match_cpu = 0.0          # its CPU, as last read
@@ -269,12 +270,9 @@ class Jail:
         while True:
             frame = self._next(time.monotonic() + POLL_S)
             if isinstance(frame, dict) and "result" in frame:
-                played = Played(frame["result"], frame.get("replay"), self.layers,
-                                self.missing)
-                # The jail's own word, once the match's process has ended and the next
-                # one is forked (a bot can only forge it to have its jail retired).
-                self.again = self._next(time.monotonic() + AGAIN_WAIT_S) == {"again": True}
-                return played
+                self.again = None          # read when the next match wants it
+                return Played(frame["result"], frame.get("replay"), self.layers,
+                              self.missing)
             if isinstance(frame, str):              # it died, or sent a bad frame
                 return self._failure(frame)
             if frame is not None:
@@ -314,7 +312,12 @@ class Jail:
     def reusable(self) -> bool:
         """Whether the next match of the same line-up may play in this jail: it said so
         (the last match's process ended, left nothing in its scratch, and the next one is
-        forked), it lives, and its own CPU is still far under its CPU rlimit."""
+        forked), it lives, and its own CPU is still far under its CPU rlimit. The jail's
+        word comes once the match's process has ended and the next one is forked (a bot
+        can only forge it to have its own jail retired): read here, when the next match
+        wants the jail, so that the host records a result meanwhile."""
+        if self.again is None:
+            self.again = self._next(time.monotonic() + AGAIN_WAIT_S) == {"again": True}
         return self.again and self._reap(0) is None and self.cpu_now() < REUSE_CPU_S
 
     def _overrun(self, kind: int, calls: int, since_wall: float,
@@ -511,8 +514,8 @@ def run(spec, check, on_turn=None, replay: bool = False, max_turns: int = 0, *,
             why, seat = f"its result could not be read ({type(exc).__name__})", None
         if why is not None:
             outcome = JailFailure(why, seat)
-    if isinstance(outcome, Played) and keep_spares and jail.reusable():
-        _live[threading.get_ident()] = (key, lineup, jail)
+    if isinstance(outcome, Played) and keep_spares and jail.returncode is None:
+        _live[threading.get_ident()] = (key, lineup, jail)   # `_reused` asks if it may
     else:
         _end(jail)
     return outcome

@@ -264,7 +264,9 @@ def test_a_jail_a_bot_left_a_file_in_plays_no_further_match(tmp_path, no_stray_p
     path.write_text("open('left-behind.txt', 'w').write('for the next match')\n"
                     "class Robot:\n    def act(self, game):\n        return ['guard']\n")
     bots = [read_bot(path), lineup(game)[0]]
+    pids = []
     for seed in (1, 2):
         result, _ = play(game, bots, "match", seed=seed, turns=3)
         assert result["jail_kills"] == [] and mine(result)["status"] == "ok", result
-        assert threading.get_ident() not in worker_jails._live      # not kept for reuse
+        pids.append(live_jail(worker_jails).pid)
+    assert pids[0] != pids[1]              # the second match played in a fresh jail
