@@ -13,6 +13,10 @@ another, so the machine's noise falls on all of them alike. Targets (issue 37): 
 at least 1.0x rgkit's runner on every pair, match at least 1.2x; the last line says the
 worst pair of the run against them.
 Then an arena batch of the arena samples in the three modes.
+
+With `--old CHECKOUT`: only `--sandbox match`, this checkout's against the other's (the
+code before a change), on the same pairs, interleaved round by round (each round in the
+other order), and the ratio of their games/s and of their CPU per game.
 """
 from __future__ import annotations
 
@@ -42,7 +46,7 @@ CPU_S: list[float] = []        # each timed command's CPU seconds, its whole tre
 PERF = shutil.which("perf")
 
 
-def timed(command: list[str]) -> float:
+def timed(command: list[str], cwd: Path = ROOT) -> float:
     """The command's wall seconds; its CPU seconds go to CPU_S. On a shared machine the
     CPU is the steadier figure: wall time also measures the neighbours. The CPU is `perf
     stat`'s task-clock where perf runs (every process the command started, the zygotes
@@ -52,7 +56,7 @@ def timed(command: list[str]) -> float:
         wrapped = [PERF, "stat", "-x,", "-e", "task-clock", "-o", report.name, *command] \
             if PERF else command
         started, before = time.perf_counter(), _children_cpu()
-        subprocess.run(wrapped, cwd=ROOT, check=True, stdout=subprocess.DEVNULL,
+        subprocess.run(wrapped, cwd=cwd, check=True, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL)
         wall = time.perf_counter() - started
         cpu = _children_cpu() - before
@@ -73,13 +77,13 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def compiled() -> None:
+def compiled(root: Path = ROOT) -> None:
     """The tree's modules compiled to their caches, as an installed package has them (pip
     compiles rgkit's): where PYTHONDONTWRITEBYTECODE is set, each command (and each jail
     zygote) would compile the ones without a cache from source again, 70-150 ms of CPU
     that rgrun does not spend."""
     for package in ("orchestrator", "engine", "sandbox"):
-        compileall.compile_dir(ROOT / package, quiet=1)
+        compileall.compile_dir(root / package, quiet=1)
 
 
 def main() -> None:
@@ -89,8 +93,12 @@ def main() -> None:
     parser.add_argument("--arena-games", type=int, default=20,
                         help="games of the arena batch (0: none)")
     parser.add_argument("--pairs", type=int, default=len(PAIRS), help="how many of the pairs")
+    parser.add_argument("--old", type=Path, help="another checkout: compare match mode only")
     args = parser.parse_args()
     compiled()
+    if args.old:
+        compiled(args.old)
+        return against(args.old.resolve(), args)
     rgrun = shutil.which("rgrun", path=str(Path(sys.executable).parent))
     cores = len(os.sched_getaffinity(0))
     table = Table(title=f"Robot Game, {args.games} games per batch, {cores} cores, games/s "
@@ -149,6 +157,36 @@ def main() -> None:
         arena.add_row(*(f"{rate[m]:.1f}" for m in MODES), f"{rate['match'] / rate['off']:.2f}x",
                       f"{rate['match'] / rate['standard']:.2f}x")
         out.print(arena)
+
+
+def against(old: Path, args: argparse.Namespace) -> None:
+    """`--sandbox match` batches of this checkout and of `old`, side by side in one run:
+    each command is `python -m orchestrator` run in its own checkout (cwd first on the
+    path), the two interleaved, each round in the other order."""
+    trees = {"new": ROOT, "old": old}
+    table = Table(title=f"--sandbox match, {args.games} games per batch, this checkout "
+                        f"(new) against {old} (old), median of {args.rounds} rounds")
+    for column in ("bots", "old games/s", "new games/s", "new / old", "old CPU ms/game",
+                   "new CPU ms/game", "new / old CPU"):
+        table.add_column(column, justify="right")
+    with tempfile.TemporaryDirectory() as tmp:
+        for a, b in PAIRS[:args.pairs]:
+            pair = [str(BOTS / a), str(BOTS / b)]
+            wall: dict[str, list[float]] = {"new": [], "old": []}
+            cpu: dict[str, list[float]] = {"new": [], "old": []}
+            for round_ in range(args.rounds):
+                for name in ("new", "old") if round_ % 2 == 0 else ("old", "new"):
+                    db = Path(tmp) / f"{a}-{b}-{name}-{round_}"
+                    wall[name].append(timed(batch(pair, "robotgame", args.games, "match", db),
+                                            cwd=trees[name]))
+                    cpu[name].append(CPU_S[-1])
+            rate = {k: args.games / statistics.median(v) for k, v in wall.items()}
+            ms = {k: statistics.median(v) / args.games * 1000 for k, v in cpu.items()}
+            table.add_row(f"{Path(a).stem} v {Path(b).stem}", f"{rate['old']:.1f}",
+                          f"{rate['new']:.1f}", f"{rate['new'] / rate['old']:.3f}x",
+                          f"{ms['old']:.1f}", f"{ms['new']:.1f}",
+                          f"{ms['new'] / ms['old']:.3f}x")
+    out.print(table)
 
 
 MODES = ("standard", "match", "off")

@@ -9,10 +9,60 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+import threading
 from types import ModuleType
 
 _LAZY: list[str] = []
 _ASKED: dict[str, set[str]] = {}         # a deferred module -> the modules that asked for it
+_LOADING = threading.RLock()
+
+
+class _Deferred(ModuleType):
+    """A module not loaded yet: the first attribute read loads it, in one thread. (Python
+    3.11's LazyLoader makes the module plain before it runs its code, so another thread
+    that read an attribute meanwhile found it missing: a batch whose jailed matches fell
+    back to the standard mode in two threads at once stopped on `module 'numpy' has no
+    attribute 'empty'`.)"""
+
+    def __getattribute__(self, attr: str) -> object:
+        with _LOADING:
+            if type(self) is _Deferred:
+                _load(self)
+        return ModuleType.__getattribute__(self, attr)
+
+    def __delattr__(self, attr: str) -> None:
+        with _LOADING:
+            if type(self) is _Deferred:
+                _load(self)
+        ModuleType.__delattr__(self, attr)
+
+
+class _Loading(ModuleType):
+    """A module being loaded: the loading thread reads it as it is, any other waits."""
+
+    def __getattribute__(self, attr: str) -> object:
+        with _LOADING:
+            pass
+        return ModuleType.__getattribute__(self, attr)
+
+
+def _load(module: ModuleType) -> None:
+    """Run the module's code (as importlib's _LazyModule does: keep what was set on it
+    before, refuse a module replaced in sys.modules meanwhile); then it is plain."""
+    module.__class__ = _Loading
+    try:
+        spec = module.__spec__
+        assert spec is not None and spec.loader is not None and spec.loader_state
+        then = spec.loader_state["__dict__"]
+        updated = {key: value for key, value in module.__dict__.items()
+                   if key not in then or then[key] is not value}
+        spec.loader.exec_module(module)
+        if spec.name in sys.modules and sys.modules[spec.name] is not module:
+            raise ValueError(f"module object for {spec.name!r} substituted in sys.modules "
+                             "during a lazy load")
+        module.__dict__.update(updated)
+    finally:
+        module.__class__ = ModuleType
 
 
 def lazy_import(name: str) -> ModuleType:
@@ -30,6 +80,7 @@ def lazy_import(name: str) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     loader.exec_module(module)
+    module.__class__ = _Deferred
     _LAZY.append(name)
     _ASKED[name] = {asker}
     return module

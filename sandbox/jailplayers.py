@@ -396,21 +396,12 @@ def _thread_count() -> int:
     return _thread._count()
 
 
-def _tasks() -> int:
-    """The jail's threads, every one (a thread a bot started through ctypes too)."""
-    try:
-        return len(os.listdir("/proc/self/task"))
-    except OSError:
-        return _thread_count()
-
-
 class Libraries:
-    """What the bots of the jail's next match import afresh: the libraries of the bots'
-    folder (`rg`, `roborally`, ...) and the games' bot sides (which bind them), from code
-    compiled once in the zygote, so that no file is read. Between two matches `refresh`
-    drops them and every module imported since the jail began (the bots' own among them),
-    and this finder executes them anew in fresh module objects when next imported: a
-    previous match's bot module, or an `rg` it patched, is not reachable any more."""
+    """What the bots of a match import: the libraries of the bots' folder (`rg`,
+    `roborally`, ...) and the games' bot sides (which bind them), executed in fresh module
+    objects when first imported, from code compiled once in the zygote, so that no file is
+    read. The jail installs this finder before it forks its matches' processes, which
+    import none of them: each match imports them anew."""
 
     def __init__(self, botlib: str, sides: list[str]) -> None:
         self.code: dict[str, tuple] = {}
@@ -431,18 +422,10 @@ class Libraries:
                     self.code[name] = (compile(f.read(), path, "exec"), path,
                                        stem == "__init__")
         self.sides = set(sides)          # a side kept elsewhere runs anew from its source
-        self.baseline: set[str] = set()
 
     def install(self) -> None:
         """From now on (the jail, hardened): these modules come from here."""
-        self.baseline = set(sys.modules)
         sys.meta_path.insert(1, self)
-
-    def refresh(self) -> None:
-        """Forget the last match's modules: the next imports start anew."""
-        for name in [n for n in sys.modules
-                     if n not in self.baseline or n in self.code or n in self.sides]:
-            del sys.modules[name]
 
     def find_spec(self, name, path=None, target=None):
         found = self.code.get(name)
@@ -460,19 +443,6 @@ class Libraries:
         if package:
             module.__path__ = [os.path.dirname(path)]
         exec(code, module.__dict__)
-
-
-def clean(tasks: int) -> bool:
-    """Whether the jail may play another match: no thread left by a bot (`tasks` at its
-    start), and nothing left in its scratch directory (its working directory), which the
-    jail leaves as it is: a match that wrote there retires its jail."""
-    if _tasks() > tasks:
-        return False
-    try:
-        with os.scandir(".") as entries:
-            return next(entries, None) is None
-    except OSError:
-        return False
 
 
 class JailProgramPlayer(ProgramPlayer):

@@ -14,9 +14,11 @@ by the host's watchdog, dead, a bad frame, a result the host does not accept) is
 as a `JailFailure`, and the orchestrator plays that match again in the standard mode.
 
 A batch's worker plays the matches of one line-up in a row in one jail, which hardens
-once: the jail loads the bots and their libraries anew for each match (nothing of the
-last match's bot modules is reachable), and is retired when a bot left a thread or a
-file, when the line-up changes, after a failure, and before its CPU rlimit could cut a match.
+once. The jail runs no bot's code itself: it forks a process for each match, which plays
+it and exits, so that each match starts from the same state, whatever ran before it. The
+host watches that process's CPU clock (the jail's only child, found in /proc). A jail is
+retired when a match left a file in its scratch directory, when the line-up changes, and
+after a failure.
 """
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ import mmap
 import os
 import pickle
 import select
+import signal
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -54,7 +57,7 @@ from sandbox.jailplayers import (
 )
 from sandbox.limits import Limits
 from sandbox.modes import JAIL_GAMES, get_mode
-from sandbox.processes import describe_exit, kill_tree, reap
+from sandbox.processes import children_of, describe_exit, kill_tree, reap
 from sandbox.zygote import Zygote
 
 _wire = child_module("_wire")
@@ -76,6 +79,8 @@ NO_THREADS = {name: "1" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS",
 SLACK_S = 0.5                # the host's watchdog comes after the jail's own guard
 JAIL_SLACK_S = 60.0          # the jail's CPU rlimit: its bots' banks, and this
 REUSE_CPU_S = JAIL_SLACK_S / 2   # a jail past this much CPU plays no further match
+FORK_WAIT_S = 5.0            # the most a jail may take to have its match's process forked
+AGAIN_WAIT_S = 5.0           # and, after a result, to say it may play another match
 
 
 class JailError(RuntimeError):
@@ -148,7 +153,7 @@ def jail_zygote_pid() -> int | None:
 def jail_limits(limits: Limits, bots: int) -> Limits:
     """The jail's own rlimits and cgroup caps: every bot's share, and the engine's."""
     return dataclasses.replace(
-        limits, memory_mb=bots * limits.memory_mb + ENGINE_MB,
+        limits, memory_mb=bots * limits.memory_mb + ENGINE_MB, tasks=limits.tasks + 1,
         cpu_bank_s=bots * (limits.cpu_bank_s + limits.cpu_per_call_s) + JAIL_SLACK_S)
 
 
@@ -167,7 +172,11 @@ class Jail:
         self.returncode: int | None = None
         self.peak_rss_mb = 0.0
         self.hardened = False
-        self.again = False            # the jail said it is fit for another match
+        self.again: bool | None = False   # the jail said it is fit for another match
+                                          # (None: it is yet to say, after a result)
+        self.match_pid: int | None = None     # the process of its match in play, or last
+        self.match_clock: int | None = None   # that process's CPU clock
+        self.match_cpu = 0.0          # its CPU, as last read
         self.stopped = False          # killed because the batch stops: no match to replay
         marker_fd = os.memfd_create("arena-marker", os.MFD_CLOEXEC)
         os.ftruncate(marker_fd, mmap.PAGESIZE)
@@ -214,10 +223,35 @@ class Jail:
             pass
 
     def cpu_now(self) -> float:
+        """The CPU of the jail and of its match's process (0 for one that is gone)."""
         try:
-            return time.clock_gettime(self.clock)
+            total = time.clock_gettime(self.clock)
         except OSError:
-            return 0.0
+            total = 0.0
+        if self.match_clock is not None:
+            try:
+                self.match_cpu = time.clock_gettime(self.match_clock)
+            except OSError:
+                pass
+            else:
+                total += self.match_cpu
+        return total
+
+    def _found_match(self) -> bool:
+        """Whether the jail's process for this match is found: the jail's only child, and
+        not the last match's (which a bot could have kept alive long enough to forge the
+        jail's word that the next one is forked). Its CPU clock is what the host watches."""
+        deadline = time.monotonic() + FORK_WAIT_S
+        while True:
+            children = children_of(self.pid)
+            if len(children) == 1 and children[0] != self.match_pid:
+                self.match_pid = children[0]
+                self.match_clock = child_module("_harden").cpu_clock(self.match_pid)
+                self.match_cpu = 0.0
+                return True
+            if time.monotonic() >= deadline or self._reap(0) is not None:
+                return False
+            time.sleep(POLL_S / 10)
 
     def run(self, job: dict, on_turn=None, max_turns: int = 0) -> Played | JailFailure:
         """Play the match of `job` ({"spec", "replay"}): its result, or why there is none.
@@ -226,6 +260,8 @@ class Jail:
         if not self.hardened:
             self._hardened()
         self.again = False
+        if not self._found_match():
+            return self._failure("its process for the match was not found")
         self._write({"job": pickle.dumps(job)})
         bots = len(job["spec"].bots)
         # The page changes at each bot's load, start and request; past that it is forged.
@@ -234,7 +270,7 @@ class Jail:
         while True:
             frame = self._next(time.monotonic() + POLL_S)
             if isinstance(frame, dict) and "result" in frame:
-                self.again = frame.get("again") is True
+                self.again = None          # read when the next match wants it
                 return Played(frame["result"], frame.get("replay"), self.layers,
                               self.missing)
             if isinstance(frame, str):              # it died, or sent a bad frame
@@ -275,8 +311,13 @@ class Jail:
 
     def reusable(self) -> bool:
         """Whether the next match of the same line-up may play in this jail: it said so
-        (no thread left running, its scratch emptied), it lives, and a whole match's CPU
-        still fits under its CPU rlimit."""
+        (the last match's process ended, left nothing in its scratch, and the next one is
+        forked), it lives, and its own CPU is still far under its CPU rlimit. The jail's
+        word comes once the match's process has ended and the next one is forked (a bot
+        can only forge it to have its own jail retired): read here, when the next match
+        wants the jail, so that the host records a result meanwhile."""
+        if self.again is None:
+            self.again = self._next(time.monotonic() + AGAIN_WAIT_S) == {"again": True}
         return self.again and self._reap(0) is None and self.cpu_now() < REUSE_CPU_S
 
     def _overrun(self, kind: int, calls: int, since_wall: float,
@@ -328,13 +369,16 @@ class Jail:
         return JailFailure(reason, seat if kind != IDLE and seat >= 0 else None)
 
     def death_reason(self) -> str:
-        cpu = self.cpu_now()
+        self.cpu_now()
         status = self._reap(1.0)
         if self.cgroups and self.cgroups.oom_killed():
             return "memory limit (memory cgroup)"
         if self.peak_rss_mb >= self.own.memory_mb * self.own.memory_alarm:
             return "memory limit"
-        return describe_exit(status, cpu, self.own.cpu_backstop_s)
+        if status is not None and status > 128 and \
+                status - 128 in {int(sig) for sig in signal.valid_signals()}:
+            status = 128 - status         # the match's process's signal, passed on
+        return describe_exit(status, self.match_cpu, self.own.cpu_backstop_s)
 
     def _reap(self, timeout: float) -> int | None:
         """Wait up to `timeout` s for the jail to exit; keep its status and peak RSS."""
@@ -354,7 +398,7 @@ class Jail:
 
 # A process (or each thread of a process) that plays match after match (a batch,
 # `keep_spares`) plays the matches of one line-up in a row in one jail (`_live`, by
-# thread): it hardens once, and loads the bots and their libraries anew for each match.
+# thread): it hardens once, and forks a process from that state for each match.
 # It keeps one more jail ready, spawned and hardened, for a new line-up or the match
 # after a failure. `discard_spares` ends them all, and the jails in play (`_playing`).
 keep_spares = False
@@ -464,11 +508,14 @@ def run(spec, check, on_turn=None, replay: bool = False, max_turns: int = 0, *,
     if jail.stopped:
         raise JailError("the match jail was stopped with its batch")
     if isinstance(outcome, Played):
-        why, seat = check(outcome.result, outcome.replay)
+        try:
+            why, seat = check(outcome.result, outcome.replay)
+        except Exception as exc:     # the jail's data: whatever fails reading it refuses it
+            why, seat = f"its result could not be read ({type(exc).__name__})", None
         if why is not None:
             outcome = JailFailure(why, seat)
-    if isinstance(outcome, Played) and keep_spares and jail.reusable():
-        _live[threading.get_ident()] = (key, lineup, jail)
+    if isinstance(outcome, Played) and keep_spares and jail.returncode is None:
+        _live[threading.get_ident()] = (key, lineup, jail)   # `_reused` asks if it may
     else:
         _end(jail)
     return outcome

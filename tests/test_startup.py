@@ -23,7 +23,7 @@ try:
 except SystemExit:
     pass
 sys.stdout.flush()
-loaded = [name for name, module in sys.modules.items() if type(module).__name__ != "_LazyModule"]
+loaded = [name for name, module in sys.modules.items() if type(module).__name__ != "_Deferred"]
 sys.stderr.write("\\nMODULES " + json.dumps(sorted(loaded)) + "\\n")
 """
 

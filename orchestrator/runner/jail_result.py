@@ -13,6 +13,7 @@ import json
 import math
 from typing import Any
 
+from engine.numerals import ascii_decimal
 from orchestrator.games import get_game
 from orchestrator.replay import debug
 from orchestrator.replay.reader import lineup
@@ -42,13 +43,28 @@ RESULT_FIELDS: dict[str, tuple[type, ...]] = {
 NOTES = {"warnings": (20, 92), "errors": (20, 200), "violations": (20, 100)}
 KEPT_ANSWER = 4096       # one answer a replay keeps, packed (base64 in the file): any
                          # game's answer for a turn is far shorter (a byte per robot, ...)
+# A number as a key of the `debug` section (an AI, a turn): ASCII decimal in its one
+# spelling (engine.numerals), at most 7 digits.
+KEY_DIGITS = 7
 
 
 def refusal(result: Any, replay: Any, game: str, seed: int, max_turns: int, bots: list[Any],
             names: list[str], want_replay: bool, output_bytes: int = 64 << 10
             ) -> tuple[str | None, int | None]:
     """Why the host does not take this jail's result (and replay) as it stands (None if
-    it does), and the seat the result charges, if it names one."""
+    it does), and the seat the result charges, if it names one. Whatever the jail sent,
+    this answers: a value the checks below were not written for is a refusal too, never
+    an exception that would stop the batch."""
+    try:
+        return _refusal(result, replay, game, seed, max_turns, bots, names, want_replay,
+                        output_bytes)
+    except Exception as exc:         # the jail's data, whatever it holds
+        return f"its result could not be read ({type(exc).__name__})", None
+
+
+def _refusal(result: Any, replay: Any, game: str, seed: int, max_turns: int,
+             bots: list[Any], names: list[str], want_replay: bool, output_bytes: int
+             ) -> tuple[str | None, int | None]:
     why = _malformed(result, replay, game=game, seed=seed, max_turns=max_turns, bots=bots,
                      names=names, want_replay=want_replay) or \
         _overgrown(result, replay, max_turns, len(names), output_bytes)
@@ -128,6 +144,8 @@ def _overgrown(result: dict[str, Any], replay: Any, max_turns: int, players: int
             side = (board.get("width", board.get("size")), board.get("height", board.get("size")))
             if not all(type(n) is int for n in side):
                 raise debug.Bad("its board has no size")
+            if not _number_keys(replay[debug.SECTION]):
+                raise debug.Bad("its marks' AIs and turns are not ASCII decimal")
             debug.check(replay[debug.SECTION], players, {entry.get("turn") for entry in turns},
                         side)   # type: ignore[arg-type]  # checked to be int just above
         except debug.Bad:
@@ -153,6 +171,20 @@ def _overgrown(result: dict[str, Any], replay: Any, max_turns: int, players: int
 def _figure(value: int | float) -> bool:
     """A finite number from 0 (an int of any size compares without a float's overflow)."""
     return (isinstance(value, int) or math.isfinite(value)) and value >= 0
+
+
+def _number_keys(section: Any) -> bool:
+    """Whether the `debug` section's AI keys, and each AI's turn keys, are ASCII decimal
+    numbers (the section's shape beyond its keys is `debug.check`'s)."""
+    if type(section) is not dict:
+        return True                  # debug.check refuses it, naming the section
+    for ai, by_turn in section.items():
+        if type(ai) is not str or ascii_decimal(ai, KEY_DIGITS) is None:
+            return False
+        if type(by_turn) is dict and not all(
+                ascii_decimal(turn, KEY_DIGITS) is not None for turn in by_turn):
+            return False
+    return True
 
 
 def _wrong_types(record: dict[str, Any], fields: dict[str, tuple[type, ...]]) -> str | None:

@@ -254,12 +254,23 @@ MEMORY_MB = "{memory_mb}"  # within an argument: the memory cap, in MB (the JVM'
 EXEC_FD = 63               # the runtime's binary, opened by the keeper (below RLIMIT_NOFILE)
 
 
-def harden(cfg, in_fd, namespaces, ns_problem, outer_ids=None, files=None, *, seccomp):
+# The layers a match jail's holder puts on before it forks its matches' processes (which
+# inherit them): all but the uid (as root, its clone makes a pid namespace), the
+# parent-death signal (each process's own) and seccomp (which forbids the fork).
+HELD = ("fs_view", "no_new_privs", "rlimits", "tasks", "empty_env", "stdin_closed",
+        "landlock")
+
+
+def harden(cfg, in_fd, namespaces, ns_problem, outer_ids=None, files=None, *, seccomp,
+           split=None):
     """Apply every layer `cfg` asks for. `namespaces` are those the child was cloned into,
     `ns_problem` why the others are not, `outer_ids` the (uid, gid) that cloned it.
     `files` go into the private root (see `enter_view`); `seccomp` is the last step:
     `_seccomp.load_seccomp` for a Python bot, while an executable bot's keeper prepares its
-    program's filter there instead.
+    program's filter there instead. `split`, if given, is a match jail's holder: it is
+    called once the layers a process that forks may have are on (`HELD`), stays there and
+    forks a process per match, which returns from it and puts on the uid, the parent-death
+    signal and seccomp.
 
     Returns (active layers, {missing layer: reason}, the scratch directory the host must
     remove, or None when it lives and dies in the child's private root).
@@ -311,8 +322,15 @@ def harden(cfg, in_fd, namespaces, ns_problem, outer_ids=None, files=None, *, se
         ("landlock", lambda: _enforce_landlock(landlock)),
         ("seccomp", seccomp),
     )
+    order = {name: at for at, (name, _) in enumerate(steps)}
+    if split is not None:
+        steps = (*(step for step in steps if step[0] in HELD), ("split", split),
+                 *(step for step in steps if step[0] not in HELD))
     scratch = None
     for name, apply in steps:
+        if name == "split":
+            apply()
+            continue
         if name in outer:
             active.append(name)
         elif name in skip:
@@ -335,6 +353,9 @@ def harden(cfg, in_fd, namespaces, ns_problem, outer_ids=None, files=None, *, se
                 shown = {root + os.path.dirname(path) for path in files or ()}
                 _prepare_landlock(landlock, [*cfg["readable"], *sorted(shown)],
                                   cfg.get("devices", ()))
+    if split is not None:        # named in the order of a child that does not split
+        active.sort(key=lambda name: order.get(name, order["tasks"] + 0.5)
+                    if name not in NAMESPACES and name != USER_NS else -1)
     return active, missing, scratch
 
 

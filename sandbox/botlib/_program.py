@@ -8,6 +8,7 @@ time), cpu, memory, crash or output (more than OUTPUT_CAP bytes on stdout).
 import errno
 import fcntl
 import os
+import re
 import resource
 import select
 import selectors
@@ -463,6 +464,9 @@ def marked_lines(text):
     return "".join(kept)
 
 
+SQUARE_NUMBER = re.compile(r"-?[0-9]{1,6}", re.ASCII)   # a mark line's row or column
+
+
 def _mark_line(line):
     """Whether `line` was a mark, which it then made."""
     kind, _, rest = line.partition(" ")
@@ -473,6 +477,8 @@ def _mark_line(line):
     numbers = len(words) - 1
     if numbers != (2 if kind == "#dot" else 4) or len(rest) > 80:
         return False
+    if not all(SQUARE_NUMBER.fullmatch(word) for word in words[:-1]):
+        return False                  # '٠' or '１' are digits to int(), not to a program
     try:
         squares = [int(word) for word in words[:-1]]
         if kind == "#dot":

@@ -211,6 +211,24 @@ class _SockFprog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
 
 
+def loader(program):
+    """A function that loads the compiled `program` on the process that calls it, its
+    buffers made here, once (a match jail's holder): each match's process only calls
+    prctl. One whose pid is not 1 (the pid the filter names) loads its own instead."""
+    buffer = ctypes.create_string_buffer(program, len(program))
+    fprog = _SockFprog(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
+    pointer = ctypes.byref(fprog)
+
+    def load():
+        if os.getpid() != 1:
+            load_seccomp()
+            return
+        _check(_libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, pointer, 0, 0),
+               "prctl SECCOMP")
+    load.kept = (buffer, fprog)
+    return load
+
+
 def load_seccomp():
     program = PREBUILT.get(os.getpid())
     if program is None:

@@ -262,3 +262,18 @@ def test_a_match_jails_forged_marks_send_the_match_to_the_standard_mode() -> Non
                    {"0": {"1": {"notes": [[0, "n" * 101]]}}}):
         assert jail_result._overgrown(result, {**data, debug.SECTION: forged}, 6, 2,
                                       64 << 10) == "its replay's marks are past what the host keeps"
+
+
+def test_a_programs_mark_line_takes_ascii_numbers_only(tmp_path) -> None:
+    """A Cave program's `#dot ROW COL COLOUR` line: its numbers are ASCII decimal. Before,
+    int() read '٠' (an Arabic-Indic zero) and '１' (a fullwidth one) as 0 and 1 and kept
+    the dot; now such a line is no mark."""
+    path = tmp_path / "odd_digits.py"
+    path.write_text("import sys\nsys.stdin.read()\n"
+                    "print('#dot \u0660 \uff11 orange', file=sys.stderr)\n"
+                    "print('#line \u0660 0 1 1 purple', file=sys.stderr)\n"
+                    "print('#note kept', file=sys.stderr)\nprint('MN')\n", encoding="utf-8")
+    path.chmod(0o755)
+    _, data = play("cave", [read_bot(path), opponent("cave")], turns=3)
+    mine = data.get(debug.SECTION, {}).get("0", {})
+    assert mine and all(set(marks) == {"notes"} for marks in mine.values()), mine

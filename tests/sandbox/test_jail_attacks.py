@@ -347,3 +347,92 @@ def test_a_standard_batch_never_takes_a_jailed_batchs_results(tmp_path,
     with sqlite3.connect(db) as conn:
         modes = sorted(row[0] for row in conn.execute("SELECT sandbox FROM matches"))
     assert modes == ["match", "match", "standard", "standard"], modes
+
+
+# The marks forger (tests/hostile/jail/marks_forger.py) adds an AI to the replay's `debug`
+# section under a key str.isdigit() takes for a number: '²' (int() raises on it: before,
+# `arena batch` recorded 0 of 4 matches and exited 2, and `arena run` gave a traceback) and
+# '٠' (int() reads it as AI 0: before, the forged note was taken as AI 0's). Either is a
+# result the host refuses: the match plays again in the standard mode. Two workers: the
+# standard mode's matches then start in two threads at once (their engine's numpy, loaded
+# on first use, was found half loaded by the second: the batch stopped there too).
+MARKS_FORGER = HOSTILE / "jail" / "marks_forger.py"
+FORGED_KEYS = ("\u00b2", "\u0660")
+
+
+def marks_forger(tmp_path, key: str):
+    bot = tmp_path / "marks_forger.py"
+    bot.write_text(MARKS_FORGER.read_text(encoding="utf-8").replace(
+        "KEY = '\\u00b2'", f"KEY = {key!r}"), encoding="utf-8")
+    return bot
+
+
+@pytest.mark.parametrize("key", FORGED_KEYS, ids=("superscript-two", "arabic-indic-zero"))
+def test_a_batch_with_forged_marks_records_every_match(key, tmp_path,
+                                                        no_stray_processes) -> None:
+    bot, db = marks_forger(tmp_path, key), tmp_path / "runs.sqlite"
+    done = subprocess.run(
+        [*ARENA_CMD, "batch", str(bot), str(BOTS / "hunter.py"), "--seeds", "4",
+         "--max-turns", "20", "--sandbox", "match", "--workers", "2", "--db", str(db),
+         "--replays", "--json"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr
+    assert json.loads(done.stdout)["matches"] == 4
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT sandbox, replay FROM matches").fetchall()
+    assert [row[0] for row in rows] == ["standard"] * 4          # refused, played again
+    for _, path in rows:
+        replay = json.loads(gzip.decompress(open(path, "rb").read()))
+        assert "forged by another AI" not in json.dumps(replay)
+
+
+def test_a_run_with_forged_marks_ends_without_a_traceback(tmp_path,
+                                                          no_stray_processes) -> None:
+    bot, out = marks_forger(tmp_path, FORGED_KEYS[0]), tmp_path / "match.json.gz"
+    done = subprocess.run(
+        [*ARENA_CMD, "run", str(bot), str(BOTS / "hunter.py"), "--seed", "3",
+         "--max-turns", "5", "--sandbox", "match", "--replay", str(out)],
+        capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr + done.stdout
+    assert "played again in the standard mode" in done.stdout + done.stderr
+    assert "forged by another AI" not in gzip.decompress(out.read_bytes()).decode()
+
+
+# The carrier (tests/hostile/jail/carrier.py) patches random.Random.randint at its first
+# import in a jail, so that from the jail's second match on every roll is the highest
+# (Robot Game's attack damage). Before, a jail played a line-up's matches one after
+# another in one process, and seeds 12, 13 and 14 of a `--workers 1` batch differed from
+# the standard mode's (seed 13: 124-154 in standard, 140-140 in match). Each match now
+# plays in a process forked for it from the jail, which runs no bot's code.
+RG_BOTS = BOTS.parent / "robotgame"
+LINEUPS = {"carrier": [HOSTILE / "jail" / "carrier.py", RG_BOTS / "example.py"],
+           "honest": [RG_BOTS / "coordinator.py", RG_BOTS / "example.py"]}
+
+
+def batch_by_seed(bots, mode: str, db) -> dict:
+    """Each seed's match of a `--workers 1` batch, as the results file keeps it."""
+    done = subprocess.run(
+        [*ARENA_CMD, "batch", "--game", "robotgame", *map(str, bots), "--seeds", "4",
+         "--first-seed", "11", "--max-turns", "40", "--sandbox", mode, "--workers", "1",
+         "--db", str(db), "--json"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    with sqlite3.connect(db) as conn:
+        matches = conn.execute("SELECT id, seed, turns, end_reason, sandbox FROM matches")
+        return {seed: (turns, end, sandbox, conn.execute(
+            "SELECT seat, rank, status, stats FROM participants WHERE match_id = ? "
+            "ORDER BY seat", (match_id,)).fetchall())
+            for match_id, seed, turns, end, sandbox in matches.fetchall()}
+
+
+@pytest.mark.parametrize("lineup", sorted(LINEUPS))
+def test_a_jailed_batch_plays_each_seed_as_the_standard_mode(lineup, tmp_path,
+                                                              no_stray_processes) -> None:
+    bots = LINEUPS[lineup]
+    standard = batch_by_seed(bots, "standard", tmp_path / "standard.sqlite")
+    jailed = batch_by_seed(bots, "match", tmp_path / "match.sqlite")
+    assert sorted(standard) == sorted(jailed) == [11, 12, 13, 14]
+    assert {seed: found[2] for seed, found in jailed.items()} == dict.fromkeys(jailed, "match")
+    differ = [seed for seed in standard if standard[seed][:2] + standard[seed][3:] !=
+              jailed[seed][:2] + jailed[seed][3:]]
+    assert differ == [], f"seeds {differ} played otherwise in the match jail"

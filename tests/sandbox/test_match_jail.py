@@ -237,23 +237,36 @@ def test_a_kill_in_one_match_leaves_the_next_unspoilt(tmp_path, no_stray_process
     assert comparable(*after) == comparable(*before)     # the same match as before it
 
 
-LEFTOVERS = {  # what a bot leaves in its jail at import, past the end of its match
-    "thread": "import threading, time\n"
-              "threading.Thread(target=time.sleep, args=(600,), daemon=True).start()\n",
-    "file": "open('left-behind.txt', 'w').write('for the next match')\n",
-}
-
-
-@pytest.mark.parametrize("left", sorted(LEFTOVERS))
-def test_a_jail_a_bot_left_something_in_plays_no_further_match(left, tmp_path,
-                                                               no_stray_processes,
-                                                               worker_jails) -> None:
+def test_a_thread_a_bot_left_ends_with_its_match(tmp_path, no_stray_processes,
+                                                 worker_jails) -> None:
+    """Each match plays in a process of its own, forked from the jail, with the same pid:
+    a thread a bot left running ends with it, and the jail plays the next match."""
     game = GAMES["robotgame"]
     path = tmp_path / "leaver.py"
-    path.write_text(LEFTOVERS[left] + "class Robot:\n    def act(self, game):\n"
-                                      "        return ['guard']\n")
+    path.write_text("import os, threading, time\n"
+                    "print('threads', threading.active_count(), 'pid', os.getpid())\n"
+                    "threading.Thread(target=time.sleep, args=(600,), daemon=True).start()\n"
+                    "class Robot:\n    def act(self, game):\n        return ['guard']\n")
     bots = [read_bot(path), lineup(game)[0]]
+    pids = []
     for seed in (1, 2):
         result, _ = play(game, bots, "match", seed=seed, turns=3)
         assert result["jail_kills"] == [] and mine(result)["status"] == "ok", result
-        assert threading.get_ident() not in worker_jails._live      # not kept for reuse
+        assert "threads 1 pid 1" in mine(result)["output"], mine(result)
+        pids.append(live_jail(worker_jails).pid)
+    assert pids[0] == pids[1]
+
+
+def test_a_jail_a_bot_left_a_file_in_plays_no_further_match(tmp_path, no_stray_processes,
+                                                            worker_jails) -> None:
+    game = GAMES["robotgame"]
+    path = tmp_path / "leaver.py"
+    path.write_text("open('left-behind.txt', 'w').write('for the next match')\n"
+                    "class Robot:\n    def act(self, game):\n        return ['guard']\n")
+    bots = [read_bot(path), lineup(game)[0]]
+    pids = []
+    for seed in (1, 2):
+        result, _ = play(game, bots, "match", seed=seed, turns=3)
+        assert result["jail_kills"] == [] and mine(result)["status"] == "ok", result
+        pids.append(live_jail(worker_jails).pid)
+    assert pids[0] != pids[1]              # the second match played in a fresh jail
