@@ -359,16 +359,19 @@ class ResultsStore:
         finally:
             store.close()
 
-    def games(self, bot: str, run: str | None = None, *, lost: bool = False,
+    def games(self, bot: str | None = None, run: str | None = None, *, lost: bool = False,
               vs: str | None = None, map: str | None = None) -> list[dict]:
         """The games of `bot` (`arena results DB --games --bot NAME`), those it `lost`,
-        against `vs`, on `map`: each with its match id, seed, map, opponents, result, the
-        turn it was out, and the command that opens its replay."""
+        against `vs`, on `map`: each with its match id, seed, map, opponents, result, score,
+        the turn it was out, and the command that opens its replay. Without `bot`, every
+        game once (`arena results DB --games`): its players by rank, result and score."""
         from orchestrator.service import matchups
 
         store = stored.open_results(self.path)
         try:
             chosen = stored.chosen_run(store, run)["id"] if run else None
+            stored.check_results_options(matrix=False, games=True, by=None, bot=bot,
+                                         html=None, lost=lost, vs=vs, map=map)
             return matchups.games(store, bot, chosen, lost=lost, vs=vs, map=map)["games"]
         finally:
             store.close()

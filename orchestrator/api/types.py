@@ -16,7 +16,7 @@ from typing import Any, Callable, Generic, Mapping, Sequence, TypeVar, cast
 
 from orchestrator.results import notes
 from orchestrator.results.match_result import MatchData
-from orchestrator.text import shown
+from orchestrator.text import ended, shown
 from orchestrator.views import replay as replay_view
 
 T = TypeVar("T")
@@ -169,8 +169,8 @@ class MatchResult(_Json[MatchData]):
 
     def _repr_html_(self) -> str:
         summary = html_table(self.data["players"], MATCH_COLUMNS, caption=(
-            f"{self.game} on {self.map}, seed {self.seed}: {self.turns} turns, ended by "
-            f"{self.end}; winner {self.winner or 'none'}"))
+            f"{self.game} on {self.map}, seed {self.seed}: {self.turns} turns, "
+            f"{ended(self.end)}; winner {self.winner or 'none'}"))
         return summary + (self.replay._repr_html_() if self.replay else "")
 
     def to_pandas(self):

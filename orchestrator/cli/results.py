@@ -90,7 +90,7 @@ def results(
                 matchups_cmd.print_matrix(report)
             return
         if games:
-            report = matchups.games(store, bot, run_id, lost=lost, vs=vs, map=map)  # type: ignore[arg-type]  # bot: given (checked)
+            report = matchups.games(store, bot, run_id, lost=lost, vs=vs, map=map)
             if export is not None:
                 stored.check_export(export)
                 matchups_cmd.write_csv(*matchups.games_rows(report), output)

@@ -24,9 +24,9 @@ from orchestrator.cli.options import (
     SandboxOption,
 )
 from orchestrator.games import DEFAULT_GAME, get_game
-from orchestrator.results import notes
+from orchestrator.results import notes, score
 from orchestrator.results.match_result import MatchData
-from orchestrator.text import console, plural, shown_text
+from orchestrator.text import console, ended, plural, shown_text
 from orchestrator.views import replay as replay_view
 from orchestrator.views import turn_report
 from orchestrator.views.replay import html_path
@@ -99,7 +99,9 @@ def run(
         _say_if_nothing_was_left(start, result)
     report = turn_report.played_turns(played.replay.data) if turns else None  # type: ignore[union-attr]  # turns: recorded
     if as_json:
-        print(json.dumps({**result, "played_turns": report} if turns else result))
+        said = score.said(result["game"], result["players"])
+        shown_result = {**result, **({"score": said} if said else {})}
+        print(json.dumps({**shown_result, "played_turns": report} if turns else shown_result))
         return
     if report is not None:
         assert played.replay is not None       # a report: turns, so recorded
@@ -143,8 +145,8 @@ def print_result(result: MatchData) -> None:
     """The human summary: a ranking table, then winner and runner-up."""
     game = get_game(result["game"])
     table = Table(title=shown_text(f"{result['game']} on {result['map']}, seed "
-                                   f"{result['seed']}: {plural(result['turns'], 'turn')}, ended by "
-                                   f"{result['end']}"))
+                                   f"{result['seed']}: {plural(result['turns'], 'turn')}, "
+                                   f"{ended(result['end'])}"))
     headers = ("rank", "AI", "status", *(name for name, _ in game.shown.columns), "heat", "CPU s",
                "MB", "note")
     for column in headers:
@@ -163,6 +165,9 @@ def print_result(result: MatchData) -> None:
     out.print(f"[dim]{game.shown.legend}heat: overheats (exceptions and invalid moves)[/dim]")
     out.print(Text.assemble("Winner: ", shown_text(_placed(result, 0), "bold green"),
                             "   Runner-up: ", shown_text(_placed(result, 1), "bold")))
+    said = score.named(result["game"], result["players"])
+    if said:
+        out.print(Text.assemble("Score: ", shown_text(said, "bold")))
     if result["restarts"]:
         out.print(f"The match was replayed from turn 0 {result['restarts']} time(s) "
                   f"after erasing an AI.")

@@ -143,6 +143,8 @@ class Shown:
     called: str = ""                   # its short name in messages (default: title)
     turn: TellTurn | None = None       # --turns: a turn in its words (None: the replay's
                                        # rows and events as they are)
+    score: str = ""                    # the stat that is a match's score, read as `12–7`
+                                       # (orchestrator/results/score.py); "": none
 
 
 @dataclass(frozen=True)

@@ -314,7 +314,7 @@ def loop(where: Where, game: Game, work: Path, _: str) -> None:
         v2 = work / "v2.json.gz"
         table = arena(where, work, "run", "--from", str(pos), *bots, "--turns",
                       str(len(rest)), "--replay", str(v2)).stdout
-        assert f"turn {rest[0]['turn']}" in table.splitlines() and "ended by" in table, table
+        assert f"turn {rest[0]['turn']}" in table.splitlines() and "stopped after the turns asked for" in table, table
         tried.append(sample)
         if turns_of(replay_data(v2)) != turns_of({"turns": rest}):
             break

@@ -136,7 +136,7 @@ def test_turns_k_prints_each_turns_events_and_changes_and_the_board(folder, tmp_
     assert re.search(r"^  player [01] \((greedy|wanderer)\): (north|east|south|west|stay), "
                      r"now \d,\d, \d+ coins", out, re.MULTILINE), out   # its words
     assert "after turn 6" in out                         # the board, by the game's turn
-    assert "ended by stopped" in out and "#" in out      # the table, and the board's walls
+    assert "stopped after the turns asked for" in out and "#" in out      # the table, and the board's walls
 
 
 def test_the_bots_start_fresh_their_memory_empty(folder, tmp_path) -> None:
