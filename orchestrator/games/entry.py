@@ -145,6 +145,11 @@ class Shown:
                                        # rows and events as they are)
     score: str = ""                    # the stat that is a match's score, read as `12–7`
                                        # (orchestrator/results/score.py); "": none
+    seen_turns: bool = False           # turns named as the bots see them (rgkit's
+                                       # game.turn): frame N is the board of turn N, shown
+                                       # with what was decided on it (the replay's entry
+                                       # N + 1: its actions, notes and marks); else frame N
+                                       # shows turn N, played, with its entry's
 
 
 @dataclass(frozen=True)
