@@ -103,6 +103,17 @@ def _files(bots: Sequence[Bot] | None, game: str) -> list[Path]:
     return [bot_file(bot, game) for bot in bots or ()]
 
 
+def _played_alone(bots: Sequence[Bot] | None, spec: Any, from_position: bool) -> str:
+    """The note for one bot given to a two-player game, which then plays both seats
+    (itself), else "". `spec`: the match's (runner/match.py's MatchSpec)."""
+    if bots is None or isinstance(bots, (str, Path)) or len(bots) != 1 or len(spec.bots) != 2:
+        return ""
+    name = spec.bots[0].name
+    where = "the position's 2 players" if from_position else "a 2-player game"
+    return (f"note: one bot for {where}: {name} plays both seats, against itself; give 2 "
+            f"bots, in seat order, to play another")
+
+
 def play(bots: Sequence[Bot] | None = None, *, game: str = DEFAULT_GAME, map: str | None = None,
          seed: int | None = None, rules: str | None = None, robots: int | None = None,
          max_turns: int | None = None, random_spawn: bool = False,
@@ -141,6 +152,9 @@ def play(bots: Sequence[Bot] | None = None, *, game: str = DEFAULT_GAME, map: st
             ais = plural(len(spec.bots), "AI")
             _err.print(shown_text(f"{spec.game}: {ais} on {spec.map_path.name}, "
                                   f"seed {spec.seed}, sandbox {spec.sandbox}", "dim"))
+            alone = _played_alone(bots, spec, start is not None)
+            if alone:
+                _err.print(shown_text(alone), soft_wrap=True)
             with views.turn_bar(spec.rules.max_turns) as on_turn:
                 played = matches.play(spec, on_turn, replays)
         else:

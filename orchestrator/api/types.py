@@ -203,7 +203,8 @@ class Standing(_Json[dict]):
     bot: str
     sha256: str
     description: str | None      # what the bot's file says of its strategy ("" if nothing)
-    matches: int
+    games: int                   # the games it played
+    matches: int                 # the same: its old name, kept
     wins: int
     draws: int
     win_rate: float
@@ -224,12 +225,12 @@ class Standing(_Json[dict]):
     data: dict = field(repr=False)
 
 
-STANDING_COLUMNS = (("AI", lambda r: r["name"]), ("matches", lambda r: r["matches"]),
+STANDING_COLUMNS = (("AI", lambda r: r["name"]), ("games", lambda r: r["matches"]),
                     ("wins", lambda r: r["wins"]), ("draws", lambda r: r["draws"]),
-                    ("win rate", lambda r: r["win_rate"]),
+                    ("win %", lambda r: round(100 * r["win_rate"], 1)),
                     ("95% interval", lambda r: "{:.3f}-{:.3f}".format(*r["win_ci"])),
                     ("mean rank", lambda r: r["mean_rank"]),
-                    ("failures", lambda r: r["erased"] + r["forfeits"] + r["load_errors"]),
+                    ("failed", lambda r: r["erased"] + r["forfeits"] + r["load_errors"]),
                     ("penalties", lambda r: "; ".join(r.get("penalties") or ())))
 RATING_COLUMNS = (("Elo", lambda r: round(r["elo"])),
                   ("openskill", lambda r: f"{r['mu']:.1f} ± {r['sigma']:.1f}"))

@@ -66,7 +66,13 @@ def _cut(text: str) -> str:
 
 
 def megabytes(count: int) -> str:
-    """`733 MB`, `1.0 MB`, `12 KB`, `80 bytes`: an amount of output (decimal units)."""
+    """`367 GB`, `1.2 GB`, `733 MB`, `1.0 MB`, `12 KB`, `80 bytes`: an amount of output
+    (decimal units), never past three figures before the point in one unit: 366,886 MB
+    read as 358 GB (issue 51)."""
+    for unit, size in (("TB", 10**12), ("GB", 10**9)):
+        if count >= size:
+            return f"{count / size:.1f} {unit}" if count < 10 * size else \
+                f"{count / size:,.0f} {unit}"
     if count >= 10_000_000:
         return f"{count / 1e6:.0f} MB"
     if count >= 1_000_000:
