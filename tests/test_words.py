@@ -13,7 +13,6 @@ import sqlite3
 import subprocess
 
 from orchestrator import api
-from orchestrator.text import ENDINGS
 from tests.conftest import ARENA_CMD, BOTS, ROOT
 
 RG = ROOT / "bots" / "robotgame"
@@ -66,6 +65,7 @@ def test_output_cut_past_a_gigabyte_is_said_in_gigabytes(tmp_path) -> None:
 
 
 def test_a_match_end_is_said_in_words() -> None:
+    from orchestrator.text import ENDINGS
     out = arena("run", str(BOTS / "hunter.py"), str(BOTS / "randy.py"), *QUICK,
                 "--seed", "1").stdout
     assert re.search(r"3 turns, (ended at the turn limit|ended with one AI left)", out), out
