@@ -45,6 +45,7 @@ from orchestrator.api.types import (
 )
 from orchestrator.games import DEFAULT_GAME, GAMES, get_game
 from orchestrator.replay import file as replay
+from orchestrator.results import score
 from orchestrator.service import batch as batches
 from orchestrator.service import check as checks
 from orchestrator.service import compare as comparisons
@@ -167,6 +168,9 @@ def play(bots: Sequence[Bot] | None = None, *, game: str = DEFAULT_GAME, map: st
         # A position is data from anyone: whatever its checks let through that the engine
         # cannot play is the file's fault, one error line naming it, never a traceback.
         raise position_failed(start, spec.game, exc) from None
+    said = score.said(played["game"], played["players"])
+    if said:
+        played = {**played, "score": said}
     result = MatchResult.from_dict(played, replays[0] if replays else None)
     if replay is not None:
         result.save_replay(replay)

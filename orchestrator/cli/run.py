@@ -24,7 +24,8 @@ from orchestrator.cli.options import (
     SandboxOption,
 )
 from orchestrator.games import DEFAULT_GAME, get_game
-from orchestrator.results import notes, score
+from orchestrator.results import notes
+from orchestrator.results import score as score_words
 from orchestrator.results.match_result import MatchData
 from orchestrator.text import console, ended, plural, shown_text
 from orchestrator.views import replay as replay_view
@@ -99,9 +100,7 @@ def run(
         _say_if_nothing_was_left(start, result)
     report = turn_report.played_turns(played.replay.data) if turns else None  # type: ignore[union-attr]  # turns: recorded
     if as_json:
-        said = score.said(result["game"], result["players"])
-        shown_result = {**result, **({"score": said} if said else {})}
-        print(json.dumps({**shown_result, "played_turns": report} if turns else shown_result))
+        print(json.dumps({**result, "played_turns": report} if turns else result))
         return
     if report is not None:
         assert played.replay is not None       # a report: turns, so recorded
@@ -165,7 +164,7 @@ def print_result(result: MatchData) -> None:
     out.print(f"[dim]{game.shown.legend}heat: overheats (exceptions and invalid moves)[/dim]")
     out.print(Text.assemble("Winner: ", shown_text(_placed(result, 0), "bold green"),
                             "   Runner-up: ", shown_text(_placed(result, 1), "bold")))
-    said = score.named(result["game"], result["players"])
+    said = score_words.named(result["game"], result["players"])
     if said:
         out.print(Text.assemble("Score: ", shown_text(said, "bold")))
     if result["restarts"]:

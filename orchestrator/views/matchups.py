@@ -99,10 +99,12 @@ def _print_every_game(report: dict) -> None:
         table.add_column(column, justify="right" if column in ("seed", "turns") else "left",
                          overflow="fold")
     for row in report["games"]:
-        table.add_row(shown_text(row["match"])[:12], str(row["seed"]), shown_text(row["map"]),
-                      shown_text(", ".join(row["players"])), shown_text(row["result"]),
-                      *((shown_text(row["score"]),) if scored else ()), str(row["turns"]),
-                      shown_text(row["end"]), shown_text("; ".join(row["penalties"])))
+        cells: list[RenderableType] = [
+            shown_text(row["match"])[:12], str(row["seed"]), shown_text(row["map"]),
+            shown_text(", ".join(row["players"])), shown_text(row["result"]),
+            *((shown_text(row["score"]),) if scored else ()), str(row["turns"]),
+            shown_text(row["end"]), shown_text("; ".join(row["penalties"]))]
+        table.add_row(*cells)
     out.print(table)
     for row in report["games"]:
         out.print(shown_text(f"{row['match'][:12]}  {row['open']}"), soft_wrap=True)
