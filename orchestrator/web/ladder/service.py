@@ -79,6 +79,15 @@ class LadderError(Exception):
 HOST_FACTS = ("sandbox", "sandbox_missing", "replay")
 
 
+def _score(game: str, players: list[dict], counts: dict, match: int) -> str:
+    """A listed match's score (`12–7`, `9–9 draw`) from its seats, in seat order, and each
+    seat's count of the game's score stat (`counts`, by (match, seat))."""
+    stat = score.stat_of(game)
+    return score.said(game, [{"rank": p["rank"], "seat": seat,
+                              "stats": {stat: counts.get((match, seat))}}
+                             for seat, p in enumerate(players)])
+
+
 def public(record: dict) -> dict:
     """A match's result or a check's verdict, as any client may read it."""
     return {key: value for key, value in record.items() if key not in HOST_FACTS}
@@ -664,17 +673,12 @@ class Ladder:
             for match, bot_id, name, rank, status, outcome in self.store.seats_of(ids):
                 seats.setdefault(match, []).append(
                     {"bot": bot_id, "name": name, "rank": rank, "status": status,
-                     "seat": len(seats.get(match, ())),
                      "penalty": penalties.outcome(outcome) if outcome else ""})
             counts = {name: self.store.stat_of(ids, score.stat_of(name))
                       for name in {row[1] for row in rows} if score.stat_of(name)}
-        for match, g, *_ in rows:               # each seat's count of its game's score
-            for player in seats.get(match, ()):
-                player["stats"] = {score.stat_of(g): counts.get(g, {}).get(
-                    (match, player["seat"]))}
         return [{"id": match, "game": g, "seed": seed, "map": map_name, "finished": finished,
                  "rated": bool(rated), "players": seats.get(match, []),
-                 "score": score.said(g, seats.get(match, []))}
+                 "score": _score(g, seats.get(match, []), counts.get(g, {}), match)}
                 for match, g, seed, map_name, finished, rated in rows]
 
     def match(self, match_id: int) -> dict:
