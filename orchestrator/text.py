@@ -14,7 +14,7 @@ from rich.text import Text
 
 from sandbox.shown import shown
 
-__all__ = ["shown", "shown_text", "plural", "seconds", "console", "PIPED_WIDTH"]
+__all__ = ["shown", "shown_text", "plural", "seconds", "console", "ended", "PIPED_WIDTH"]
 
 
 def shown_text(value: object, style: str | None = None, lines: bool = False) -> Text:
@@ -46,3 +46,19 @@ def console(stderr: bool = False, **options) -> Console:
     if not found.is_terminal:
         found = Console(stderr=stderr, width=max(PIPED_WIDTH, found.width), **options)
     return found
+
+
+# How a match ended, in words: the engines' codes (a result's `end`) as a sentence's end.
+ENDINGS = {"turn_limit": "ended at the turn limit", "round_limit": "ended at the round limit",
+           "flags": "ended when an AI took the last flag", "survivor": "ended with one AI left",
+           "extinction": "ended with no robot left", "last_bot": "ended with one bot left",
+           "no_bots": "ended with no bot left", "win": "ended with a robot's win",
+           "stopped": "stopped after the turns asked for"}
+
+
+def ended(end: object) -> str:
+    """`ended at the turn limit` for a result's `turn_limit`; a code of no known game as
+    `ended by its code` (shown: a results file may come from anyone)."""
+    if isinstance(end, str) and end in ENDINGS:
+        return ENDINGS[end]
+    return f"ended by {shown(str(end)).replace('_', ' ')}"

@@ -15,6 +15,7 @@ import psutil
 from sandbox.botlib import child_module
 
 _harden = child_module("_harden")
+ABORT_EXIT = _harden.ABORT_EXIT
 
 
 def describe_exit(status: int | None, cpu_s: float = 0.0, cpu_cap_s: float = 0.0) -> str:
@@ -31,7 +32,11 @@ def describe_exit(status: int | None, cpu_s: float = 0.0, cpu_cap_s: float = 0.0
         if sig == signal.SIGXCPU or (sig == signal.SIGKILL and cpu_cap_s > 0
                                      and cpu_s >= cpu_cap_s / 2):
             return "cpu time limit"
+        if sig == signal.SIGABRT:
+            return "crash: aborted (SIGABRT)"
         return f"crash: killed by {signal.Signals(sig).name}"
+    if status == ABORT_EXIT:               # the child's own SIGABRT handler (_harden.py)
+        return "crash: aborted (SIGABRT)"
     return f"exited with status {status}"
 
 

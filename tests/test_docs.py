@@ -305,7 +305,7 @@ def test_the_loop_pages_worked_example_runs_in_order(tmp_path) -> None:
         if "--save-position" in argv:
             assert "(2 bots, in seat order: Mine, Hunter)" in done.stderr, done.stderr
         if argv[0] == "run" and "my_bot_v2.py" in argv and "--turns" in argv:
-            assert "turn " in done.stdout and "ended by stopped" in done.stdout
+            assert "turn " in done.stdout and "stopped after the turns asked for" in done.stdout
     assert (tmp_path / "runs" / "replays").is_dir() and (tmp_path / "lost.html").is_file()
 
 

@@ -46,6 +46,7 @@ from orchestrator.api.types import (
 )
 from orchestrator.games import DEFAULT_GAME, GAMES, get_game
 from orchestrator.replay import file as replay
+from orchestrator.results import score
 from orchestrator.service import batch as batches
 from orchestrator.service import check as checks
 from orchestrator.service import compare as comparisons
@@ -104,6 +105,17 @@ def _files(bots: Sequence[Bot] | None, game: str) -> list[Path]:
     return [bot_file(bot, game) for bot in bots or ()]
 
 
+def _played_alone(bots: Sequence[Bot] | None, spec: Any, from_position: bool) -> str:
+    """The note for one bot given to a two-player game, which then plays both seats
+    (itself), else "". `spec`: the match's (runner/match.py's MatchSpec)."""
+    if bots is None or isinstance(bots, (str, Path)) or len(bots) != 1 or len(spec.bots) != 2:
+        return ""
+    name = spec.bots[0].name
+    where = "the position's 2 players" if from_position else "a 2-player game"
+    return (f"note: one bot for {where}: {name} plays both seats, against itself; give 2 "
+            f"bots, in seat order, to play another")
+
+
 def play(bots: Sequence[Bot] | None = None, *, game: str = DEFAULT_GAME, map: str | None = None,
          seed: int | None = None, rules: str | None = None, robots: int | None = None,
          max_turns: int | None = None, random_spawn: bool = False,
@@ -142,6 +154,9 @@ def play(bots: Sequence[Bot] | None = None, *, game: str = DEFAULT_GAME, map: st
             ais = plural(len(spec.bots), "AI")
             _err.print(shown_text(f"{spec.game}: {ais} on {spec.map_path.name}, "
                                   f"seed {spec.seed}, sandbox {spec.sandbox}", "dim"))
+            alone = _played_alone(bots, spec, start is not None)
+            if alone:
+                _err.print(shown_text(alone), soft_wrap=True)
             with views.turn_bar(spec.rules.max_turns) as on_turn:
                 played = matches.play(spec, on_turn, replays)
         else:
@@ -154,6 +169,9 @@ def play(bots: Sequence[Bot] | None = None, *, game: str = DEFAULT_GAME, map: st
         # A position is data from anyone: whatever its checks let through that the engine
         # cannot play is the file's fault, one error line naming it, never a traceback.
         raise position_failed(start, spec.game, exc) from None
+    said = score.said(played["game"], played["players"])
+    if said:
+        played = {**played, "score": said}
     result = MatchResult.from_dict(played, replays[0] if replays else None)
     if replay is not None:
         result.save_replay(replay)
@@ -362,16 +380,19 @@ class ResultsStore:
         finally:
             store.close()
 
-    def games(self, bot: str, run: str | None = None, *, lost: bool = False,
+    def games(self, bot: str | None = None, run: str | None = None, *, lost: bool = False,
               vs: str | None = None, map: str | None = None) -> list[dict]:
         """The games of `bot` (`arena results DB --games --bot NAME`), those it `lost`,
-        against `vs`, on `map`: each with its match id, seed, map, opponents, result, the
-        turn it was out, and the command that opens its replay."""
+        against `vs`, on `map`: each with its match id, seed, map, opponents, result, score,
+        the turn it was out, and the command that opens its replay. Without `bot`, every
+        game once (`arena results DB --games`): its players by rank, result and score."""
         from orchestrator.service import matchups
 
         store = stored.open_results(self.path)
         try:
             chosen = stored.chosen_run(store, run)["id"] if run else None
+            stored.check_results_options(matrix=False, games=True, by=None, bot=bot,
+                                         html=None, lost=lost, vs=vs, map=map)
             return matchups.games(store, bot, chosen, lost=lost, vs=vs, map=map)["games"]
         finally:
             store.close()

@@ -84,13 +84,14 @@ def run_bar(total: int, tally: Tally) -> Iterator[Callable[[], None]]:
 
 def standings(tally: Tally) -> Table:
     """The live standings of a run."""
-    table = Table(title=f"so far: {tally.matches} matches", title_justify="left")
-    for column in ("AI", "wins", "win rate", "95% interval", "mean rank", "failures"):
+    table = Table(title=f"so far: {tally.matches} games", title_justify="left")
+    for column in ("AI", "wins", "win", "95% CI", "mean rank", "failed"):
         table.add_column(column, justify="left" if column == "AI" else "right",
                          overflow="fold" if column == "AI" else "ellipsis")
     for row in tally.report()["players"]:
-        table.add_row(shown_text(row["name"]), str(row["wins"]), f"{row['win_rate']:.3f}",
-                      f"{row['win_ci'][0]:.3f}-{row['win_ci'][1]:.3f}", f"{row['mean_rank']:.2f}",
+        table.add_row(shown_text(row["name"]), str(row["wins"]), f"{100 * row['win_rate']:.1f}",
+                      f"{100 * row['win_ci'][0]:.0f}-{100 * row['win_ci'][1]:.0f}",
+                      f"{row['mean_rank']:.2f}",
                       str(row["erased"] + row["forfeits"] + row["load_errors"] or ""))
     return table
 

@@ -16,7 +16,7 @@ from typing import Any, Callable, Generic, Mapping, Sequence, TypeVar, cast
 
 from orchestrator.results import notes
 from orchestrator.results.match_result import MatchData
-from orchestrator.text import shown
+from orchestrator.text import ended, shown
 from orchestrator.views import replay as replay_view
 
 T = TypeVar("T")
@@ -171,8 +171,8 @@ class MatchResult(_Json[MatchData]):
 
     def _repr_html_(self) -> str:
         summary = html_table(self.data["players"], MATCH_COLUMNS, caption=(
-            f"{self.game} on {self.map}, seed {self.seed}: {self.turns} turns, ended by "
-            f"{self.end}; winner {self.winner or 'none'}"))
+            f"{self.game} on {self.map}, seed {self.seed}: {self.turns} turns, "
+            f"{ended(self.end)}; winner {self.winner or 'none'}"))
         return summary + (self.replay._repr_html_() if self.replay else "")
 
     def to_pandas(self):
@@ -211,7 +211,8 @@ class Standing(_Json[dict]):
     bot: str
     sha256: str
     description: str | None      # what the bot's file says of its strategy ("" if nothing)
-    matches: int
+    games: int                   # the games it played
+    matches: int                 # the same: its old name, kept
     wins: int
     draws: int
     win_rate: float
@@ -234,12 +235,12 @@ class Standing(_Json[dict]):
     data: dict = field(repr=False)
 
 
-STANDING_COLUMNS = (("AI", lambda r: r["name"]), ("matches", lambda r: r["matches"]),
+STANDING_COLUMNS = (("AI", lambda r: r["name"]), ("games", lambda r: r["matches"]),
                     ("wins", lambda r: r["wins"]), ("draws", lambda r: r["draws"]),
-                    ("win rate", lambda r: r["win_rate"]),
+                    ("win %", lambda r: round(100 * r["win_rate"], 1)),
                     ("95% interval", lambda r: "{:.3f}-{:.3f}".format(*r["win_ci"])),
                     ("mean rank", lambda r: r["mean_rank"]),
-                    ("failures", lambda r: r["erased"] + r["forfeits"] + r["load_errors"]),
+                    ("failed", lambda r: r["erased"] + r["forfeits"] + r["load_errors"]),
                     ("CPU s", lambda r: _rounded(r.get("mean_cpu_s"))),
                     ("own s", lambda r: _rounded(r.get("mean_own_s"))),
                     ("penalties", lambda r: "; ".join(r.get("penalties") or ())))

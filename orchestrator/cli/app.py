@@ -99,6 +99,42 @@ class _Commands(MutableMapping[str, click.Command]):
         return name in COMMANDS or name in self._made
 
 
+# Names people type for what another command does: the command line that does it.
+HINTS = {
+    "matchups": "arena results DB --matrix (who beats whom)",
+    "matrix": "arena results DB --matrix (who beats whom)",
+    "standings": "arena results DB --run ID (a run's standings)",
+    "leaderboard": "arena results DB --run ID (a run's standings)",
+    "ranking": "arena results DB --run ID (a run's standings)",
+    "rankings": "arena results DB --run ID (a run's standings)",
+    "elo": "arena results DB --run ID (a run's standings)",
+    "games": "arena results DB --games (every game; --bot NAME: one bot's)",
+    "lost": "arena results DB --games --bot NAME --lost",
+    "export": "arena results DB --export csv",
+    "csv": "arena results DB --export csv",
+    "site": "arena publish DB --out FOLDER",
+    "play": "arena run BOT... (one match)", "match": "arena run BOT... (one match)",
+    "test": "arena check BOT (the CI gate)", "validate": "arena check BOT (the CI gate)",
+    "sprt": "arena compare NEW OLD", "ladder": "arena serve",
+    "watch": "arena replay REPLAY", "view": "arena replay REPLAY",
+}
+
+
+def unknown_command(name: str) -> str:
+    """`No such command 'matchups'.` and what was likely meant, asked once: the command
+    line that does what the name says, else the commands spelled like it."""
+    import difflib  # noqa: PLC0415
+
+    said = f"No such command {name!r}."
+    hint = HINTS.get(name.lower())
+    if hint is not None:
+        return f"{said} For that, try: {hint}"
+    close = difflib.get_close_matches(name, list(COMMANDS), n=3, cutoff=0.6)
+    if close:
+        return f"{said} Did you mean {' or '.join(repr(c) for c in close)}?"
+    return f"{said} The commands: {', '.join(COMMANDS)} (arena --help says what each does)"
+
+
 class _Arena(TyperGroup):
     """The app's group: its commands made lazily, its help from the registries when shown."""
 
@@ -111,6 +147,15 @@ class _Arena(TyperGroup):
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         self.help = _about()
         super().format_help(ctx, formatter)
+
+    def resolve_command(self, ctx: click.Context,
+                        args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        """An unknown command is one error line that asks once what was meant (typer and
+        click each asked, in other words)."""
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and name not in self.commands:
+            raise click.UsageError(unknown_command(name), ctx)
+        return super().resolve_command(ctx, args)
 
 
 app = typer.Typer(

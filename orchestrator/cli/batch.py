@@ -162,16 +162,16 @@ def tournament(
     table = Table(title=shown_text(found.title))
     points = report["ranked_by"] == "points"
     scored = any(row.get("mean_score") is not None for row in report["players"])
-    for column in ("#", "AI", "matches", "points" if points else "wins",
-                   *(("mean score",) if scored else ()), "win rate",
-                   "mean rank", "Elo", "openskill", "ordinal", "CPU s", "own s", "failures"):
-        table.add_column(column, justify="left" if column in ("AI", "failures") else "right",
+    for column in ("#", "AI", "games", "points" if points else "wins",
+                   *(("mean score",) if scored else ()), "win",
+                   "mean rank", "Elo", "openskill", "ordinal", "CPU s", "own s", "failed"):
+        table.add_column(column, justify="left" if column in ("AI", "failed") else "right",
                          overflow="fold" if column == "AI" else "ellipsis")
     for i, row in enumerate(report["players"], start=1):
         failures = row["erased"] + row["forfeits"] + row["load_errors"]
         score = (f"{row['mean_score']:.2f}",) if scored else ()
         line = [str(i), shown_text(row["name"]), str(row["matches"]), str(row["wins"]),
-                *score, f"{row['win_rate']:.3f}", f"{row['mean_rank']:.2f}",
+                *score, f"{100 * row['win_rate']:.1f}", f"{row['mean_rank']:.2f}",
                 f"{row['elo']:.0f}",
                 f"{row['mu']:.1f} ± {row['sigma']:.1f}", f"{row['ordinal']:.1f}",
                 seconds(row.get("mean_cpu_s")), seconds(row.get("mean_own_s")),
@@ -182,9 +182,9 @@ def tournament(
     ranked = {"points": "points: 1 per game won (the seed ranks by them); ",
               "score": "mean score: per game (cave: gold + turns lasted; the seed ranks by "
                        "it); "}.get(report["ranked_by"], "")
-    out.print(f"[dim]{ranked}Elo: start {ELO_INITIAL:.0f}, K {ELO_K:.0f}; openskill: Plackett-Luce "
-              f"mu ± sigma, ordinal = mu - 3 sigma; {TIME_NOTE}; failures: erased, forfeit or "
-              f"not loaded (penalties above)[/dim]")
+    out.print(f"[dim]{ranked}win: wins in %; Elo: start {ELO_INITIAL:.0f}, K {ELO_K:.0f}; "
+              f"openskill: Plackett-Luce mu ± sigma, ordinal = mu - 3 sigma; {TIME_NOTE}; "
+              f"failed: erased, forfeit or not loaded (penalties above)[/dim]")
 
 
 # What the standings' time columns say (a dash: no game of a results file from before

@@ -38,8 +38,10 @@ def compare(
                                show_default=False),
     game: GameOption = DEFAULT_GAME,
     against: Optional[List[str]] = typer.Option(
-        None, "--against", help="Opponents for games of more players, comma-separated or "
-        "repeated: each pair seats NEW, then OLD, in one seat among them \\[default: none "
+        None, "--against", help="Opponents, comma-separated or repeated: each pair seats "
+        "NEW, then OLD, in one seat among them on one seed; in a two-player game, NEW, then "
+        "OLD, against one of them in the same seat, each opponent in both seats in turn "
+        "\\[default: none "
         f"for {names(lambda game: game.competition.head_to_head)} (NEW against OLD, seats "
         "swapped); else the game's first three samples].", show_default=False),
     elo0: float = typer.Option(0.0, help="H0: NEW is not better than this, in normalized "

@@ -44,8 +44,9 @@ def results(
     html: Optional[Path] = typer.Option(None, "--html", help="--matrix as a self-contained "
                                         "page: a heat map, the interval on hover, a cell's "
                                         "games on click.", show_default=False),
-    games: bool = typer.Option(False, "--games", help="List the games of --bot, each with "
-                               "the command that opens its replay."),
+    games: bool = typer.Option(False, "--games", help="List every game (its players by "
+                               "rank, result and score), or those of --bot, each with the "
+                               "command that opens its replay."),
     lost: bool = typer.Option(False, "--lost", help="--games: only those it lost."),
     vs: Optional[str] = typer.Option(None, "--vs", help="--games: only those against this "
                                      "bot.", show_default=False),
@@ -90,7 +91,7 @@ def results(
                 matchups_cmd.print_matrix(report)
             return
         if games:
-            report = matchups.games(store, bot, run_id, lost=lost, vs=vs, map=map)  # type: ignore[arg-type]  # bot: given (checked)
+            report = matchups.games(store, bot, run_id, lost=lost, vs=vs, map=map)
             if export is not None:
                 stored.check_export(export)
                 matchups_cmd.write_csv(*matchups.games_rows(report), output)

@@ -26,9 +26,10 @@ from orchestrator.cli.options import (
 )
 from orchestrator.games import DEFAULT_GAME, get_game
 from orchestrator.results import notes
+from orchestrator.results import score as score_words
 from orchestrator.results.match_result import MatchData
 from orchestrator.runner.bots import read_bot, shared_name_warnings
-from orchestrator.text import console, plural, seconds, shown_text
+from orchestrator.text import console, ended, plural, seconds, shown_text
 from orchestrator.views import replay as replay_view
 from orchestrator.views import turn_report
 from orchestrator.views.replay import html_path
@@ -161,8 +162,8 @@ def print_result(result: MatchData) -> None:
     """The human summary: a ranking table, then winner and runner-up."""
     game = get_game(result["game"])
     table = Table(title=shown_text(f"{result['game']} on {result['map']}, seed "
-                                   f"{result['seed']}: {plural(result['turns'], 'turn')}, ended by "
-                                   f"{result['end']}"))
+                                   f"{result['seed']}: {plural(result['turns'], 'turn')}, "
+                                   f"{ended(result['end'])}"))
     headers = ("rank", "AI", "status", *(name for name, _ in game.shown.columns), "heat", "CPU s",
                "own s", "MB", "note")
     for column in headers:
@@ -183,6 +184,9 @@ def print_result(result: MatchData) -> None:
               f"its calls' wall time less their wait for a CPU[/dim]")
     out.print(Text.assemble("Winner: ", shown_text(_placed(result, 0), "bold green"),
                             "   Runner-up: ", shown_text(_placed(result, 1), "bold")))
+    said = score_words.named(result["game"], result["players"])
+    if said:
+        out.print(Text.assemble("Score: ", shown_text(said, "bold")))
     if result["restarts"]:
         out.print(f"The match was replayed from turn 0 {result['restarts']} time(s) "
                   f"after erasing an AI.")

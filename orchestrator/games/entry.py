@@ -145,6 +145,13 @@ class Shown:
     called: str = ""                   # its short name in messages (default: title)
     turn: TellTurn | None = None       # --turns: a turn in its words (None: the replay's
                                        # rows and events as they are)
+    score: str = ""                    # the stat that is a match's score, read as `12–7`
+                                       # (orchestrator/results/score.py); "": none
+    seen_turns: bool = False           # turns named as the bots see them (rgkit's
+                                       # game.turn): frame N is the board of turn N, shown
+                                       # with what was decided on it (the replay's entry
+                                       # N + 1: its actions, notes and marks); else frame N
+                                       # shows turn N, played, with its entry's
 
 
 @dataclass(frozen=True)

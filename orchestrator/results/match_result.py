@@ -65,6 +65,8 @@ class MatchData(TypedDict):
     sandbox_missing: NotRequired[dict[str, str]]
     sandbox_note: NotRequired[str]
     jail_kills: NotRequired[list[JailKill]]
+    score: NotRequired[str]         # `arena run --json`, `api.play`: the game's score, by
+                                    # rank (results/score.py), for a game that keeps one
 
 
 class Played(TypedDict):

@@ -66,7 +66,13 @@ def _cut(text: str) -> str:
 
 
 def megabytes(count: int) -> str:
-    """`733 MB`, `1.0 MB`, `12 KB`, `80 bytes`: an amount of output (decimal units)."""
+    """`367 GB`, `1.2 GB`, `733 MB`, `1.0 MB`, `12 KB`, `80 bytes`: an amount of output
+    (decimal units), never past three figures before the point in one unit: 366,886 MB
+    read as 358 GB (issue 51)."""
+    for unit, size in (("TB", 10**12), ("GB", 10**9)):
+        if count >= size:
+            return f"{count / size:.1f} {unit}" if count < 10 * size else \
+                f"{count / size:,.0f} {unit}"
     if count >= 10_000_000:
         return f"{count / 1e6:.0f} MB"
     if count >= 1_000_000:
@@ -104,14 +110,16 @@ def _said(word: str, parts: list[str]) -> str:
 
 
 def outcome(player: Mapping[str, Any]) -> str:
-    """`erased (cpu time limit, turn 1)`, `erased (memory limit, turn 2, 93 MB)`,
-    `forfeit (...)`, `not loaded (...)`; "" for an AI that finished."""
+    """`erased (cpu time limit, turn 1)`, `erased (memory limit: an allocation went past
+    the 512 MB cap, turn 2, peak 93 MB)`, `forfeit (...)`, `not loaded (...)`; "" for an AI
+    that finished. The reason names the figure hit; the peak is the most it was seen
+    holding, which a refused allocation never reached."""
     found = _outcome_parts(player)
     if found is None:
         return ""
     word, parts = found
     memory = erase_memory(player)
-    return _said(word, parts + ([f"{memory:.0f} MB"] if memory is not None else []))
+    return _said(word, parts + ([f"peak {memory:.0f} MB"] if memory is not None else []))
 
 
 def overheats(player: Mapping[str, Any]) -> str:
@@ -252,7 +260,7 @@ class Penalties:
         for (word, parts), count in self.outcomes.most_common():
             memory = self.memory.get((word, parts))
             held = [] if memory is None else [
-                f"{'' if count == 1 else 'up to '}{memory:.0f} MB"]
+                f"peak {'' if count == 1 else 'up to '}{memory:.0f} MB"]
             said.append(f"{count} x {_said(word, [*parts, *held])}")
         if self.overheats:
             said.append(f"{plural(self.overheats, 'overheat')} in "

@@ -70,7 +70,9 @@ class Tally:
             n = row["matches"]
             players.append({
                 "name": row["name"], "bot": row["bot"], "sha256": row["sha256"],
-                "description": row["description"], "matches": n,
+                "description": row["description"], "games": n,
+                "matches": n,                  # the old name of "games", kept
+
                 "wins": row["wins"], "draws": row["draws"],
                 "win_rate": round(row["wins"] / n, 4),
                 "win_ci": [round(x, 4) for x in wilson(row["wins"], n)],

@@ -49,6 +49,9 @@ class BotFile:
 _SOURCE_LANGUAGES = ("", ".py")     # a file the parser may read as Python for its docstring
 
 
+NAME_CHARS = 40                 # a bot's declared name, at most (cut: its last is "…")
+
+
 def declared_name(source: bytes, fallback: str) -> str:
     """The bot's module-level `name = '...'`, read without running the bot."""
     tree = parsed(source)
@@ -64,7 +67,11 @@ def declared_name(source: bytes, fallback: str) -> str:
             if isinstance(value, str) and value.strip():
                 # A lone surrogate ('\udc80') fits no encoding, so no pipe, file or
                 # terminal: it is kept as its escape. Controls are made safe where shown.
-                return value.strip()[:40].encode("utf-8", "backslashreplace").decode()
+                # Past NAME_CHARS, cut with a mark that it was cut.
+                value = value.strip()
+                if len(value) > NAME_CHARS:
+                    value = value[:NAME_CHARS - 1] + "…"
+                return value.encode("utf-8", "backslashreplace").decode()
     return fallback
 
 

@@ -257,6 +257,8 @@ def verdict(result: MatchData, bot: BotFile, max_overheat_share: float, output_c
         failure = failure_kind(me["status"], me["reason"] or "")
         where = f" (turn {me['turn']})" if me["turn"] else ""
         detail = me["reason"] or ""
+        # The kind said once: `hang: wall time limit`, not `hang: wall time limit (hang)`.
+        detail = detail.removesuffix(f" ({failure})")
         reason = (detail if detail.startswith(failure) else f"{failure}: {detail}") + where
     elif faults := {k: n for k, n in (stats.get("faults") or {}).items()
                     if k in PROGRAM_FAULTS}:

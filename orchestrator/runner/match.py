@@ -23,6 +23,7 @@ from orchestrator.replay import file as replay
 from orchestrator.results.match_result import MatchData, PlayerData
 from orchestrator.runner import jail_result
 from orchestrator.runner.bots import BotFile, unique_names
+from sandbox.isolation import CGROUP_SLACK_MB
 from sandbox.limits import Limits
 from sandbox.modes import IN_JAIL, get_mode
 from sandbox.players import Players, as_usage
@@ -297,7 +298,8 @@ class _Attempt:
             for i, reason in players.failed.items():
                 # A forfeit game keeps the seat, and the match ends before it starts.
                 seat = playing[i] if forfeits else playing.pop(i)
-                seat.status, seat.reason = "load_error", _hinted(reason, seat.bot, spec.game)
+                seat.status = "load_error"
+                seat.reason = _hinted(memory_words(reason, spec), seat.bot, spec.game)
             lineup = sorted(playing)                       # match-local index -> seat index
             local_names = [playing[i].name for i in lineup]
             match = self._new_match(local_names)
@@ -343,7 +345,7 @@ class _Attempt:
                         if local in keeper.cut:
                             _warn(playing[i], debug_marks.CUT_WARNING)
                 for i, reason in failed.items():
-                    _fail(playing[i], reason, match, spec.game, forfeits)
+                    _fail(playing[i], memory_words(reason, spec), match, spec.game, forfeits)
                 if failed and forfeits:
                     forfeited = True           # the match ends here; the failed AI loses
                     break
@@ -436,6 +438,34 @@ def _fail(seat: Seat, reason: str, match: Match, game: str, forfeits: bool) -> N
 
 
 LATE_LOAD_ERROR = "load_error: "
+# The sandbox's words for a memory erase (sandbox/botlib/_runtime.py, host.py, matchjail.py):
+# an allocation refused (a MemoryError), memory held past the alarm (the peak RSS), or the
+# memory cgroup's OOM kill.
+MEMORY, ALLOCATION, CGROUP = "memory limit", ": an allocation failed", " (memory cgroup)"
+
+
+def memory_words(reason: str, spec: MatchSpec) -> str:
+    """A memory erase's reason with the figure the AI hit, which the peak it was seen
+    holding is not (a refused 2 GiB allocation leaves a 14 MB peak): `memory limit: an
+    allocation went past the 512 MB cap`, `memory limit: held over 410 MB (80 % of the
+    512 MB cap)`. Other reasons, and `--sandbox off`'s (no cap), as they are."""
+    limits = spec.limits
+    if not reason.startswith(MEMORY) or limits is None or spec.sandbox == "off":
+        return reason
+    rest = reason.removeprefix(MEMORY)
+    at_import = " at import" if rest.endswith(" at import") else ""
+    rest = rest.removesuffix(" at import")
+    cap = limits.memory_mb
+    if rest == ALLOCATION:
+        said = f": an allocation went past the {cap} MB cap"
+    elif rest == CGROUP:
+        said = f" (memory cgroup): held over {cap + CGROUP_SLACK_MB} MB"
+    elif rest == "":
+        said = (f": held over {cap * limits.memory_alarm:.0f} MB "
+                f"({limits.memory_alarm * 100:.0f} % of the {cap} MB cap)")
+    else:
+        return reason
+    return f"{MEMORY}{said}{at_import}"
 
 
 def _hinted(reason: str, bot: BotFile, game: str) -> str:

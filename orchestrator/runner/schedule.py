@@ -182,16 +182,23 @@ def plan_compare(setup: Setup, new: BotFile, old: BotFile, against: list[BotFile
     """`arena compare`'s games, two per pair, pair k on seed first_seed + k.
 
     Without opponents: NEW against OLD, then OLD against NEW (seats swapped). With them:
-    NEW in one seat among the opponents, then OLD in that seat; the seat turns with k.
+    NEW in one seat among the opponents, then OLD in that seat; the seat turns with k. In
+    a two-player game with opponents (a pool): NEW against one opponent, then OLD against
+    it, in the same seat on the same seed; pair k meets opponent (k mod 2m) // 2 of the
+    m, in seat k mod 2, so that every 2m pairs (a round) meet each in both seats.
     Entrants: 0 is NEW, 1 is OLD, 2... the opponents.
     """
     bots = entrants([new, old, *against])
-    _check_lineup(setup.game, 1 + len(against) if against else 2)
+    pool = setup.game.players == 2 and bool(against)
+    _check_lineup(setup.game, 2 if pool else 1 + len(against) if against else 2)
     lineups: list[tuple[list[BotFile], int, list[int]]] = []
     others = list(range(2, len(bots)))
     for k in range(pairs):
         seed = first_seed + k
-        if not others:
+        if pool:
+            rival, seat = others[(k % (2 * len(others))) // 2], k % 2
+            seatings = [[who, rival] if seat == 0 else [rival, who] for who in (0, 1)]
+        elif not others:
             seatings = [[0, 1], [1, 0]]
         else:
             seat = k % (len(others) + 1)

@@ -124,7 +124,7 @@ def tournament(bots: Sequence[Path], settings: MatchSettings, shape: TournamentF
     report |= note | {"first_seed": first_seed}
     store.close()
     return report, (f"tournament ({format}): {report['matches']} "
-                    f"matches of {setup.game.name}, first seed {first_seed}, sandbox {shown} "
+                    f"games of {setup.game.name}, first seed {first_seed}, sandbox {shown} "
                     f"({skipped} already in {store.path})")
 
 

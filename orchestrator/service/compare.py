@@ -7,7 +7,10 @@ the mean score (orchestrator/results/betting.py), which ends a rout in a few pai
 its share of alpha and beta (betting.split). A third verdict needs no statistics: when
 NEW and OLD have played the same moves in every game of the first `IDENTICAL_PAIRS`
 pairs, they are "identical". Pair k is two games on seed first+k: NEW and OLD with the
-seats swapped (two-player games), or NEW, then OLD, in one seat among the same opponents.
+seats swapped (two-player games), or NEW, then OLD, in one seat among the same opponents;
+in a two-player game with opponents (a pool), NEW against one of them, then OLD against
+it in the same seat, the pair scored by NEW's points less OLD's, and the tests decide
+only at the end of a round (every opponent met in both seats: docs/compare.md).
 The tests read the pairs in schedule order, one at a time,
 and only a prefix of finished pairs: its verdict depends on the games' outcomes alone,
 never on which worker finished first. Pairs still running when it decides are finished
@@ -25,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, List, Mapping, Optional, Sequen
 from engine import InputError
 from engine.lazy import lazy_import
 from orchestrator import arguments
-from orchestrator.games import get_game
+from orchestrator.games import GAMES, get_game
 from orchestrator.results import betting, sprt
 from orchestrator.results.store import Store, WriteFailed, digest
 from orchestrator.runner import execute
@@ -75,6 +78,9 @@ class Test:
     counts: np.ndarray = field(init=False)
     llr: float = 0.0
     wealth: tuple[float, float] = (0.0, 0.0)   # log-wealth against H0, against H1
+    round_pairs: int = 1                    # the tests decide only after a whole number
+                                            # of these (a pool's round: each opponent in
+                                            # each seat)
     alike: int = 0                          # leading pairs of the same moves
     verdict: str = ""                       # H1, H0, identical, or "" (go on)
     decided_by: str = ""                    # gsprt, betting or moves
@@ -101,6 +107,8 @@ class Test:
         bet, up, down = betting.verdict(self.counts, self.elo0, self.elo1, self.alpha,
                                         self.beta, self.model)
         self.wealth = (up, down)
+        if self.pairs % self.round_pairs:
+            return                  # mid-round: the pool's mix is not whole yet
         if said:
             self.verdict, self.decided_by = said, "gsprt"
         elif bet:
@@ -148,12 +156,16 @@ def same_moves(first: Mapping[str, Any], second: Mapping[str, Any]) -> bool:
 
 
 def pair_outcome(first: Mapping[str, Any], second: Mapping[str, Any],
-                 seat: int | None) -> int:
+                 seat: int | None, pool: bool = False) -> int:
     """The pair's class: NEW's points x 2 (0..4) without opponents (NEW sat in seat 0,
-    then 1); with them (NEW, then OLD, in `seat`), 2 if NEW finished better, 1 as well, 0
-    worse."""
+    then 1); against a pool (a two-player game: NEW, then OLD, against one opponent in
+    `seat`), 2 + 2 x (NEW's points - OLD's) (0..4: OLD won and NEW lost .. the reverse);
+    with opponents in a game of more players (NEW, then OLD, in `seat`), 2 if NEW
+    finished better, 1 as well, 0 worse."""
     if seat is None:
         return round(2 * (_points(first, 0) + _points(second, 1)))
+    if pool:
+        return round(2 + 2 * (_points(first, seat) - _points(second, seat)))
     new, old = _finish(first, seat), _finish(second, seat)
     return 2 if new < old else 1 if new == old else 0
 
@@ -169,6 +181,7 @@ class Comparison:
     test: Test
     planned: list[Planned]
     seats: list[int | None]
+    pool: bool
     results: dict[str, Mapping[str, Any]]
     store: Store
     run_id: str
@@ -200,15 +213,22 @@ def start(new: Path, old: Path, against: Optional[List[str]], bounds: CompareBou
     name = setup.game.name
     new_bot, old_bot = (read_bot(b, name) for b in (new, old))
     opponents = _opponents(name, against)
-    pairs = max_games // 2
+    pool = setup.game.players == 2 and bool(opponents)
+    round_pairs = 2 * len(opponents) if pool else 1
+    pairs = max_games // 2 // round_pairs * round_pairs
+    if not pairs:
+        raise InputError(f"--max-games {max_games}: {len(opponents)} opponents need at least "
+                         f"{2 * round_pairs} games (each opponent met by NEW and by OLD in "
+                         f"both seats)")
     args = {"bots": [b.path for b in (new_bot, old_bot, *opponents)], "max_games": max_games,
             "map": setup.map_path.name, "rules": setup.rules.as_dict(),
             "sandbox": sandbox, "test": [elo0, elo1, alpha, beta, model]}
     seed = first_seed_for("compare", results_path(db, setup.game), args, seed, max(pairs, 1))
     args["first_seed"] = seed
     planned = plan_compare(setup, new_bot, old_bot, opponents, pairs, seed)
-    seats = [None if not opponents else k % (len(opponents) + 1) for k in range(pairs)]
-    test = Test(elo0, elo1, alpha, beta, model, 3 if opponents else 5)
+    seats = seats_of(pairs, len(opponents), pool)
+    test = Test(elo0, elo1, alpha, beta, model, 3 if opponents and not pool else 5,
+                round_pairs=round_pairs)
     workers = workers_for(backend, workers)
     store = Store(results_path(db, setup.game))
     ids = [p.match_id for p in planned]
@@ -219,9 +239,9 @@ def start(new: Path, old: Path, against: Optional[List[str]], bounds: CompareBou
         raise stopped_writing(exc, store, run_id, len(planned), "games") from None
     results: dict[str, Mapping[str, Any]] = {m["id"]: m for m in store.iter_run_results(run_id)}
     skipped = len(results)
-    _advance(test, planned, seats, results)
+    _advance(test, planned, seats, results, pool)
     return Comparison(setup=setup, new=new_bot, old=old_bot, opponents=opponents, test=test,
-                      planned=planned, seats=seats, results=results, store=store,
+                      planned=planned, seats=seats, pool=pool, results=results, store=store,
                       run_id=run_id, skipped=skipped, backend=backend, workers=workers,
                       address=run.address)
 
@@ -234,7 +254,8 @@ def finish(found: Comparison, watch: Watch = unwatched) -> dict[str, Any]:
     if not test.verdict and test.pairs < pairs:
         series = Series(planned, store.scratch(found.results))
         try:
-            _play(series, test, planned, seats=found.seats, results=found.results,
+            _play(series, test, planned, seats=found.seats, pool=found.pool,
+                  results=found.results,
                   store=store, backend=found.backend, workers=found.workers,
                   address=found.address, watch=watch)
         except KeyboardInterrupt:
@@ -246,7 +267,7 @@ def finish(found: Comparison, watch: Watch = unwatched) -> dict[str, Any]:
         except WriteFailed as exc:
             raise stopped_writing(exc, store, found.run_id, len(planned), "games"
                                   ) from None
-    report = _report(test, planned, found.results, found.skipped, store.path)
+    report = _report(test, planned, found.results, found.skipped, store.path, found.pool)
     sandbox = found.setup.sandbox
     report["sandbox"] = sandbox
     report |= sandbox_shown(sandbox, found.setup.game,
@@ -257,12 +278,17 @@ def finish(found: Comparison, watch: Watch = unwatched) -> dict[str, Any]:
     return report
 
 
+def seats_of(pairs: int, opponents: int, pool: bool) -> list[int | None]:
+    """NEW's seat in each pair: none (NEW against OLD, both seats), the pool's (seat k mod
+    2, plan_compare), or the seat that turns among the opponents'."""
+    if not opponents:
+        return [None] * pairs
+    return [k % 2 if pool else k % (opponents + 1) for k in range(pairs)]
+
+
 def _opponents(game: str, against: Optional[List[str]]) -> list[BotFile]:
     found = get_game(game)
     names = [n.strip() for item in against or () for n in item.split(",") if n.strip()]
-    if found.players == 2 and names:
-        raise InputError(f"--against: {found.shown.called or found.title} is for 2 players "
-                         f"(NEW against OLD)")
     if not names and found.competition.head_to_head:
         return []
     if not names:
@@ -271,7 +297,7 @@ def _opponents(game: str, against: Optional[List[str]]) -> list[BotFile]:
 
 
 def _advance(test: Test, planned: Sequence[Planned | _Stored], seats: list[int | None],
-             results: dict[str, Mapping[str, Any]]) -> None:
+             results: dict[str, Mapping[str, Any]], pool: bool) -> None:
     """Count the finished pairs that follow the counted ones, in order, until the test
     decides or a pair is not finished."""
     while not test.verdict and 2 * test.pairs + 1 < len(planned):
@@ -279,13 +305,13 @@ def _advance(test: Test, planned: Sequence[Planned | _Stored], seats: list[int |
         first, second = planned[2 * k].match_id, planned[2 * k + 1].match_id
         if first not in results or second not in results:
             return
-        test.add(pair_outcome(results[first], results[second], seats[k]),
+        test.add(pair_outcome(results[first], results[second], seats[k], pool),
                  same_moves(results[first], results[second]))
 
 
 def _play(series: Series, test: Test, planned: list[Planned], seats: list[int | None],
-          results: dict[str, Mapping[str, Any]], store: Store, backend: str, workers: int,
-          address: Optional[str], watch: Watch) -> None:
+          pool: bool, results: dict[str, Mapping[str, Any]], store: Store, backend: str,
+          workers: int, address: Optional[str], watch: Watch) -> None:
     with watch(test) as update:
         capacity = workers if backend == "dask" else None
         for item, outcome in execute.run(series, backend, workers, address,
@@ -296,14 +322,14 @@ def _play(series: Series, test: Test, planned: list[Planned], seats: list[int | 
                             record_of(item.spec))
             results[item.match_id] = outcome["result"]
             if not test.verdict:
-                _advance(test, planned, seats, results)
+                _advance(test, planned, seats, results, pool)
                 update()
                 if test.verdict:
                     series.waiting.clear()            # the games in flight finish, uncounted
 
 
 def _report(test: Test, planned: Sequence[Planned | _Stored], results: dict[str, Mapping[str, Any]],
-            skipped: int, db: Path) -> dict[str, Any]:
+            skipped: int, db: Path, pool: bool) -> dict[str, Any]:
     found = sprt.estimate(test.counts)
     counted = 2 * test.pairs
     finished = {p.ordinal for p in planned if p.match_id in results}
@@ -320,7 +346,10 @@ def _report(test: Test, planned: Sequence[Planned | _Stored], results: dict[str,
         "wealth_bounds": [round(math.log(1 / bet_alpha), 4), round(math.log(1 / bet_beta), 4)],
         "elo_shown": elo_shown(test.counts, found),
         "counts": test.counts.tolist(),
-        "outcomes": "pentanomial" if test.classes == 5 else "pair won (trinomial)",
+        "outcomes": ("NEW's points less OLD's against the pool (pentanomial)" if pool
+                     else "pentanomial" if test.classes == 5 else "pair won (trinomial)"),
+        "design": ("pool" if pool else "head-to-head" if test.classes == 5 else "seat"),
+        "round_pairs": test.round_pairs,
         "model": test.model, "elo0": test.elo0, "elo1": test.elo1, "alpha": test.alpha,
         "beta": test.beta, "max_games": len(planned),
         "uncounted": sum(1 for o in finished if o >= counted), "skipped": skipped,
@@ -343,14 +372,17 @@ def stored_report(run: dict[str, Any], matches: list[dict[str, Any]], db: Path) 
     _check_stored(run, db)
     new, old, *against = run["args"]["bots"]
     elo0, elo1, alpha, beta, model = run["args"]["test"][:5]
-    test = Test(elo0, elo1, alpha, beta, model, 3 if against else 5)
+    found = GAMES.get(run["game"])
+    pool = found is not None and found.players == 2 and bool(against)
+    test = Test(elo0, elo1, alpha, beta, model, 3 if against and not pool else 5,
+                round_pairs=2 * len(against) if pool else 1)
     ids = {m["ordinal"]: m["id"] for m in matches}
     planned = [_Stored(i, ids.get(i, f"unplayed-{i}")) for i in range(run["planned"])]
     pairs = run["planned"] // 2
-    seats = [None if not against else k % (len(against) + 1) for k in range(pairs)]
+    seats = seats_of(pairs, len(against), pool)
     results: dict[str, Mapping[str, Any]] = {m["id"]: m for m in matches}
-    _advance(test, planned, seats, results)
-    report = _report(test, planned, results, 0, db)
+    _advance(test, planned, seats, results, pool)
+    report = _report(test, planned, results, 0, db, pool)
     return report | {"game": run["game"], "new": new, "old": old, "against": against,
                      "sandbox": run["args"].get("sandbox")}
 

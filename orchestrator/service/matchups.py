@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from engine import InputError
-from orchestrator.results import penalties
+from orchestrator.results import penalties, score
 from orchestrator.results.stats import wilson
 from orchestrator.results.store import Store
 from orchestrator.service.values import check_choice
-from orchestrator.text import shown
+from orchestrator.text import ended, shown
 
 SPLITS = ("map", "seat")
 COLUMNS = ("entrant", "opponent", "games", "wins", "draws", "losses", "win_rate", "ci_low",
@@ -248,12 +248,13 @@ class Kept:
         return f"arena replay {shlex.quote(target)}"
 
 
-def games(store: Store, bot: str, run_id: str | None = None, lost: bool = False,
+def games(store: Store, bot: str | None, run_id: str | None = None, lost: bool = False,
           vs: str | None = None, map: str | None = None) -> dict[str, Any]:
     """The games of the entrant `bot` (of one run, or the whole file), those it lost with
-    `lost`, against `vs`, on `map`: each with its id, seed, map, opponents, result, rank,
-    turn of elimination, its CPU and own seconds (own: None in a results file from before
-    own times) and the command that opens it."""
+    `lost`, against `vs`, on `map`: each with its id, seed, map, opponents, result, score,
+    rank, turn of elimination, its CPU and own seconds (own: None in a results file from
+    before own times) and the command that opens it. Without `bot`: every game, once
+    (`every_game`)."""
     matches = list(selected(store, run_id, map))
     if map is not None and not matches:
         _no_such_map(store, run_id, map)
@@ -262,6 +263,8 @@ def games(store: Store, bot: str, run_id: str | None = None, lost: bool = False,
         for p in match["players"]:
             entrants.key(p)
     labels = entrants.labels()
+    if bot is None:
+        return every_game(store, matches, entrants, labels, run_id, map)
     chosen = _chosen(bot, labels)
     opponents_named = _chosen(vs, labels, "--vs") if vs is not None else None
     rows = []
@@ -283,7 +286,8 @@ def games(store: Store, bot: str, run_id: str | None = None, lost: bool = False,
             rows.append({"match": match["id"], "seed": match["seed"], "map": match["map"],
                          "bot": labels[entrants.key(me)], "seat": me["seat"],
                          "opponents": [labels[entrants.key(p)] for p in others],
-                         "result": result, "rank": me["rank"], "of": len(players),
+                         "result": result, "score": score.said(match["game"], players, me),
+                         "rank": me["rank"], "of": len(players),
                          "status": me["status"], "outcome": penalties.outcome(me),
                          "penalties": penalties.lines(me), "eliminated": elimination_turn(me),
                          "turns": match["turns"], "cpu_s": me["cpu_s"],
@@ -292,16 +296,44 @@ def games(store: Store, bot: str, run_id: str | None = None, lost: bool = False,
             "map": map, "played": played, "games": rows}
 
 
-GAME_COLUMNS = ("match", "seed", "map", "bot", "seat", "opponents", "result", "outcome", "rank",
-                "of", "eliminated", "turns", "cpu_s", "own_s", "penalties", "open")
+def every_game(store: Store, matches: list[dict[str, Any]], entrants: Entrants,
+               labels: dict[tuple[str, str], str], run_id: str | None,
+               map: str | None) -> dict[str, Any]:
+    """Every game once (`--games` without `--bot`): its players by rank, who won (or a
+    draw), its score, how it ended, each player's penalties and the command that opens it."""
+    kept = Kept(store.path)
+    rows = []
+    for match in matches:
+        players = sorted(match["players"], key=lambda p: (p["rank"], p["seat"]))
+        names = [labels[entrants.key(p)] for p in players]
+        first = [name for p, name in zip(players, names, strict=True) if p["rank"] == 1]
+        result = "draw" if score.draw(players) else \
+            f"{' = '.join(first)} won" if first else "no winner"
+        rows.append({"match": match["id"], "seed": match["seed"], "map": match["map"],
+                     "players": names, "result": result,
+                     "score": score.said(match["game"], players), "turns": match["turns"],
+                     "end": ended(match["end"]),
+                     "penalties": [f"{name}: {line}" for p, name in zip(players, names, strict=True)
+                                   for line in penalties.lines(p)],
+                     "open": kept.command(match)})
+    return {"db": str(store.path), "run": run_id, "bot": None, "lost": False, "vs": None,
+            "map": map, "played": len(rows), "games": rows}
+
+
+GAME_COLUMNS = ("match", "seed", "map", "bot", "seat", "opponents", "result", "score",
+                "outcome", "rank", "of", "eliminated", "turns", "cpu_s", "own_s", "penalties",
+                "open")
+EVERY_GAME_COLUMNS = ("match", "seed", "map", "players", "result", "score", "turns", "end",
+                      "penalties", "open")
 
 
 def games_rows(report: dict[str, Any]) -> tuple[list[str], list[tuple[Any, ...]]]:
     """`games`' rows for CSV (`arena results --games --export csv`): lists joined by "; ",
     an own time the file did not keep empty."""
-    return list(GAME_COLUMNS), [
+    columns = GAME_COLUMNS if report["bot"] is not None else EVERY_GAME_COLUMNS
+    return list(columns), [
         tuple("; ".join(row[c]) if isinstance(row[c], list) else "" if row[c] is None
-              and c == "own_s" else row[c] for c in GAME_COLUMNS)
+              and c == "own_s" else row[c] for c in columns)
         for row in report["games"]]
 
 

@@ -57,14 +57,14 @@ from orchestrator import host_files
 from orchestrator.games import GAMES, get_game
 from orchestrator.replay import debug
 from orchestrator.replay import file as replay
-from orchestrator.results import penalties
+from orchestrator.results import penalties, score
 from orchestrator.results.store import Store
 from orchestrator.service import matchups
 from orchestrator.service.batch import tournament_report
 from orchestrator.service.matchups import Kept
 from orchestrator.service.results import open_results, results_file
 from orchestrator.service.stored_replay import replay_path
-from orchestrator.text import shown
+from orchestrator.text import ended, shown
 from orchestrator.views import matrix_page
 from orchestrator.views import replay as replay_view
 from sandbox import modes
@@ -417,10 +417,13 @@ class _Site:
             + (f' <span class="bad">({esc(p["status"])})</span>' if p["status"] != "ok"
                else "")
             for p in sorted(match["players"], key=lambda p: (p["rank"], p["seat"])))
+        said = score.said(match["game"], match["players"])
+        if said:
+            players += f' <span class="score">({esc(said)})</span>'
         return (f'<tr><td><a href="{up}matches/{number}.html">{number}</a></td>{place}'
                 f'<td><code>{esc(match["id"][:10])}</code></td><td>{esc(match["map"])}</td>'
                 f'<td class="n">{esc(match["seed"])}</td><td class="n">{match["turns"]}</td>'
-                f'<td>{esc(match["end"])}</td><td>{players}</td></tr>')
+                f'<td>{esc(ended(match["end"]))}</td><td>{players}</td></tr>')
 
     def write_entrant(self, e: Entrant) -> None:
         r = e.standing
@@ -481,6 +484,7 @@ class _Site:
             f'<td class="n">{p["overheats"]}</td><td class="n">{p["cpu_s"]:.2f}</td>'
             f'<td class="n">{_num(p.get("own_s"), 2)}</td></tr>'
             for p in sorted(match["players"], key=lambda p: (p["rank"], p["seat"])))
+        score_line = score.named(match["game"], match["players"])
         stored = f"{self.db.name}:{match['id']}"
         again = [(f"In the folder that holds the results file <code>{esc(self.db.name)}</code> "
                   f"(the game master's), its replay:", f"arena replay {shlex.quote(stored)}")]
@@ -490,8 +494,9 @@ class _Site:
                           "again:", run_command(record)))
         head = (f'<h1>Match {number}: {esc(match["game"])} on {esc(match["map"])}</h1>\n'
                 f'<p>Seed <code>{esc(match["seed"])}</code>, engine {esc(version)}, '
-                f'{match["turns"]} turns, ended by {esc(match["end"])}; id '
+                f'{match["turns"]} turns, {esc(ended(match["end"]))}; id '
                 f'<code>{esc(match["id"])}</code>.</p>\n'
+                + (f'<p class="score">Score: {esc(score_line)}</p>\n' if score_line else "") +
                 f'<table><thead><tr><th>rank</th><th>AI</th><th>status</th><th>penalty</th>'
                 f'<th>overheats</th><th>CPU s</th><th>own s</th></tr></thead>'
                 f'<tbody>{players}</tbody></table>\n<p class="dim">{OWN_NOTE}.</p>\n'

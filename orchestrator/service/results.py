@@ -102,8 +102,8 @@ def check_results_options(*, matrix: bool, games: bool, by: str | None, bot: str
     """Each option of `arena results` with the view it belongs to."""
     if matrix and games:
         raise InputError("--matrix and --games: choose one")
-    if games and bot is None:
-        raise InputError("--games needs --bot NAME: whose games")
+    if games and bot is None and (lost or vs):
+        raise InputError(f"{'--lost' if lost else '--vs'} needs --bot NAME: whose games")
     for given, option, needs in ((by, "--by", matrix), (html, "--html", matrix),
                                  (lost, "--lost", games), (vs, "--vs", games),
                                  (bot, "--bot", matrix or games),

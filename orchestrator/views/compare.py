@@ -73,6 +73,8 @@ def print_report(report: dict, new: str, old: str) -> None:
     names = ("0", "½", "1", "1½", "2") if len(report["counts"]) == 5 else (
         "worse", "as well", "better")
     label = "pair points" if len(report["counts"]) == 5 else "new finished"
+    if report.get("design") == "pool":           # NEW's points less OLD's, same opponent
+        names, label = ("-1", "-½", "0", "+½", "+1"), "new's points less old's"
     table.add_row(label, ", ".join(f"{n}: {c}" for n, c in zip(names, report["counts"],
                                                                strict=True)))
     table.add_row("results", shown_text(report["db"]))

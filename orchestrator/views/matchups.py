@@ -60,9 +60,14 @@ def print_games(report: dict) -> None:
     if not report["games"]:
         out.print(shown_text(_none_listed(report, chosen)), soft_wrap=True)
         return
+    if report["bot"] is None:
+        _print_every_game(report)
+        return
+    scored = any(row.get("score") for row in report["games"])
     table = Table(title=shown_text(f"{what} of {report['bot']}{chosen}"))
-    for column in ("match", "seed", "map", "seat", "opponents", "result", "out at", "turns",
-                   "CPU s", "own s", "penalties"):
+    for column in ("match", "seed", "map", "seat", "opponents", "result",
+                   *(("score",) if scored else ()), "out at", "turns", "CPU s", "own s",
+                   "penalties"):
         table.add_column(column, justify="right" if column in ("seed", "seat", "out at",
                                                                 "turns", "CPU s", "own s")
                          else "left", overflow="fold")
@@ -73,6 +78,7 @@ def print_games(report: dict) -> None:
             # An erased or forfeited game says so, and why: never just "lost".
             shown_text(f"{row.get('outcome') or row['result']} ({row['rank']} of "
                        f"{row['of']})"),
+            *((shown_text(row["score"]),) if scored else ()),
             "" if row["eliminated"] is None else str(row["eliminated"]),
             str(row["turns"]), seconds(row.get("cpu_s")), seconds(row.get("own_s")),
             shown_text("; ".join(p for p in row.get("penalties") or ()
@@ -87,6 +93,29 @@ def print_games(report: dict) -> None:
                          f"their wait for a CPU"), style="dim")
 
 
+def _print_every_game(report: dict) -> None:
+    """Every game of the file (`--games` without `--bot`), once each."""
+    scored = any(row.get("score") for row in report["games"])
+    chosen = f" on {report['map']}" if report["map"] else ""
+    table = Table(title=shown_text(f"games of {report['db']}{chosen}"))
+    for column in ("match", "seed", "map", "players, by rank", "result",
+                   *(("score",) if scored else ()), "turns", "end", "penalties"):
+        table.add_column(column, justify="right" if column in ("seed", "turns") else "left",
+                         overflow="fold")
+    for row in report["games"]:
+        cells: list[RenderableType] = [
+            shown_text(row["match"])[:12], str(row["seed"]), shown_text(row["map"]),
+            shown_text(", ".join(row["players"])), shown_text(row["result"]),
+            *((shown_text(row["score"]),) if scored else ()), str(row["turns"]),
+            shown_text(row["end"]), shown_text("; ".join(row["penalties"]))]
+        table.add_row(*cells)
+    out.print(table)
+    for row in report["games"]:
+        out.print(shown_text(f"{row['match'][:12]}  {row['open']}"), soft_wrap=True)
+    out.print(shown_text(f"{plural(len(report['games']), 'game')}; --bot NAME lists one "
+                         f"bot's, with its place and the turn it was out"), style="dim")
+
+
 def _none_listed(report: dict, chosen: str) -> str:
     """What `--games` says instead of an empty table: the bot won or drew every game it
     played (with --lost), or played none of those chosen."""
@@ -94,6 +123,8 @@ def _none_listed(report: dict, chosen: str) -> str:
     if report["lost"] and played:
         return (f"{report['bot']} lost none of its {played} game{'s' * (played != 1)}"
                 f"{chosen} in {report['db']}: drop --lost to list them")
+    if report["bot"] is None:
+        return f"no game{chosen} in {report['db']}"
     return f"{report['bot']} played no game{chosen} in {report['db']}"
 
 

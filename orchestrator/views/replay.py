@@ -189,10 +189,20 @@ MOST_LINE_SQUARES = 64         # squares of one drawn line
 
 
 def turn_marks(data: dict, turn: int) -> dict[int, dict]:
-    """{AI index: its debug marks} made deciding the turn that frame `turn` shows."""
-    if turn <= 0 or debug.SECTION not in data or turn > len(data["turns"]):
+    """{AI index: its debug marks} made deciding the turn that frame `turn` shows: the
+    turn played into it, or, in a game that names turns as its bots see them (Robot
+    Game's `game.turn`), the turn decided on its board (a note made at game.turn 50 is
+    shown on frame 50, the board the bot saw)."""
+    entry = turn + 1 if seen_turns(data) else turn
+    if entry <= 0 or debug.SECTION not in data or entry > len(data["turns"]):
         return {}
-    return debug.turn_marks(data, data["turns"][turn - 1]["turn"])
+    return debug.turn_marks(data, data["turns"][entry - 1]["turn"])
+
+
+def seen_turns(data: dict) -> bool:
+    """Whether the replay's game names turns as its bots see them (`Shown.seen_turns`)."""
+    found = GAMES.get(data.get("game")) if isinstance(data.get("game"), str) else None
+    return bool(found and found.shown.seen_turns)
 
 
 def marked_squares(found: dict[int, dict]) -> dict[tuple[int, int], str]:
@@ -271,8 +281,11 @@ def screen(data: dict, frames: Sequence[Any] | replay.Frames, turn: int, playing
 
 def _header(data: dict, turn: int, frames: int, playing: bool, where: str,
             number: int | None = None) -> Text:
-    said = (f"after turn {number}" if number is not None else
-            f"turn {turn}/{frames - 1}   " + ("playing" if playing else "paused"))
+    if number is not None and seen_turns(data):      # the board the bots see at `number`
+        said = f"after turn {number - 1}: the board of turn {number}"
+    else:
+        said = (f"after turn {number}" if number is not None else
+                f"turn {turn}/{frames - 1}   " + ("playing" if playing else "paused"))
     return shown_text(f"{data['game']} on {data['map']['name']}, seed {data['seed']}   "
                       + said + where, "bold")
 

@@ -27,6 +27,10 @@ def played_turns(data: dict) -> list[dict]:
     "fields": {name: [before, after]}}], "gone": [{"table", "id"}]}."""
     frames = replays.Frames(data)
     report = []
+    # A game that names turns as its bots see them (Robot Game's game.turn) names an entry
+    # by the turn it was decided on: entry N, the board after it, is game.turn N - 1's.
+    game = GAMES.get(data["game"]) if isinstance(data.get("game"), str) else None
+    decided = 1 if game is not None and game.shown.seen_turns else 0
     for index, entry in enumerate(data["turns"], start=1):
         before = frames[index - 1][1]
         changes = []
@@ -41,7 +45,7 @@ def played_turns(data: dict) -> list[dict]:
                 changes.append({"table": table, "id": row[0], "fields": fields})
         gone = [{"table": table, "id": rid} for table, ids in entry.get("gone", {}).items()
                 for rid in ids]
-        report.append({"turn": entry["turn"], "events": entry.get("events"),
+        report.append({"turn": entry["turn"] - decided, "events": entry.get("events"),
                        "changes": changes, "gone": gone, **_marks(data, entry["turn"])})
     return report
 

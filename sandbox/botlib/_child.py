@@ -51,6 +51,7 @@ def serve(in_fd, out_fd, namespaces=(), ns_problem="fresh interpreter", outer_id
     limits = config["limits"]
     # The limit handlers go in before seccomp, which then forbids replacing them.
     guard = _runtime.Guard(limits["cpu_per_call_s"], limits["wall_per_call_s"], fatal, limits)
+    _harden.abort_exits()
     layers, missing, scratch = _harden.harden(config, in_fd, set(namespaces), ns_problem,
                                               outer_ids, seccomp=_seccomp.load_seccomp)
     # Reported before any bot code runs, so a bot cannot forge it.

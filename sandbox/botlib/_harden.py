@@ -58,6 +58,20 @@ LINUX_CAPABILITY_VERSION_3 = 0x20080522
 
 _libc = ctypes.CDLL(None, use_errno=True)
 
+ABORT_EXIT = 128 + signal.SIGABRT   # an aborted child's exit status (a shell's, for SIGABRT)
+_ON_ABORT = []                      # the handler's C thunk, kept alive
+
+
+def abort_exits():
+    """Make abort() end the child with status ABORT_EXIT. As pid 1 of its namespace the
+    child ignores a signal it sends itself with no handler: glibc's abort() then ends on
+    an illegal instruction, a SIGSEGV, and an `os.abort()` read as a segfault. A handler of
+    the child's own (set before seccomp, which then forbids replacing it) exits at once."""
+    handler = ctypes.CFUNCTYPE(None, ctypes.c_int)(lambda signum: os._exit(ABORT_EXIT))
+    _ON_ABORT.append(handler)
+    _libc.signal.argtypes = (ctypes.c_int, ctypes.c_void_p)
+    _libc.signal(signal.SIGABRT, ctypes.cast(handler, ctypes.c_void_p))
+
 
 def cpu_clock(pid):
     """The Linux per-process CPU clock id of `pid` (CPUCLOCK_SCHED)."""

@@ -235,7 +235,7 @@ def guarded(guard, call):
     if outcome is _TIMED_OUT or guard.fired:
         raise TimeLimit("act went past its time limit")
     if outcome is _MEMORY:
-        raise Fatal("memory limit")
+        raise Fatal("memory limit: an allocation failed")
     if outcome is _EXITED:
         raise Fatal("exited (SystemExit)")
     return None, outcome
@@ -302,7 +302,7 @@ def load_bot(source, filename, guard, module_name="bot"):
             exec(code, module.__dict__)
         guard.disarm()
     except MemoryError:
-        raise LoadError("memory limit at import") from None
+        raise LoadError("memory limit: an allocation failed at import") from None
     except Fatal as exc:
         raise LoadError(f"{exc} at import") from None
     except BaseException as exc:          # SystemExit too: the bot must not stop the child

@@ -218,7 +218,7 @@ def test_games_lists_the_lost_ones_with_opponents_and_the_turn_out(db) -> None:
 
 @pytest.mark.parametrize("args, problem", [
     (["--lost"], "--lost goes with --games"),
-    (["--games"], "--games needs --bot NAME"),
+    (["--games", "--lost"], "--lost needs --bot NAME"),
     (["--by", "map"], "--by goes with --matrix"),
     (["--matrix", "--games", "--bot", "x"], "--matrix and --games: choose one"),
     (["--matrix", "--export", "xls"], "unknown --export format 'xls'"),

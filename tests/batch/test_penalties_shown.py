@@ -35,7 +35,9 @@ RUNS = [*QUICK, "--workers", "1"]
 # Each bot's penalty, as every output must say it (a regular expression).
 EXPECTED = {
     "Spinner": r"erased \(cpu time limit, turn 1\)",
-    "MemoryBomb": r"erased \(memory limit, turn 1, (?:up to )?(\d+) MB\)",
+    # The cap it hit (issue 51: the peak alone read as the figure that erased it).
+    "MemoryBomb": r"erased \(memory limit: (?:an allocation went past the 80 MB cap|held "
+                  r"over 64 MB \(80 % of the 80 MB cap\)), turn 1, peak (?:up to )?(\d+) MB\)",
     "Raiser": r"\d+ overheats.*first: ValueError: boom",
     "PasswdReader": r"refused: 1 file \(open /etc/passwd for reading\)",
     "TcpClient": r"refused: 1 socket \(socket\(AF_INET, SOCK_STREAM\)\)",

@@ -95,6 +95,8 @@ CASES = [
     # (at 1 s, one went past its wall limit first at a load of 5 on 2 cores).
     Case("memory_bomb.py", "erased", "memory limit", limits=SPIN),
     Case("memory_bomb_caught.py", "erased", "memory limit", limits=SPIN),
+    # 2 GiB at once: refused, said with the cap it went past (not the 14 MB it held).
+    Case("huge_allocation.py", "erased", "memory limit: an allocation went past the"),
     Case("sysv_shm.py", "overheat", "shmget refused", needs=(("seccomp",),),
          violation="memory: ctypes shmget()"),
     Case("memfd_hoard.py", "overheat", "PermissionError", needs=(("seccomp",),),
@@ -137,6 +139,9 @@ CASES = [
     Case("sys_exit.py", "erased", "exited (SystemExit)"),
     Case("exits.py", "erased", "exited with status 0"),
     Case("segfault.py", "erased", "crash: killed by SIGSEGV"),
+    # The child is pid 1 of its namespace: without its own handler, abort() ended on a
+    # SIGSEGV.
+    Case("aborts.py", "erased", "crash: aborted (SIGABRT)"),
     # the protocol and the API
     Case("printer.py", "clean", limits=Limits(output_bytes=1000)),
     Case("garbage.py", "overheat", "invalid move"),

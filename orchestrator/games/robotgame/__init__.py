@@ -52,7 +52,7 @@ GAME = Game(
     shown=Shown(columns=(("robots", lambda s: str(s.get("robots", "-"))),
                          ("timeouts", lambda s: str(s.get("timeouts", "-")))),
                 legend="robots: alive at the end (the score); ", called="Robot Game",
-                turn=_turn.tell),
+                turn=_turn.tell, score="robots", seen_turns=True),
     competition=Competition(head_to_head=True, game_seconds=0.2),   # measured: 0.18 s
     options=Options(robots_rule="spawn_per_player", random_spawn=True,
                     robots_help="spawned per player each time",

@@ -59,7 +59,7 @@ function renderer({data, names, frames, square}) {
     for (const [id, r] of after) if (!before.has(id)) lines.push(`robot ${id} of ${names[r.player]} spawned`);
     return lines;
   }
-  return {cols: size, rows: size, pieces, describe, tally, floor,
+  return {cols: size, rows: size, pieces, describe, tally, floor, seenTurns: true,
           piece: (ctx, robot, cell) => square(ctx, robot, cell, robot.hp), over, log,
           charts: ["robots alive", "total hp"],
           warned: (ev) => Boolean(ev.faults && ev.faults.length)};

@@ -33,13 +33,13 @@ from orchestrator.games import GAMES, get_game, hint_for_ladder
 from orchestrator.replay import debug
 from orchestrator.replay import file as replay
 from orchestrator.replay.reader import read_json
-from orchestrator.results import penalties
+from orchestrator.results import penalties, score
 from orchestrator.results.ratings import Ratings
 from orchestrator.results.stats import wilson
 from orchestrator.runner import execute
 from orchestrator.runner.bots import BotFile, described
 from orchestrator.runner.schedule import Planned, Setup
-from orchestrator.text import shown
+from orchestrator.text import ended, shown
 from orchestrator.web.ladder.matchmaking import LadderRules, Standing, pick
 from orchestrator.web.ladder.store import LadderStore, Queued
 from sandbox.limits import Limits
@@ -85,6 +85,15 @@ class LadderError(Exception):
 # has and those it lacks (with why: a map for whoever looks for a way out), and where on
 # its disk the replay is. The operator's, in the database; never in what a client reads.
 HOST_FACTS = ("sandbox", "sandbox_missing", "replay")
+
+
+def _score(game: str, players: list[dict], counts: dict, match: int) -> str:
+    """A listed match's score (`12–7`, `9–9 draw`) from its seats, in seat order, and each
+    seat's count of the game's score stat (`counts`, by (match, seat))."""
+    stat = score.stat_of(game)
+    return score.said(game, [{"rank": p["rank"], "seat": seat,
+                              "stats": {stat: counts.get((match, seat))}}
+                             for seat, p in enumerate(players)])
 
 
 def public(record: dict) -> dict:
@@ -779,15 +788,18 @@ class Ladder:
         """Finished matches, newest first."""
         with self.lock:
             rows = self.store.finished_matches(game, bot, limit)
+            ids = [row[0] for row in rows]
             seats: dict[int, list] = {}
-            for match, bot_id, name, rank, status, outcome, own in self.store.seats_of(
-                    [row[0] for row in rows]):
+            for match, bot_id, name, rank, status, outcome, own in self.store.seats_of(ids):
                 seats.setdefault(match, []).append(
                     {"bot": bot_id, "name": name, "rank": rank, "status": status,
                      "penalty": penalties.outcome(outcome) if outcome else "",
                      "own_s": own})
+            counts = {name: self.store.stat_of(ids, score.stat_of(name))
+                      for name in {row[1] for row in rows} if score.stat_of(name)}
         return [{"id": match, "game": g, "seed": seed, "map": map_name, "finished": finished,
-                 "rated": bool(rated), "players": seats.get(match, [])}
+                 "rated": bool(rated), "players": seats.get(match, []),
+                 "score": _score(g, seats.get(match, []), counts.get(g, {}), match)}
                 for match, g, seed, map_name, finished, rated in rows]
 
     def match(self, match_id: int) -> dict:
@@ -798,7 +810,9 @@ class Ladder:
                 q.id == match_id for q in (*self.replayed, *self.pending))
             raise LadderError(404, "unknown match", f"match {match_id} is "
                               f"{'not finished yet' if queued else 'not a finished match'}")
-        return public(json.loads(result)) | {"id": match_id}
+        found = public(json.loads(result))
+        return found | {"id": match_id, "ended": ended(found.get("end")),
+                        "score": score.named(found.get("game"), found.get("players") or [])}
 
     def _set_marks_aside(self, match_id: int, path: Path) -> None:
         """The bots' debug marks leave the public replay for a file of their own, read

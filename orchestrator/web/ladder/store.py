@@ -245,6 +245,17 @@ class LadderStore(Store):
             "JOIN ladder_bots b ON b.id = s.bot_id WHERE s.match IN "
             f"({marks}) ORDER BY s.match, s.seat", matches)]
 
+    def stat_of(self, matches: list[int], stat: str) -> dict[tuple[int, int], object]:
+        """{(match, seat): the player's `stat`} of `matches`' results (a game's score,
+        orchestrator/results/score.py)."""
+        if not matches:
+            return {}
+        marks = ','.join('?' * len(matches))
+        return {(match, seat): value for match, seat, value in self.db.execute(
+            "SELECT r.match, json_extract(p.value, '$.seat'), json_extract(p.value, ?) "
+            "FROM ladder_results r, json_each(r.result, '$.players') p WHERE r.error IS "
+            f"NULL AND r.match IN ({marks})", [f"$.stats.{stat}", *matches])}
+
     def result(self, match: int) -> str | None:
         """A played match's result JSON, or None (not played, or it failed)."""
         row = self.db.execute("SELECT result FROM ladder_results WHERE match = ? AND "

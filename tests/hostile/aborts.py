@@ -1,0 +1,5 @@
+import os
+from roborally.api import *
+name = 'Aborts'
+def move():
+    os.abort()

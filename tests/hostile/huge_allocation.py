@@ -1,0 +1,4 @@
+from roborally.api import *
+name = 'Huge'
+def move():
+    return bytearray(2 << 30) and FORWARD
