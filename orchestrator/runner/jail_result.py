@@ -139,7 +139,8 @@ def _overgrown(result: dict[str, Any], replay: Any, max_turns: int, players: int
         board = replay.get("map")
         try:
             if type(turns) is not list or len(turns) > max_turns + 1 or type(board) is not dict \
-                    or not all(type(entry) is dict for entry in turns):
+                    or not all(type(entry) is dict and type(entry.get("turn")) is int
+                               for entry in turns):
                 raise debug.Bad("its turns are not a match's")
             side = (board.get("width", board.get("size")), board.get("height", board.get("size")))
             if not all(type(n) is int for n in side):

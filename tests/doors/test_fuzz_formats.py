@@ -8,12 +8,13 @@ and extra keys, bool for int. Each mutant is a value or the format's one refusal
 InputError: one `error:` line; `debug.Bad`; a 4xx answer), never another exception; a
 replay the reader takes is drawn, paged and played again without one.
 
-The same seeds give the same mutants on every machine. The jail's result is not fuzzed
-here (its check is orchestrator/runner/jail_result.py's, and its own tests').
+The same seeds give the same mutants on every machine. A match jail's result and replay
+are fuzzed through the jail's check itself, without the catch-all around it.
 """
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import shutil
 import sqlite3
@@ -30,7 +31,8 @@ from orchestrator.games import GAMES
 from orchestrator.replay import debug, position, reader
 from orchestrator.replay import file as replay_file
 from orchestrator.results.store import Store
-from orchestrator.runner.bots import read_bot
+from orchestrator.runner import jail_result
+from orchestrator.runner.bots import read_bot, unique_names
 from orchestrator.runner.match import MatchSpec, run_match
 from orchestrator.service.scenario import scenario_json
 from orchestrator.service.stored_replay import checked_record
@@ -366,3 +368,48 @@ def test_a_ladders_challenge_is_taken_or_refused_whatever_its_body_holds(tmp_pat
     finally:
         ladder.store.close()
     tally.check(MUTATIONS)
+
+
+# -- a match jail's result --------------------------------------------------------------------
+def jail_sample() -> tuple[dict[str, Any], list[Any], list[str]]:
+    """A Robot Game match's result and replay as a match jail hands them over (its players'
+    fields, its bots by file name), with the bots and names the host checks them against:
+    the unchanged sample is taken."""
+    game = GAMES["robotgame"]
+    bots = [read_bot(THINKERS / "robotgame.py"), read_bot(ROOT / "bots/robotgame/example.py")]
+    spec = MatchSpec("robotgame", game.find_map(None), bots, 5,
+                     game.rules(game.presets[0], max_turns=3), None, "off")
+    replays: list[dict[str, Any]] = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")        # --sandbox off's note on PYTHONHASHSEED
+        result = run_match(spec, replays=replays)
+    told = [dataclasses.replace(bot, path=Path(bot.path).name) for bot in bots]
+    result = json.loads(json.dumps(result))
+    result["players"] = [{**{key: p[key] for key in jail_result.PLAYER_FIELDS},
+                          "bot": Path(p["bot"]).name} for p in result["players"]]
+    replay = json.loads(json.dumps(replays[0]))
+    replay["players"] = [{**p, "bot": Path(p["bot"]).name} for p in replay["players"]]
+    names = unique_names([bot.name for bot in bots], [bot.path for bot in bots])
+    return {"result": result, "replay": replay}, told, names
+
+
+def test_a_jails_result_is_taken_or_refused_whatever_it_holds() -> None:
+    """The jail's check itself (not its catch-all, `refusal`): every mutant is taken or
+    refused with a reason, never an exception."""
+    sample, bots, names = jail_sample()
+
+    def judged(both: Any) -> None:
+        why, _ = jail_result._refusal(both.get("result"), both.get("replay"), "robotgame", 5,
+                                      3, bots, names, True, 64 << 10)
+        if why is not None:
+            raise Refused(why)
+
+    assert judged(sample) is None
+    tally = Tally()
+    for both in mutants(sample, 70, MUTATIONS):
+        tally.run(Refused, both, judged, both if isinstance(both, dict) else {})
+    tally.check(MUTATIONS)
+
+
+class Refused(Exception):
+    """A jail's result the host does not take (the reason)."""
