@@ -45,7 +45,9 @@ def move():
     return LASER
 '''
 # What each staller would spend in one match of TURNS turns if nothing bounded it: its
-# pause in every move (one robot a side), each turn; and the reasons the bounds give.
+# pause in every move (one robot a side), each turn; a match, its slower staller's (the
+# standard mode asks its AIs at once: Napper v ThreadJoiner, no bank applied, took 61 s);
+# and the reasons the bounds give.
 UNBOUNDED_S = {"Napper": 0.3 * TURNS, "ThreadJoiner": 0.3 * TURNS, "Burner": 0.4 * TURNS,
                "LongSleep": 7.0}
 REASONS = {"Napper": "time bank: ", "ThreadJoiner": "time bank: ",
@@ -79,7 +81,7 @@ def test_a_tournament_of_stallers_waits_at_most_the_worst_case(tmp_path, monkeyp
     figures = []
     for match_id, wall in walls.items():
         names = [name for m, name, _, _ in seen if m == match_id]
-        unbounded = sum(UNBOUNDED_S[name] for name in names)
+        unbounded = max(UNBOUNDED_S[name] for name in names)
         assert 2 * (bound + ALLOWANCE_S) < unbounded, (names, bound, unbounded)
         assert wall <= bound + ALLOWANCE_S, (names, wall, bound)
         figures.append(f"{' v '.join(names)}: {wall:.1f} s (unbounded {unbounded:g} s)")
