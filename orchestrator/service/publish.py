@@ -24,9 +24,10 @@ but that fresh folder. With `--force`, each file is renamed onto its name in the
 A results file is anyone's data: its records name files by absolute path. The site reads
 a file a record names (a bot's source for its page, the bots and map to play a match
 again) only where it lies under the results file's folder or a folder given as
-`--sources` (the path resolved, links included), a bundled map anywhere; the pages name
-each file by its name alone, and say the same of a file outside those folders as of a
-missing one: no page tells anything of the publisher's disk.
+`--sources` (the path resolved, links included), a bundled map or sample bot anywhere
+(they are arena's, not the publisher's; a bot still read only where its sha256 is the one
+that played); the pages name each file by its name alone, and say the same of a file
+outside those folders as of a missing one: no page tells anything of the publisher's disk.
 
 Every page has a strict Content-Security-Policy: only the site's own scripts and styles,
 by 'self' (no inline script on any page but the matrix, whose own is allowed by hash), no
@@ -156,15 +157,24 @@ def checked(db: str | Path, out: str | Path, run: str | None, force: bool,
 
 
 def source_folders(db: Path, sources: Iterable[str | Path]) -> tuple[Path, ...]:
-    """The folders whose files the site may read (the results file's, and each of
-    `sources`, which must be folders), resolved."""
+    """The folders whose files the site may read (the results file's, each of `sources`,
+    which must be folders, and every game's sample bots' folder), resolved."""
     found = [Path(os.path.realpath(db.parent))]
     for given in sources:
         if not isinstance(given, (str, Path)) or not str(given) or not Path(given).is_dir():
             raise InputError(f"--sources {shown(given)[:200]}: not a folder; give the folder "
                              f"the run's bots are in")
         found.append(Path(os.path.realpath(given)))
-    return tuple(found)
+    return (*found, *sample_folders())
+
+
+def sample_folders() -> tuple[Path, ...]:
+    """Each game's folder of sample bots, resolved: files every arena ships (or its game
+    kept elsewhere does), nothing of the publisher's own, so a run played with the
+    samples is published with its replays and sources wherever arena is installed. A
+    sample is still read only where its sha256 is the one that played."""
+    return tuple(dict.fromkeys(Path(os.path.realpath(game.bots_dir))
+                               for game in GAMES.values()))
 
 
 def at_hand(named: object, folders: tuple[Path, ...]) -> Path | None:

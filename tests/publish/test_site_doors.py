@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from orchestrator import api, host_files
+from orchestrator.games import GAMES
 from orchestrator.service import publish as sites
 
 REPO = Path(__file__).resolve().parents[2]
@@ -221,6 +222,33 @@ def test_sources_lets_the_site_read_bots_kept_elsewhere(run, tmp_path):
     assert '<pre class="source">' in _ai_page(tmp_path / "given", "hunter")
     with pytest.raises(api.InputError, match="--sources .*: not a folder"):
         sites.publish(db, tmp_path / "x", sources=[tmp_path / "none"])
+
+
+def test_a_run_of_the_bundled_samples_is_published_whole_each_checked_by_its_digest(
+        run, tmp_path):
+    """The records name the game's own sample bots (`arena tournament beeline.py ...`
+    records the bundled files): they are arena's, not the publisher's, so the site plays
+    every match again and shows their sources with no --sources (before: each match
+    `lies outside the folders whose files this reader reads`). A record naming a sample
+    whose digest is not the one that played is refused as any changed file is."""
+    samples = GAMES["arena"].bots_dir
+    db, forged = _copy(run, tmp_path / "runs"), _copy(run, tmp_path / "forged-runs")
+    for made in (db, forged):
+        shutil.rmtree(made.parent / "bots")            # nothing beside the results file
+        _forge(made, {f"{bot}.py": str(samples / f"{bot}.py") for bot in BOTS})
+    found = api.publish(db, tmp_path / "site", progress=False)
+    assert (found["replays"], found["without_replay"]) == (3, {}), found
+    assert '<pre class="source">' in _ai_page(tmp_path / "site", "hunter")
+    for name, text in _pages(tmp_path / "site").items():
+        assert str(samples) not in text, name
+    _forge(forged, {"turtle.py": str(samples / "hunter.py")})  # other bytes than played
+    found = api.publish(forged, tmp_path / "forged", progress=False)
+    assert found["replays"] == 1, found                 # hunter against randy only
+    assert all("changed since" in why for why in found["without_replay"].values())
+    pages = [p.read_text() for p in (tmp_path / "forged" / "ais").glob("*.html")]
+    assert sum('<pre class="source">' in page for page in pages) == 2
+    assert sum("Not available: hunter.py changed since it played." in page
+               for page in pages) == 1
 
 
 @pytest.mark.parametrize("what, args", [

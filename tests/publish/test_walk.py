@@ -111,14 +111,16 @@ def test_the_published_site_walked_link_by_link(site) -> None:
                 if target not in seen:
                     todo.append(target)
         assert kinds == {"index": 1, "matrix": 1, "ais": 12, "matches": 2}, kinds
-        # The matrix: a cell's games link to their pages, and the nav leads back.
+        # The matrix: a cell's games link to their pages, and the nav leads back. A click
+        # returns once the next page is committed, its stylesheets still loading: each
+        # page is waited on to its load (leaving it sooner aborts them, `failed: site.css`).
         page.goto((site / "matrix.html").as_uri())
         page.locator("td.cell").first.click()
         page.click("#gamesBody a")
-        assert "/matches/" in page.url
+        page.wait_for_url("**/matches/*.html")
         page.goto((site / "matrix.html").as_uri())
         page.click("#homeLink")
-        assert page.url.endswith("/index.html")
+        page.wait_for_url("**/index.html")
     for png in shots.glob("*.png"):
         assert png.stat().st_size > 10_000, png
 
