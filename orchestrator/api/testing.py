@@ -30,15 +30,11 @@ from typing import Any, Iterable, Iterator
 
 from engine import InputError
 from orchestrator.games import get_game
+from orchestrator.games.robotgame import GAME as ROBOTGAME
 from orchestrator.replay import position as positions
 from orchestrator.runner.bots import read_bot
 from sandbox.paths import BOTLIB
 
-# The modules each game's bots import, by the names they import them as.
-API = {"arena": ("roborally", "roborally.api", "marks"),
-       "robotgame": ("rg", "rgkit", "rgkit.rg", "rgkit.settings", "marks"),
-       "race": ("marks",),
-       "cave": ()}
 _HELPERS = ("_marks",)            # what the API modules import by their bare names
 
 
@@ -67,7 +63,7 @@ def bot_api(game: str, map: str | None = None) -> dict[str, ModuleType]:
     Robot Game's `rg` configured for `map` (default: the game's) and its default rules.
     Returns the modules by name."""
     found = get_game(game)
-    names = API.get(found.name)
+    names = found.bot_modules
     if names is None:
         raise InputError(f"{found.name}: a game kept elsewhere has no bot API to import here")
     modules = {}
@@ -76,10 +72,10 @@ def bot_api(game: str, map: str | None = None) -> dict[str, ModuleType]:
             if not _ours(sys.modules.get(name)):
                 sys.modules.pop(name, None)
             modules[name] = importlib.import_module(name)
-    if found.name == "robotgame":
+    if found.configure_api is not None:
         match = found.new_match(found.load_map(found.find_map(map)), ["a", "b"], 0,
                                 found.rules(found.presets[0]))
-        modules["rg"]._configure(match.start_info(0))
+        found.configure_api(modules, match)
     return modules
 
 
@@ -103,12 +99,12 @@ def robotgame_game(start: str | Path | dict[str, Any] | None = None, *,
     hp, player_id, and robot_id for `player`'s own) and `game.turn`, as in a match. From a
     position (a file `arena replay ... --save-position` wrote, or its dict), else from
     `robots`: (location, hp, player_id) each, at `turn`. Sets up `rg` for its map."""
-    rg = bot_api("robotgame")["rg"]
+    rg = bot_api(ROBOTGAME.name)["rg"]
     if start is not None:
         data = positions.read(Path(start)) if isinstance(start, (str, Path)) \
             else positions.check(start)
-        if data["game"] != "robotgame":
-            raise InputError(f"the position is of {data['game']}, not robotgame")
+        if data["game"] != ROBOTGAME.name:
+            raise InputError(f"the position is of {data['game']}, not {ROBOTGAME.name}")
         match = positions.start(data, data["players"], str(start))
         rg._configure(match.start_info(player))
         rows = [(r.loc, r.hp, r.player, r.rid)
@@ -137,4 +133,4 @@ def act(bot: ModuleType, game: Any, location: tuple[int, int]) -> Any:
     return robot.act(game)
 
 
-__all__ = ["API", "act", "bot_api", "load_bot", "robotgame_game"]
+__all__ = ["act", "bot_api", "load_bot", "robotgame_game"]

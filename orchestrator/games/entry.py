@@ -205,6 +205,13 @@ class Game:
     memoryless: tuple[str, ...] = ()   # its samples that keep nothing from turn to turn:
                                        # from a position they play as they did in the match
                                        # (the positions' byte-for-byte tests play them)
+    bot_modules: tuple[str, ...] | None = None   # the modules of sandbox/botlib/ its bots
+                                       # import, by the names they import them as, for a
+                                       # bot run on the host (orchestrator.api.testing);
+                                       # None: it has none there (a game kept elsewhere)
+    configure_api: Callable[[dict[str, ModuleType], Match], None] | None = None   # sets
+                                       # those modules up for a match's start, as the
+                                       # sandbox does (Robot Game's `rg`, for its map)
 
     @property
     def folder(self) -> Path | None:

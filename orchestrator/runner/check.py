@@ -77,7 +77,8 @@ class HangWatch:
         self.reason: str | None = None
         self.turn: int | None = None
 
-    def __call__(self, turn: int, stats: dict[int, dict[str, Any]]) -> bool:
+    def __call__(self, turn: int, stats: dict[int, dict[str, Any]],
+                 own: dict[int, float] | None = None) -> bool:
         seat_stats = stats.get(self.seat)
         if seat_stats is None:                 # erased or never loaded: its verdict says
             return True
@@ -184,7 +185,8 @@ def check_submission(bot: BotFile, game: str = DEFAULT_GAME, turns: int | None =
                      sandbox=sandbox)
     watch = HangWatch()
     pace = PaceWatch(preset.max_turns, played.own_bank_s, found.check.call, strict=strict)
-    result = run_match(spec, stop=lambda turn, stats: watch(turn, stats) or pace(turn, stats))
+    result = run_match(spec, stop=lambda turn, stats, own: watch(turn, stats) or
+                       pace(turn, stats, own))
     judged = verdict(result, bot, max_overheat_share, played.output_bytes, played)
     if watch.reason is not None:
         hint = slow_start_hint(game, bot, played) if watch.failure in ("hang", "cpu") else ""

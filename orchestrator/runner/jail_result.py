@@ -56,13 +56,13 @@ def refusal(result: Any, replay: Any, game: str, seed: int, max_turns: int, bots
     this answers: a value the checks below were not written for is a refusal too, never
     an exception that would stop the batch."""
     try:
-        return _refusal(result, replay, game, seed, max_turns, bots, names, want_replay,
-                        output_bytes)
+        return _refusal(result, replay, game=game, seed=seed, max_turns=max_turns, bots=bots,
+                        names=names, want_replay=want_replay, output_bytes=output_bytes)
     except Exception as exc:         # the jail's data, whatever it holds
         return f"its result could not be read ({type(exc).__name__})", None
 
 
-def _refusal(result: Any, replay: Any, game: str, seed: int, max_turns: int,
+def _refusal(result: Any, replay: Any, *, game: str, seed: int, max_turns: int,
              bots: list[Any], names: list[str], want_replay: bool, output_bytes: int
              ) -> tuple[str | None, int | None]:
     why = _malformed(result, replay, game=game, seed=seed, max_turns=max_turns, bots=bots,

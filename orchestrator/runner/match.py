@@ -114,10 +114,10 @@ def _load_players(spec: MatchSpec, seats: dict[int, Seat]) -> Players:
     return get_mode(spec.sandbox).load(game.bot_side, bots, spec.limits, spec.skip_layers)
 
 
-# `stop(turn, stats)` after each turn: the turn just played (as the game counts) and
-# each playing seat's stats so far (with `own_s`, its own time so far, where measured);
-# True ends the match there.
-StopWhen = Callable[[int, dict[int, dict[str, Any]]], bool]
+# `stop(turn, stats, own)` after each turn: the turn just played (as the game counts),
+# each playing seat's stats so far (the game's own, `Match.stats`) and, apart from them,
+# each seat's own time so far where its players measure it; True ends the match there.
+StopWhen = Callable[[int, dict[int, dict[str, Any]], dict[int, float]], bool]
 
 
 def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None,
@@ -368,7 +368,7 @@ class _Attempt:
                 if trace is not None:
                     trace(match)
                 if stop is not None and match.end is None and stop(
-                        played - 1 + match.first_turn, _stop_stats(match, lineup, players)):
+                        played - 1 + match.first_turn, *_stop_stats(match, lineup, players)):
                     return Finished(match, lineup, True, recorder, sandbox,
                                     digest.hexdigest()[:MOVES_DIGEST])
                 if spec.turns is not None and match.end is None and played >= spec.turns:
@@ -525,18 +525,21 @@ def _account(players: Players, playing: dict[int, Seat]) -> None:
             playing[i].peak_rss_mb = round(peak_mb, 1)
 
 
-def _stop_stats(match: Match, lineup: list[int], players: Players) -> dict[int, dict[str, Any]]:
-    """What `stop` sees after a turn: each playing seat's stats so far, and where its
-    players measure it, the own time its requests took so far (`own_s`: their wall time
-    less their run-queue wait, as the host reads it at each reply)."""
+def _stop_stats(match: Match, lineup: list[int], players: Players
+                ) -> tuple[dict[int, dict[str, Any]], dict[int, float]]:
+    """What `stop` sees after a turn: each playing seat's stats so far, and, kept apart
+    from the game's stats, where its players measure it, the own time its requests took
+    so far (their wall time less their run-queue wait, as the host reads it at each
+    reply)."""
     said: dict[int, dict[str, Any]] = {}
+    own: dict[int, float] = {}
     for local, i in enumerate(lineup):
         said[i] = dict(match.stats(local))
         if i in players.seats():
             usage: tuple[float, ...] = tuple(players.usage(i))
             if len(usage) > 2:
-                said[i]["own_s"] = usage[2]
-    return said
+                own[i] = usage[2]
+    return said, own
 
 
 def scratch_text(files: dict[str, Any]) -> dict[str, str]:

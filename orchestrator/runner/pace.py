@@ -117,7 +117,7 @@ def verdict_of(match_s: float, bank_s: float) -> str:
 
 class PaceWatch:
     """`run_match`'s stop predicate for a check's time gate: follows the checked seat's
-    own time turn by turn (`own_s` in its stats, where the players measure it), and stops
+    own time turn by turn (`own`, where the players measure it), and stops
     the match once the pace projects a full match past the bank (or, `strict`, past
     SLOW_SHARE of it), over MIN_TURNS turns after the first and EVIDENCE_S of own time.
     The pace each such turn is judged by is the smaller of the last turn's and the median
@@ -132,15 +132,17 @@ class PaceWatch:
         self.stopped: Pace | None = None                # the pace it stopped on
         self.turn: int | None = None                    # and the turn
 
-    def __call__(self, turn: int, stats: dict[int, dict[str, Any]]) -> bool:
+    def __call__(self, turn: int, stats: dict[int, dict[str, Any]],
+                 own: dict[int, float]) -> bool:
         if self.stopped is not None:
             return True
-        seat_stats = stats.get(self.seat)
-        if seat_stats is None or not isinstance(seat_stats.get("own_s"), (int, float)):
+        seat_stats, spent = stats.get(self.seat), own.get(self.seat)
+        if seat_stats is None or spent is None:
             return False
-        own, calls = float(seat_stats["own_s"]), int(seat_stats.get("decisions", 0))
-        self.samples.append((max(0.0, own - self._seen[0]), max(0, calls - self._seen[1])))
-        self._seen = (own, calls)
+        calls = int(seat_stats.get("decisions", 0))
+        self.samples.append((max(0.0, spent - self._seen[0]),
+                             max(0, calls - self._seen[1])))
+        self._seen = (spent, calls)
         rest = self.samples[1:]
         if len(rest) < MIN_TURNS or sum(s for s, _ in rest) < EVIDENCE_S:
             return False

@@ -198,7 +198,8 @@ def test_the_match_list_filters_and_limits(served, rg_bots) -> None:
     assert [m["id"] for m in listed] != sorted(m["id"] for m in listed) or len(
         {m["finished"] for m in listed}) == 1 or listed[0]["finished"] >= listed[-1]["finished"]
     assert all(set(m) >= {"id", "game", "seed", "map", "finished", "players"} for m in listed)
-    assert all(set(p) == {"bot", "name", "rank", "status", "penalty"} for m in listed
+    assert all(set(p) == {"bot", "name", "rank", "status", "penalty", "own_s"}
+               and (p["own_s"] is None or p["own_s"] >= 0) for m in listed
                for p in m["players"])
     for limit in ("0", "501", "many"):
         answer = client.get("/api/matches", params={"limit": limit})

@@ -115,7 +115,7 @@ def feed(watch: PaceWatch, turns: list[tuple[float, int]]) -> list[bool]:
     own, calls, said = 0.0, 0, []
     for turn, (spent, asked) in enumerate(turns, 1):
         own, calls = own + spent, calls + asked
-        said.append(watch(turn, {0: {"decisions": calls, "own_s": own}}))
+        said.append(watch(turn, {0: {"decisions": calls}}, {0: own}))
     return said
 
 
@@ -149,7 +149,7 @@ def test_strict_stops_on_slow_and_plain_plays_on() -> None:
 def test_no_own_time_measured_is_no_pace() -> None:
     """A mode that cannot measure own time gives the watch nothing to judge."""
     watch = PaceWatch(100, 30.0, "act")
-    assert not watch(1, {0: {"decisions": 5}}) and watch.pace() is None
+    assert not watch(1, {0: {"decisions": 5}}, {}) and watch.pace() is None
 
 
 def test_the_verdicts_and_the_words() -> None:

@@ -59,4 +59,5 @@ GAME = Game(
         names={"robots": ("id", "row", "col", "facing", "life", "charges", "flags", "state"),
                "blocks": ("index", "life")}),
     memoryless=("hunter.py", "beeline.py", "randy.py", "turtle.py"),
+    bot_modules=("roborally", "roborally.api", "marks"),
     package=__name__)

@@ -64,4 +64,5 @@ GAME = Game(
                                     "creatures": ("index", "kind", "row", "col"),
                                     "nurse": ("id", "row", "col"), "squares": ("row", "symbols")}),
     memoryless=("forager.py", "miner.sh"),
+    bot_modules=(),
     package=__name__)

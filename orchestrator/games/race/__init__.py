@@ -55,4 +55,5 @@ GAME = Game(
                              names={"bots": ("index", "x", "y", "facing", "checkpoint", "spam",
                                              "reboots")}),
     memoryless=("sprinter.py", "cautious.py", "planner.py", "random_bot.py"),
+    bot_modules=("marks",),
     package=__name__)

@@ -32,6 +32,11 @@ def _bundled_map(ref: str) -> RobotGameMap:
     return GAME.load_map(found[ref])
 
 
+def _configure_api(modules: dict, match) -> None:
+    """`rg` set up for the match's map, as at the match's start in the sandbox."""
+    modules["rg"]._configure(match.start_info(0))
+
+
 def _scenario(data, name: str) -> dict:
     return scenario.run(data, name, find_map=_bundled_map)
 
@@ -70,4 +75,6 @@ GAME = Game(
                              tables={"robots": (int,) * 5},
                              names={"robots": ("id", "player", "x", "y", "hp")}),
     memoryless=("example.py", "rusher.py", "survivor.py", "coordinator.py"),
+    bot_modules=("rg", "rgkit", "rgkit.rg", "rgkit.settings", "marks"),
+    configure_api=_configure_api,
     package=__name__)
