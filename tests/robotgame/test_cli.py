@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import json
 import subprocess
+from pathlib import Path
 
+from orchestrator.games import get_game
 from tests.conftest import ARENA_CMD, ROOT
 
 BOTS = ROOT / "bots" / "robotgame"
@@ -20,7 +22,8 @@ def test_run_plays_the_demo_pair_and_prints_json() -> None:
     result = json.loads(done.stdout)
     assert result["game"] == "robotgame" and result["turns"] == 100
     assert result["end"] == "turn_limit" and result["map"] == "default"
-    assert {p["name"] for p in result["players"]} == {"coordinator", "example"}
+    demo = {path.name for path in get_game("robotgame").demo_lineup()}
+    assert len(demo) == 2 and {Path(p["bot"]).name for p in result["players"]} == demo
     assert all({"robots", "timeouts", "decisions"} <= set(p["stats"]) for p in result["players"])
 
 

@@ -59,7 +59,8 @@ def test_ruby_and_python_example_robots_play_the_same_game() -> None:
         ruby = play(pair, seed=3)
         assert summary(ruby) == summary(python)
         assert all(p["errors"] == [] and p["stats"]["timeouts"] == 0 for p in ruby["players"])
-        assert ruby["players"][[b.suffix for b in pair].index(".rb")]["sha256"] == \
+        seat = [b.suffix for b in pair].index(".rb")   # players are listed by rank and name
+        assert next(p for p in ruby["players"] if p["seat"] == seat)["sha256"] == \
             read_bot(BOTS / "example.rb").sha256
 
 

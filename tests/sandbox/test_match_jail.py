@@ -51,6 +51,14 @@ def comparable(result: dict, replay: dict) -> tuple[str, str]:
     return json.dumps(result, sort_keys=True), json.dumps(replay, sort_keys=True)
 
 
+def told(plays: dict) -> str:
+    """Each mode's moves digest and each player's status, errors and stats: what a failure
+    needs to tell a different game (moves, timeouts) from a differing field."""
+    return "\n".join(f"{mode}: moves {result.get('moves')} " + json.dumps(
+        [{k: p.get(k) for k in ("seat", "status", "reason", "errors", "stats")}
+         for p in result["players"]]) for mode, (result, _) in plays.items())
+
+
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_the_samples_play_the_same_match_in_every_mode(name, no_stray_processes) -> None:
     game = GAMES[name]
@@ -64,7 +72,7 @@ def test_the_samples_play_the_same_match_in_every_mode(name, no_stray_processes)
         assert jailed["sandbox"] == plays["standard"][0]["sandbox"]
     assert all(p["status"] == "ok" for p in jailed["players"]), jailed["players"]
     same = {mode: comparable(*outcome) for mode, outcome in plays.items()}
-    assert same["match"][0] == same["standard"][0] == same["off"][0]
+    assert same["match"][0] == same["standard"][0] == same["off"][0], told(plays)
     assert same["match"][1] == same["standard"][1] == same["off"][1]
 
 
