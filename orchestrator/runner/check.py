@@ -32,6 +32,8 @@ from sandbox.limits import Limits
 from sandbox.programs import BY_NAME, PERSISTENT, PERSISTENT_LINES
 
 FAILING = child_module("_attempts").FAILING
+# The host's wall limit as a verdict says it (`verdict`: the kind said once).
+HUNG = WALL_LIMIT.removesuffix(" (hang)")
 
 FAILURES = ("load_error", "hang", "stalls", "timeout", "cpu", "memory", "crash", "protocol",
             "sandbox", "overheats", "output", "invalid", "nondeterministic")
@@ -137,7 +139,7 @@ def judge_pace(judged: dict[str, Any], watch: PaceWatch, limits: Limits) -> None
     a slow one does under `strict`), and one whose turn went past the check's own time a
     turn (a hang) is told what a full match would take at that pace, at least."""
     found: Pace | None = watch.stopped or watch.pace()
-    if judged["failure"] == "hang" and WALL_LIMIT in (judged["reason"] or ""):
+    if judged["failure"] == "hang" and HUNG in (judged["reason"] or ""):
         seen = found.own_s if found else 0.0
         found = cut_turn(seen + limits.own_per_turn_s, (found.turns if found else 0) + 1,
                          limits, watch.call, watch.match_turns)
