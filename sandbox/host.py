@@ -631,9 +631,10 @@ def _host_waited() -> float:
     """This thread's wait on a run queue so far (0 where the kernel does not say), from
     its schedstat kept open while the thread lives (`_sched.KeptFile`: a read, not an open,
     a read and a close, at every poll)."""
+    tid = threading.get_native_id()
     kept = getattr(_HOST, "kept", None)
-    if kept is None:
-        kept = _HOST.kept = _sched.KeptFile(threading.get_native_id())
+    if kept is None or kept.pid != tid:        # a new thread, or a forked copy of one
+        kept = _HOST.kept = _sched.KeptFile(tid)
         if kept.fd >= 0:
             weakref.finalize(kept, os.close, kept.fd)
     return _sched.waited_s(kept.pid, kept) or 0.0
