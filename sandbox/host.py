@@ -13,6 +13,7 @@ import signal
 import subprocess
 import threading
 import time
+import weakref
 
 import psutil
 
@@ -622,9 +623,21 @@ def _readable(children: list[Child]) -> set[int]:
         return set()
 
 
+# Each host thread's own schedstat, opened once (`_host_waited` reads it twice a poll).
+_HOST = threading.local()
+
+
 def _host_waited() -> float:
-    """This thread's wait on a run queue so far (0 where the kernel does not say)."""
-    return _sched.waited_s(threading.get_native_id()) or 0.0
+    """This thread's wait on a run queue so far (0 where the kernel does not say), from
+    its schedstat kept open while the thread lives (`_sched.KeptFile`: a read, not an open,
+    a read and a close, at every poll)."""
+    tid = threading.get_native_id()
+    kept = getattr(_HOST, "kept", None)
+    if kept is None or kept.pid != tid:        # a new thread, or a forked copy of one
+        kept = _HOST.kept = _sched.KeptFile(tid)
+        if kept.fd >= 0:
+            weakref.finalize(kept, os.close, kept.fd)
+    return _sched.waited_s(kept.pid, kept) or 0.0
 
 
 def _collect(waiting: dict[int, Child], deadline: float, check):

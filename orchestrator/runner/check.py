@@ -32,6 +32,8 @@ from sandbox.limits import Limits
 from sandbox.programs import BY_NAME, PERSISTENT, PERSISTENT_LINES
 
 FAILING = child_module("_attempts").FAILING
+# The host's wall limit as a verdict says it (`verdict`: the kind said once).
+HUNG = WALL_LIMIT.removesuffix(" (hang)")
 
 FAILURES = ("load_error", "hang", "stalls", "timeout", "cpu", "memory", "crash", "protocol",
             "sandbox", "overheats", "output", "invalid", "nondeterministic")
@@ -136,9 +138,10 @@ def judge_pace(judged: dict[str, Any], watch: PaceWatch, limits: Limits) -> None
     (`Pace.as_dict`, its line in `said`) for `--json` and the lines; a bot whose pace
     stalls a full match fails (`stalls`; stopped early if it showed within the check, as
     a slow one does under `strict`), and one whose turn went past the check's own time a
-    turn (a hang) is told what a full match would take at that pace, at least."""
+    turn (a hang) is told what a full match would take at that pace, at least. A `sandbox`
+    failure stays: the refused attempts are the fault, and may be what took the time."""
     found: Pace | None = watch.stopped or watch.pace()
-    if judged["failure"] == "hang" and WALL_LIMIT in (judged["reason"] or ""):
+    if judged["failure"] == "hang" and HUNG in (judged["reason"] or ""):
         seen = found.own_s if found else 0.0
         found = cut_turn(seen + limits.own_per_turn_s, (found.turns if found else 0) + 1,
                          limits, watch.call, watch.match_turns)
@@ -147,7 +150,8 @@ def judge_pace(judged: dict[str, Any], watch: PaceWatch, limits: Limits) -> None
     judged["pace"] = found.as_dict() if found else None
     if found is None or found.at_least:
         return
-    if judged["failure"] is not None and watch.stopped is None:
+    # An attempt the sandbox refused is the bot's fault, whatever time the refusals cost.
+    if judged["failure"] == "sandbox" or judged["failure"] is not None and watch.stopped is None:
         return
     if watch.stopped is not None:
         where = f" (turn {watch.turn}); stopped early"

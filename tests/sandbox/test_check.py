@@ -38,6 +38,7 @@ EXPECTED = {
     # Stallers under every per-call limit: the turn's 5 s of own time, its robots together.
     "napper.py": "hang", "timer_napper.py": "hang", "thread_joiner.py": "hang",
     "long_sleep.py": "hang",
+    "aborts.py": "crash", "huge_allocation.py": "memory",
 }
 
 
