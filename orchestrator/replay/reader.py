@@ -134,18 +134,20 @@ def _may_overflow(text: bytes) -> bool:
     return b"0" * 200 in marks or b"e000" in marks or b"e+000" in marks
 
 
-class _NotFinite(ValueError):
-    pass
+class NotFinite(ValueError):
+    """Strict JSON's refusal of NaN, Infinity and a number past a float (`1e999`)."""
 
 
-def _no_constant(word: str) -> Any:
-    raise _NotFinite(f"holds {word}, which JSON does not allow")
+def no_constant(word: str) -> Any:
+    """json.loads' parse_constant for strict JSON: NaN and Infinity are refused."""
+    raise NotFinite(f"holds {word}, which JSON does not allow")
 
 
-def _finite(text: str) -> float:
+def finite(text: str) -> float:
+    """json.loads' parse_float for strict JSON: a number past a float is refused."""
     value = float(text)
     if not math.isfinite(value):
-        raise _NotFinite(f"holds the number {text[:20]}, which is Infinity as a float")
+        raise NotFinite(f"holds the number {text[:20]}, which is Infinity as a float")
     return value
 
 
@@ -180,11 +182,11 @@ def _decoded(text: bytes, name: str, what: str = "replay") -> Any:
         raise InputError(f"{name}: not a {what} file (its lists and objects nest more than "
                          f"{MAX_DEPTH} deep, or do not close)")
     try:
-        return json.loads(text.decode("utf-8"), parse_constant=_no_constant,
-                          parse_float=_finite if _may_overflow(text) else None)
+        return json.loads(text.decode("utf-8"), parse_constant=no_constant,
+                          parse_float=finite if _may_overflow(text) else None)
     except UnicodeDecodeError:
         raise InputError(f"{name}: not a {what} file (not UTF-8 text)") from None
-    except _NotFinite as exc:
+    except NotFinite as exc:
         raise InputError(f"{name}: not a {what} file (it {exc})") from None
     except json.JSONDecodeError as exc:
         raise InputError(f"{name}: not a {what} file ({shown(str(exc))[:120]})") from None

@@ -7,7 +7,6 @@ each game's reader bounds what the JSON holds."""
 from __future__ import annotations
 
 import json
-import math
 import os
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ from typing import Any
 from engine import InputError
 from orchestrator import given_path
 from orchestrator.games import DEFAULT_GAME, GAMES, Game, get_game
+from orchestrator.replay import reader
 
 MAX_SCENARIO_BYTES = 1 << 20       # 1 MiB: the largest bundled scenario is under 3 KiB
 
@@ -33,31 +33,22 @@ def read_scenario_file(path: Path) -> object:
     return scenario_json(raw, path)
 
 
-def _not_json(word: str) -> Any:
-    raise ValueError(f"{word} is not JSON")
-
-
-def _finite(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError(f"{text[:20]} is Infinity as a float")
-    return value
-
-
 def scenario_json(raw: bytes, path: Path | str) -> object:
     """A scenario file's bytes as strict JSON (no NaN or Infinity, which JSON does not
     allow and no game's scenario holds), or one InputError naming the file."""
     try:
-        return json.loads(raw.decode("utf-8"), parse_constant=_not_json, parse_float=_finite)
+        return json.loads(raw.decode("utf-8"), parse_constant=reader.no_constant,
+                          parse_float=reader.finite)
     except UnicodeDecodeError:
         raise InputError(f"{path}: cannot read scenario (not UTF-8 text)") from None
     except json.JSONDecodeError as exc:
         raise InputError(f"{path}:{exc.lineno}:{exc.colno}: invalid JSON ({exc.msg})") from None
     except RecursionError:
         raise InputError(f"{path}: invalid JSON (nested too deep)") from None
-    except ValueError as exc:   # an integer of thousands of digits, NaN, Infinity
-        why = str(exc) if "JSON" in str(exc) or "Infinity" in str(exc) else "a number too long"
-        raise InputError(f"{path}: invalid JSON ({why})") from None
+    except reader.NotFinite as exc:
+        raise InputError(f"{path}: invalid JSON (it {exc})") from None
+    except ValueError:          # an integer of thousands of digits
+        raise InputError(f"{path}: invalid JSON (a number too long)") from None
 
 
 def scenario_path(ref: Path, found: Game) -> Path:
