@@ -81,7 +81,9 @@ def test_check_says_a_hang_once(tmp_path) -> None:
                        "        time.sleep(30)\n        return ['guard']\n")
     done = arena("check", "--game", "robotgame", str(sleeper), "--once", code=1)
     reason = done.stderr.rsplit("sleeper.py: ", 1)[1]
-    assert reason.strip() == "hang: wall time limit (turn 1)", done.stderr
+    # The hang, said once; then what a full match would cost at that pace (check's gate).
+    assert reason.startswith("hang: wall time limit (turn 1)"), done.stderr
+    assert reason.count("hang") == 1 and "for a 100-turn match" in reason, done.stderr
 
 
 def test_an_aborted_bot_is_said_aborted_not_a_segfault(tmp_path) -> None:

@@ -399,8 +399,9 @@ def test_a_jails_result_is_taken_or_refused_whatever_it_holds() -> None:
     sample, bots, names = jail_sample()
 
     def judged(both: Any) -> None:
-        why, _ = jail_result._refusal(both.get("result"), both.get("replay"), "robotgame", 5,
-                                      3, bots, names, True, 64 << 10)
+        why, _ = jail_result._refusal(both.get("result"), both.get("replay"), game="robotgame",
+                                      seed=5, max_turns=3, bots=bots, names=names,
+                                      want_replay=True, output_bytes=64 << 10)
         if why is not None:
             raise Refused(why)
 

@@ -178,6 +178,11 @@ SHARED_IN_MATCH = {"api_tamper.py": "a bot changes the API module the others use
 # These get the others charged in the jail: its result is not taken, and the match is
 # played again in the standard mode, where nobody is charged.
 FRAMES_IN_MATCH = {"api_framer.py", "gc_framer_masked.py"}
+# A bot that waits on its threads' start and join (64 of them, its robots together): the
+# jail has no /proc to tell that wait from a wait to run, so on a busy machine its attempt
+# may end at the turn's own time by its wall ticks, charging no one; the standard mode then
+# plays the match, whose result stands.
+WAITS_IN_MATCH = {"thread_flood.py"}
 
 
 @pytest.fixture(scope="module")
@@ -234,7 +239,10 @@ def test_hostile_bot(case: Case, tier: str, listeners, no_stray_processes) -> No
     others = [p for p in result["players"] if p is not me]
     assert all(p["status"] == "ok" and (shared or p["overheats"] == 0) for p in others), \
         [(p["name"], p["status"], p["reason"], p["overheats"]) for p in others]
-    if tier == "match" and me["status"] == "ok" and case.bot not in FRAMES_IN_MATCH:
+    if tier == "match" and me["status"] == "ok" and case.bot in WAITS_IN_MATCH and \
+            result["sandbox_mode"] == "standard":
+        assert result["sandbox_note"].startswith("the match jail failed"), result
+    elif tier == "match" and me["status"] == "ok" and case.bot not in FRAMES_IN_MATCH:
         assert result["sandbox_mode"] == "match" and result["jail_kills"] == [], result
     elif tier == "match":        # no charge on the jail's word: the standard mode's result
         assert result["sandbox_mode"] == "standard", result
