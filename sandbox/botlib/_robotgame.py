@@ -33,6 +33,9 @@ if not hasattr(rg, "_configure"):
     rg = importlib.util.module_from_spec(_spec)
     _spec.loader.exec_module(rg)
     sys.modules["rg"] = rg
+# What a bot of this game imports by name, put back before each bot loads (a process that
+# imported rgkit's own `rg` since this module was loaded would give bots that one).
+BOT_MODULES = {"rg": rg}
 
 _new_dict = dict.__new__
 _AttrDict = rg.AttrDict            # the runtime's own: a bot may rebind rg.AttrDict

@@ -317,6 +317,9 @@ def load_checked(game, source, filename, guard, module_name="bot"):
     """The bot's module, executed (`load_bot`) and held to its game's bot side
     (`check_module`, which may run the bot's code: under its guard). LoadError says why
     it is not a bot of this game."""
+    modules = getattr(game, "BOT_MODULES", None)
+    if modules:              # in-process (--sandbox off), another `rg` may have come since
+        sys.modules.update(modules)
     module = load_bot(source, filename, guard, module_name)
     try:
         with guard:

@@ -50,8 +50,11 @@ def move():
 # and the reasons the bounds give.
 UNBOUNDED_S = {"Napper": 0.3 * TURNS, "ThreadJoiner": 0.3 * TURNS, "Burner": 0.4 * TURNS,
                "LongSleep": 7.0}
-REASONS = {"Napper": "time bank: ", "ThreadJoiner": "time bank: ",
-           "Burner": "cpu bank exhausted", "LongSleep": "wall time limit (hang)"}
+REASONS = {"Napper": ("time bank: ",), "ThreadJoiner": ("time bank: ",),
+           # its CPU and its own time grow together (1 s banks each): a busy machine's
+           # timer slack may spend either first
+           "Burner": ("cpu bank exhausted", "time bank: "),
+           "LongSleep": ("wall time limit (hang)",)}
 
 
 def test_a_tournament_of_stallers_waits_at_most_the_worst_case(tmp_path, monkeypatch,
@@ -76,7 +79,7 @@ def test_a_tournament_of_stallers_waits_at_most_the_worst_case(tmp_path, monkeyp
     assert bound == pytest.approx(2 * 1.5 + 3 + 1.5 + 3)         # 10.5 s
     assert len(walls) == 6, walls
     for _, name, status, reason in seen:
-        assert (status, reason[:len(REASONS[name])]) == ("erased", REASONS[name]), \
+        assert status == "erased" and reason.startswith(REASONS[name]), \
             (name, status, reason)
     figures = []
     for match_id, wall in walls.items():
