@@ -183,7 +183,8 @@ class Child:
         self._banked = left < self._wall
         self._wall = min(self._wall, left)
         now = time.monotonic()
-        self._own = _sched.OwnTime(self._timed_pids(), now, self._schedstat())
+        self._own = _sched.OwnTime(self._timed_pids(), now, self._schedstat(),
+                                   threads=self.executable)
         self._answered = 0.0
         self._told = False
         self._deadline = now + self._wall

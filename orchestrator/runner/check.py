@@ -197,6 +197,8 @@ def check_submission(bot: BotFile, game: str = DEFAULT_GAME, turns: int | None =
         judged.update(ok=False, failure=watch.failure, reason=watch.reason + hint,
                       turns=watch.turn)
     judge_pace(judged, pace, played)
+    if judged["failure"] in ("stalls", "warnings") and judged["pace"]:
+        judged["reason"] += slow_start_hint(game, bot, played, pace=True)
     judged["warned"] = warnings_of(judged)
     if strict and judged["ok"] and judged["warned"]:
         judged.update(ok=False, failure="warnings",
@@ -236,9 +238,10 @@ def game_difference(first: MatchData, second: MatchData) -> str | None:
     return None
 
 
-def slow_start_hint(game: str, bot: BotFile, limits: Limits | None) -> str:
+def slow_start_hint(game: str, bot: BotFile, limits: Limits | None, pace: bool = False) -> str:
     """For a per-turn program of a runtime that starts slowly (`Runtime.slow_start`: the
-    JVM) that ran out of time: why, and the way out (the persistent protocol)."""
+    JVM) that ran out of time, or (`pace`) whose starts add up past its own-time bank:
+    why, and the way out (the persistent protocol)."""
     found = get_game(game)
     if not found.programs:
         return ""
@@ -247,6 +250,10 @@ def slow_start_hint(game: str, bot: BotFile, limits: Limits | None) -> str:
     if program.get("persistent") or runtime is None or not runtime.slow_start:
         return ""
     limits = limits or found.limits
+    if pace:
+        return (f"; {runtime.name} starts afresh every turn, and its starts are most of "
+                f"that time: add `{PERSISTENT.decode()}` in a comment in its first "
+                f"{PERSISTENT_LINES} lines, so that it starts once per game")
     return (f"; {runtime.name} starts afresh every turn and cannot start within the "
             f"{limits.wall_per_call_s:g} s a turn allows: add `{PERSISTENT.decode()}` in a "
             f"comment in its first {PERSISTENT_LINES} lines, so that it starts once per game "

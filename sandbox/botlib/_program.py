@@ -302,7 +302,7 @@ class Runner:
         started = time.monotonic()
         deadline, last = started + wall, started + STARVED_TIMES * wall
         cpu_start = program.cpu()
-        own = _sched.OwnTime([program.pid], started)
+        own = _sched.OwnTime([program.pid], started, threads=True)
         judged = _sched.waited_s(program.pid) is not None     # /proc shows its waits
         selector = selectors.DefaultSelector()
         for fd in (program.stdout, program.stderr, program.listener, program.pidfd,

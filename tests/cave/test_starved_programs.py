@@ -68,8 +68,13 @@ def _first_turn(tmp_path: Path, monkeypatch, waited: float | None, cpu_share: fl
     monkeypatch.setattr(_program.Program, "__init__", init)
     monkeypatch.setattr(_program.Program, "cpu",
                         lambda self: cpu_share * (time.monotonic() - born[self.pid]))
+    def task_waits(pid):                # the program's threads: its main one
+        return None if waited is None else {pid: waited_s(pid)}
+
     monkeypatch.setattr(_sched, "waited_s", waited_s)
+    monkeypatch.setattr(_sched, "task_waits", task_waits)
     monkeypatch.setattr(_sched, "runnable", lambda pid: False)
+    monkeypatch.setattr(_sched, "any_runnable", lambda pid: False)
     host_end, keeper_end = os.pipe()
     runner.interrupt = host_end
     # The clock starts before the host's word is scheduled, so the word never comes sooner.

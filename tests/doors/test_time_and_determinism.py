@@ -201,6 +201,52 @@ def test_own_time_is_wall_time_less_the_wait_to_run() -> None:
     assert _sched.waited_s(2 ** 22 + 7) is None            # no such task: unknown, not 0
 
 
+# A program whose main thread only waits on a worker that computes (a JVM's launcher joins
+# the thread that runs `main`): the worker burns WORKER_CPU_S of its own CPU, then both end.
+JOINER = """
+import threading, time
+def work():
+    while time.thread_time() < %r:
+        pass
+worker = threading.Thread(target=work)
+worker.start()
+worker.join()
+"""
+WORKER_CPU_S = 0.3
+
+
+def test_a_programs_threads_waits_are_taken_off_not_only_its_main_threads() -> None:
+    """On a core shared with three busy loops, a program whose worker thread computes while
+    its main thread waits on it is late by the worker's waits to run: its own time is about
+    its CPU time, not its wall time (the main thread alone waited for nothing)."""
+    cpu = {min(os.sched_getaffinity(0))}
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(3)]
+    try:
+        for loop in busy:
+            os.sched_setaffinity(loop.pid, cpu)
+        program = subprocess.Popen([sys.executable, "-c", JOINER % WORKER_CPU_S])
+        os.sched_setaffinity(program.pid, cpu)
+        began = time.monotonic()
+        by_threads = _sched.OwnTime([program.pid], began, threads=True)
+        by_main = _sched.OwnTime([program.pid], began)
+        while program.poll() is None:
+            now = time.monotonic()
+            by_threads.look([program.pid], now, busy_too=False)
+            by_main.look([program.pid], now, busy_too=False)
+            time.sleep(0.01)
+        wall = time.monotonic() - began
+    finally:
+        for loop in busy:
+            loop.kill()
+            loop.wait()
+    # Read at its last look: what it had waited until then is all it is credited.
+    own_threads = max(0.0, wall - sum(by_threads.waited.values()))
+    own_main = max(0.0, wall - sum(by_main.waited.values()))
+    assert wall > 2 * WORKER_CPU_S, wall              # it was kept waiting
+    assert own_main > 0.8 * wall, (own_main, wall)    # its main thread hardly waited
+    assert own_threads < 0.6 * wall, (own_threads, wall)
+
+
 # -- same inputs, same match ---------------------------------------------------------------
 def _program_outputs(path: Path, runs: int) -> set[str]:
     """What `runs` starts of a Cave program print, started as the keeper starts it (its
