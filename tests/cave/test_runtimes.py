@@ -126,6 +126,22 @@ def test_check_tells_a_per_turn_java_bot_to_go_persistent(tmp_path, turns: int) 
     assert check_bot(JAVA_BOT, "cave", turns=2, limits=limits)["ok"]
 
 
+@needs("java")
+def test_check_tells_a_per_turn_java_bot_whose_starts_stall_a_match_to_go_persistent(
+        tmp_path) -> None:
+    """Every turn in time, but a JVM's start each turn adds up past the own-time bank (a
+    small one here, so that any machine's JVM is past it): `stalls`, and the fix."""
+    bot = tmp_path / "Bot.java"
+    bot.write_text(re.sub(r"// cave-protocol: persistent\n", "", JAVA_BOT.read_text()))
+    limits = Limits(cpu_per_call_s=5.0, wall_per_call_s=5.0, watchdog_grace_s=5.0,
+                    first_wall_s=5.0, output_bytes=16 << 10, own_per_turn_s=5.0,
+                    own_bank_s=1.0)
+    found = check_bot(bot, "cave", turns=3, limits=limits)
+    assert found["failure"] == "stalls", found["reason"]
+    assert ("java starts afresh every turn, and its starts are most of that time: add "
+            "`cave-protocol: persistent` in a comment in its first 5 lines") in found["reason"]
+
+
 def test_a_per_turn_program_that_hangs_gets_no_java_advice() -> None:
     found = check_bot(Path(__file__).parent / "hostile" / "silent.sh", "cave", turns=2,
                       limits=Limits(cpu_per_call_s=1.0, wall_per_call_s=0.3,
