@@ -9,23 +9,8 @@ import pytest
 
 from sandbox.matchjail import jail_zygote_pid
 from sandbox.zygote import zygote_pid
-
-# Re-exported for the test modules that still import them from here; they live in
-# tests/support (paths, processes, marks, scenarios).
-from tests.support.marks import HOST_WIDE, LONG  # noqa: F401
-from tests.support.paths import (  # noqa: F401
-    ARENA_CMD,
-    BOTS,
-    COUNTING,
-    ESCAPES,
-    HOSTILE,
-    MAPS,
-    ROOT,
-    TOY,
-    register_test_plugins,
-)
-from tests.support.processes import CONTROLLER, default_sigint, other_workers_pids  # noqa: F401
-from tests.support.scenarios import check_expected  # noqa: F401
+from tests.support.paths import ESCAPES, register_test_plugins
+from tests.support.processes import CONTROLLER
 from tests.support.wheel import Installed, installed_venv, wheel_path
 
 # Fixtures the tests of several folders share (listeners, ordinary_user).

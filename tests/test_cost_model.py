@@ -10,7 +10,7 @@ import os
 import subprocess
 import sys
 
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 
 MODES = ["rgkit", "off", "standard", "match"]
 COLUMNS = ["start_host_ms", "start_children_ms", "turn_host_p50_us", "turn_host_p99_us",

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
 from tests.support.forked import ForkedArena, forked_arena
+from tests.support.paths import ROOT
 
 # One pytest-xdist worker for the module: its module-scoped fixtures (a ladder, a browser,
 # a recorded match) would be made again on each worker that drew one of its tests.

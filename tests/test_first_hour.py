@@ -12,8 +12,8 @@ import pytest
 
 from orchestrator.games import GAMES, likely_game
 from orchestrator.runner.samples import sample_files
-from tests.conftest import ARENA_CMD, ROOT
 from tests.support.forked import forked_arena
+from tests.support.paths import ARENA_CMD, ROOT
 
 RG = ROOT / "bots" / "robotgame"
 

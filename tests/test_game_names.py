@@ -14,7 +14,7 @@ import tokenize
 from pathlib import Path
 
 from orchestrator.games import GAMES
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 
 SHARED = ("orchestrator", "sandbox")
 REGISTRY = Path("orchestrator/games")

@@ -51,7 +51,7 @@ def test_bare_arena_prints_its_help_once_and_version_names_both_versions() -> No
     import subprocess
 
     from engine import ENGINE_VERSION
-    from tests.conftest import ARENA_CMD, ROOT
+    from tests.support.paths import ARENA_CMD, ROOT
 
     bare = subprocess.run(ARENA_CMD, cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert bare.returncode == 0 and bare.stderr == ""

@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 
 MAX_POSITIONAL = 6
 
@@ -56,3 +56,22 @@ def test_the_scan_counts_positional_arguments_not_starred_nor_named(tmp_path):
         "obj.method(a, b, c, d, e, f, g, h)\n", encoding="utf-8")
     assert long_calls(tmp_path) == [("orchestrator/made.py", 1, "f", 7),
                                     ("orchestrator/made.py", 4, "obj.method", 8)]
+
+
+def _imported_modules(path: Path) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return found
+
+
+def test_no_test_imports_conftest():
+    """pytest loads conftest.py itself; what tests share is in tests/support."""
+    importers = [str(p.relative_to(ROOT)) for p in (ROOT / "tests").rglob("*.py")
+                 if p.name != "conftest.py"
+                 and any(m.split(".")[-1] == "conftest" for m in _imported_modules(p))]
+    assert importers == []

@@ -14,7 +14,7 @@ import pytest
 
 from orchestrator.cli.bots import listing
 from orchestrator.games import GAMES
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 from tests.support.wheel import Installed
 
 NEEDS_CC = pytest.mark.skipif(shutil.which("cc") is None,

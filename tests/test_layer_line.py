@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 
 BELOW = {"engine": ("orchestrator", "sandbox"), "sandbox": ("orchestrator",)}
 

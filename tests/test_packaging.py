@@ -14,7 +14,7 @@ import zipfile
 
 import setuptools
 
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 from tests.support.wheel import NOT_SOURCE
 
 # Where each folder of the checkout goes in the wheel (maps/ and bots/: setup.py).

@@ -14,8 +14,8 @@ import typer
 
 from orchestrator.cli.app import app
 from orchestrator.games import GAMES
-from tests.conftest import ARENA_CMD, BOTS, MAPS, ROOT
 from tests.support.forked import forked_arena
+from tests.support.paths import ARENA_CMD, BOTS, MAPS, ROOT
 from tests.test_help import commands
 
 # One pytest-xdist worker for the module: its module-scoped fixtures (a ladder, a browser,

@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ARENA_CMD, COUNTING, ROOT, TOY
 from tests.modes.counting import LOG_VARIABLE
+from tests.support.paths import ARENA_CMD, COUNTING, ROOT, TOY
 
 GAME, MODE = "wheeltoy", "wheelcount"
 GAME_PACKAGE, MODE_MODULE = "arena_wheeltoy", "arena_wheelcount"

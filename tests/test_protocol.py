@@ -22,7 +22,7 @@ from orchestrator.games.contract import START_KEYS, bot_side_problems, stats_pro
 from sandbox.botlib import child_module
 from sandbox.frames import side_parts, start_frame
 from sandbox.paths import BOTLIB
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
 

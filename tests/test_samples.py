@@ -20,7 +20,7 @@ from orchestrator.runner import samples
 from orchestrator.runner.bots import read_bot
 from orchestrator.runner.samples import Unbuildable, build, find_sample, named_samples, runnable
 from sandbox.programs import describe
-from tests.conftest import ARENA_CMD, ROOT
+from tests.support.paths import ARENA_CMD, ROOT
 
 SAMPLES = [(game, name, path) for game in GAMES for name, path in named_samples(game)]
 HAS_CC = shutil.which("cc") is not None

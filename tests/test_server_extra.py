@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 
 # Run the CLI with uvicorn made unimportable, as in an install without the extra.
 WITHOUT_UVICORN = ("import sys\n"

@@ -10,7 +10,7 @@ import os
 import subprocess
 import sys
 
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 
 # The entry point as the console script runs it, then every module it imported (not those
 # only registered to load on first use: engine/lazy.py's numpy).

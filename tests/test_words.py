@@ -13,7 +13,7 @@ import sqlite3
 import subprocess
 
 from orchestrator import api
-from tests.conftest import ARENA_CMD, BOTS, ROOT
+from tests.support.paths import ARENA_CMD, BOTS, ROOT
 
 RG = ROOT / "bots" / "robotgame"
 QUICK = ["--map", "tiny", "--robots", "1", "--max-turns", "3"]

@@ -16,7 +16,7 @@ from orchestrator import api
 from orchestrator.api import cellbots
 from orchestrator.games import GAMES
 from tests.api import bots
-from tests.conftest import ARENA_CMD, ROOT
+from tests.support.paths import ARENA_CMD, ROOT
 
 # The machine's figures, or where a store is.
 VOLATILE = {"cpu_s", "own_s", "mean_cpu_s", "mean_own_s", "peak_rss_mb", "db"}

@@ -185,7 +185,7 @@ def test_the_largest_seed_plays_and_is_stored(tmp_path) -> None:
 def test_a_seed_too_large_is_one_error_line_not_a_traceback() -> None:
     import subprocess
 
-    from tests.conftest import ARENA_CMD, ROOT
+    from tests.support.paths import ARENA_CMD, ROOT
 
     done = subprocess.run(ARENA_CMD + ["run", "--seed", "99999999999999999999999",
                                        "--max-turns", "3"], cwd=ROOT, capture_output=True,

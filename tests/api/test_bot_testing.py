@@ -8,7 +8,7 @@ import re
 import subprocess
 import sys
 
-from tests.conftest import ARENA_CMD, ROOT
+from tests.support.paths import ARENA_CMD, ROOT
 
 GUIDE = ROOT / "docs" / "python-api.md"
 BOT = """import rg

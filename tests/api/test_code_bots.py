@@ -16,7 +16,7 @@ import pytest
 
 from orchestrator import api
 from tests.api import twice
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 
 CASES = [pytest.param(twice.move_hidden_first, "arena", "hunter", id="function-hidden-first"),
          pytest.param(twice.move_hidden_after, "arena", "hunter", id="function-hidden-after"),

@@ -14,7 +14,8 @@ import psutil
 import pytest
 
 from orchestrator import api
-from tests.conftest import BOTS, ROOT, default_sigint
+from tests.support.paths import BOTS, ROOT
+from tests.support.processes import default_sigint
 
 SAMPLES = [str(BOTS / n) for n in ("beeline.py", "hunter.py", "turtle.py", "randy.py")]
 # 12 seeds: the signal comes after 4, and at least one is still to play.

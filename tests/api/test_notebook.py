@@ -11,7 +11,7 @@ import pytest
 from nbclient import NotebookClient
 
 from tests.browser import CHROMIUM, SKIP_REASON, watched_page
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 
 NOTEBOOK = ROOT / "docs" / "example.ipynb"
 

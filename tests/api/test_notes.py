@@ -9,7 +9,7 @@ import subprocess
 
 from orchestrator import api
 from tests.api import bots
-from tests.conftest import ARENA_CMD, ROOT
+from tests.support.paths import ARENA_CMD, ROOT
 
 NAME_ERROR = "NameError: name 'math' is not defined"
 

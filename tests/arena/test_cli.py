@@ -10,8 +10,9 @@ import time
 import psutil
 import pytest
 
-from tests.conftest import ARENA_CMD, BOTS, ROOT, default_sigint
 from tests.support.forked import forked_arena
+from tests.support.paths import ARENA_CMD, BOTS, ROOT
+from tests.support.processes import default_sigint
 
 
 def arena(*args: str, check: bool = False) -> subprocess.CompletedProcess:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from tests.conftest import BOTS, HOSTILE
+from tests.support.paths import BOTS, HOSTILE
 from tests.support.sandbox import by_name, play
 
 SAMPLES = [BOTS / "beeline.py", BOTS / "hunter.py", BOTS / "turtle.py", BOTS / "randy.py"]

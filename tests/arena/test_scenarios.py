@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from engine.arena import scenario
-from tests.conftest import ARENA_CMD, ROOT, check_expected
+from tests.support.paths import ARENA_CMD, ROOT
+from tests.support.scenarios import check_expected
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.json"))
 

@@ -12,7 +12,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from tests.conftest import ARENA_CMD, BOTS, HOSTILE, ROOT, default_sigint
+from tests.support.paths import ARENA_CMD, BOTS, HOSTILE, ROOT
+from tests.support.processes import default_sigint
 
 SAMPLES = [str(BOTS / n) for n in ("beeline.py", "hunter.py", "turtle.py", "randy.py")]
 QUICK = ["--map", "tiny", "--robots", "3", "--max-turns", "40"]

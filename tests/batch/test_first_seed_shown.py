@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from tests.conftest import ARENA_CMD, ROOT
+from tests.support.paths import ARENA_CMD, ROOT
 
 QUICK = ["--map", "tiny", "--robots", "2", "--max-turns", "3", "--workers", "1"]
 

@@ -19,7 +19,7 @@ import pytest
 from engine import InputError
 from orchestrator.results.store import Store, WriteFailed
 from orchestrator.service.batch import stopped_writing, write_whole
-from tests.conftest import ARENA_CMD, BOTS, ROOT
+from tests.support.paths import ARENA_CMD, BOTS, ROOT
 
 SEEDS = 40
 SMALL, ROOMY = "300k", "16m"

@@ -31,7 +31,7 @@ from tests.batch.matchup_store import (
     result,
     write,
 )
-from tests.conftest import ARENA_CMD, ROOT
+from tests.support.paths import ARENA_CMD, ROOT
 
 
 def arena(*args: str) -> subprocess.CompletedProcess:

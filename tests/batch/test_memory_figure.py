@@ -12,7 +12,7 @@ import os
 import re
 import subprocess
 
-from tests.conftest import ARENA_CMD, BOTS, HOSTILE, ROOT
+from tests.support.paths import ARENA_CMD, BOTS, HOSTILE, ROOT
 
 HUGE = str(HOSTILE / "huge_allocation.py")
 RANDY = str(BOTS / "randy.py")

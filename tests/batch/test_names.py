@@ -27,8 +27,8 @@ from hypothesis import strategies as st
 from orchestrator.cli.app import app
 from orchestrator.runner.bots import declared_name, read_bot, unique_names
 from orchestrator.text import shown
-from tests.conftest import ARENA_CMD, BOTS, HOSTILE, ROOT
 from tests.support.forked import forked_arena
+from tests.support.paths import ARENA_CMD, BOTS, HOSTILE, ROOT
 
 HUNTER = BOTS / "hunter.py"
 LINEUP = [HOSTILE / "markup_name.py", HOSTILE / "escape_name.py", HUNTER, HUNTER,

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from orchestrator import api
-from tests.conftest import ARENA_CMD, BOTS, ROOT
+from tests.support.paths import ARENA_CMD, BOTS, ROOT
 
 NAPPER = '''"""Napper: sleeps a little in every move."""
 import time

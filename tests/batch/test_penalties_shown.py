@@ -20,7 +20,7 @@ import threading
 import pytest
 
 from orchestrator import api
-from tests.conftest import ARENA_CMD, BOTS, HOSTILE, ROOT
+from tests.support.paths import ARENA_CMD, BOTS, HOSTILE, ROOT
 
 BOTS_OF = {"Spinner": HOSTILE / "spinner_loop.py", "MemoryBomb": HOSTILE / "memory_bomb.py",
            "Raiser": HOSTILE / "raiser.py", "PasswdReader": HOSTILE / "read_passwd.py",

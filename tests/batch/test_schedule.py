@@ -10,7 +10,7 @@ from orchestrator.games import get_game
 from orchestrator.runner.bots import read_bot
 from orchestrator.runner.schedule import Setup, plan_batch, plan_tournament
 from sandbox.limits import Limits
-from tests.conftest import BOTS, ROOT
+from tests.support.paths import BOTS, ROOT
 
 ARENA = [read_bot(BOTS / name) for name in ("beeline.py", "hunter.py", "turtle.py", "randy.py")]
 

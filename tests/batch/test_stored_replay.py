@@ -15,7 +15,7 @@ from orchestrator import api
 from orchestrator.games import GAMES
 from orchestrator.replay import file as replay
 from tests.conformance.matrix import folder, lineup, missing_runtime
-from tests.conftest import ARENA_CMD, ROOT
+from tests.support.paths import ARENA_CMD, ROOT
 
 TURNS = 8
 

@@ -21,7 +21,8 @@ from orchestrator.runner.match import MatchSpec, run_match, scratch_files
 from sandbox.botlib import child_module
 from sandbox.inprocess import child_runtime
 from sandbox.limits import Limits
-from tests.conftest import ESCAPES, HOST_WIDE
+from tests.support.marks import HOST_WIDE
+from tests.support.paths import ESCAPES
 from tests.support.sandbox import (
     TIERS,
     assert_host_load_back,

@@ -25,8 +25,9 @@ from orchestrator.cli import run as cli
 from orchestrator.games import GAMES
 from sandbox.isolation import bwrap_problem
 from sandbox.programs import describe
-from tests.conftest import ARENA_CMD, ROOT, default_sigint
 from tests.sandbox import as_user
+from tests.support.paths import ARENA_CMD, ROOT
+from tests.support.processes import default_sigint
 
 FIGURES = Path(__file__).resolve().parent / "figures"
 TURNS = 5

@@ -22,8 +22,8 @@ from sandbox.loader import is_elf, link_chain, loaded_files, read_elf, runtime_h
 from sandbox.paths import interpreter_files
 from sandbox.programs import BOT, BY_NAME, PERSISTENT, RUNTIMES, describe
 from tests.cave.test_hostile_programs import GAME, SAMPLES
-from tests.conftest import ARENA_CMD
 from tests.sandbox import as_user
+from tests.support.paths import ARENA_CMD
 
 BOTS = Path(__file__).parent / "bots"
 # The seed's "Here's some code for a random bot", saved verbatim: its #!/usr/bin/python

@@ -8,7 +8,7 @@ import pytest
 
 from engine import InputError
 from engine.cave import scenario
-from tests.conftest import check_expected
+from tests.support.scenarios import check_expected
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.json"))
 

@@ -13,7 +13,7 @@ from orchestrator.runner.bots import read_bot
 from orchestrator.runner.schedule import Setup, plan_batch, plan_tournament
 from orchestrator.runner.series import Series
 from tests.cave.test_hostile_programs import SAMPLES
-from tests.conftest import ARENA_CMD
+from tests.support.paths import ARENA_CMD
 
 TALLY = Path(__file__).parent / "series" / "tally.sh"    # counts its turns in its scratch
 CAVE = get_game("cave")

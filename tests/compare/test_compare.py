@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from orchestrator.results.stats import wilson
-from tests.conftest import ARENA_CMD, ROOT, default_sigint
+from tests.support.paths import ARENA_CMD, ROOT
+from tests.support.processes import default_sigint
 
 HERE = Path(__file__).parent / "bots"
 SURVIVOR = str(ROOT / "bots" / "robotgame" / "survivor.py")

@@ -12,7 +12,7 @@ from pathlib import Path
 from orchestrator.results.store import Store
 from orchestrator.service.compare import Test as Sequential
 from orchestrator.service.compare import pair_outcome
-from tests.conftest import ARENA_CMD, ROOT
+from tests.support.paths import ARENA_CMD, ROOT
 
 RG = ROOT / "bots" / "robotgame"
 HERE = Path(__file__).parent / "bots"

@@ -18,8 +18,8 @@ from orchestrator.api import progress
 from orchestrator.games import GAMES
 from orchestrator.service import compare as comparisons
 from orchestrator.service.compare import Test as SequentialTest
-from tests.conftest import ARENA_CMD, ROOT
 from tests.positions.support import lineup
+from tests.support.paths import ARENA_CMD, ROOT
 
 LINE = re.compile(r"compare: (?P<games>\d+) of at most [\d,]+ games counted, "
                   r"LLR [+-]\d+\.\d\d \(bounds -\d+\.\d\d, \+\d+\.\d\d\)"

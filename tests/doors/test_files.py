@@ -34,9 +34,9 @@ from orchestrator.replay import position as positions
 from orchestrator.runner import execute
 from orchestrator.runner.match import MatchSpec
 from tests.conformance.matrix import folder
-from tests.conftest import ARENA_CMD, ROOT
 from tests.positions.support import lineup, load, recorded
 from tests.support.forked import forked_arena
+from tests.support.paths import ARENA_CMD, ROOT
 
 TURNS = 8
 HANG_GUARD = 120          # wall seconds: a hang guard only, the commands take about one

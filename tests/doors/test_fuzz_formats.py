@@ -37,8 +37,8 @@ from orchestrator.runner.match import MatchSpec, run_match
 from orchestrator.service.scenario import scenario_json
 from orchestrator.service.stored_replay import checked_record
 from orchestrator.views import replay as replay_view
-from tests.conftest import ARENA_CMD, ROOT
 from tests.support.mutate import as_json, mutants, text_mutants
+from tests.support.paths import ARENA_CMD, ROOT
 
 MUTATIONS = 10_000               # per format
 GAME_NAMES = ["arena", "robotgame", "cave", "race"]

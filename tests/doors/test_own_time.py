@@ -27,7 +27,7 @@ from orchestrator.games import get_game
 from orchestrator.runner.bots import read_bot
 from orchestrator.runner.match import MatchSpec, run_match
 from sandbox.limits import Limits
-from tests.conftest import BOTS, HOSTILE, MAPS, ROOT
+from tests.support.paths import BOTS, HOSTILE, MAPS, ROOT
 
 pytestmark = pytest.mark.filterwarnings("ignore:--sandbox off:RuntimeWarning")
 STALLERS = HOSTILE / "stallers"

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ARENA_CMD, HOSTILE
+from tests.support.paths import ARENA_CMD, HOSTILE
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 RED = HOSTILE / "redteam"

@@ -29,7 +29,7 @@ from orchestrator.runner.match import MatchSpec, run_match
 from sandbox import replies
 from sandbox.botlib import child_module
 from sandbox.limits import Limits
-from tests.conftest import HOSTILE
+from tests.support.paths import HOSTILE
 
 _wire = child_module("_wire")
 REPLIES = HOSTILE / "replies"          # not arena bots: apart from the hostile suite's

@@ -24,7 +24,7 @@ from orchestrator.service import values as options
 from orchestrator.web.ladder.store import LadderStore
 from sandbox import host
 from sandbox.limits import Limits
-from tests.conftest import BOTS
+from tests.support.paths import BOTS
 from tests.support.sandbox import by_name, play, tier_layers
 
 HOSTILE = Path(__file__).parent.parent / "hostile" / "secrets"

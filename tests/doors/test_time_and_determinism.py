@@ -31,7 +31,7 @@ from sandbox import programs
 from sandbox.botlib import child_module
 from sandbox.limits import Limits
 from sandbox.zygote import zygote, zygote_pid
-from tests.conftest import ARENA_CMD, BOTS, HOSTILE
+from tests.support.paths import ARENA_CMD, BOTS, HOSTILE
 from tests.support.sandbox import by_name, play
 
 ROOT = Path(__file__).resolve().parent.parent.parent

@@ -12,8 +12,8 @@ from fastapi.testclient import TestClient  # noqa: E402
 from orchestrator.web.ladder.app import create_app  # noqa: E402
 from orchestrator.web.ladder.service import Ladder  # noqa: E402
 from sandbox.limits import Limits  # noqa: E402
-from tests.conftest import ROOT  # noqa: E402
 from tests.ladder.server import upload  # noqa: E402,F401  (the tests' one upload helper)
+from tests.support.paths import ROOT  # noqa: E402
 
 FAST = Limits(cpu_per_call_s=0.5, wall_per_call_s=1.0, watchdog_grace_s=3.0, memory_mb=128)
 SAMPLES = ROOT / "bots"

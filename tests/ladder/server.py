@@ -12,7 +12,7 @@ from pathlib import Path
 
 import httpx
 
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 
 
 def upload(client, game: str, name: str, path: Path | None = None, source: bytes | None = None,

@@ -10,8 +10,8 @@ import pytest
 
 from orchestrator.results.ratings import elo
 from orchestrator.web.ladder.service import MAX_FILE
-from tests.conftest import HOSTILE, ROOT
 from tests.ladder.conftest import SAMPLES, hanging_bot, upload, wait_for
+from tests.support.paths import HOSTILE, ROOT
 
 # One pytest-xdist worker for the module: its module-scoped fixtures (a ladder, a browser,
 # a recorded match) would be made again on each worker that drew one of its tests.

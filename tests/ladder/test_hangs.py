@@ -14,9 +14,10 @@ import time
 
 import httpx
 
-from tests.conftest import LONG, ROOT
 from tests.ladder.conftest import SAMPLES, wait_for
 from tests.ladder.server import Server, upload
+from tests.support.marks import LONG
+from tests.support.paths import ROOT
 
 LOOPER = ROOT / "tests" / "robotgame" / "hangs" / "loop_act.py"
 HANGERS = sorted((ROOT / "tests" / "robotgame" / "hangs").glob("*.py"))

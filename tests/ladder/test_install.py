@@ -10,9 +10,9 @@ import subprocess
 import httpx
 import pytest
 
-from tests.conftest import ROOT
 from tests.ladder.server import Server
 from tests.maps.editing import editing
+from tests.support.paths import ROOT
 from tests.support.wheel import Installed
 
 # Every test here runs the session's one installed arena (tests/support.py): they share

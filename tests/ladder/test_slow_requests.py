@@ -20,8 +20,8 @@ import time
 from pathlib import Path
 
 from orchestrator.web.ladder.http import BODY_TIMEOUT_S, HEAD_TIMEOUT_S
-from tests.conftest import LONG
 from tests.ladder.server import Server
+from tests.support.marks import LONG
 
 SOCKETS = 200
 CLOSED_WITHIN_S = 30.0

@@ -13,7 +13,7 @@ import pytest
 from engine import InputError
 from engine.robotgame.mapfile import load_map as load_rg_map
 from orchestrator.games import get_game
-from tests.conftest import ARENA_CMD, MAPS, ROOT
+from tests.support.paths import ARENA_CMD, MAPS, ROOT
 from tests.maps.editing import editing
 
 testclient = pytest.importorskip("fastapi.testclient", reason="the server extra is in the "

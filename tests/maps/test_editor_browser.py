@@ -17,7 +17,7 @@ import pytest
 
 from engine.robotgame.mapfile import load_map as load_rg_map
 from orchestrator.replay import file as replay
-from tests.conftest import ARENA_CMD, ROOT
+from tests.support.paths import ARENA_CMD, ROOT
 from tests.maps.editing import editing
 from tests.browser import CHROMIUM, SKIP_REASON, watched_page
 

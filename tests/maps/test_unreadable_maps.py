@@ -7,7 +7,7 @@ import subprocess
 import pytest
 
 from orchestrator.games import GAMES
-from tests.conftest import ARENA_CMD
+from tests.support.paths import ARENA_CMD
 
 NOT_TEXT = bytes(range(128, 256)) * 8
 

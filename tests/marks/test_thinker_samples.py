@@ -11,7 +11,7 @@ import subprocess
 import pytest
 
 from orchestrator.games import GAMES
-from tests.conftest import ARENA_CMD, ROOT
+from tests.support.paths import ARENA_CMD, ROOT
 
 BUNDLED = sorted(name for name, game in GAMES.items() if game.home is None)
 

@@ -16,8 +16,8 @@ import pytest
 
 from engine import InputError
 from orchestrator.replay import position as positions
-from tests.conftest import ROOT
 from tests.positions.support import lineup, load, recorded
+from tests.support.paths import ROOT
 
 ARENA = [sys.executable, "-m", "orchestrator"]
 MiB = 1 << 20

@@ -19,8 +19,8 @@ from orchestrator import api
 from orchestrator.games import GAMES
 from orchestrator.games.contract import position_problems
 from orchestrator.replay import position as positions
-from tests.conftest import ROOT
 from tests.positions.support import SEED, lineup, load, recorded, turns_of
+from tests.support.paths import ROOT
 
 ARENA = [sys.executable, "-m", "orchestrator"]
 NAMES = sorted(GAMES)

@@ -19,8 +19,8 @@ from orchestrator import api
 from orchestrator.games import GAMES
 from orchestrator.replay import position as positions
 from orchestrator.views import turn_report
-from tests.conftest import ROOT
 from tests.positions.support import lineup, load, recorded
+from tests.support.paths import ROOT
 
 TURNS = 4
 COMPASS = "NESW"

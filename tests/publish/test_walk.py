@@ -16,8 +16,9 @@ import pytest
 
 from orchestrator import api
 from tests.browser import CHROMIUM, SKIP_REASON, watched_page
-from tests.conftest import ARENA_CMD, LONG, ROOT
 from tests.ladder.server import Server
+from tests.support.marks import LONG
+from tests.support.paths import ARENA_CMD, ROOT
 
 pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON), LONG,
               pytest.mark.xdist_group("walk")]

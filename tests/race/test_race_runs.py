@@ -13,7 +13,7 @@ from orchestrator.games import get_game
 from orchestrator.runner.bots import read_bot
 from orchestrator.runner.match import MatchSpec, run_match
 from orchestrator.service.check import check_bot
-from tests.conftest import ARENA_CMD
+from tests.support.paths import ARENA_CMD
 
 GAME = get_game("race")
 SAMPLES = Path(__file__).resolve().parents[2] / "bots" / "race"

@@ -13,7 +13,7 @@ from engine.race.factory import SEED_FACTORY, check_cells, parse_cell, seed_fact
 from engine.race.game import check_picks
 from engine.race.match import Bot, RaceMatch, new_deck
 from engine.race.rules import rules_from
-from tests.conftest import check_expected
+from tests.support.scenarios import check_expected
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.json"))
 PROJECT = Path(__file__).resolve().parents[2]

@@ -23,7 +23,6 @@ import pytest
 from engine import InputError
 from orchestrator.replay import file as replay
 from orchestrator.replay import reader as replay_reader
-from tests.conftest import ARENA_CMD, ROOT
 from tests.replay.hostile_replays import (
     ATTACKS,
     CASES,
@@ -34,6 +33,7 @@ from tests.replay.hostile_replays import (
     packed,
     valid,
 )
+from tests.support.paths import ARENA_CMD, ROOT
 
 SECONDS = 5.0
 HANG_WALL = 12           # wall time past this many times the CPU bound: a hang

@@ -15,7 +15,7 @@ from orchestrator.games import BUILT_IN, GAMES
 from orchestrator.replay import file as replay
 from orchestrator.views import replay as replay_view
 from tests.browser import ARGS, CHROMIUM, SKIP_REASON
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 
 HOSTILE = "<img src=x onerror=alert(1)>\x1b]0;owned\x07[bold]b[/bold]</script><!--"
 SHARED = ["orchestrator/views/viewer/viewer.html", "orchestrator/views/viewer/generic.js",

@@ -15,7 +15,7 @@ from orchestrator.replay import file as replay
 from orchestrator.runner.bots import read_bot
 from orchestrator.runner.match import MatchSpec, run_match
 from orchestrator.views.replay import embed, page
-from tests.conftest import ARENA_CMD, BOTS, MAPS, ROOT
+from tests.support.paths import ARENA_CMD, BOTS, MAPS, ROOT
 
 RG = ROOT / "bots" / "robotgame"
 HOSTILE_NAME = "</script><script>alert(1)</script>"

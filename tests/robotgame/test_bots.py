@@ -11,7 +11,7 @@ from orchestrator.runner.bots import read_bot
 from orchestrator.runner.match import MatchSpec, run_match
 from orchestrator.service.check import check_bot
 from sandbox.limits import Limits
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 
 MAP = ROOT / "maps" / "robotgame" / "default.py"
 SAMPLES = ROOT / "bots" / "robotgame"

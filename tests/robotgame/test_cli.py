@@ -6,7 +6,7 @@ import subprocess
 from pathlib import Path
 
 from orchestrator.games import get_game
-from tests.conftest import ARENA_CMD, ROOT
+from tests.support.paths import ARENA_CMD, ROOT
 
 BOTS = ROOT / "bots" / "robotgame"
 

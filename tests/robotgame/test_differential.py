@@ -22,7 +22,7 @@ from orchestrator.results.stats import wilson
 from orchestrator.runner.bots import read_bot
 from orchestrator.runner.match import MatchSpec, run_match
 from sandbox.paths import BOTLIB
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 
 
 def _import_rgkit():

@@ -22,7 +22,8 @@ from orchestrator.runner.match import MatchSpec, run_match
 from sandbox.inprocess import child_runtime
 from sandbox.limits import Limits
 from sandbox.paths import BOTLIB
-from tests.conftest import ESCAPES, HOST_WIDE
+from tests.support.marks import HOST_WIDE
+from tests.support.paths import ESCAPES
 from tests.support.sandbox import (
     TIERS,
     knocked,

@@ -11,7 +11,7 @@ from engine import InputError
 from engine.robotgame.game import CODE_ATTACK, CODE_GUARD, CODE_MOVE, RobotGame
 from engine.robotgame.mapfile import load_map, parse_map
 from engine.robotgame.rules import rules_from
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 
 DEFAULT_MAP = ROOT / "maps" / "robotgame" / "default.py"
 

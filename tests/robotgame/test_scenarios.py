@@ -11,7 +11,8 @@ import pytest
 from engine import InputError
 from engine.robotgame import scenario as engine_scenario
 from orchestrator.games import get_game
-from tests.conftest import ARENA_CMD, ROOT, check_expected
+from tests.support.paths import ARENA_CMD, ROOT
+from tests.support.scenarios import check_expected
 
 HERE = Path(__file__).parent
 SCENARIOS = sorted((HERE / "scenarios").glob("*.json"))

@@ -14,7 +14,7 @@ import threading
 
 import pytest
 
-from tests.conftest import ARENA_CMD, ROOT
+from tests.support.paths import ARENA_CMD, ROOT
 
 RG = ROOT / "bots" / "robotgame"
 SURVIVOR, RUSHER = str(RG / "survivor.py"), str(RG / "rusher.py")

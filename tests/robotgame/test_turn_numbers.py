@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 from tests.browser import CHROMIUM, SKIP_REASON, watched_page
-from tests.conftest import ARENA_CMD, ROOT
+from tests.support.paths import ARENA_CMD, ROOT
 
 NOTER = """import rg
 

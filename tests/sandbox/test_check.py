@@ -8,7 +8,7 @@ import pytest
 
 from orchestrator.service.check import check_bot
 from sandbox.limits import Limits
-from tests.conftest import ARENA_CMD, BOTS, HOSTILE, ROOT
+from tests.support.paths import ARENA_CMD, BOTS, HOSTILE, ROOT
 
 FAST = Limits(cpu_per_call_s=0.5, wall_per_call_s=1.0, watchdog_grace_s=3.0, memory_mb=128)
 SAMPLES = sorted(BOTS.glob("*.py"))

@@ -18,8 +18,8 @@ import pytest
 
 from orchestrator.games import GAMES
 from orchestrator.runner.check import HUNG_TURNS, HangWatch
-from tests.conftest import ARENA_CMD, ROOT
 from tests.support.games import game_tests
+from tests.support.paths import ARENA_CMD, ROOT
 
 OUT_OF_TIME = ("hang", "timeout", "cpu")
 CASES = [(game, bot) for game in GAMES for bot in sorted(game_tests(game).glob("hang.*"))]

@@ -35,7 +35,7 @@ from orchestrator.runner.pace import (
 )
 from orchestrator.runner.samples import sample_files
 from sandbox.limits import Limits
-from tests.conftest import ARENA_CMD, HOSTILE, ROOT
+from tests.support.paths import ARENA_CMD, HOSTILE, ROOT
 
 STALLERS = Path(__file__).resolve().parent / "stallers"
 # `arena check` as ARENA_CMD runs it, and at its exit the time its process waited on a run

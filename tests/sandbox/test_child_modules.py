@@ -9,7 +9,7 @@ import sys
 
 from sandbox.botlib import child_module
 from sandbox.inprocess import child_runtime
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 
 DOTTED = re.compile(r"^\s*(from|import)\s+sandbox\.botlib\._", re.MULTILINE)
 

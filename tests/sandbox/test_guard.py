@@ -150,7 +150,7 @@ def test_the_host_reads_each_childs_run_queue_wait_from_one_open_file(monkeypatc
     from orchestrator.games import get_game  # noqa: PLC0415
     from orchestrator.runner.bots import read_bot  # noqa: PLC0415
     from orchestrator.runner.match import MatchSpec, run_match  # noqa: PLC0415
-    from tests.conftest import ROOT  # noqa: PLC0415
+    from tests.support.paths import ROOT  # noqa: PLC0415
 
     sched = child_module("_sched")
     opened: list[str] = []

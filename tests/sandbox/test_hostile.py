@@ -28,7 +28,8 @@ from sandbox.botlib import child_module
 from sandbox.isolation import LAYERS, MECHANISMS, USER_NS
 from sandbox.limits import Limits
 from sandbox.paths import BOTLIB
-from tests.conftest import BOTS, HOST_WIDE, HOSTILE
+from tests.support.marks import HOST_WIDE
+from tests.support.paths import BOTS, HOSTILE
 from tests.support.sandbox import (
     TIERS,
     assert_host_load_back,

@@ -27,7 +27,7 @@ import pytest
 from orchestrator.games import GAMES
 from orchestrator.runner.bots import read_bot
 from orchestrator.runner.match import MatchSpec, run_match
-from tests.conftest import ARENA_CMD, BOTS, HOSTILE, ROOT
+from tests.support.paths import ARENA_CMD, BOTS, HOSTILE, ROOT
 
 GAME = GAMES["robotgame"]
 

@@ -29,8 +29,8 @@ from orchestrator.service.check import check_bot
 from sandbox import modes
 from sandbox.modes import MODES, Mode
 from sandbox.players import Players
-from tests.conftest import ARENA_CMD, BOTS, COUNTING, ROOT
 from tests.modes.counting import LOG_VARIABLE
+from tests.support.paths import ARENA_CMD, BOTS, COUNTING, ROOT
 
 TURNS = 5
 

@@ -15,10 +15,12 @@ from pathlib import Path
 import pytest
 
 from sandbox.isolation import LAYERS, USER_NS
-from tests.conftest import ARENA_CMD, BOTS, CONTROLLER, HOSTILE, LONG, ROOT
 from tests.sandbox import as_user
 from tests.sandbox.test_check import EXPECTED
 from tests.sandbox.test_hostile import CASES
+from tests.support.marks import LONG
+from tests.support.paths import ARENA_CMD, BOTS, HOSTILE, ROOT
+from tests.support.processes import CONTROLLER
 from tests.support.sandbox import OrdinaryUser
 
 pytestmark = pytest.mark.skipif(

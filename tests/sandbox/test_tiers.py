@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from sandbox.isolation import NAMESPACES, USER_NS, Isolation, SandboxUnavailable, warning_once
-from tests.conftest import ARENA_CMD, BOTS, HOST_WIDE, HOSTILE
+from tests.support.marks import HOST_WIDE
+from tests.support.paths import ARENA_CMD, BOTS, HOSTILE
 from tests.support.sandbox import play, tier_layers
 
 

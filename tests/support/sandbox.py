@@ -25,8 +25,9 @@ from sandbox.limits import Limits
 from sandbox.matchjail import JAIL_ZYGOTE, jail_zygote_pid
 from sandbox.paths import BOTLIB
 from sandbox.zygote import zygote_pid
-from tests.conftest import BOTS, MAPS, other_workers_pids
 from tests.sandbox import as_user
+from tests.support.paths import BOTS, MAPS
+from tests.support.processes import other_workers_pids
 
 FAST = Limits(cpu_per_call_s=0.3, wall_per_call_s=1.0, watchdog_grace_s=3.0)
 PORT = 48917                     # where tcp_socket.py and udp_socket.py knock

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from engine import InputError
-from tests.conftest import check_expected
+from tests.support.scenarios import check_expected
 from tests.toy import GAME, scenario
 from tests.toy.match import parse_map
 
