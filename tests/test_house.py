@@ -60,7 +60,11 @@ def test_the_scan_counts_positional_arguments_not_starred_nor_named(tmp_path):
 
 def _imported_modules(path: Path) -> set[str]:
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    try:
+        tree = ast.parse(path.read_text(), str(path))
+    except SyntaxError:                 # a hostile bot's file that is meant not to parse
+        return found
+    for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module:
             found.add(node.module)
             found.update(f"{node.module}.{alias.name}" for alias in node.names)
