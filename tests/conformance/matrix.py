@@ -26,11 +26,10 @@ from orchestrator.runner.bots import declared_name, sample_bots
 from orchestrator.runner.samples import named_samples
 from sandbox.modes import DEFAULT_MODE, MODES, Mode, offered
 from sandbox.programs import BY_NAME, describe, with_driver
-from tests.ladder.conftest import wait_for
-from tests.ladder.server import Server
 from tests.positions.support import turns_of
 from tests.support.forked import forked_arena
 from tests.support.games import game_tests
+from tests.support.ladder import Server, wait_for
 from tests.support.paths import ARENA_CMD, ROOT
 
 TESTS = ROOT / "tests"

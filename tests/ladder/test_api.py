@@ -10,7 +10,7 @@ import pytest
 
 from orchestrator.results.ratings import elo
 from orchestrator.web.ladder.service import MAX_FILE
-from tests.ladder.conftest import SAMPLES, hanging_bot, upload, wait_for
+from tests.support.ladder import SAMPLES, hanging_bot, upload, wait_for
 from tests.support.paths import HOSTILE, ROOT
 
 # One pytest-xdist worker for the module: its module-scoped fixtures (a ladder, a browser,

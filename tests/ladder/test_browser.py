@@ -9,8 +9,7 @@ import time
 import pytest
 
 from tests.browser import CHROMIUM, SKIP_REASON, watched_page
-from tests.ladder.conftest import SAMPLES
-from tests.ladder.server import Server
+from tests.support.ladder import SAMPLES, Server
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the test extra")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON)

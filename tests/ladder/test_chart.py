@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from orchestrator.results.ratings import Ratings
 from orchestrator.web.ladder.app import create_app
 from orchestrator.web.ladder.service import Ladder
-from tests.ladder.conftest import FAST, SAMPLES, upload, wait_for
+from tests.support.ladder import FAST, SAMPLES, upload, wait_for
 
 pytestmark = pytest.mark.xdist_group("ladder-chart")
 

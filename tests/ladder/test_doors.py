@@ -28,8 +28,11 @@ from fastapi.testclient import TestClient  # noqa: E402
 from orchestrator.runner import execute  # noqa: E402
 from orchestrator.web.ladder import service  # noqa: E402
 from orchestrator.web.ladder.app import CHALLENGE_BODY, FORM_SLACK, create_app  # noqa: E402
-from tests.ladder.conftest import SAMPLES, wait_for  # noqa: E402
-from tests.ladder.server import Server  # noqa: E402
+from tests.support.ladder import (  # noqa: E402
+    SAMPLES,
+    Server,  # noqa: E402
+    wait_for,
+)
 
 Ladder, MAX_FILE = service.Ladder, service.MAX_FILE
 CHALLENGE_WINDOW_S, CHALLENGES_PENDING = service.CHALLENGE_WINDOW_S, service.CHALLENGES_PENDING

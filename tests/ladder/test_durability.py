@@ -9,8 +9,7 @@ import psutil
 
 from orchestrator.results.ratings import elo
 from orchestrator.web.ladder.store import LadderStore
-from tests.ladder.conftest import SAMPLES, wait_for
-from tests.ladder.server import Server
+from tests.support.ladder import SAMPLES, Server, wait_for
 
 RG = SAMPLES / "robotgame"
 

@@ -29,8 +29,8 @@ from orchestrator.web.ladder.app import create_app
 from orchestrator.web.ladder.service import Ladder
 from orchestrator.web.ladder.store import Queued
 from tests.browser import ARGS, CHROMIUM
-from tests.ladder.conftest import FAST, SAMPLES, upload, wait_for
 from tests.replay.test_erased_truth import OWNERS, _named, _panel_names
+from tests.support.ladder import FAST, SAMPLES, upload, wait_for
 from tests.support.marks import LONG
 from tests.support.paths import ROOT
 

@@ -8,8 +8,7 @@ import shutil
 
 import pytest
 
-from tests.ladder.conftest import SAMPLES, wait_for
-from tests.ladder.server import Server
+from tests.support.ladder import SAMPLES, Server, wait_for
 
 
 def test_cave_and_race_ladders_play_and_keep_replays(tmp_path) -> None:

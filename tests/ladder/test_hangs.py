@@ -14,8 +14,7 @@ import time
 
 import httpx
 
-from tests.ladder.conftest import SAMPLES, wait_for
-from tests.ladder.server import Server, upload
+from tests.support.ladder import SAMPLES, Server, upload, wait_for
 from tests.support.marks import LONG
 from tests.support.paths import ROOT
 

@@ -10,8 +10,8 @@ import subprocess
 import httpx
 import pytest
 
-from tests.ladder.server import Server
 from tests.maps.editing import editing
+from tests.support.ladder import Server
 from tests.support.paths import ROOT
 from tests.support.wheel import Installed
 

@@ -15,8 +15,7 @@ from orchestrator import host_files
 from orchestrator.results.ratings import elo
 from orchestrator.web.ladder.app import create_app
 from orchestrator.web.ladder.service import Ladder
-from tests.ladder.conftest import FAST, SAMPLES, upload, wait_for
-from tests.ladder.server import Server
+from tests.support.ladder import FAST, SAMPLES, Server, upload, wait_for
 
 pytestmark = pytest.mark.xdist_group("ladder-loop")
 LOGGER = "orchestrator.ladder"

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.ladder.conftest import SAMPLES, upload, wait_for
+from tests.support.ladder import SAMPLES, upload, wait_for
 
 pytestmark = pytest.mark.xdist_group("ladder-own-time")
 

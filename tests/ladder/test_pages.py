@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.ladder.conftest import SAMPLES, upload, wait_for
+from tests.support.ladder import SAMPLES, upload, wait_for
 
 # One pytest-xdist worker for the module: its module-scoped fixtures (a ladder, a browser,
 # a recorded match) would be made again on each worker that drew one of its tests.

@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from orchestrator.web.ladder.http import BODY_TIMEOUT_S, HEAD_TIMEOUT_S
-from tests.ladder.server import Server
+from tests.support.ladder import Server
 from tests.support.marks import LONG
 
 SOCKETS = 200

@@ -9,8 +9,7 @@ import time
 import psutil
 import pytest
 
-from tests.ladder.conftest import SAMPLES, hanging_bot, wait_for
-from tests.ladder.server import Server
+from tests.support.ladder import SAMPLES, Server, hanging_bot, wait_for
 
 pytestmark = pytest.mark.slow
 RG = SAMPLES / "robotgame"

@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 
 from tests.support.paths import ARENA_CMD, ROOT
-from tests.ladder.server import free_port
+from tests.support.ladder import free_port
 
 
 @contextmanager

@@ -16,7 +16,7 @@ import pytest
 
 from orchestrator import api
 from orchestrator.service import publish as sites
-from tests.publish.conftest import HOSTILE_NAME, REPO
+from tests.support.publish import HOSTILE_NAME, REPO
 
 ARENA = [sys.executable, "-m", "orchestrator"]
 

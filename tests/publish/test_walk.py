@@ -16,7 +16,7 @@ import pytest
 
 from orchestrator import api
 from tests.browser import CHROMIUM, SKIP_REASON, watched_page
-from tests.ladder.server import Server
+from tests.support.ladder import Server
 from tests.support.marks import LONG
 from tests.support.paths import ARENA_CMD, ROOT
 

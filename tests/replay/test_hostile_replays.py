@@ -243,7 +243,7 @@ def _peak_mib(pid: int) -> float:
 
 def test_the_ladder_answers_each_attack_with_an_error_page(tmp_path) -> None:
     pytest.importorskip("fastapi", reason="the ladder server needs the server extra")
-    from tests.ladder.server import Server
+    from tests.support.ladder import Server
 
     db = tmp_path / "ladder.sqlite"
     _plant(db, [packed(valid())] + [case.build() for case in CASES])

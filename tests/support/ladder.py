@@ -1,5 +1,6 @@
-"""Run `arena serve` as its own process, as a game master would, for the tests that need a
-real server: the browser, the durability and the install tests, and the soak."""
+"""The ladder's tests' helpers: limits and bots for a fast ladder, waiting on it, uploading
+to it, and `arena serve` run as its own process, as a game master would, for the tests that
+need a real server: the browser, the durability and the install tests, and the soak."""
 from __future__ import annotations
 
 import os
@@ -12,7 +13,38 @@ from pathlib import Path
 
 import httpx
 
+from sandbox.limits import Limits
 from tests.support.paths import ROOT
+
+FAST = Limits(cpu_per_call_s=0.5, wall_per_call_s=1.0, watchdog_grace_s=3.0, memory_mb=128)
+SAMPLES = ROOT / "bots"
+
+
+def hanging_bot(when: str, preamble: str = "") -> bytes:
+    """A Robot Game bot that guards until `when` holds, then hangs in every act: it
+    swallows the soft time limit too, so only the hard one stops it."""
+    return f"""import rg
+{preamble}
+class Robot:
+    def act(self, game):
+        while {when}:
+            try:
+                while True:
+                    pass
+            except BaseException:
+                pass
+        return ['guard']
+""".encode()
+
+
+def wait_for(predicate, timeout: float = 60.0, what: str = "the ladder"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
 
 
 def upload(client, game: str, name: str, path: Path | None = None, source: bytes | None = None,
