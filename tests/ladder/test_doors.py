@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from urllib.parse import quote, urlencode
 
 import pytest
 
@@ -235,6 +236,61 @@ def test_an_id_no_sqlite_integer_holds_is_422_never_a_500(client, path) -> None:
     """An id past 2**63 - 1 reached SQLite, which raised OverflowError (500)."""
     answer = client.get(path)
     assert answer.status_code == 422, (path, answer.status_code, answer.text[:200])
+
+
+# Every other spelling of a number: int() (and FastAPI's reading) took the first eight as
+# 1 or 10, so each id had many addresses; the rest were refused, in int()'s words or ours.
+NOT_CANONICAL = ["01", "1_0", "+1", " 1", "1 ", "1.0", "-0", "00", "\u0661", "\uff11",
+                 "1\x00", "0x1", "1e0", "", str(10**400), "9" * 6000, "-1", "\u00b9"]
+
+
+def number_parameters(app) -> list[tuple[str, str, str]]:
+    """(method, path, parameter) of every integer a path or a query of `app` names, read
+    from its API description: a route added later is held to the same rule."""
+    found = []
+    for path, operations in app.openapi()["paths"].items():
+        for method, operation in operations.items():
+            for parameter in operation.get("parameters", []):
+                schema = parameter["schema"]
+                kinds = [schema.get("type")] + [s.get("type") for s in schema.get("anyOf", [])]
+                if "integer" in kinds:
+                    found.append((method.upper(), path, parameter["name"]))
+    return found
+
+
+def test_every_number_in_a_url_has_one_spelling(quiet, client) -> None:
+    """`/api/bots/01`, `/api/bots/+1`, `/api/bots/%201` and `/api/bots/1.0` were bot 1, and
+    `/api/bots/1_0` bot 10 (int()'s leniency): one page under many addresses, and numbers
+    nobody wrote. Now every number in a path or a query is ASCII decimal as the server
+    writes it, in range, else a 422 naming the parameter; never a 500."""
+    found = number_parameters(quiet.app)
+    assert {(path, name) for _, path, name in found} >= {
+        ("/api/bots/{bot_id}", "bot_id"), ("/api/matches", "bot"), ("/api/matches", "limit"),
+        ("/matches/{match_id}/viewer", "match_id")}, found
+    _, token = quiet.bots["alice"]
+    for method, path, name in found:
+        for spelling in NOT_CANONICAL + ["1"]:
+            if "{" + name + "}" in path:
+                url = path.replace("{" + name + "}", quote(spelling, safe=""))
+                url = re.sub(r"\{[a-z_]+\}", "1", url)
+            else:
+                url = f"{re.sub(r'{[a-z_]+}', '1', path)}?{urlencode({name: spelling})}"
+            if method == "DELETE" and spelling == "1":   # (DELETE /api/bots/01 was 204)
+                assert quiet.ladder.bots[1].status == "active"
+            answer = client.request(method, url, headers=auth(token) | {"content-type":
+                                                                         "application/json"})
+            shown = (method, url[:80], answer.status_code, answer.text[:160])
+            if spelling == "1":
+                assert answer.status_code != 422 or "whole number" not in answer.text, shown
+                continue
+            if spelling == "" and "{" + name + "}" in path:
+                continue                            # another route (or a redirect to one)
+            assert answer.status_code == 422, shown
+            if path.startswith("/api/"):
+                assert answer.json()["error"] == "invalid request", shown
+                assert answer.json()["reason"].startswith(f"{name}: "), shown
+            else:
+                assert "invalid request" in answer.text, shown
 
 
 def test_names_and_file_names_reach_the_ladder_as_plain_text(quiet, client) -> None:
