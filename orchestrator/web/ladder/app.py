@@ -259,11 +259,21 @@ def create_app(ladder: Ladder, run: bool = True,
         return error_response(request, exc.status_code, "not found" if exc.status_code == 404
                               else "error", str(exc.detail))
 
-    async def checked(game: str, name: str, file: FormFile):
-        """An upload's file, checked in the sandbox; a LadderError when refused."""
-        data = await file.read(MAX_FILE + 1)
-        bot = ladder.submission(game, name, file.filename or "bot", data)
-        outcome = await asyncio.wrap_future(ladder.check(game, bot))
+    async def checked(game: str, name: str, file: FormFile, charged: tuple[str, ...]):
+        """An upload's file, checked in the sandbox; a LadderError when refused. `charged`
+        (admit_upload's) stay counted until the check answers, whether or not this
+        request is still there to hear it, or until the upload fails before its check."""
+        future = None
+        try:
+            data = await file.read(MAX_FILE + 1)
+            bot = ladder.submission(game, name, file.filename or "bot", data)
+            future = ladder.check(game, bot)
+        finally:
+            if future is None:
+                ladder.upload_answered(charged)
+            else:
+                future.add_done_callback(lambda _done: ladder.upload_answered(charged))
+        outcome = await asyncio.wrap_future(future)
         return bot, ladder.verdict_of(outcome)
 
     async def form_file(request: Request) -> FormFile:
@@ -284,8 +294,8 @@ def create_app(ladder: Ladder, run: bool = True,
     async def new_bot(game: str, name: str, file: UploadFile, request: Request) -> dict:
         ladder.validate_name(game, name)
         sender = client(request)
-        ladder.admit_upload(sender)                 # 429 before a check worker plays it
-        bot, verdict = await checked(game, name, file)
+        charged = ladder.admit_upload(sender)       # 429 before a check worker plays it
+        bot, verdict = await checked(game, name, file, charged)
         return ladder.add_bot(game, name, bot, verdict, owner=sender)
 
     # -- the API -------------------------------------------------------------------------
@@ -308,10 +318,14 @@ def create_app(ladder: Ladder, run: bool = True,
         known = ladder.authorize(bot_id, bearer(request))
         if known.status == "retired":   # before the body, and before a check worker plays it
             raise LadderError(422, "retired", "a retired bot takes no new versions")
-        ladder.admit_upload(client(request), known)
-        file = await form_file(request)
+        charged = ladder.admit_upload(client(request), known)
         try:
-            bot, verdict = await checked(known.game, known.name, file)
+            file = await form_file(request)
+        except BaseException:
+            ladder.upload_answered(charged)
+            raise
+        try:
+            bot, verdict = await checked(known.game, known.name, file, charged)
         finally:
             await file.close()
         return JSONResponse(ladder.add_version(bot_id, bot, verdict), status_code=201)

@@ -63,8 +63,10 @@ CHALLENGE_WINDOW_S = 3600.0
 CHALLENGES_PENDING = 4            # an owner's or address's challenges waiting or playing (429)
 UPLOAD_RATE = 30                  # uploads (bots and versions) an address or owner makes (429)
 UPLOAD_WINDOW_S = 3600.0
+UPLOADS_PENDING = 2               # an owner's or address's uploads waiting for their check (429)
 RATED_PER_CHALLENGE = 1           # while both wait, a challenge starts after this many rated
 BUSY_RETRY_S = 30                 # Retry-After when what frees a place is a match finishing
+CHECK_RETRY_S = 10                # Retry-After when it is an upload's check (seconds, each)
 
 # The ladder's errors go through `logging` (`arena serve` shows them on stderr): a match
 # that could not be recorded, a turn of the loop that failed, the loop's end.
@@ -141,6 +143,7 @@ class Ladder:
                  check_limits: Limits | None = None, check_queue: int = CHECK_QUEUE,
                  challenge_queue: int = CHALLENGE_QUEUE,
                  challenge_rate: int = CHALLENGE_RATE, upload_rate: int = UPLOAD_RATE,
+                 upload_pending: int = UPLOADS_PENDING,
                  trusted_proxies: Sequence[str] = ()) -> None:
         """`check_turns` and `check_limits` change the upload check's (default: as
         `arena check`); the matches always run under each game's own limits. At most
@@ -148,8 +151,10 @@ class Ladder:
         kept. At most `challenge_queue` challenges wait in all, taken round robin over
         their senders; an owner, and a client address, makes at most `challenge_rate` an
         hour (and has CHALLENGES_PENDING waiting or playing) and `upload_rate` uploads an
-        hour. `trusted_proxies`: the addresses or networks of the reverse proxies whose
-        X-Forwarded-For names the client (client_key); no other's is read.
+        hour, of which `upload_pending` at most wait for their check (each is a sandboxed
+        check: the shared check queue is not one person's to fill). `trusted_proxies`:
+        the addresses or networks of the reverse proxies whose X-Forwarded-For names the
+        client (client_key); no other's is read.
         `sandbox`: the mode of matches and checks (a mode check may not use leaves
         the checks in the default mode); its record may refuse the ladder."""
         mode = for_ladder(sandbox)       # the ladder's bots are strangers to each other
@@ -167,7 +172,7 @@ class Ladder:
         self.check_workers, self.sandbox, self.seed = check_workers, sandbox, seed
         self.check_queue = check_queue
         self.challenge_queue, self.challenge_rate = challenge_queue, challenge_rate
-        self.upload_rate = upload_rate
+        self.upload_rate, self.upload_pending = upload_rate, upload_pending
         self.trusted = proxies(trusted_proxies)
         self.clock = time.monotonic                    # the challenges' rate (tests set it)
         self.check_options = {"turns": check_turns, "limits": dataclasses.asdict(check_limits)
@@ -191,6 +196,7 @@ class Ladder:
         self.challenges_of: dict[str, int] = {}        # owner/address -> challenges not done
         self.challenged_at: dict[str, deque] = {}      # owner/address -> its challenges' times
         self.uploaded_at: dict[str, deque] = {}        # owner/address -> its uploads' times
+        self.uploads_of: dict[str, int] = {}           # owner/address -> uploads not answered
         self.served_at: dict[str, int] = {}            # sender -> when its last challenge began
         self.starts = itertools.count()
         self.running: dict[int, str] = {}             # match -> its digest
@@ -618,15 +624,38 @@ class Ladder:
             bot.status, bot.reason = "retired", None
             self.boards.pop(bot.game, None)
 
-    def admit_upload(self, client: str, bot: Bot | None = None) -> None:
+    def admit_upload(self, client: str, bot: Bot | None = None) -> tuple[str, ...]:
         """Count an upload (a new bot, or `bot`'s new version) for its client address and
         its owner (the bot's; a new bot's is that address), before the body is read or
-        checked: 429 past `upload_rate` an hour for either."""
+        checked: 429 past `upload_rate` an hour for either, or while either has
+        `upload_pending` uploads not yet answered (waiting for their check, or in it).
+        Whom it is counted for: hand them to upload_answered() once its check has
+        answered, or once it failed before it reached one."""
         with self.lock:
             keys = (f"address {client}", f"owner {self.owner(bot) if bot else client}")
+            for key in keys:
+                if self.uploads_of.get(key, 0) >= self.upload_pending:
+                    whose = "this bot's owner" if key.startswith("owner") else "this address"
+                    raise LadderError(429, "too many uploads", f"{whose}'s "
+                                      f"{self.upload_pending} uploads are still waiting for "
+                                      f"their check; upload again when one is answered",
+                                      CHECK_RETRY_S)
             self._within(self.uploaded_at, keys, self.upload_rate, UPLOAD_WINDOW_S, "uploads")
             for key in keys:
                 self.uploaded_at.setdefault(key, deque()).append(self.clock())
+                self.uploads_of[key] = self.uploads_of.get(key, 0) + 1
+            return keys
+
+    def upload_answered(self, keys: Sequence[str]) -> None:
+        """An upload admit_upload counted is answered (its check ended, or it never
+        reached one): its owner and address may send another."""
+        with self.lock:
+            for key in keys:
+                left = self.uploads_of.get(key, 0) - 1
+                if left > 0:
+                    self.uploads_of[key] = left
+                else:
+                    self.uploads_of.pop(key, None)
 
     def _within(self, table: dict[str, deque], keys: Sequence[str], rate: int,
                 window: float, what: str) -> None:
