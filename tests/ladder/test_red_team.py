@@ -195,3 +195,31 @@ def test_a_bots_text_on_a_page_reorders_nothing_and_hides_nothing(ladder) -> Non
         page = client.get(f"/matches/{match}").text
     assert "\u202e" not in page and "\u200b" not in page and "\x1b" not in page
     assert "ValueError: \\u202egnp.exe\\u200b\\x1b]0;x\\x07 &lt;b&gt;bold&lt;/b&gt;" in page
+
+
+@pytest.mark.parametrize("token", ["nope", "", "x" * 8000, "\u0661"])
+def test_a_wrong_token_costs_the_server_no_reading_of_the_replay(ladder, monkeypatch,
+                                                                  token) -> None:
+    """`GET /api/matches/N/replay` with any `Authorization: Bearer` header read, unzipped
+    and checked the whole replay before it looked at the token: a client with a junk
+    token made the server parse every replay it liked, as often as it liked, for a 401
+    (the public replay is sent as a file, unread). Now the token is checked against the
+    match's seats first."""
+    from orchestrator.web.ladder import service
+
+    match = played(ladder)
+    loads = []
+    real_load = service.replay.load
+    monkeypatch.setattr(service.replay, "load",
+                        lambda *args, **kw: loads.append(args) or real_load(*args, **kw))
+    alice_token = ladder.bots["alice"][1]
+    with TestClient(create_app(ladder.ladder, run=False)) as client:
+        refused = [client.get(f"/api/matches/{match}/replay",
+                              headers={"authorization": f"Bearer {token}".encode()})
+                   for _ in range(5)]
+        assert loads == []
+        own = client.get(f"/api/matches/{match}/replay",
+                         headers={"authorization": f"Bearer {alice_token}"})
+    assert {answer.status_code for answer in refused} == {401}, refused[0].text
+    assert refused[0].json()["error"] == "unauthorized"
+    assert own.status_code == 200 and len(loads) == 1

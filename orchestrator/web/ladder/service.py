@@ -856,19 +856,20 @@ class Ladder:
 
     def own_replay(self, match_id: int, token: str | None) -> bytes:
         """The match's replay with the debug marks of the token's bot (each AI it played),
-        and no other bot's: 401 unless the token is of a bot of the match."""
+        and no other bot's: 401 unless the token is of a bot of the match, decided from
+        the match's result before its replay is read (a wrong token costs no reading)."""
         result = self.match(match_id)
-        path = self.replay_file(match_id)
-        data = replay.load(path, name=f"match {match_id}'s replay")
         owned_seats = set()
         for player in result.get("players", ()):
-            found = re.match(r"ladder/(\d+)/", str(player.get("bot", "")))
+            found = re.match(r"ladder/([0-9]+)/", str(player.get("bot", "")))
             bot = self.bots.get(int(found.group(1))) if found else None
             if bot is not None and token and bot.owns(token):
                 owned_seats.add(player["seat"])
         if not owned_seats:
             raise LadderError(401, "unauthorized", "a match's marks need the token of one of "
                               "its bots: `Authorization: Bearer TOKEN`")
+        path = self.replay_file(match_id)
+        data = replay.load(path, name=f"match {match_id}'s replay")
         marks_file = self.replays / f"{match_id}.marks.json.gz"
         if not marks_file.is_file():
             return replay.encode(data)
