@@ -243,6 +243,29 @@ def test_serve_refuses_an_upload_pending_under_1(tmp_path) -> None:
     assert found.stderr.strip() == "error: --upload-pending 0: must be at least 1"
 
 
+def test_the_counts_of_addresses_gone_quiet_are_forgotten(tmp_path) -> None:
+    """Every address that uploaded (or challenged) kept its rate entries for the server's
+    life, counted or not: 200 addresses, each uploading once, left 400 entries an hour
+    later, and a client with many addresses (an IPv6 /48 holds 65,536 /64s) grew the
+    server's memory without bound. Now whoever made nothing within the window is dropped
+    (the limits are unchanged: an entry is dropped only once it counts nothing)."""
+    made = ladder_with_quick_checks(tmp_path, upload_rate=1)
+    source = (RG / "example.py").read_bytes()
+    first = client(made, "2001:db8:0:0::1")
+    bot_of(upload(first, "robotgame", "v 0", source=source))
+    for i in range(1, 200):
+        sender = client(made, f"2001:db8:0:{i:x}::1")
+        bot_of(upload(sender, "robotgame", f"v {i}", source=source))
+    assert len(made.ladder.uploaded_at) == 400
+    made.now[0] += service.UPLOAD_WINDOW_S / 2                 # type: ignore[attr-defined]
+    assert upload(first, "robotgame", "v again", source=source).status_code == 429
+    made.now[0] += service.UPLOAD_WINDOW_S / 2 + 1             # type: ignore[attr-defined]
+    bot_of(upload(client(made, "198.51.100.1"), "robotgame", "later", source=source))
+    assert set(made.ladder.uploaded_at) == {"address 198.51.100.1", "owner 198.51.100.1"}
+    bot_of(upload(first, "robotgame", "v again", source=source))   # its hour is over
+    made.ladder.store.close()
+
+
 def test_an_owners_tokens_share_its_challenges_whatever_address_sends_them(tmp_path) -> None:
     made = ladder_with_quick_checks(tmp_path)
     owner = client(made, FLOODER)

@@ -65,6 +65,7 @@ UPLOAD_RATE = 30                  # uploads (bots and versions) an address or ow
 UPLOAD_WINDOW_S = 3600.0
 UPLOADS_PENDING = 2               # an owner's or address's uploads waiting for their check (429)
 RATED_PER_CHALLENGE = 1           # while both wait, a challenge starts after this many rated
+SWEEP_S = 60.0                    # how often the rate counts of the quiet are dropped
 BUSY_RETRY_S = 30                 # Retry-After when what frees a place is a match finishing
 CHECK_RETRY_S = 10                # Retry-After when it is an upload's check (seconds, each)
 
@@ -196,6 +197,7 @@ class Ladder:
         self.challenges_of: dict[str, int] = {}        # owner/address -> challenges not done
         self.challenged_at: dict[str, deque] = {}      # owner/address -> its challenges' times
         self.uploaded_at: dict[str, deque] = {}        # owner/address -> its uploads' times
+        self.swept = 0.0                               # when the quiet's counts were dropped
         self.uploads_of: dict[str, int] = {}           # owner/address -> uploads not answered
         self.served_at: dict[str, int] = {}            # sender -> when its last challenge began
         self.starts = itertools.count()
@@ -661,8 +663,10 @@ class Ladder:
                 window: float, what: str) -> None:
         """429 if any of `keys` has made `rate` of `what` within the last `window` s."""
         now = self.clock()
+        if now - self.swept >= SWEEP_S:
+            self._forget_the_quiet(now)
         for key in keys:
-            times = table.setdefault(key, deque())
+            times = table.get(key) or deque()
             while times and times[0] <= now - window:
                 times.popleft()
             if len(times) >= rate:
@@ -671,6 +675,18 @@ class Ladder:
                 whose = "this bot's owner" if key.startswith("owner") else "this address"
                 raise LadderError(429, f"too many {what}", f"{whose} makes at most {rate} "
                                   f"{what} an hour; the next one in {wait} s", wait)
+
+    def _forget_the_quiet(self, now: float) -> None:
+        """Drop the rate counts of whoever made nothing within their window (under the
+        lock): else every address that ever uploaded or challenged kept its entries for
+        the server's life, and a client with many addresses (an IPv6 /48 holds 65,536
+        /64s, each an address here) grew its memory without bound."""
+        self.swept = now
+        for table, window in ((self.uploaded_at, UPLOAD_WINDOW_S),
+                              (self.challenged_at, CHALLENGE_WINDOW_S)):
+            for key in [key for key, times in table.items()
+                        if not times or times[-1] <= now - window]:
+                del table[key]
 
     def challenger(self, token: str | None, client: str = "") -> Bot:
         """The bot whose token this is, if it may challenge now. Decided from the request's
