@@ -223,3 +223,33 @@ def test_a_wrong_token_costs_the_server_no_reading_of_the_replay(ladder, monkeyp
     assert {answer.status_code for answer in refused} == {401}, refused[0].text
     assert refused[0].json()["error"] == "unauthorized"
     assert own.status_code == 200 and len(loads) == 1
+
+
+@pytest.mark.parametrize("name", ["Alice", "ALICE", "aIice", "a1ice", "AIICE", "b0b", "BOB",
+                                  "B0b"])
+def test_a_name_that_passes_for_another_bots_is_taken(ladder, name) -> None:
+    """Names were unique only as strings: `aIice` (a capital I), which the pages' sans-serif
+    font draws as `alice`, joined the leaderboard beside alice, and so did `Alice` and
+    `b0b`. A name that differs from another of its game only in case, or in I l 1 and
+    O 0, is now taken. (No check queue: a name that passed would be refused 503.)"""
+    ladder.ladder.check_queue = 0
+    with TestClient(create_app(ladder.ladder, run=False)) as client:
+        answer = client.post("/api/bots", data={"game": "robotgame", "name": name},
+                             files={"file": ("bot.py", b"class Robot:\n    pass\n")})
+        elsewhere = client.post("/api/bots", data={"game": "race", "name": name},
+                                files={"file": ("bot.py", b"x = 1\n")})
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["error"] == "name taken"
+    original = "alice" if "c" in name.lower() else "bob"
+    assert answer.json()["reason"].startswith(f"robotgame already has a bot named "
+                                              f"'{original}'")
+    assert elsewhere.status_code == 503, elsewhere.text       # another game: on to the check
+
+
+def test_names_unlike_any_other_are_free(ladder) -> None:
+    ladder.ladder.check_queue = 0
+    with TestClient(create_app(ladder.ladder, run=False)) as client:
+        for name in ("alicia", "alice2", "bobby", "a-lice", "al ice"):
+            answer = client.post("/api/bots", data={"game": "robotgame", "name": name},
+                                 files={"file": ("bot.py", b"class Robot:\n    pass\n")})
+            assert answer.status_code == 503, (name, answer.text)

@@ -48,6 +48,10 @@ from sandbox.modes import DEFAULT_MODE, for_ladder
 # A space only between two other characters, and never two in a row: HTML collapses a run
 # of spaces and shows no leading or trailing one, so `alice ` would show as `alice`.
 NAME = re.compile(r"(?=.{1,32}\Z)[A-Za-z0-9_.\-]+(?: [A-Za-z0-9_.\-]+)*\Z")
+# Characters a page's sans-serif font draws alike once case is set aside (I, l and 1,
+# and with case, i; O and 0): two names are one if they differ only in these or in case
+# (`aIice`, with a capital I, showed as `alice`).
+LOOKALIKE = str.maketrans({"i": "l", "1": "l", "0": "o"})
 MAX_FILE = 64 * 1024
 SUSPEND_AFTER = 3                 # erased or forfeited matches in a row (rated, or asked
                                   # for by the bot's own owner)
@@ -569,10 +573,21 @@ class Ladder:
         if not NAME.fullmatch(name or ""):
             raise LadderError(422, "bad name", "a name is 1 to 32 characters: letters, digits, "
                                                "_, - and ., and single spaces between them")
-        with self.lock:
-            if any(b.game == game and b.name == name for b in self.bots.values()):
-                raise LadderError(422, "name taken", f"{game} already has a bot named {name!r}")
+        self._name_free(game, name)
         return name
+
+    def _name_free(self, game: str, name: str) -> None:
+        """422 if `game` has a bot whose name shows as this one: the same but for case, or
+        for letters the pages' font draws alike (LOOKALIKE), so no one passes for another
+        on the leaderboard."""
+        seen = name.casefold().translate(LOOKALIKE)
+        with self.lock:
+            for bot in self.bots.values():
+                if bot.game == game and bot.name.casefold().translate(LOOKALIKE) == seen:
+                    alike = "" if bot.name == name else (
+                        f", which {name!r} looks like (case, I l 1 and O 0 are not told apart)")
+                    raise LadderError(422, "name taken",
+                                      f"{game} already has a bot named {bot.name!r}{alike}")
 
     def add_bot(self, game: str, name: str, bot: BotFile, verdict: dict,
                 owner: str | None = None) -> dict:
@@ -581,6 +596,7 @@ class Ladder:
         token = secrets.token_urlsafe(32)
         filename = Path(bot.path).name
         with self.lock:
+            self._name_free(game, name)      # (another upload of it may have won the race)
             try:
                 bot_id = self.store.add_bot(game, name, token_hash=token_hash(token),
                                             filename=filename, sha256=bot.sha256,
