@@ -293,6 +293,19 @@ def test_every_number_in_a_url_has_one_spelling(quiet, client) -> None:
                 assert "invalid request" in answer.text, shown
 
 
+@pytest.mark.parametrize("query", ["limit=5&limit=500", "bot=1&bot=2", "limit=5&bot=1&limit=5",
+                                   "game=robotgame&game=race"])
+def test_a_query_names_each_parameter_once(client, query) -> None:
+    """`?limit=5&limit=500` was `?limit=500` (FastAPI keeps the last): a second spelling of
+    a URL, and a value that whoever read the first did not see."""
+    answer = client.get(f"/api/matches?{query}")
+    assert answer.status_code == 422, answer.text
+    name = query.split("=")[0]
+    assert answer.json() == {"error": "invalid request", "reason": f"{name}: given more "
+                             f"than once in the query; give it once"}
+    assert client.get("/api/matches?limit=5&bot=1").status_code == 200
+
+
 def test_names_and_file_names_reach_the_ladder_as_plain_text(quiet, client) -> None:
     """Markup, terminal escapes and paths in a name are refused; in a file's name they
     are replaced (the stored name is a plain stem: letters, digits, _ . -)."""

@@ -10,12 +10,13 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import time
+from collections import Counter
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Callable
 
-from fastapi import FastAPI, File, Form, Query, Request, UploadFile
+from fastapi import Depends, FastAPI, File, Form, Query, Request, UploadFile
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
@@ -66,6 +67,16 @@ def whole_number(value: object) -> object:
 # Every number a path or a query names is one of these: no route reads one otherwise
 # (tests/ladder/test_doors.py walks the API's description to hold every route to it).
 WholeNumber = BeforeValidator(whole_number)
+def one_value_each(request: Request) -> None:
+    """A query names each parameter once: FastAPI kept the last of `?limit=5&limit=500`
+    (a second spelling of `?limit=500`, and a value the reader of the first did not see)."""
+    counted = Counter(name for name, _ in request.query_params.multi_items())
+    twice = sorted(name for name, count in counted.items() if count > 1)
+    if twice:
+        raise LadderError(422, "invalid request", f"{shown(twice[0])[:40]}: given more than "
+                          f"once in the query; give it once")
+
+
 BotId = Annotated[int, PathParam(ge=1, le=MAX_ID), WholeNumber]
 MatchId = Annotated[int, PathParam(ge=1, le=MAX_ID), WholeNumber]
 BotQuery = Annotated[int | None, Query(ge=1, le=MAX_ID), WholeNumber]
@@ -205,6 +216,7 @@ def create_app(ladder: Ladder, run: bool = True,
     # since FastAPI's loads Swagger UI from a CDN, which the pages' policy (and a machine
     # without a network) refuses.
     app = FastAPI(title="robot-arena ladder", lifespan=lifespan, docs_url=None, redoc_url=None,
+                  dependencies=[Depends(one_value_each)],
                   openapi_url="/openapi.json", description=API_DESCRIPTION)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     # Every string a page shows goes through shown() before it is escaped: a bot's text
