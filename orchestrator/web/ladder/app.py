@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import threading
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
@@ -41,6 +42,7 @@ from orchestrator.web.ladder.service import MAX_FILE, Ladder, LadderError
 HERE = Path(str(resources.files("orchestrator") / "web" / "ladder"))
 FORM_SLACK = 16 * 1024          # a multipart body's fields and boundaries beside the file
 PAGE_TTL_S = 1.0                # the busiest pages are rendered at most once a second
+VIEWERS_KEPT_BYTES = 16 << 20   # replay viewer pages kept rendered, the latest asked for
 CHALLENGE_BODY = 4096           # a challenge's JSON names a lineup's bot ids
 MAX_ID = 2**63 - 1              # ids are SQLite integers: a larger one is not an id
 
@@ -451,14 +453,35 @@ def create_app(ladder: Ladder, run: bool = True,
     def match_page(match_id: MatchId):
         return html("match.html", match=ladder.match(match_id))
 
-    @app.get("/matches/{match_id}/viewer", response_class=HTMLResponse)
-    def viewer(match_id: MatchId):
+    # A viewer page costs a replay's reading and rendering (86 ms of CPU for a Robot Game
+    # match): asked for again and again, one anonymous client kept the server busy. A
+    # finished match's replay never changes, so its page is rendered once and kept,
+    # the latest asked for first, up to VIEWERS_KEPT_BYTES.
+    viewers: OrderedDict[int, tuple[str, str]] = OrderedDict()   # match -> page, its CSP
+    viewers_lock = threading.Lock()
+
+    def viewer_page(match_id: int) -> tuple[str, str]:
+        with viewers_lock:
+            if match_id in viewers:
+                viewers.move_to_end(match_id)
+                return viewers[match_id]
         path = ladder.replay_file(match_id)
         try:        # read as any replay file is: bounded, checked (replay_reader.py)
             body = replay_view.page(replay.load(path, name=f"match {match_id}'s replay"))
         except InputError as exc:
             raise LadderError(422, "unreadable replay", str(exc)) from None
-        return HTMLResponse(body, headers={"Content-Security-Policy": _inline_hashes(body)})
+        made = (body, _inline_hashes(body))
+        with viewers_lock:
+            viewers[match_id] = made
+            while sum(len(page) for page, _ in viewers.values()) > VIEWERS_KEPT_BYTES \
+                    and len(viewers) > 1:
+                viewers.popitem(last=False)
+        return made
+
+    @app.get("/matches/{match_id}/viewer", response_class=HTMLResponse)
+    def viewer(match_id: MatchId):
+        body, policy = viewer_page(match_id)
+        return HTMLResponse(body, headers={"Content-Security-Policy": policy})
 
     @app.get("/docs", response_class=HTMLResponse, include_in_schema=False)
     def api_docs(request: Request):
