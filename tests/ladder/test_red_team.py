@@ -275,3 +275,28 @@ def test_a_replay_viewer_asked_for_again_is_not_rendered_again(ladder, monkeypat
     assert "script-src 'sha256-" in pages[0].headers["content-security-policy"]
     assert len(renders) == 1, len(renders)
     assert {page.status_code for page in missing} == {404}
+
+
+@pytest.mark.parametrize("path", ["/api/bots", "/upload"])
+def test_an_answer_that_shows_a_token_is_kept_by_no_cache(ladder, path) -> None:
+    """An upload's answer (its JSON, and the /upload page) shows the bot's token, once;
+    it was sent with no Cache-Control, so the browser's history (Back, on a shared
+    machine) or a proxy could keep it. It is now `private, no-store`."""
+    from concurrent.futures import Future
+
+    from orchestrator.web.ladder.service import token_hash
+
+    def check(game, bot) -> Future:
+        future: Future = Future()
+        future.set_result({"verdict": VERDICT | {"turns": 4, "cpu_s": 0.1}})
+        return future
+
+    ladder.ladder.check = check                 # type: ignore[method-assign]
+    with TestClient(create_app(ladder.ladder, run=False)) as client:
+        answer = client.post(path, data={"game": "robotgame", "name": "carol"},
+                             files={"file": ("bot.py", b"class Robot:\n    pass\n")})
+    assert answer.status_code == 201, answer.text
+    token = answer.json()["token"] if path.startswith("/api") else \
+        answer.text.split('<pre id="token">')[1].split("<")[0]
+    assert ladder.ladder.bots[ladder.ladder.by_token[token_hash(token)]].name == "carol"
+    assert answer.headers["cache-control"] == "private, no-store"

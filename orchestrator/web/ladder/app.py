@@ -42,6 +42,9 @@ from orchestrator.web.ladder.service import MAX_FILE, Ladder, LadderError
 HERE = Path(str(resources.files("orchestrator") / "web" / "ladder"))
 FORM_SLACK = 16 * 1024          # a multipart body's fields and boundaries beside the file
 PAGE_TTL_S = 1.0                # the busiest pages are rendered at most once a second
+# An answer that holds a token (an upload's) or a bot's own marks is kept by no cache: not a
+# proxy's, nor the browser's history, which shows the page again to whoever presses Back.
+SECRET = {"Cache-Control": "private, no-store"}
 VIEWERS_KEPT_BYTES = 16 << 20   # replay viewer pages kept rendered, the latest asked for
 CHALLENGE_BODY = 4096           # a challenge's JSON names a lineup's bot ids
 MAX_ID = 2**63 - 1              # ids are SQLite integers: a larger one is not an id
@@ -320,7 +323,8 @@ def create_app(ladder: Ladder, run: bool = True,
                   "taken name, a failed check); 413: the file is over 64 KiB."))
     async def upload(request: Request, game: str = Form(...), name: str = Form(...),
                      file: UploadFile = File(...)):
-        return JSONResponse(await new_bot(game, name, file, request), status_code=201)
+        return JSONResponse(await new_bot(game, name, file, request), status_code=201,
+                            headers=SECRET)
 
     @app.post("/api/bots/{bot_id}/versions", status_code=201, summary="Upload a new version",
               description=(
@@ -389,7 +393,7 @@ def create_app(ladder: Ladder, run: bool = True,
             return Response(ladder.own_replay(match_id, token), media_type="application/gzip",
                             headers={"Content-Disposition":
                                      f'attachment; filename="match-{match_id}.json.gz"',
-                                     "Cache-Control": "private, no-store"})
+                                     **SECRET})
         return FileResponse(ladder.replay_file(match_id), media_type="application/gzip",
                             filename=f"match-{match_id}.json.gz")
 
@@ -499,6 +503,8 @@ def create_app(ladder: Ladder, run: bool = True,
             accepted = await new_bot(game, name, file, request)
         except LadderError as exc:
             return html("upload.html", exc.status, refused=exc, game=game, name=name)
-        return html("upload.html", 201, accepted=accepted)
+        page = html("upload.html", 201, accepted=accepted)
+        page.headers.update(SECRET)
+        return page
 
     return app
