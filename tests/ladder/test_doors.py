@@ -320,6 +320,16 @@ def test_names_and_file_names_reach_the_ladder_as_plain_text(quiet, client) -> N
             ".", ".."), (filename, stored)
 
 
+def test_a_file_sent_as_a_plain_field_is_told_in_words(client) -> None:
+    """A `file` sent as a plain form field (no filename) was refused with Python's words:
+    `file: Value error, Expected UploadFile, received: <class 'str'>`."""
+    answer = client.post("/api/bots", data={"game": "robotgame", "name": "zed",
+                                            "file": "class Robot: pass"})
+    assert answer.status_code == 422, answer.text
+    assert answer.json() == {"error": "invalid request", "reason": "file: not a file: send it "
+                             "as a file part of the form (with a filename)"}
+
+
 def test_a_new_version_takes_one_file_part(quiet, client) -> None:
     bot_id, token = quiet.bots["alice"]
     files = [("file", ("a.py", b"x = 1\n")), ("file", ("b.py", b"x = 2\n"))]
