@@ -72,6 +72,9 @@ def serve(
     upload_rate: Annotated[int, typer.Option(
         help="Uploads (new bots and versions) a client address, and an owner, may make "
              "per hour (429 past that).")] = 30,
+    upload_pending: Annotated[int, typer.Option(
+        help="Uploads of a client address, and of an owner, that may wait for their check "
+             "at once (429 past that; each is a check in the sandbox).")] = 2,
     trusted_proxy: Annotated[Optional[list[str]], typer.Option(
         help="A reverse proxy (address or network, repeatable) whose X-Forwarded-For "
              "names the client the limits count; no other's header is read "
@@ -114,6 +117,8 @@ def serve(
                         ("--challenge-rate", challenge_rate), ("--upload-rate", upload_rate)):
         if value < 0:
             raise InputError(f"{flag} {value}: must be 0 (no challenges) or more")
+    if upload_pending < 1:
+        raise InputError(f"--upload-pending {upload_pending}: must be at least 1")
     chosen = [g.strip() for g in games.split(",") if g.strip()]
     for game in chosen:
         check_choice(game, tuple(GAMES), "game")
@@ -122,7 +127,8 @@ def serve(
                     check_workers=check_workers, sandbox=sandbox,
                     **({} if check_queue is None else {"check_queue": check_queue}),  # type: ignore[arg-type]  # an int, by name
                     challenge_queue=challenge_queue, challenge_rate=challenge_rate,
-                    upload_rate=upload_rate, trusted_proxies=trusted_proxy or ())
+                    upload_rate=upload_rate, upload_pending=upload_pending,
+                    trusted_proxies=trusted_proxy or ())
     err.print(f"ladder for {', '.join(chosen)} on [bold]http://{host}:{port}/[/bold] "
               f"(database {db}, {workers or default_workers()} workers); Ctrl-C stops it",
               highlight=False)

@@ -109,6 +109,14 @@ class Guard:
 
 
 def validation_reason(errors: Sequence[Any]) -> str:
-    """FastAPI's validation errors in one line: `field: problem; ...`."""
-    return "; ".join(f"{'.'.join(str(p) for p in e['loc'][1:]) or 'request'}: {e['msg']}"
-                     for e in errors)
+    """FastAPI's validation errors in one line: `field: problem; ...`, in a reader's
+    words (not `Value error, Expected UploadFile, received: <class 'str'>`)."""
+    return "; ".join(f"{'.'.join(str(p) for p in e['loc'][1:]) or 'request'}: "
+                     f"{_problem(str(e['msg']))}" for e in errors)
+
+
+def _problem(message: str) -> str:
+    message = message.removeprefix("Value error, ")
+    if message.startswith("Expected UploadFile"):
+        return "not a file: send it as a file part of the form (with a filename)"
+    return message

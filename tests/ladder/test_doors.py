@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from urllib.parse import quote, urlencode
 
 import pytest
 
@@ -240,6 +241,74 @@ def test_an_id_no_sqlite_integer_holds_is_422_never_a_500(client, path) -> None:
     assert answer.status_code == 422, (path, answer.status_code, answer.text[:200])
 
 
+# Every other spelling of a number: int() (and FastAPI's reading) took the first eight as
+# 1 or 10, so each id had many addresses; the rest were refused, in int()'s words or ours.
+NOT_CANONICAL = ["01", "1_0", "+1", " 1", "1 ", "1.0", "-0", "00", "\u0661", "\uff11",
+                 "1\x00", "0x1", "1e0", "", str(10**400), "9" * 6000, "-1", "\u00b9"]
+
+
+def number_parameters(app) -> list[tuple[str, str, str]]:
+    """(method, path, parameter) of every integer a path or a query of `app` names, read
+    from its API description: a route added later is held to the same rule."""
+    found = []
+    for path, operations in app.openapi()["paths"].items():
+        for method, operation in operations.items():
+            for parameter in operation.get("parameters", []):
+                schema = parameter["schema"]
+                kinds = [schema.get("type")] + [s.get("type") for s in schema.get("anyOf", [])]
+                if "integer" in kinds:
+                    found.append((method.upper(), path, parameter["name"]))
+    return found
+
+
+def test_every_number_in_a_url_has_one_spelling(quiet, client) -> None:
+    """`/api/bots/01`, `/api/bots/+1`, `/api/bots/%201` and `/api/bots/1.0` were bot 1, and
+    `/api/bots/1_0` bot 10 (int()'s leniency): one page under many addresses, and numbers
+    nobody wrote. Now every number in a path or a query is ASCII decimal as the server
+    writes it, in range, else a 422 naming the parameter; never a 500."""
+    found = number_parameters(quiet.app)
+    assert {(path, name) for _, path, name in found} >= {
+        ("/api/bots/{bot_id}", "bot_id"), ("/api/matches", "bot"), ("/api/matches", "limit"),
+        ("/matches/{match_id}/viewer", "match_id")}, found
+    _, token = quiet.bots["alice"]
+    for method, path, name in found:
+        for spelling in NOT_CANONICAL + ["1"]:
+            if "{" + name + "}" in path:
+                url = path.replace("{" + name + "}", quote(spelling, safe=""))
+                url = re.sub(r"\{[a-z_]+\}", "1", url)
+            else:
+                url = f"{re.sub(r'{[a-z_]+}', '1', path)}?{urlencode({name: spelling})}"
+            if method == "DELETE" and spelling == "1":   # (DELETE /api/bots/01 was 204)
+                assert quiet.ladder.bots[1].status == "active"
+            answer = client.request(method, url, headers=auth(token) | {"content-type":
+                                                                         "application/json"})
+            shown = (method, url[:80], answer.status_code, answer.text[:160])
+            if spelling == "1":
+                assert answer.status_code != 422 or "whole number" not in answer.text, shown
+                continue
+            if spelling == "" and "{" + name + "}" in path:
+                continue                            # another route (or a redirect to one)
+            assert answer.status_code == 422, shown
+            if path.startswith("/api/"):
+                assert answer.json()["error"] == "invalid request", shown
+                assert answer.json()["reason"].startswith(f"{name}: "), shown
+            else:
+                assert "invalid request" in answer.text, shown
+
+
+@pytest.mark.parametrize("query", ["limit=5&limit=500", "bot=1&bot=2", "limit=5&bot=1&limit=5",
+                                   "game=robotgame&game=race"])
+def test_a_query_names_each_parameter_once(client, query) -> None:
+    """`?limit=5&limit=500` was `?limit=500` (FastAPI keeps the last): a second spelling of
+    a URL, and a value that whoever read the first did not see."""
+    answer = client.get(f"/api/matches?{query}")
+    assert answer.status_code == 422, answer.text
+    name = query.split("=")[0]
+    assert answer.json() == {"error": "invalid request", "reason": f"{name}: given more "
+                             f"than once in the query; give it once"}
+    assert client.get("/api/matches?limit=5&bot=1").status_code == 200
+
+
 def test_names_and_file_names_reach_the_ladder_as_plain_text(quiet, client) -> None:
     """Markup, terminal escapes and paths in a name are refused; in a file's name they
     are replaced (the stored name is a plain stem: letters, digits, _ . -)."""
@@ -252,6 +321,16 @@ def test_names_and_file_names_reach_the_ladder_as_plain_text(quiet, client) -> N
         assert stored.parent == Path("upload"), filename
         assert re.fullmatch(r"[A-Za-z0-9_.-]+", stored.name) and stored.name not in (
             ".", ".."), (filename, stored)
+
+
+def test_a_file_sent_as_a_plain_field_is_told_in_words(client) -> None:
+    """A `file` sent as a plain form field (no filename) was refused with Python's words:
+    `file: Value error, Expected UploadFile, received: <class 'str'>`."""
+    answer = client.post("/api/bots", data={"game": "robotgame", "name": "zed",
+                                            "file": "class Robot: pass"})
+    assert answer.status_code == 422, answer.text
+    assert answer.json() == {"error": "invalid request", "reason": "file: not a file: send it "
+                             "as a file part of the form (with a filename)"}
 
 
 def test_a_new_version_takes_one_file_part(quiet, client) -> None:

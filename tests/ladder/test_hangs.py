@@ -33,7 +33,8 @@ def forfeit_turn(reason: str) -> int:
 @LONG
 def test_hanging_uploads_are_refused_quickly_and_a_flood_stalls_nothing(tmp_path) -> None:
     server = Server(tmp_path / "ladder.sqlite", "--games", "robotgame", "--workers", "1",
-                    "--check-workers", str(WORKERS), "--check-queue", str(QUEUE))
+                    "--check-workers", str(WORKERS), "--check-queue", str(QUEUE),
+                    "--upload-pending", str(FLOOD))     # (the flood is one address's)
     try:
         for name in ("example", "rusher"):
             answer = server.upload("robotgame", name, SAMPLES / "robotgame" / f"{name}.py")

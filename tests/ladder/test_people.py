@@ -15,11 +15,13 @@ scheduler's own choices), finishing each match at once.
 """
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 from collections import Counter
 from concurrent.futures import Future
 
+import httpx
 import pytest
 
 pytest.importorskip("fastapi", reason="the ladder server needs the server extra")
@@ -137,6 +139,130 @@ def test_uploads_are_limited_per_address_and_an_owners_tokens_share_it(tmp_path)
     assert "this bot's owner makes at most 5 uploads an hour" in version.json()["reason"]
     # Someone else, from another address, uploads as before.
     bot_of(upload(client(made, VICTIM), "robotgame", "victim", RG / "example.py"))
+    made.ladder.store.close()
+
+
+async def _uploads_at_once(made: Ladders, senders: list[tuple[str, str, bytes]],
+                           answer_checks: bool = True) -> list[httpx.Response]:
+    """Uploads (address, name, source) sent at once; once each is answered or waits for
+    its check in the ladder's queue (the real Ladder.check; no worker takes them), the
+    waiting checks pass, and every answer is returned, in the order sent."""
+    async def send(address: str, name: str, source: bytes) -> httpx.Response:
+        transport = httpx.ASGITransport(app=made.app, client=(address, 40000))
+        async with httpx.AsyncClient(transport=transport, base_url="http://ladder") as http:
+            return await http.post("/api/bots", data={"game": "robotgame", "name": name},
+                                   files={"file": ("bot.py", source)})
+
+    tasks = [asyncio.create_task(send(*sender)) for sender in senders]
+    deadline = asyncio.get_running_loop().time() + 60      # (a bound, not a measure)
+    while sum(task.done() for task in tasks) + len(made.ladder.checks) < len(tasks):
+        assert asyncio.get_running_loop().time() < deadline, "the uploads never settled"
+        await asyncio.sleep(0.01)
+    made.waiting = len(made.ladder.checks)                  # type: ignore[attr-defined]
+    while answer_checks and made.ladder.checks:
+        _, future = made.ladder.checks.popleft()
+        future.set_result({"verdict": dict(VERDICT)})
+    return list(await asyncio.gather(*tasks))
+
+
+def test_one_address_keeps_few_uploads_waiting_for_their_check(tmp_path) -> None:
+    """Each upload is a check in the sandbox and a place in the shared check queue (16),
+    and only the hour's count (30) bound one person: 16 uploads sent at once from one
+    address all waited for their check, and another person's upload was refused 503 busy
+    meanwhile. Now an address, and an owner, has at most `upload_pending` (2) uploads
+    waiting; the rest are refused 429 at once, and the victim's waits its turn."""
+    made = Ladders(tmp_path)
+    source = (RG / "example.py").read_bytes()
+    flood = [(FLOODER, f"flood {i}", source) for i in range(16)]
+    answers = asyncio.run(_uploads_at_once(made, flood + [(VICTIM, "victim", source)]))
+    statuses = Counter(answer.status_code for answer in answers[:16])
+    print(f"\n16 uploads at once from one address: {dict(statuses)}, "
+          f"{made.waiting} checks waiting; the victim's: {answers[16].status_code}")  # type: ignore[attr-defined]
+    assert answers[16].status_code == 201, answers[16].text        # (before: 503 busy)
+    assert statuses == {201: service.UPLOADS_PENDING, 429: 16 - service.UPLOADS_PENDING}
+    assert made.waiting == service.UPLOADS_PENDING + 1              # type: ignore[attr-defined]
+    refused = next(answer for answer in answers if answer.status_code == 429)
+    assert refused.json()["error"] == "too many uploads"
+    assert refused.json()["reason"] == ("this address's 2 uploads are still waiting for their "
+                                        "check; upload again when one is answered")
+    assert int(refused.headers["retry-after"]) == service.CHECK_RETRY_S
+    # Answered, they free their places: the address uploads again.
+    again = asyncio.run(_uploads_at_once(made, [(FLOODER, "again", source)]))
+    assert again[0].status_code == 201, again[0].text
+    assert made.ladder.uploads_of == {}
+    made.ladder.store.close()
+
+
+def test_an_owners_uploads_waiting_for_their_check_count_from_any_address(tmp_path) -> None:
+    """A new version is counted for its bot's owner too: the owner's tokens, sent from
+    other addresses while two of its uploads wait, are refused 429."""
+    made = Ladders(tmp_path)
+    source = (RG / "example.py").read_bytes()
+    bot_id, token = bot_of(asyncio.run(_uploads_at_once(made, [(FLOODER, "mine", source)]))[0])
+
+    async def versions() -> list[int]:
+        async def send(address: str) -> httpx.Response:
+            transport = httpx.ASGITransport(app=made.app, client=(address, 40000))
+            async with httpx.AsyncClient(transport=transport, base_url="http://l") as http:
+                return await http.post(f"/api/bots/{bot_id}/versions", headers=auth(token),
+                                       files={"file": ("bot.py", source + b"# v\n")})
+        tasks = [asyncio.create_task(send(f"192.0.2.{i + 1}")) for i in range(5)]
+        while sum(task.done() for task in tasks) + len(made.ladder.checks) < 5:
+            await asyncio.sleep(0.01)
+        waiting = len(made.ladder.checks)
+        while made.ladder.checks:
+            made.ladder.checks.popleft()[1].set_result({"verdict": dict(VERDICT)})
+        answers = await asyncio.gather(*tasks)
+        assert waiting == service.UPLOADS_PENDING
+        return sorted(answer.status_code for answer in answers)
+
+    assert asyncio.run(versions()) == [201] * service.UPLOADS_PENDING + [429] * (
+        5 - service.UPLOADS_PENDING)
+    made.ladder.store.close()
+
+
+def test_an_upload_refused_before_its_check_keeps_no_place(tmp_path) -> None:
+    """An upload refused before its check (an empty file, one too large, a full check
+    queue) is answered: it holds none of its address's places."""
+    made = Ladders(tmp_path, check_queue=0)
+    sender = client(made, FLOODER)
+    for i in range(2 * service.UPLOADS_PENDING):
+        assert upload(sender, "robotgame", f"e {i}", source=b" \n").status_code == 422
+        assert upload(sender, "robotgame", f"b {i}", source=b"x" * (service.MAX_FILE + 1)
+                      ).status_code == 413
+        assert upload(sender, "robotgame", f"q {i}", RG / "example.py").status_code == 503
+    assert made.ladder.uploads_of == {}
+    made.ladder.store.close()
+
+
+def test_serve_refuses_an_upload_pending_under_1(tmp_path) -> None:
+    found = subprocess.run([sys.executable, "-m", "orchestrator", "serve", "--db",
+                            str(tmp_path / "l.sqlite"), "--upload-pending", "0"],
+                           capture_output=True, text=True, timeout=120)
+    assert found.returncode == 2
+    assert found.stderr.strip() == "error: --upload-pending 0: must be at least 1"
+
+
+def test_the_counts_of_addresses_gone_quiet_are_forgotten(tmp_path) -> None:
+    """Every address that uploaded (or challenged) kept its rate entries for the server's
+    life, counted or not: 200 addresses, each uploading once, left 400 entries an hour
+    later, and a client with many addresses (an IPv6 /48 holds 65,536 /64s) grew the
+    server's memory without bound. Now whoever made nothing within the window is dropped
+    (the limits are unchanged: an entry is dropped only once it counts nothing)."""
+    made = ladder_with_quick_checks(tmp_path, upload_rate=1)
+    source = (RG / "example.py").read_bytes()
+    first = client(made, "2001:db8:0:0::1")
+    bot_of(upload(first, "robotgame", "v 0", source=source))
+    for i in range(1, 200):
+        sender = client(made, f"2001:db8:0:{i:x}::1")
+        bot_of(upload(sender, "robotgame", f"v {i}", source=source))
+    assert len(made.ladder.uploaded_at) == 400
+    made.now[0] += service.UPLOAD_WINDOW_S / 2                 # type: ignore[attr-defined]
+    assert upload(first, "robotgame", "v again", source=source).status_code == 429
+    made.now[0] += service.UPLOAD_WINDOW_S / 2 + 1             # type: ignore[attr-defined]
+    bot_of(upload(client(made, "198.51.100.1"), "robotgame", "later", source=source))
+    assert set(made.ladder.uploaded_at) == {"address 198.51.100.1", "owner 198.51.100.1"}
+    bot_of(upload(first, "robotgame", "v again", source=source))   # its hour is over
     made.ladder.store.close()
 
 

@@ -195,3 +195,108 @@ def test_a_bots_text_on_a_page_reorders_nothing_and_hides_nothing(ladder) -> Non
         page = client.get(f"/matches/{match}").text
     assert "\u202e" not in page and "\u200b" not in page and "\x1b" not in page
     assert "ValueError: \\u202egnp.exe\\u200b\\x1b]0;x\\x07 &lt;b&gt;bold&lt;/b&gt;" in page
+
+
+@pytest.mark.parametrize("token", ["nope", "", "x" * 8000, "\u0661"])
+def test_a_wrong_token_costs_the_server_no_reading_of_the_replay(ladder, monkeypatch,
+                                                                  token) -> None:
+    """`GET /api/matches/N/replay` with any `Authorization: Bearer` header read, unzipped
+    and checked the whole replay before it looked at the token: a client with a junk
+    token made the server parse every replay it liked, as often as it liked, for a 401
+    (the public replay is sent as a file, unread). Now the token is checked against the
+    match's seats first."""
+    from orchestrator.web.ladder import service
+
+    match = played(ladder)
+    loads = []
+    real_load = service.replay.load
+    monkeypatch.setattr(service.replay, "load",
+                        lambda *args, **kw: loads.append(args) or real_load(*args, **kw))
+    alice_token = ladder.bots["alice"][1]
+    with TestClient(create_app(ladder.ladder, run=False)) as client:
+        refused = [client.get(f"/api/matches/{match}/replay",
+                              headers={"authorization": f"Bearer {token}".encode()})
+                   for _ in range(5)]
+        assert loads == []
+        own = client.get(f"/api/matches/{match}/replay",
+                         headers={"authorization": f"Bearer {alice_token}"})
+    assert {answer.status_code for answer in refused} == {401}, refused[0].text
+    assert refused[0].json()["error"] == "unauthorized"
+    assert own.status_code == 200 and len(loads) == 1
+
+
+@pytest.mark.parametrize("name", ["Alice", "ALICE", "aIice", "a1ice", "AIICE", "b0b", "BOB",
+                                  "B0b"])
+def test_a_name_that_passes_for_another_bots_is_taken(ladder, name) -> None:
+    """Names were unique only as strings: `aIice` (a capital I), which the pages' sans-serif
+    font draws as `alice`, joined the leaderboard beside alice, and so did `Alice` and
+    `b0b`. A name that differs from another of its game only in case, or in I l 1 and
+    O 0, is now taken. (No check queue: a name that passed would be refused 503.)"""
+    ladder.ladder.check_queue = 0
+    with TestClient(create_app(ladder.ladder, run=False)) as client:
+        answer = client.post("/api/bots", data={"game": "robotgame", "name": name},
+                             files={"file": ("bot.py", b"class Robot:\n    pass\n")})
+        elsewhere = client.post("/api/bots", data={"game": "race", "name": name},
+                                files={"file": ("bot.py", b"x = 1\n")})
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["error"] == "name taken"
+    original = "alice" if "c" in name.lower() else "bob"
+    assert answer.json()["reason"].startswith(f"robotgame already has a bot named "
+                                              f"'{original}'")
+    assert elsewhere.status_code == 503, elsewhere.text       # another game: on to the check
+
+
+def test_names_unlike_any_other_are_free(ladder) -> None:
+    ladder.ladder.check_queue = 0
+    with TestClient(create_app(ladder.ladder, run=False)) as client:
+        for name in ("alicia", "alice2", "bobby", "a-lice", "al ice"):
+            answer = client.post("/api/bots", data={"game": "robotgame", "name": name},
+                                 files={"file": ("bot.py", b"class Robot:\n    pass\n")})
+            assert answer.status_code == 503, (name, answer.text)
+
+
+def test_a_replay_viewer_asked_for_again_is_not_rendered_again(ladder, monkeypatch) -> None:
+    """A viewer page read and rendered its replay at each request (86 ms of CPU for a
+    Robot Game match of 100 turns, against milliseconds for the other pages): one
+    anonymous client asking for it again and again kept the server busy. A finished
+    match's replay never changes; its page is now rendered once and kept."""
+    from orchestrator.web.ladder import app as ladder_app
+
+    match = played(ladder)
+    renders = []
+    real_page = ladder_app.replay_view.page
+    monkeypatch.setattr(ladder_app.replay_view, "page",
+                        lambda data: renders.append(1) or real_page(data))
+    with TestClient(create_app(ladder.ladder, run=False)) as client:
+        pages = [client.get(f"/matches/{match}/viewer") for _ in range(5)]
+        missing = [client.get("/matches/4242/viewer") for _ in range(2)]
+    assert {page.status_code for page in pages} == {200}
+    assert len({(page.text, page.headers["content-security-policy"]) for page in pages}) == 1
+    assert "script-src 'sha256-" in pages[0].headers["content-security-policy"]
+    assert len(renders) == 1, len(renders)
+    assert {page.status_code for page in missing} == {404}
+
+
+@pytest.mark.parametrize("path", ["/api/bots", "/upload"])
+def test_an_answer_that_shows_a_token_is_kept_by_no_cache(ladder, path) -> None:
+    """An upload's answer (its JSON, and the /upload page) shows the bot's token, once;
+    it was sent with no Cache-Control, so the browser's history (Back, on a shared
+    machine) or a proxy could keep it. It is now `private, no-store`."""
+    from concurrent.futures import Future
+
+    from orchestrator.web.ladder.service import token_hash
+
+    def check(game, bot) -> Future:
+        future: Future = Future()
+        future.set_result({"verdict": VERDICT | {"turns": 4, "cpu_s": 0.1}})
+        return future
+
+    ladder.ladder.check = check                 # type: ignore[method-assign]
+    with TestClient(create_app(ladder.ladder, run=False)) as client:
+        answer = client.post(path, data={"game": "robotgame", "name": "carol"},
+                             files={"file": ("bot.py", b"class Robot:\n    pass\n")})
+    assert answer.status_code == 201, answer.text
+    token = answer.json()["token"] if path.startswith("/api") else \
+        answer.text.split('<pre id="token">')[1].split("<")[0]
+    assert ladder.ladder.bots[ladder.ladder.by_token[token_hash(token)]].name == "carol"
+    assert answer.headers["cache-control"] == "private, no-store"

@@ -9,24 +9,29 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import threading
 import time
+from collections import Counter, OrderedDict
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Callable
 
-from fastapi import FastAPI, File, Form, Query, Request, UploadFile
+from fastapi import Depends, FastAPI, File, Form, Query, Request, UploadFile
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup
+from pydantic import BeforeValidator
+from pydantic_core import PydanticCustomError
 from starlette.datastructures import UploadFile as FormFile
 from starlette.exceptions import HTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from engine import InputError
+from engine.numerals import ascii_decimal
 from orchestrator.replay import file as replay
 from orchestrator.results import penalties
 from orchestrator.text import shown
@@ -37,10 +42,50 @@ from orchestrator.web.ladder.service import MAX_FILE, Ladder, LadderError
 HERE = Path(str(resources.files("orchestrator") / "web" / "ladder"))
 FORM_SLACK = 16 * 1024          # a multipart body's fields and boundaries beside the file
 PAGE_TTL_S = 1.0                # the busiest pages are rendered at most once a second
+# An answer that holds a token (an upload's) or a bot's own marks is kept by no cache: not a
+# proxy's, nor the browser's history, which shows the page again to whoever presses Back.
+SECRET = {"Cache-Control": "private, no-store"}
+VIEWERS_KEPT_BYTES = 16 << 20   # replay viewer pages kept rendered, the latest asked for
 CHALLENGE_BODY = 4096           # a challenge's JSON names a lineup's bot ids
 MAX_ID = 2**63 - 1              # ids are SQLite integers: a larger one is not an id
-BotId = Annotated[int, PathParam(ge=1, le=MAX_ID)]
-MatchId = Annotated[int, PathParam(ge=1, le=MAX_ID)]
+
+
+def whole_number(value: object) -> object:
+    """A number in a URL's path or query, as the server writes one (`str(n)`): ASCII
+    digits, no sign, space, underscore, point or leading zero, at most MAX_ID's 19 digits.
+    FastAPI reads it with int()'s leniency, which took `01`, `+1`, ` 1`, `1_0` and `1.0`:
+    a second spelling of every id (a second address of each page, a second key of a
+    cache or a log), and a value nobody wrote. Anything else is a 422 that says so."""
+    if not isinstance(value, str):
+        return value
+    found = ascii_decimal(value, len(str(MAX_ID)))
+    if found is not None:
+        return found
+    if value.isascii() and value.isdigit() and value[0] != "0":
+        raise PydanticCustomError("whole_number", "a number of {digits} digits; the largest "
+                                  "here is {most}", {"digits": len(value), "most": MAX_ID})
+    raise PydanticCustomError("whole_number", "not a whole number as written here: ASCII "
+                              "digits 0-9 only, without a sign, spaces, underscores, a point "
+                              "or leading zeros")
+
+
+# Every number a path or a query names is one of these: no route reads one otherwise
+# (tests/ladder/test_doors.py walks the API's description to hold every route to it).
+WholeNumber = BeforeValidator(whole_number)
+def one_value_each(request: Request) -> None:
+    """A query names each parameter once: FastAPI kept the last of `?limit=5&limit=500`
+    (a second spelling of `?limit=500`, and a value the reader of the first did not see)."""
+    counted = Counter(name for name, _ in request.query_params.multi_items())
+    twice = sorted(name for name, count in counted.items() if count > 1)
+    if twice:
+        raise LadderError(422, "invalid request", f"{shown(twice[0])[:40]}: given more than "
+                          f"once in the query; give it once")
+
+
+BotId = Annotated[int, PathParam(ge=1, le=MAX_ID), WholeNumber]
+MatchId = Annotated[int, PathParam(ge=1, le=MAX_ID), WholeNumber]
+BotQuery = Annotated[int | None, Query(ge=1, le=MAX_ID), WholeNumber]
+LimitQuery = Annotated[int, Query(ge=1, le=500), WholeNumber]
 FILE_BODY = {"requestBody": {"required": True, "content": {"multipart/form-data": {"schema": {
     "type": "object", "required": ["file"],
     "properties": {"file": {"type": "string", "format": "binary"}}}}}}}
@@ -176,6 +221,7 @@ def create_app(ladder: Ladder, run: bool = True,
     # since FastAPI's loads Swagger UI from a CDN, which the pages' policy (and a machine
     # without a network) refuses.
     app = FastAPI(title="robot-arena ladder", lifespan=lifespan, docs_url=None, redoc_url=None,
+                  dependencies=[Depends(one_value_each)],
                   openapi_url="/openapi.json", description=API_DESCRIPTION)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     # Every string a page shows goes through shown() before it is escaped: a bot's text
@@ -230,11 +276,21 @@ def create_app(ladder: Ladder, run: bool = True,
         return error_response(request, exc.status_code, "not found" if exc.status_code == 404
                               else "error", str(exc.detail))
 
-    async def checked(game: str, name: str, file: FormFile):
-        """An upload's file, checked in the sandbox; a LadderError when refused."""
-        data = await file.read(MAX_FILE + 1)
-        bot = ladder.submission(game, name, file.filename or "bot", data)
-        outcome = await asyncio.wrap_future(ladder.check(game, bot))
+    async def checked(game: str, name: str, file: FormFile, charged: tuple[str, ...]):
+        """An upload's file, checked in the sandbox; a LadderError when refused. `charged`
+        (admit_upload's) stay counted until the check answers, whether or not this
+        request is still there to hear it, or until the upload fails before its check."""
+        future = None
+        try:
+            data = await file.read(MAX_FILE + 1)
+            bot = ladder.submission(game, name, file.filename or "bot", data)
+            future = ladder.check(game, bot)
+        finally:
+            if future is None:
+                ladder.upload_answered(charged)
+            else:
+                future.add_done_callback(lambda _done: ladder.upload_answered(charged))
+        outcome = await asyncio.wrap_future(future)
         return bot, ladder.verdict_of(outcome)
 
     async def form_file(request: Request) -> FormFile:
@@ -255,8 +311,8 @@ def create_app(ladder: Ladder, run: bool = True,
     async def new_bot(game: str, name: str, file: UploadFile, request: Request) -> dict:
         ladder.validate_name(game, name)
         sender = client(request)
-        ladder.admit_upload(sender)                 # 429 before a check worker plays it
-        bot, verdict = await checked(game, name, file)
+        charged = ladder.admit_upload(sender)       # 429 before a check worker plays it
+        bot, verdict = await checked(game, name, file, charged)
         return ladder.add_bot(game, name, bot, verdict, owner=sender)
 
     # -- the API -------------------------------------------------------------------------
@@ -267,7 +323,8 @@ def create_app(ladder: Ladder, run: bool = True,
                   "taken name, a failed check); 413: the file is over 64 KiB."))
     async def upload(request: Request, game: str = Form(...), name: str = Form(...),
                      file: UploadFile = File(...)):
-        return JSONResponse(await new_bot(game, name, file, request), status_code=201)
+        return JSONResponse(await new_bot(game, name, file, request), status_code=201,
+                            headers=SECRET)
 
     @app.post("/api/bots/{bot_id}/versions", status_code=201, summary="Upload a new version",
               description=(
@@ -279,10 +336,14 @@ def create_app(ladder: Ladder, run: bool = True,
         known = ladder.authorize(bot_id, bearer(request))
         if known.status == "retired":   # before the body, and before a check worker plays it
             raise LadderError(422, "retired", "a retired bot takes no new versions")
-        ladder.admit_upload(client(request), known)
-        file = await form_file(request)
+        charged = ladder.admit_upload(client(request), known)
         try:
-            bot, verdict = await checked(known.game, known.name, file)
+            file = await form_file(request)
+        except BaseException:
+            ladder.upload_answered(charged)
+            raise
+        try:
+            bot, verdict = await checked(known.game, known.name, file, charged)
         finally:
             await file.close()
         return JSONResponse(ladder.add_version(bot_id, bot, verdict), status_code=201)
@@ -310,8 +371,7 @@ def create_app(ladder: Ladder, run: bool = True,
 
     @app.get("/api/matches", summary="Finished matches",
           description="Newest first; filter by `game` or `bot`, at most `limit` (1-500).")
-    def matches(game: str | None = None, bot: int | None = Query(None, ge=1, le=MAX_ID),
-                limit: int = Query(50, ge=1, le=500)):
+    def matches(game: str | None = None, bot: BotQuery = None, limit: LimitQuery = 50):
         if game:
             ladder.game_of(game)
         return {"matches": ladder.matches_list(game, bot, limit)}
@@ -333,7 +393,7 @@ def create_app(ladder: Ladder, run: bool = True,
             return Response(ladder.own_replay(match_id, token), media_type="application/gzip",
                             headers={"Content-Disposition":
                                      f'attachment; filename="match-{match_id}.json.gz"',
-                                     "Cache-Control": "private, no-store"})
+                                     **SECRET})
         return FileResponse(ladder.replay_file(match_id), media_type="application/gzip",
                             filename=f"match-{match_id}.json.gz")
 
@@ -397,14 +457,35 @@ def create_app(ladder: Ladder, run: bool = True,
     def match_page(match_id: MatchId):
         return html("match.html", match=ladder.match(match_id))
 
-    @app.get("/matches/{match_id}/viewer", response_class=HTMLResponse)
-    def viewer(match_id: MatchId):
+    # A viewer page costs a replay's reading and rendering (86 ms of CPU for a Robot Game
+    # match): asked for again and again, one anonymous client kept the server busy. A
+    # finished match's replay never changes, so its page is rendered once and kept,
+    # the latest asked for first, up to VIEWERS_KEPT_BYTES.
+    viewers: OrderedDict[int, tuple[str, str]] = OrderedDict()   # match -> page, its CSP
+    viewers_lock = threading.Lock()
+
+    def viewer_page(match_id: int) -> tuple[str, str]:
+        with viewers_lock:
+            if match_id in viewers:
+                viewers.move_to_end(match_id)
+                return viewers[match_id]
         path = ladder.replay_file(match_id)
         try:        # read as any replay file is: bounded, checked (replay_reader.py)
             body = replay_view.page(replay.load(path, name=f"match {match_id}'s replay"))
         except InputError as exc:
             raise LadderError(422, "unreadable replay", str(exc)) from None
-        return HTMLResponse(body, headers={"Content-Security-Policy": _inline_hashes(body)})
+        made = (body, _inline_hashes(body))
+        with viewers_lock:
+            viewers[match_id] = made
+            while sum(len(page) for page, _ in viewers.values()) > VIEWERS_KEPT_BYTES \
+                    and len(viewers) > 1:
+                viewers.popitem(last=False)
+        return made
+
+    @app.get("/matches/{match_id}/viewer", response_class=HTMLResponse)
+    def viewer(match_id: MatchId):
+        body, policy = viewer_page(match_id)
+        return HTMLResponse(body, headers={"Content-Security-Policy": policy})
 
     @app.get("/docs", response_class=HTMLResponse, include_in_schema=False)
     def api_docs(request: Request):
@@ -422,6 +503,8 @@ def create_app(ladder: Ladder, run: bool = True,
             accepted = await new_bot(game, name, file, request)
         except LadderError as exc:
             return html("upload.html", exc.status, refused=exc, game=game, name=name)
-        return html("upload.html", 201, accepted=accepted)
+        page = html("upload.html", 201, accepted=accepted)
+        page.headers.update(SECRET)
+        return page
 
     return app

@@ -48,6 +48,10 @@ from sandbox.modes import DEFAULT_MODE, for_ladder
 # A space only between two other characters, and never two in a row: HTML collapses a run
 # of spaces and shows no leading or trailing one, so `alice ` would show as `alice`.
 NAME = re.compile(r"(?=.{1,32}\Z)[A-Za-z0-9_.\-]+(?: [A-Za-z0-9_.\-]+)*\Z")
+# Characters a page's sans-serif font draws alike once case is set aside (I, l and 1,
+# and with case, i; O and 0): two names are one if they differ only in these or in case
+# (`aIice`, with a capital I, showed as `alice`).
+LOOKALIKE = str.maketrans({"i": "l", "1": "l", "0": "o"})
 MAX_FILE = 64 * 1024
 SUSPEND_AFTER = 3                 # erased or forfeited matches in a row (rated, or asked
                                   # for by the bot's own owner)
@@ -63,8 +67,11 @@ CHALLENGE_WINDOW_S = 3600.0
 CHALLENGES_PENDING = 4            # an owner's or address's challenges waiting or playing (429)
 UPLOAD_RATE = 30                  # uploads (bots and versions) an address or owner makes (429)
 UPLOAD_WINDOW_S = 3600.0
+UPLOADS_PENDING = 2               # an owner's or address's uploads waiting for their check (429)
 RATED_PER_CHALLENGE = 1           # while both wait, a challenge starts after this many rated
+SWEEP_S = 60.0                    # how often the rate counts of the quiet are dropped
 BUSY_RETRY_S = 30                 # Retry-After when what frees a place is a match finishing
+CHECK_RETRY_S = 10                # Retry-After when it is an upload's check (seconds, each)
 
 # The ladder's errors go through `logging` (`arena serve` shows them on stderr): a match
 # that could not be recorded, a turn of the loop that failed, the loop's end.
@@ -141,6 +148,7 @@ class Ladder:
                  check_limits: Limits | None = None, check_queue: int = CHECK_QUEUE,
                  challenge_queue: int = CHALLENGE_QUEUE,
                  challenge_rate: int = CHALLENGE_RATE, upload_rate: int = UPLOAD_RATE,
+                 upload_pending: int = UPLOADS_PENDING,
                  trusted_proxies: Sequence[str] = ()) -> None:
         """`check_turns` and `check_limits` change the upload check's (default: as
         `arena check`); the matches always run under each game's own limits. At most
@@ -148,8 +156,10 @@ class Ladder:
         kept. At most `challenge_queue` challenges wait in all, taken round robin over
         their senders; an owner, and a client address, makes at most `challenge_rate` an
         hour (and has CHALLENGES_PENDING waiting or playing) and `upload_rate` uploads an
-        hour. `trusted_proxies`: the addresses or networks of the reverse proxies whose
-        X-Forwarded-For names the client (client_key); no other's is read.
+        hour, of which `upload_pending` at most wait for their check (each is a sandboxed
+        check: the shared check queue is not one person's to fill). `trusted_proxies`:
+        the addresses or networks of the reverse proxies whose X-Forwarded-For names the
+        client (client_key); no other's is read.
         `sandbox`: the mode of matches and checks (a mode check may not use leaves
         the checks in the default mode); its record may refuse the ladder."""
         mode = for_ladder(sandbox)       # the ladder's bots are strangers to each other
@@ -167,7 +177,7 @@ class Ladder:
         self.check_workers, self.sandbox, self.seed = check_workers, sandbox, seed
         self.check_queue = check_queue
         self.challenge_queue, self.challenge_rate = challenge_queue, challenge_rate
-        self.upload_rate = upload_rate
+        self.upload_rate, self.upload_pending = upload_rate, upload_pending
         self.trusted = proxies(trusted_proxies)
         self.clock = time.monotonic                    # the challenges' rate (tests set it)
         self.check_options = {"turns": check_turns, "limits": dataclasses.asdict(check_limits)
@@ -191,6 +201,8 @@ class Ladder:
         self.challenges_of: dict[str, int] = {}        # owner/address -> challenges not done
         self.challenged_at: dict[str, deque] = {}      # owner/address -> its challenges' times
         self.uploaded_at: dict[str, deque] = {}        # owner/address -> its uploads' times
+        self.swept = 0.0                               # when the quiet's counts were dropped
+        self.uploads_of: dict[str, int] = {}           # owner/address -> uploads not answered
         self.served_at: dict[str, int] = {}            # sender -> when its last challenge began
         self.starts = itertools.count()
         self.running: dict[int, str] = {}             # match -> its digest
@@ -561,10 +573,21 @@ class Ladder:
         if not NAME.fullmatch(name or ""):
             raise LadderError(422, "bad name", "a name is 1 to 32 characters: letters, digits, "
                                                "_, - and ., and single spaces between them")
-        with self.lock:
-            if any(b.game == game and b.name == name for b in self.bots.values()):
-                raise LadderError(422, "name taken", f"{game} already has a bot named {name!r}")
+        self._name_free(game, name)
         return name
+
+    def _name_free(self, game: str, name: str) -> None:
+        """422 if `game` has a bot whose name shows as this one: the same but for case, or
+        for letters the pages' font draws alike (LOOKALIKE), so no one passes for another
+        on the leaderboard."""
+        seen = name.casefold().translate(LOOKALIKE)
+        with self.lock:
+            for bot in self.bots.values():
+                if bot.game == game and bot.name.casefold().translate(LOOKALIKE) == seen:
+                    alike = "" if bot.name == name else (
+                        f", which {name!r} looks like (case, I l 1 and O 0 are not told apart)")
+                    raise LadderError(422, "name taken",
+                                      f"{game} already has a bot named {bot.name!r}{alike}")
 
     def add_bot(self, game: str, name: str, bot: BotFile, verdict: dict,
                 owner: str | None = None) -> dict:
@@ -573,6 +596,7 @@ class Ladder:
         token = secrets.token_urlsafe(32)
         filename = Path(bot.path).name
         with self.lock:
+            self._name_free(game, name)      # (another upload of it may have won the race)
             try:
                 bot_id = self.store.add_bot(game, name, token_hash=token_hash(token),
                                             filename=filename, sha256=bot.sha256,
@@ -618,22 +642,47 @@ class Ladder:
             bot.status, bot.reason = "retired", None
             self.boards.pop(bot.game, None)
 
-    def admit_upload(self, client: str, bot: Bot | None = None) -> None:
+    def admit_upload(self, client: str, bot: Bot | None = None) -> tuple[str, ...]:
         """Count an upload (a new bot, or `bot`'s new version) for its client address and
         its owner (the bot's; a new bot's is that address), before the body is read or
-        checked: 429 past `upload_rate` an hour for either."""
+        checked: 429 past `upload_rate` an hour for either, or while either has
+        `upload_pending` uploads not yet answered (waiting for their check, or in it).
+        Whom it is counted for: hand them to upload_answered() once its check has
+        answered, or once it failed before it reached one."""
         with self.lock:
             keys = (f"address {client}", f"owner {self.owner(bot) if bot else client}")
+            for key in keys:
+                if self.uploads_of.get(key, 0) >= self.upload_pending:
+                    whose = "this bot's owner" if key.startswith("owner") else "this address"
+                    raise LadderError(429, "too many uploads", f"{whose}'s "
+                                      f"{self.upload_pending} uploads are still waiting for "
+                                      f"their check; upload again when one is answered",
+                                      CHECK_RETRY_S)
             self._within(self.uploaded_at, keys, self.upload_rate, UPLOAD_WINDOW_S, "uploads")
             for key in keys:
                 self.uploaded_at.setdefault(key, deque()).append(self.clock())
+                self.uploads_of[key] = self.uploads_of.get(key, 0) + 1
+            return keys
+
+    def upload_answered(self, keys: Sequence[str]) -> None:
+        """An upload admit_upload counted is answered (its check ended, or it never
+        reached one): its owner and address may send another."""
+        with self.lock:
+            for key in keys:
+                left = self.uploads_of.get(key, 0) - 1
+                if left > 0:
+                    self.uploads_of[key] = left
+                else:
+                    self.uploads_of.pop(key, None)
 
     def _within(self, table: dict[str, deque], keys: Sequence[str], rate: int,
                 window: float, what: str) -> None:
         """429 if any of `keys` has made `rate` of `what` within the last `window` s."""
         now = self.clock()
+        if now - self.swept >= SWEEP_S:
+            self._forget_the_quiet(now)
         for key in keys:
-            times = table.setdefault(key, deque())
+            times = table.get(key) or deque()
             while times and times[0] <= now - window:
                 times.popleft()
             if len(times) >= rate:
@@ -642,6 +691,18 @@ class Ladder:
                 whose = "this bot's owner" if key.startswith("owner") else "this address"
                 raise LadderError(429, f"too many {what}", f"{whose} makes at most {rate} "
                                   f"{what} an hour; the next one in {wait} s", wait)
+
+    def _forget_the_quiet(self, now: float) -> None:
+        """Drop the rate counts of whoever made nothing within their window (under the
+        lock): else every address that ever uploaded or challenged kept its entries for
+        the server's life, and a client with many addresses (an IPv6 /48 holds 65,536
+        /64s, each an address here) grew its memory without bound."""
+        self.swept = now
+        for table, window in ((self.uploaded_at, UPLOAD_WINDOW_S),
+                              (self.challenged_at, CHALLENGE_WINDOW_S)):
+            for key in [key for key, times in table.items()
+                        if not times or times[-1] <= now - window]:
+                del table[key]
 
     def challenger(self, token: str | None, client: str = "") -> Bot:
         """The bot whose token this is, if it may challenge now. Decided from the request's
@@ -827,19 +888,20 @@ class Ladder:
 
     def own_replay(self, match_id: int, token: str | None) -> bytes:
         """The match's replay with the debug marks of the token's bot (each AI it played),
-        and no other bot's: 401 unless the token is of a bot of the match."""
+        and no other bot's: 401 unless the token is of a bot of the match, decided from
+        the match's result before its replay is read (a wrong token costs no reading)."""
         result = self.match(match_id)
-        path = self.replay_file(match_id)
-        data = replay.load(path, name=f"match {match_id}'s replay")
         owned_seats = set()
         for player in result.get("players", ()):
-            found = re.match(r"ladder/(\d+)/", str(player.get("bot", "")))
+            found = re.match(r"ladder/([0-9]+)/", str(player.get("bot", "")))
             bot = self.bots.get(int(found.group(1))) if found else None
             if bot is not None and token and bot.owns(token):
                 owned_seats.add(player["seat"])
         if not owned_seats:
             raise LadderError(401, "unauthorized", "a match's marks need the token of one of "
                               "its bots: `Authorization: Bearer TOKEN`")
+        path = self.replay_file(match_id)
+        data = replay.load(path, name=f"match {match_id}'s replay")
         marks_file = self.replays / f"{match_id}.marks.json.gz"
         if not marks_file.is_file():
             return replay.encode(data)
