@@ -169,8 +169,8 @@ def play_all(kind: str, setup: Setup, planned: list[Planned], args: dict[str, An
             for item in series.waiting:
                 item.spec = dataclasses.replace(item.spec, replay=True)
         skipped = len(done)
-        log.info("%s: %d matches planned, %d already in %s, %d workers (%s)", kind,
-                 len(planned), skipped, store.path, workers, backend)
+        log.info("%s: %d matches planned, %d already in %s", kind, len(planned), skipped,
+                 store.path)
         if series.waiting:
             tally = Tally(key)                  # the live standings, however long the batch
             for match in store.iter_run_results(run_id):
