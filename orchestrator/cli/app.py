@@ -231,6 +231,8 @@ def main(argv: list[str] | None = None) -> None:
         code = 130
     except typer.Exit as exc:           # typer turns Ctrl-C into Exit(130)
         code = exc.exit_code
+    except BrokenPipeError:
+        raise                           # the reader went away (`| head`): not a fault
     except Exception as exc:
         # The sandbox's and the service's errors, when their modules were imported (an
         # error of a module not imported was not raised): not imported here for it.

@@ -159,6 +159,17 @@ class _Worker:
         self.conn.close()
 
 
+def _bots_in_worker(task: Task | None) -> bool:
+    """Whether the task's bots run in its worker itself (`--sandbox off`), where one of
+    them may end the worker."""
+    if task is None:
+        return False
+    kind, spec = task
+    name = spec.sandbox if kind == "match" else spec.get("sandbox", DEFAULT_MODE)
+    mode = MODES.get(name)
+    return mode is not None and not mode.isolates
+
+
 class LocalPool:
     """Worker processes on this machine, each running one task at a time.
 
@@ -228,7 +239,13 @@ class LocalPool:
             fresh.key, fresh.task, fresh.deaths = worker.key, worker.task, worker.deaths + 1
             fresh.conn.send(worker.task)
             return []
-        return [(worker.key, {"error": "its worker died three times", "wall_s": 0.0})]
+        said = f"its worker died three times (the last: exit status {worker.proc.exitcode})"
+        if _bots_in_worker(worker.task):
+            return [(worker.key, {"error": said, "wall_s": 0.0})]
+        # Not the input's doing (its bots run in sandbox children, not in the worker): ours,
+        # or the machine's (the OOM killer), with no traceback to keep.
+        return [(worker.key, {"error": said, "fault": f"{said}; no traceback: the worker "
+                              f"process itself ended\n", "wall_s": 0.0})]
 
     def close(self) -> None:
         for worker in self.workers:
@@ -292,7 +309,7 @@ class DaskPool:
                 outcome = future.result()
             except Exception as exc:                       # the task's worker was lost
                 log.info("a dask task was lost: %s", summary_of(exc))
-                outcome = {"error": f"{type(exc).__name__}: {exc}"[:500], "wall_s": 0.0}
+                outcome = {"error": summary_of(exc), "fault": details_of(exc), "wall_s": 0.0}
             finished.append((key, outcome))
         return finished
 

@@ -25,7 +25,9 @@ from tests.conftest import ARENA_CMD, BOTS, ROOT
 
 FAULTY_SEED = 2
 INJECTED = '''
-"""Test only: the match of seed %(seed)d raises in the runner's `_result`."""
+"""Test only: the match of seed %(seed)d raises in the runner's `_result` (or its worker
+ends, %(dies)r)."""
+import os
 import sys
 
 TARGET = "orchestrator.runner.match"
@@ -34,6 +36,8 @@ original = None
 
 def injected_fault(spec, *args, **kwargs):
     if spec.seed == %(seed)d:
+        if %(dies)r:
+            os._exit(3)                  # the worker process itself ends
         raise RuntimeError("injected fault in the match's result")
     return original(spec, *args, **kwargs)
 
@@ -60,7 +64,7 @@ class Patcher:
 
 
 sys.meta_path.insert(0, Patcher())
-''' % {"seed": FAULTY_SEED}
+'''
 
 
 def batch_args(db: Path) -> list[str]:
@@ -69,12 +73,14 @@ def batch_args(db: Path) -> list[str]:
             "--workers", "2", "--db", str(db), "--json"]
 
 
-def arena(args: list[str], tmp_path: Path, injected: bool) -> subprocess.CompletedProcess:
+def arena(args: list[str], tmp_path: Path, injected: bool,
+          dies: bool = False) -> subprocess.CompletedProcess:
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
     if injected:
         folder = tmp_path / "inject"
         folder.mkdir(exist_ok=True)
-        (folder / "sitecustomize.py").write_text(INJECTED)
+        (folder / "sitecustomize.py").write_text(INJECTED % {"seed": FAULTY_SEED,
+                                                             "dies": dies})
         env["PYTHONPATH"] = os.pathsep.join([str(folder), str(ROOT)])
     return subprocess.run([*ARENA_CMD, *args], cwd=ROOT, capture_output=True, text=True,
                           timeout=300, env=env)
@@ -131,6 +137,19 @@ def test_debug_shows_the_log_of_the_matches_and_the_traceback(tmp_path: Path,
     last = err.strip().splitlines()[-1]
     assert last.startswith(f"internal error: match with seed {FAULTY_SEED}: "), last
     assert not any(line.startswith("error:") for line in err.splitlines())
+
+
+def test_a_worker_that_dies_is_an_internal_error_too(tmp_path: Path) -> None:
+    """A worker that dies under a match three times (its bots are in sandbox children, so
+    not theirs) was `error:` and exit status 2 too."""
+    done = arena(batch_args(tmp_path / "results.sqlite"), tmp_path, injected=True, dies=True)
+    assert done.returncode == EXIT_INTERNAL, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        f"internal error: match with seed {FAULTY_SEED}: its worker died three times (the "
+        f"last: exit status 3); "), done.stderr
+    written = Path(lines[0].split("(traceback written to ")[1].split("; please")[0])
+    assert "no traceback: the worker process itself ended" in written.read_text()
 
 
 def test_a_worker_reports_its_fault_whole_and_the_inputs_error_as_one_line(
