@@ -83,8 +83,11 @@ def internal(exc: BaseException) -> NoReturn:
         summary, details = summary_of(exc), details_of(exc)
     if debugging:
         sys.stderr.write(details if details.endswith("\n") else details + "\n")
+    from orchestrator.cli.version import version_line  # noqa: PLC0415
+
+    report = f"{version_line()}\ncommand: {' '.join(sys.argv)}\n\n{details}"
     try:
-        where = f"traceback written to {write_traceback(details)}"
+        where = f"traceback written to {write_traceback(report)}"
     except OSError as problem:
         where = f"its traceback could not be written ({problem.strerror or problem})" + (
             "" if debugging else "; run again with --debug to see it")

@@ -104,6 +104,7 @@ def test_a_worker_fault_is_an_internal_error_with_its_traceback_and_the_rest_res
     assert written.parent == folder and written.is_file(), line
     assert written.stat().st_mode & 0o077 == 0              # the user's own
     text = written.read_text()
+    assert text.startswith("robot-arena ") and "\ncommand: " in text   # what to report
     # The worker's whole traceback: where it raised, through the runner, not one line.
     assert "Traceback (most recent call last)" in text
     assert "in injected_fault" in text and "in run_match" in text and \
@@ -137,6 +138,22 @@ def test_debug_shows_the_log_of_the_matches_and_the_traceback(tmp_path: Path,
     last = err.strip().splitlines()[-1]
     assert last.startswith(f"internal error: match with seed {FAULTY_SEED}: "), last
     assert not any(line.startswith("error:") for line in err.splitlines())
+
+
+def test_a_fault_in_the_commands_own_process_is_an_internal_error_too(
+        tmp_path: Path) -> None:
+    """`arena run` plays its match in its own process: a fault there was a Python
+    traceback and exit status 1."""
+    done = arena(["run", str(BOTS / "hunter.py"), str(BOTS / "beeline.py"), "--seed",
+                  str(FAULTY_SEED), "--map", "tiny", "--robots", "3", "--max-turns", "20",
+                  "--json"], tmp_path, injected=True)
+    assert done.returncode == EXIT_INTERNAL, done.stderr
+    assert "Traceback" not in done.stderr
+    line = done.stderr.strip().splitlines()[-1]
+    assert line.startswith("internal error: RuntimeError: injected fault in the match's "
+                           "result (traceback written to "), line
+    written = Path(line.split("(traceback written to ")[1].split("; please")[0])
+    assert "in injected_fault" in written.read_text()
 
 
 def test_a_worker_that_dies_is_an_internal_error_too(tmp_path: Path) -> None:
