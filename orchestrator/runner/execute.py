@@ -307,9 +307,9 @@ class DaskPool:
             _, key = self.running.pop(future.key)
             try:
                 outcome = future.result()
-            except Exception as exc:                       # the task's worker was lost
+            except Exception as exc:      # the task's worker was lost: the cluster's doing
                 log.info("a dask task was lost: %s", summary_of(exc))
-                outcome = {"error": summary_of(exc), "fault": details_of(exc), "wall_s": 0.0}
+                outcome = {"error": f"{type(exc).__name__}: {exc}"[:500], "wall_s": 0.0}
             finished.append((key, outcome))
         return finished
 

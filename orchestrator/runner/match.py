@@ -31,6 +31,7 @@ from sandbox.players import Players, as_usage
 
 logger = logging.getLogger(__name__)
 
+
 @dataclass(frozen=True)
 class MatchSpec:
     """Everything a match is a pure function of: the one shape of a match from the
@@ -138,8 +139,8 @@ def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None
     if spec.limits is None:
         spec = dataclasses.replace(spec, limits=game.limits)
     logger.debug("match start: %s on %s, seed %d, sandbox %s, bots %s", spec.game,
-              spec.map_path.name, spec.seed, spec.sandbox,
-              ", ".join(f"{bot.path} ({bot.sha256[:12]})" for bot in spec.bots))
+                 spec.map_path.name, spec.seed, spec.sandbox,
+                 ", ".join(f"{bot.path} ({bot.sha256[:12]})" for bot in spec.bots))
     if get_mode(spec.sandbox).whole_match:
         return _jailed(spec, on_turn, replays, trace, stop)
     arena_map = game.parse_map(spec.map_text, spec.map_path.name) \
@@ -169,7 +170,7 @@ def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None
             break
         restarts += 1
         logger.debug("seed %d: replayed from its start without the erased (restart %d)",
-                  spec.seed, restarts)
+                     spec.seed, restarts)
     result = _result(spec, game, arena_map, seats, outcome.match, lineup=outcome.lineup,
                      restarts=restarts)
     result["moves"] = outcome.moves
@@ -183,7 +184,7 @@ def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None
         replays.append(replay.build(result, outcome.recorder, marks))
     result["sandbox"], result["sandbox_missing"] = sandbox or ([], {})
     logger.debug("match end: seed %d, %s after %d turns, winner %s, %d restarts", spec.seed,
-              result["end"], result["turns"], result["winner"], restarts)
+                 result["end"], result["turns"], result["winner"], restarts)
     return result
 
 
@@ -248,7 +249,7 @@ def _jailed(spec: MatchSpec, on_turn: Callable[[int, int], None] | None,
         return result
     why, seat = outcome.reason, outcome.seat
     logger.info("seed %d: the match jail failed (%s, seat %s): played again in the standard "
-             "mode", spec.seed, why[:200], seat)
+                "mode", spec.seed, why[:200], seat)
     result = _in_standard(spec, on_turn, replays, f"the match jail failed ({why[:200]}): "
                                                   "played again in the standard mode")
     result["jail_kills"] = [{"seat": seat, "player": names[seat] if seat is not None and
