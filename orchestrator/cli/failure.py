@@ -29,6 +29,8 @@ debugging = False
 def show_logs() -> None:
     """`--debug`: our log lines on stderr, with the time, the process and the module."""
     global debugging
+    if debugging:
+        return                      # said twice (`--debug -v`): one handler
     debugging = True
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter(
