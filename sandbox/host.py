@@ -6,6 +6,7 @@ that escapes into the match loop.
 from __future__ import annotations
 
 import fcntl
+import logging
 import os
 import select
 import shutil
@@ -46,6 +47,8 @@ from sandbox.zygote import zygote
 
 _harden, _wire = child_module("_harden"), child_module("_wire")
 _sched = child_module("_sched")
+# The host's log (the children never log): children started, not loaded, failed, killed.
+log = logging.getLogger(__name__)
 
 POLL_S = 0.05
 # The wall limit of a request (`Limits.request_own_s`: calls times wall_per_call_s, at most
@@ -399,6 +402,7 @@ class Child:
         kill_tree(self.pid, look_for_descendants=not contained)
         self._reap(5.0)
         release(self)
+        log.debug("child %d killed and reaped (exit status %s)", self.pid, self.returncode)
 
 
 def release(proc) -> None:
@@ -503,6 +507,9 @@ def load_children(bot_side: str, bots: dict[int, BotSpec], limits: Limits,
     try:
         for ai, bot in bots.items():
             children[ai] = Child(bot_side, bot, limits, isolation)
+            log.debug("AI %d: child %d started (%s, %s)", ai, children[ai].pid,
+                      "bubblewrap" if isolation.wrapped else "zygote",
+                      "a program" if children[ai].executable else "Python")
         deadline = time.monotonic() + limits.load_timeout_s
         for ai, frame, problem in _collect(dict(children), deadline, check=None):
             if problem is None and isinstance(frame, dict) and "layers" in frame:
@@ -547,6 +554,7 @@ def load_children(bot_side: str, bots: dict[int, BotSpec], limits: Limits,
             child.kill()
         raise
     for ai in failed:
+        log.debug("AI %d: did not load: %s", ai, failed[ai])
         children.pop(ai).kill()
     return children, failed
 
@@ -587,6 +595,8 @@ def exchange(children: dict[int, Child], payloads: Payloads) -> Exchanged:
             if problem.startswith("memory"):
                 children[ai].note_memory()
             failed[ai] = problem
+    for ai, problem in failed.items():
+        log.debug("AI %d: child %d failed: %s", ai, children[ai].pid, problem)
     return replies, failed
 
 

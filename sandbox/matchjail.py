@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import fcntl
+import logging
 import mmap
 import os
 import pickle
@@ -62,6 +63,7 @@ from sandbox.zygote import Zygote
 
 _wire = child_module("_wire")
 
+log = logging.getLogger(__name__)     # the host's side only; the jail never logs
 PROJECT = Path(__file__).resolve().parent.parent
 JAIL_ZYGOTE = Path(__file__).resolve().parent / "_jailzygote.py"
 ENGINE_MB = 768              # the engine's share of the jail's memory, beyond the bots'
@@ -496,6 +498,7 @@ def run(spec, check, on_turn=None, replay: bool = False, max_turns: int = 0, *,
     jail = _reused(key, lineup) or _take(key, spec.limits, len(spec.bots), isolation,
                                          job_module, spec.game)
     _playing.add(jail)
+    log.debug("seed %d: match jail %d plays it", spec.seed, jail.pid)
     try:
         outcome = jail.run({"spec": spec, "replay": replay}, on_turn, max_turns)
     except JailError as exc:
@@ -514,6 +517,8 @@ def run(spec, check, on_turn=None, replay: bool = False, max_turns: int = 0, *,
             why, seat = f"its result could not be read ({type(exc).__name__})", None
         if why is not None:
             outcome = JailFailure(why, seat)
+    if isinstance(outcome, JailFailure):
+        log.debug("seed %d: match jail %d failed: %s", spec.seed, jail.pid, outcome.reason)
     if isinstance(outcome, Played) and keep_spares and jail.returncode is None:
         _live[threading.get_ident()] = (key, lineup, jail)   # `_reused` asks if it may
     else:

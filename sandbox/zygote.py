@@ -6,6 +6,7 @@ new interpreter, and the children it makes are the host's own (CLONE_PARENT).
 """
 from __future__ import annotations
 
+import logging
 import os
 import socket
 import subprocess
@@ -21,6 +22,7 @@ from sandbox.paths import BOTLIB, CHILD_ENV, CHILD_PYTHON_FLAGS, fixed_layout, s
 
 _wire = child_module("_wire")
 
+log = logging.getLogger(__name__)      # the host's handle only; the zygote never logs
 ZYGOTE_MAIN = BOTLIB / "_zygote.py"
 START_TIMEOUT_S = 30.0
 
@@ -64,6 +66,7 @@ class Zygote:
         if self._failure is not None:
             raise ZygoteError(f"cannot start the sandbox zygote: {self._failure}")
         self.pid = self.proc.pid
+        log.debug("zygote %d started (%s)", self.pid, (script or ZYGOTE_MAIN).name)
         self._ready = False         # its hello is read on first use, so that it can boot
                                     # while this process goes on (see prestart())
 
@@ -121,6 +124,7 @@ def zygote() -> Zygote:
     with _current_lock:
         if _current is None or _current.owner != os.getpid() or not _current.alive():
             if _current is not None and _current.owner == os.getpid():
+                log.info("zygote %d is gone: another is started", _current.pid)
                 _current.close()
             _current = Zygote()
         return _current

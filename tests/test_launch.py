@@ -19,6 +19,9 @@ from sandbox import zygote
     (["run", "--sandbox", "off"], False),
     (["run", "--sandbox=bwrap"], False),
     (["run", "--help"], False),
+    (["--debug", "run", "a.py", "b.py"], True),   # the app's own flags before the command
+    (["-v", "check", "bot.py"], True),
+    (["--debug", "run", "--sandbox", "off"], False),
     (["batch", "a.py", "b.py"], False),         # its workers start their own
     (["maps"], False),
     ([], False),
@@ -33,6 +36,7 @@ def test_only_sandboxed_run_and_check_warm_the_zygote(args, wanted) -> None:
     (["compare", "a.py", "b.py", "--sandbox", "match", "--backend", "local"], True),
     (["batch", "a.py", "b.py", "--sandbox", "match", "--backend", "dask"], False),
     (["batch", "a.py", "b.py"], False),
+    (["--debug", "batch", "a.py", "b.py", "--sandbox", "match"], True),
     (["batch", "a.py", "b.py", "--sandbox", "match", "--help"], False),
     (["run", "--sandbox", "match"], False),      # one match: its own jail, no zygote warmed
 ])

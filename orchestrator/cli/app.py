@@ -14,6 +14,7 @@ from typer.core import TyperGroup
 
 from engine import InputError
 from orchestrator.cli.version import version_line
+from orchestrator.faults import InternalError
 
 # Every command: its name -> (its module in this folder, the function or the typer app
 # there), in the order `arena --help` lists them. A command's module imports when the
@@ -170,11 +171,21 @@ def _show_version(value: bool) -> None:
         raise typer.Exit(0)
 
 
+def _debug(value: bool) -> None:
+    if value:
+        from orchestrator.cli.failure import show_logs  # noqa: PLC0415
+        show_logs()
+
+
 @app.callback()
 def _main(version: bool = typer.Option(False, "--version", is_eager=True,
                                        callback=_show_version,
                                        help="Print the package's and the engine's versions "
-                                            "and exit.")) -> None:
+                                            "and exit."),
+          debug: bool = typer.Option(False, "--debug", "-v", is_eager=True, callback=_debug,
+                                     help="Show the log on stderr (matches, workers, "
+                                          "sandbox children) and an internal error's "
+                                          "traceback.")) -> None:
     """Run sandboxed matches of robot programming games."""
 
 
@@ -199,17 +210,29 @@ def _fail(exc: Exception) -> NoReturn:
     sys.exit(2)
 
 
+def _internal(exc: Exception) -> NoReturn:
+    """A failure of ours: one `internal error:` line, exit status 70 (cli/failure.py)."""
+    from orchestrator.cli.failure import internal  # noqa: PLC0415
+
+    internal(exc)
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: bad input becomes one `error:` line and exit status 2."""
+    """Entry point: bad input becomes one `error:` line and exit status 2; a failure of
+    ours one `internal error:` line, exit status 70, its traceback written to a file."""
     command = typer.main.get_command(app)
     try:
         code = command.main(args=argv, prog_name="arena", standalone_mode=False)
     except InputError as exc:
         _fail(exc)
+    except InternalError as exc:
+        _internal(exc)
     except (typer.Abort, KeyboardInterrupt):
         code = 130
     except typer.Exit as exc:           # typer turns Ctrl-C into Exit(130)
         code = exc.exit_code
+    except BrokenPipeError:
+        raise                           # the reader went away (`| head`): not a fault
     except Exception as exc:
         # The sandbox's and the service's errors, when their modules were imported (an
         # error of a module not imported was not raised): not imported here for it.
@@ -226,7 +249,7 @@ def main(argv: list[str] | None = None) -> None:
             sys.exit(0)
         problem = _usage_problem(exc)
         if problem is None:
-            raise
+            _internal(exc)
         typer.echo(f"error: {problem}", err=True)
         sys.exit(2)
     if code == 130:

@@ -15,6 +15,12 @@ from orchestrator.cli.version import version_line
 WARM_COMMANDS = ("run", "check")
 JAIL_COMMANDS = ("batch", "tournament", "compare")
 JAIL_JOB = "orchestrator.runner.jail_job"      # orchestrator/runner/match.py's: what its jails run
+GLOBAL_FLAGS = ("--debug", "-v")               # the app's own options before the command
+
+
+def _command(args: list[str]) -> str:
+    """The command this command line names: its first word after the app's own flags."""
+    return next((arg for arg in args if arg not in GLOBAL_FLAGS), "")
 
 
 def _option(args: list[str], name: str, default: str) -> str:
@@ -39,7 +45,7 @@ def _prestart(args: list[str]) -> str | None:
 
 def wants_zygote(args: list[str]) -> bool:
     """Whether this command line will start sandbox children through the zygote."""
-    if not args or args[0] not in WARM_COMMANDS or "--help" in args:
+    if _command(args) not in WARM_COMMANDS or "--help" in args:
         return False
     return _prestart(args) == "zygote"
 
@@ -47,7 +53,7 @@ def wants_zygote(args: list[str]) -> bool:
 def wants_jail_zygote(args: list[str]) -> bool:
     """Whether this command line will play its matches in match jails, from this process
     (the local backend drives them from threads: orchestrator/runner/execute.py, JailPool)."""
-    if not args or args[0] not in JAIL_COMMANDS or "--help" in args:
+    if _command(args) not in JAIL_COMMANDS or "--help" in args:
         return False
     return _prestart(args) == "jail" and _option(args, "--backend", "local") == "local"
 
@@ -75,7 +81,7 @@ def same_hashes(args: list[str]) -> None:
     if not args or "--help" in args:
         return
     from sandbox.modes import DEFAULT_MODE
-    if _option(args, "--sandbox", DEFAULT_MODE) != "off" and args[0] != "replay":
+    if _option(args, "--sandbox", DEFAULT_MODE) != "off" and _command(args) != "replay":
         return
     hashes = sys.flags.hash_randomization and os.environ.get(HASH_SEED) != "0"
     if not hashes and not _fixed_layout_next():

@@ -70,9 +70,12 @@ class MatchData(TypedDict):
 
 
 class Played(TypedDict):
-    """What a worker sends back for one planned match: its result or its error."""
+    """What a worker sends back for one planned match: its result or its error. An error
+    with a `fault` is ours, not the input's: `fault` is its whole traceback, which the
+    parent raises again as an InternalError (orchestrator/faults.py)."""
 
     wall_s: float
     result: NotRequired[MatchData]
     error: NotRequired[str]
+    fault: NotRequired[str]
     replay: NotRequired[bytes]      # the replay file's bytes, which the parent writes

@@ -6,12 +6,14 @@ children that speak msgpack.
 """
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import time
 from typing import Any, Callable, Iterator, Mapping, cast
 
 from engine import InputError
+from orchestrator.faults import details_of, summary_of
 from orchestrator.games import GAMES, get_game
 from orchestrator.replay import file as replay
 from orchestrator.results.match_result import Played
@@ -21,20 +23,31 @@ from orchestrator.runner.match import MatchSpec, match_fallback, run_match
 from orchestrator.runner.schedule import Planned
 from orchestrator.runner.series import Series
 from sandbox.botlib import child_module
+from sandbox.isolation import SandboxUnavailable
 from sandbox.limits import Limits
 from sandbox.modes import DEFAULT_MODE, MODES
 
 BACKENDS = ("local", "dask")
+log = logging.getLogger(__name__)
+
+# What a worker reports as the input's problem (a game or a mode this machine lacks, a
+# map the game refuses): one line, the user's to fix. Any other exception is a fault of
+# ours, which comes back with its whole traceback.
+USER_ERRORS = (InputError, SandboxUnavailable)
 
 
 def play_planned(spec: MatchSpec) -> Played:
-    """Play one planned match (in a worker). Never raises: a failure comes back as data."""
+    """Play one planned match (in a worker). Never raises: a failure comes back as data,
+    the input's as an `error` line, ours with its traceback too (`fault`)."""
     started = time.perf_counter()
     replays: list[dict[str, Any]] | None = [] if spec.replay else None
     try:
         result = run_match(spec, replays=replays)
+    except USER_ERRORS as exc:
+        return {"error": f"{exc}"[:500], "wall_s": time.perf_counter() - started}
     except Exception as exc:              # a worker must report, not die
-        return {"error": f"{type(exc).__name__}: {exc}"[:500],
+        log.info("match with seed %d failed: %s", spec.seed, summary_of(exc))
+        return {"error": summary_of(exc), "fault": details_of(exc),
                 "wall_s": time.perf_counter() - started}
     outcome: Played = {"result": result, "wall_s": time.perf_counter() - started}
     if replays:
@@ -74,8 +87,11 @@ def check_planned(spec: dict[str, Any]) -> dict[str, Any]:
                                             seed=spec.get("seed", 1),
                                             sandbox=spec.get("sandbox", DEFAULT_MODE),
                                             limits=limits)}
+    except USER_ERRORS as exc:
+        return {"error": f"{exc}"[:500]}
     except Exception as exc:
-        return {"error": f"{type(exc).__name__}: {exc}"[:500]}
+        log.info("the check of %s failed: %s", spec.get("name"), summary_of(exc))
+        return {"error": summary_of(exc), "fault": details_of(exc)}
 
 
 # A worker's task: ("match", a MatchSpec) or ("check", a submission's check as data).
@@ -102,6 +118,7 @@ def _worker_main(conn: Any, core: int | None, nice: int = 0) -> None:
         pass                              # said where the games are asked for by name
     from sandbox import matchjail
     matchjail.keep_spare_jails(True)      # its next match's jail hardens during this one
+    log.debug("worker %d started (core %s)", os.getpid(), core)
     try:
         while True:
             try:
@@ -113,6 +130,7 @@ def _worker_main(conn: Any, core: int | None, nice: int = 0) -> None:
             conn.send(run_task(item))
     finally:
         matchjail.discard_spares()
+        log.debug("worker %d stops", os.getpid())
 
 
 class _Worker:
@@ -139,6 +157,17 @@ class _Worker:
             self.proc.kill()
             self.proc.join()
         self.conn.close()
+
+
+def _bots_in_worker(task: Task | None) -> bool:
+    """Whether the task's bots run in its worker itself (`--sandbox off`), where one of
+    them may end the worker."""
+    if task is None:
+        return False
+    kind, spec = task
+    name = spec.sandbox if kind == "match" else spec.get("sandbox", DEFAULT_MODE)
+    mode = MODES.get(name)
+    return mode is not None and not mode.isolates
 
 
 class LocalPool:
@@ -199,6 +228,9 @@ class LocalPool:
 
     def _replace(self, worker: _Worker) -> list[tuple[Any, dict[str, Any]]]:
         """A worker died: start another, and give it the same task unless it failed 3 times."""
+        log.info("worker %d died (exit status %s) running a task; %s", worker.proc.pid,
+                 worker.proc.exitcode, "the task is given up" if worker.deaths >= 2
+                 else "a new worker runs it again")
         self.workers.remove(worker)
         worker.stop()
         fresh = _Worker(worker.core, self.context, worker.nice)
@@ -207,7 +239,13 @@ class LocalPool:
             fresh.key, fresh.task, fresh.deaths = worker.key, worker.task, worker.deaths + 1
             fresh.conn.send(worker.task)
             return []
-        return [(worker.key, {"error": "its worker died three times", "wall_s": 0.0})]
+        said = f"its worker died three times (the last: exit status {worker.proc.exitcode})"
+        if _bots_in_worker(worker.task):
+            return [(worker.key, {"error": said, "wall_s": 0.0})]
+        # Not the input's doing (its bots run in sandbox children, not in the worker): ours,
+        # or the machine's (the OOM killer), with no traceback to keep.
+        return [(worker.key, {"error": said, "fault": f"{said}; no traceback: the worker "
+                              f"process itself ended\n", "wall_s": 0.0})]
 
     def close(self) -> None:
         for worker in self.workers:
@@ -269,7 +307,8 @@ class DaskPool:
             _, key = self.running.pop(future.key)
             try:
                 outcome = future.result()
-            except Exception as exc:                       # the task's worker was lost
+            except Exception as exc:      # the task's worker was lost: the cluster's doing
+                log.info("a dask task was lost: %s", summary_of(exc))
                 outcome = {"error": f"{type(exc).__name__}: {exc}"[:500], "wall_s": 0.0}
             finished.append((key, outcome))
         return finished

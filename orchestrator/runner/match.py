@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import dataclasses
 import hashlib
+import logging
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +28,8 @@ from sandbox.isolation import CGROUP_SLACK_MB
 from sandbox.limits import Limits
 from sandbox.modes import IN_JAIL, get_mode
 from sandbox.players import Players, as_usage
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -135,6 +138,9 @@ def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None
     game = get_game(spec.game)
     if spec.limits is None:
         spec = dataclasses.replace(spec, limits=game.limits)
+    logger.debug("match start: %s on %s, seed %d, sandbox %s, bots %s", spec.game,
+                 spec.map_path.name, spec.seed, spec.sandbox,
+                 ", ".join(f"{bot.path} ({bot.sha256[:12]})" for bot in spec.bots))
     if get_mode(spec.sandbox).whole_match:
         return _jailed(spec, on_turn, replays, trace, stop)
     arena_map = game.parse_map(spec.map_text, spec.map_path.name) \
@@ -163,6 +169,8 @@ def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None
         if isinstance(outcome, Finished):
             break
         restarts += 1
+        logger.debug("seed %d: replayed from its start without the erased (restart %d)",
+                     spec.seed, restarts)
     result = _result(spec, game, arena_map, seats, outcome.match, lineup=outcome.lineup,
                      restarts=restarts)
     result["moves"] = outcome.moves
@@ -175,6 +183,8 @@ def run_match(spec: MatchSpec, on_turn: Callable[[int, int], None] | None = None
         assert replays is not None         # a recorder only where replays is a list
         replays.append(replay.build(result, outcome.recorder, marks))
     result["sandbox"], result["sandbox_missing"] = sandbox or ([], {})
+    logger.debug("match end: seed %d, %s after %d turns, winner %s, %d restarts", spec.seed,
+                 result["end"], result["turns"], result["winner"], restarts)
     return result
 
 
@@ -238,6 +248,8 @@ def _jailed(spec: MatchSpec, on_turn: Callable[[int, int], None] | None,
             replays.append(outcome.replay)
         return result
     why, seat = outcome.reason, outcome.seat
+    logger.info("seed %d: the match jail failed (%s, seat %s): played again in the standard "
+                "mode", spec.seed, why[:200], seat)
     result = _in_standard(spec, on_turn, replays, f"the match jail failed ({why[:200]}): "
                                                   "played again in the standard mode")
     result["jail_kills"] = [{"seat": seat, "player": names[seat] if seat is not None and
@@ -250,6 +262,7 @@ def _in_standard(spec: MatchSpec, on_turn: Callable[[int, int], None] | None,
                  replays: list[dict[str, Any]] | None,
                  note: str) -> MatchData:
     """A match asked for in `--sandbox match`, played in the standard mode, and why."""
+    logger.debug("seed %d: played in the standard mode: %s", spec.seed, note)
     result = run_match(dataclasses.replace(spec, sandbox="standard"), on_turn,
                        replays=replays)
     result["sandbox_note"] = note
@@ -300,6 +313,7 @@ class _Attempt:
                 seat = playing[i] if forfeits else playing.pop(i)
                 seat.status = "load_error"
                 seat.reason = _hinted(memory_words(reason, spec), seat.bot, spec.game)
+                logger.debug("seed %d: %s did not load: %s", spec.seed, seat.name, seat.reason)
             lineup = sorted(playing)                       # match-local index -> seat index
             local_names = [playing[i].name for i in lineup]
             match = self._new_match(local_names)
@@ -435,6 +449,7 @@ def _fail(seat: Seat, reason: str, match: Match, game: str, forfeits: bool) -> N
     seat.reason, seat.turn = reason, match.turn + match.first_turn
     if seat.status == "load_error":
         seat.turn = None
+    logger.debug("%s %s at turn %s: %s", seat.name, seat.status, seat.turn, reason)
 
 
 LATE_LOAD_ERROR = "load_error: "

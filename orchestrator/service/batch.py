@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import sqlite3
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
@@ -12,7 +13,9 @@ from typing import Any, Callable, Hashable, Optional, Sequence
 
 from engine import InputError
 from orchestrator import arguments, given_path, host_files
+from orchestrator.faults import InternalError
 from orchestrator.games import Game
+from orchestrator.results.match_result import Played
 from orchestrator.results.ratings import ELO_INITIAL, ELO_K
 from orchestrator.results.ratings import table as ratings_table
 from orchestrator.results.store import Store, WriteFailed, digest
@@ -25,6 +28,8 @@ from orchestrator.runner.series import Series
 from orchestrator.service.options import Execution, MatchSettings, TournamentFormat
 from orchestrator.service.setup import results_path, run_setup, sandbox_shown, workers_for
 from orchestrator.service.values import Interrupted, seed_or_draw
+
+log = logging.getLogger(__name__)
 
 # What shows a run's progress: given the number of matches to play and the live
 # standings, a context that yields the function called after each finished match.
@@ -164,6 +169,8 @@ def play_all(kind: str, setup: Setup, planned: list[Planned], args: dict[str, An
             for item in series.waiting:
                 item.spec = dataclasses.replace(item.spec, replay=True)
         skipped = len(done)
+        log.info("%s: %d matches planned, %d already in %s", kind, len(planned), skipped,
+                 store.path)
         if series.waiting:
             tally = Tally(key)                  # the live standings, however long the batch
             for match in store.iter_run_results(run_id):
@@ -177,7 +184,34 @@ def play_all(kind: str, setup: Setup, planned: list[Planned], args: dict[str, An
                           f"{store.path}; run the same command again to finish") from None
     except WriteFailed as exc:
         raise stopped_writing(exc, store, run_id, len(planned), "matches") from None
+    except InternalError as exc:
+        raise stopped_by_fault(exc, store, run_id, len(planned), "matches") from None
     return store, run_id, skipped
+
+
+def failed(item: Planned, outcome: Played, what: str = "match") -> InternalError | None:
+    """A worker's failed outcome: the input's error is raised (one `error:` line); a fault
+    of ours comes back as an InternalError with the worker's traceback; None: it played."""
+    if "fault" in outcome:
+        log.info("%s with seed %d (%s) failed: %s", what, item.spec.seed, item.match_id,
+                 outcome.get("error"))
+        return InternalError(f"{what} with seed {item.spec.seed}: {outcome.get('error')}",
+                             outcome["fault"])
+    if "error" in outcome:
+        raise InputError(f"{what} with seed {item.spec.seed}: {outcome['error']}")
+    return None
+
+
+def stopped_by_fault(exc: InternalError, store: Store, run_id: str, planned: int,
+                     what: str) -> InternalError:
+    """The internal error that stopped a run, with what is saved: the same command plays
+    the rest. Closes the store."""
+    try:
+        saved = f"{store.run_count(run_id)} of {planned} {what} are saved in {store.path}"
+    except sqlite3.Error:
+        saved = f"the {what} recorded before are saved in {store.path}"
+    store.close()
+    return InternalError(f"{exc.summary}; {saved}", exc.details)
 
 
 def stopped_writing(exc: WriteFailed, store: Store, run_id: str, planned: int,
@@ -196,10 +230,16 @@ def stopped_writing(exc: WriteFailed, store: Store, run_id: str, planned: int,
 
 def _play(series: Series, tally: Tally, store: Store, backend: str, workers: int,
           address: Optional[str], watch: Watch) -> None:
+    """Play and record the series' matches. The first fault of ours stops the run: no new
+    match starts, the ones in play finish and are recorded, then it is raised (the same
+    command plays the rest). The input's error stops it at once."""
+    fault: InternalError | None = None
     with watch(len(series.waiting), tally) as advance:
         for item, outcome in execute.run(series, backend, workers, address):
-            if "error" in outcome:
-                raise InputError(f"match with seed {item.spec.seed}: {outcome['error']}")
+            if (found := failed(item, outcome)) is not None:
+                fault = fault or found
+                series.waiting.clear()
+                continue
             kept = made = None
             if "replay" in outcome:
                 kept = store.path.parent / "replays" / f"{item.match_id}.json.gz"
@@ -218,8 +258,11 @@ def _play(series: Series, tally: Tally, store: Store, backend: str, workers: int
                 if kept is not None and made:
                     kept.unlink(missing_ok=True)
                 raise
+            log.debug("match with seed %d (%s) recorded", item.spec.seed, item.match_id)
             tally.add(outcome["result"])
             advance()
+    if fault is not None:
+        raise fault
 
 
 def write_whole(path: Path, data: bytes) -> None:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, List, Mapping, Optional, Sequen
 from engine import InputError
 from engine.lazy import lazy_import
 from orchestrator import arguments
+from orchestrator.faults import InternalError
 from orchestrator.games import GAMES, get_game
 from orchestrator.results import betting, sprt
 from orchestrator.results.store import Store, WriteFailed, digest
@@ -36,7 +37,7 @@ from orchestrator.runner.bots import BotFile, read_bot
 from orchestrator.runner.match import record_of
 from orchestrator.runner.schedule import Planned, Setup, plan_compare
 from orchestrator.runner.series import Series
-from orchestrator.service.batch import first_seed_for, stopped_writing
+from orchestrator.service.batch import failed, first_seed_for, stopped_by_fault, stopped_writing
 from orchestrator.service.options import CompareBounds, Execution, MatchSettings
 from orchestrator.service.setup import results_path, run_setup, sandbox_shown, workers_for
 from orchestrator.service.values import Interrupted, check_choice
@@ -267,6 +268,9 @@ def finish(found: Comparison, watch: Watch = unwatched) -> dict[str, Any]:
         except WriteFailed as exc:
             raise stopped_writing(exc, store, found.run_id, len(planned), "games"
                                   ) from None
+        except InternalError as exc:
+            raise stopped_by_fault(exc, store, found.run_id, len(planned), "games"
+                                   ) from None
     report = _report(test, planned, found.results, found.skipped, store.path, found.pool)
     sandbox = found.setup.sandbox
     report["sandbox"] = sandbox
@@ -312,12 +316,15 @@ def _advance(test: Test, planned: Sequence[Planned | _Stored], seats: list[int |
 def _play(series: Series, test: Test, planned: list[Planned], seats: list[int | None],
           pool: bool, results: dict[str, Mapping[str, Any]], store: Store, backend: str,
           workers: int, address: Optional[str], watch: Watch) -> None:
+    fault: InternalError | None = None
     with watch(test) as update:
         capacity = workers if backend == "dask" else None
         for item, outcome in execute.run(series, backend, workers, address,
                                          capacity=capacity):
-            if "error" in outcome:
-                raise InputError(f"game with seed {item.spec.seed}: {outcome['error']}")
+            if (found := failed(item, outcome, "game")) is not None:
+                fault = fault or found            # as a batch's (service/batch.py, _play)
+                series.waiting.clear()
+                continue
             store.add_match(item.match_id, outcome["result"], outcome["wall_s"],
                             record_of(item.spec))
             results[item.match_id] = outcome["result"]
@@ -326,6 +333,8 @@ def _play(series: Series, test: Test, planned: list[Planned], seats: list[int | 
                 update()
                 if test.verdict:
                     series.waiting.clear()            # the games in flight finish, uncounted
+    if fault is not None:
+        raise fault
 
 
 def _report(test: Test, planned: Sequence[Planned | _Stored], results: dict[str, Mapping[str, Any]],

@@ -29,6 +29,7 @@ from typing import Any, Callable, Mapping
 from engine import InputError
 from engine.textfile import MAX_MAP_BYTES, regular_bytes
 from orchestrator import arguments, given_path
+from orchestrator.faults import InternalError
 from orchestrator.games import GAMES
 from orchestrator.host_files import write_file
 from orchestrator.results.match_result import MatchData
@@ -108,6 +109,9 @@ def replay_path(db: Path, match_id: str, told: Callable[[str], None] = lambda _:
         mode = f"standard (--sandbox {sandbox} falls back for programs)"
     told(f"replaying {where} from its record (seed {record['seed']}), sandbox {mode}")
     outcome = execute.play_planned(spec)
+    if "fault" in outcome:
+        raise InternalError(f"{where}: playing the match again failed: {outcome['error']}",
+                            outcome["fault"])
     if "error" in outcome:
         raise InputError(f"{where}: cannot play the match again ({outcome['error']})")
     _same(outcome["result"], match, where)

@@ -469,6 +469,9 @@ class Ladder:
             digest = self.running.pop(queued.id)
             self._count_pending(queued, -1)
             asked_by = self._asked_by(self._challenge_done(queued.id))
+            if "fault" in outcome:             # ours, not the bots': for the operator
+                log.error("ladder: match %d failed inside arena (%s); its traceback:\n%s",
+                          queued.id, outcome["error"], outcome["fault"])
             if "error" in outcome:
                 self.store.fail(queued, outcome["error"])
                 return
@@ -561,6 +564,9 @@ class Ladder:
     @staticmethod
     def verdict_of(outcome: dict) -> dict:
         """The check's verdict, or a LadderError if it failed or could not run."""
+        if "fault" in outcome:
+            log.error("ladder: a check failed inside arena (%s); its traceback:\n%s",
+                      outcome["error"], outcome["fault"])
         if "error" in outcome:
             raise LadderError(500, "check failed to run", outcome["error"])
         verdict = outcome["verdict"]
