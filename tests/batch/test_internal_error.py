@@ -21,7 +21,7 @@ import pytest
 from orchestrator.cli import failure
 from orchestrator.faults import EXIT_INTERNAL
 from orchestrator.runner import execute
-from tests.conftest import ARENA_CMD, BOTS, ROOT
+from tests.support.paths import ARENA_CMD, BOTS, ROOT
 
 FAULTY_SEED = 2
 INJECTED = '''
