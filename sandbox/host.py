@@ -14,6 +14,8 @@ import subprocess
 import threading
 import time
 import weakref
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 import psutil
 
@@ -44,8 +46,13 @@ from sandbox.processes import kill_tree as kill_tree
 from sandbox.replies import frame_bytes, frame_items, ready_problem, reply_problem
 from sandbox.zygote import zygote
 
-_harden, _wire = child_module("_harden"), child_module("_wire")
-_sched = child_module("_sched")
+if TYPE_CHECKING:
+    import _harden
+    import _sched
+    import _wire
+else:
+    _harden, _wire = child_module("_harden"), child_module("_wire")
+    _sched = child_module("_sched")
 
 POLL_S = 0.05
 # The wall limit of a request (`Limits.request_own_s`: calls times wall_per_call_s, at most
@@ -263,7 +270,7 @@ class Child:
         if now > self._last_deadline:
             self._end_own(now)
             return "wall-clock watchdog (hang)"
-        if now <= self._deadline or self._told:
+        if now <= self._deadline or self._told or self._own is None:
             if self.executable and self._own is not None:
                 # Its programs' waits, read while they live (a program of one turn is gone
                 # by its reply): the turn's own time is then what it took of its own.
@@ -434,6 +441,8 @@ class ProgramUsage:
     def note(self, usage: object, parent: int) -> None:
         """Add a reply's "usage" ({"cpu_s", "peak_mb", "running"}) and read the running
         program, a child of `parent`."""
+        if not isinstance(usage, dict):
+            return
         try:
             ended_cpu, ended_peak = float(usage["cpu_s"]), float(usage["peak_mb"])
             running = int(usage["running"])
@@ -640,7 +649,9 @@ def _host_waited() -> float:
     return _sched.waited_s(kept.pid, kept) or 0.0
 
 
-def _collect(waiting: dict[int, Child], deadline: float, check):
+def _collect(waiting: dict[int, Child], deadline: float,
+             check: Callable[[Child], str | None] | None
+             ) -> Iterator[tuple[int, Any, str | None]]:
     """Yield (ai, frame, None) or (ai, None, reason) once for every waiting child.
 
     A poll object: registering costs no system call, where a selector made per turn
@@ -664,10 +675,11 @@ def _collect(waiting: dict[int, Child], deadline: float, check):
         if events:
             arrived = time.monotonic() - max(0.0, _host_waited() - waited)
         for fd, _ in events:
-            ai = by_fd.get(fd)
+            ai = by_fd.get(fd, -1)
             if ai not in pending:
                 continue
             child = waiting[ai]
+            problem: str | None
             try:
                 frame = child.reader.feed()
             except EOFError:

@@ -166,6 +166,8 @@ class ProgramPlayer:
         self.limits_out = limits.output_bytes     # its program's stderr, per turn
         self.adapter = None
         program = bot.program
+        if program is None:
+            raise runtime.LoadError("not an executable bot")
         if program["problem"]:
             raise runtime.LoadError(program["problem"])
         self.cpu_used = 0.0

@@ -20,14 +20,20 @@ The same check runs on the replies of every sandbox mode (`host.exchange`, the j
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sandbox.botlib import child_module
 from sandbox.limits import Limits
 
-_runtime, _attempts, _harden = (child_module("_runtime"), child_module("_attempts"),
-                                child_module("_harden"))
-_marks = child_module("_marks")
+if TYPE_CHECKING:
+    import _attempts
+    import _harden
+    import _marks
+    import _runtime
+else:
+    _runtime, _attempts, _harden = (child_module("_runtime"), child_module("_attempts"),
+                                    child_module("_harden"))
+    _marks = child_module("_marks")
 
 ERRORS = _runtime.ERRORS_PER_REPLY          # [[robot, text], ...] per reply
 ERROR_TEXT = _runtime.ERROR_TEXT_CAP + 100  # a described error, with its prefix

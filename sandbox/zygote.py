@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import msgpack
 
@@ -19,7 +20,10 @@ from sandbox.botlib import child_module
 from sandbox.isolation import SandboxUnavailable
 from sandbox.paths import BOTLIB, CHILD_ENV, CHILD_PYTHON_FLAGS, fixed_layout, site_dirs
 
-_wire = child_module("_wire")
+if TYPE_CHECKING:
+    import _wire
+else:
+    _wire = child_module("_wire")
 
 ZYGOTE_MAIN = BOTLIB / "_zygote.py"
 START_TIMEOUT_S = 30.0

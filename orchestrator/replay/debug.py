@@ -21,13 +21,16 @@ bounds as the host keeps.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.numerals import ascii_decimal
 from sandbox.botlib import child_module
 from sandbox.shown import shown
 
-_marks = child_module("_marks")
+if TYPE_CHECKING:
+    import _marks
+else:
+    _marks = child_module("_marks")
 
 SECTION = "debug"
 PALETTE = tuple(_marks.PALETTE)
