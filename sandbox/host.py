@@ -43,7 +43,7 @@ from sandbox.players import Exchanged, Payloads, Seats
 from sandbox.processes import children_of, live_usage, peak_rss_of, reap
 from sandbox.processes import describe_exit as describe_exit
 from sandbox.processes import kill_tree as kill_tree
-from sandbox.replies import frame_bytes, frame_items, ready_problem, reply_problem
+from sandbox.replies import Reply, checked_reply, frame_bytes, frame_items, ready_problem
 from sandbox.zygote import zygote
 
 if TYPE_CHECKING:
@@ -202,13 +202,13 @@ class Child:
         self.reader.items = frame_items(calls)
         self._write(payload)
 
-    def checked(self, frame) -> str | None:
-        """Why a reply frame to the pending request is outside the protocol (None: it is
-        not); an accepted reply's output is taken from the room left."""
-        problem = reply_problem(frame, self.calls, self.out_room, self.executable)
-        if problem is None and not self.executable and "out" in frame:
-            self.out_room -= len(frame["out"])
-        return problem
+    def checked(self, frame: object) -> Reply | str:
+        """The reply frame to the pending request, checked (`checked_reply`), or why it is
+        outside the protocol; an accepted reply's output is taken from the room left."""
+        reply = checked_reply(frame, self.calls, self.out_room, self.executable)
+        if not isinstance(reply, str) and not self.executable and "out" in reply:
+            self.out_room -= len(reply["out"])
+        return reply
 
     def find_inner(self) -> None:
         """bwrap tier: our child is bwrap; time the interpreter it started instead."""
@@ -321,7 +321,7 @@ class Child:
         pid = self._keeper_pid() or self.pid
         return [pid, *children_of(pid)] if self.executable else [pid]
 
-    def account(self, frame: dict | None = None) -> None:
+    def account(self, frame: Reply | None = None) -> None:
         """Note the CPU used so far (peak RSS comes with the exit status, when reaped),
         and, for an executable bot, what its programs used (`frame`'s "usage").
 
@@ -579,22 +579,21 @@ def exchange(children: dict[int, Child], payloads: Payloads) -> Exchanged:
         children[ai].send(payload, calls)
         waiting[ai] = children[ai]
     deadline = max((c._deadline for c in waiting.values()), default=0.0)
-    replies: dict[int, dict] = {}
+    replies: dict[int, Reply] = {}
     for ai, frame, problem in _collect(waiting, deadline, check=Child.overrun):
-        if problem is None:
-            problem = children[ai].checked(frame)
-        if problem is None and "fatal" in frame:
-            problem = frame["fatal"][:200]
-        if problem is None:
-            children[ai].account(frame)
-            if news := children[ai].cap_news():
-                said = frame.get("violations")
-                frame["violations"] = [*(said if isinstance(said, list) else ()), *news]
-            replies[ai] = frame
-        else:
-            if problem.startswith("memory"):
+        reply = children[ai].checked(frame) if problem is None else problem
+        if not isinstance(reply, str) and "fatal" in reply:
+            reply = reply["fatal"][:200]
+        if isinstance(reply, str):
+            if reply.startswith("memory"):
                 children[ai].note_memory()
-            failed[ai] = problem
+            failed[ai] = reply
+            continue
+        children[ai].account(reply)
+        if news := children[ai].cap_news():
+            said = reply.get("violations")
+            reply["violations"] = [*(said if isinstance(said, list) else ()), *news]
+        replies[ai] = reply
     return replies, failed
 
 

@@ -39,7 +39,7 @@ from sandbox.frames import BotSpec, side_parts, start_frame
 from sandbox.inprocess import ProgramPlayer, child_runtime
 from sandbox.limits import Limits
 from sandbox.players import Exchanged, Payloads, Seats
-from sandbox.replies import reply_problem
+from sandbox.replies import Reply, checked_reply
 
 # The marker page: a sequence number (odd while being written), the seat, how many times
 # its code has been entered, the kind of entry, the calls of the request, the turn.
@@ -500,22 +500,23 @@ def load_players(bot_side: str, bots: dict[int, BotSpec], limits: Limits
 def exchange(players: dict, payloads: Payloads) -> Exchanged:
     """Call each AI in turn; a Fatal erases (or forfeits) it."""
     runtime = child_runtime()
-    replies, failed = {}, {}
+    replies: dict[int, Reply] = {}
+    failed: dict[int, str] = {}
     for seat, (payload, calls) in payloads.items():
         player = players[seat]
         try:
-            reply = player.call(payload, calls)
+            answer = player.call(payload, calls)
         except runtime.Fatal as exc:
             failed[seat] = str(exc)[:200]
             continue
         # The protocol's envelope, as the host checks a child's (sandbox/replies.py).
         program = isinstance(player, JailProgramPlayer)
-        problem = reply_problem(reply, calls, player.limits.output_bytes if not program
-                                else player.limits["output_bytes"], program)
-        if problem is None:
-            replies[seat] = reply
+        reply = checked_reply(answer, calls, player.limits.output_bytes if not program
+                              else player.limits["output_bytes"], program)
+        if isinstance(reply, str):
+            failed[seat] = reply
         else:
-            failed[seat] = problem
+            replies[seat] = reply
     return replies, failed
 
 

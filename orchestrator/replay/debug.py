@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.numerals import ascii_decimal
 from sandbox.botlib import child_module
+from sandbox.replies import Reply
 from sandbox.shown import shown
 
 if TYPE_CHECKING:
@@ -67,7 +68,7 @@ class Keeper:
         self.used: dict[int, int] = {}              # AI -> bytes kept
         self.cut: set[int] = set()                  # AIs that had some cut (warned once)
 
-    def keep(self, match: Any, ai: int, reply: dict[str, Any]) -> dict[str, list[Any]] | None:
+    def keep(self, match: Any, ai: int, reply: Reply) -> dict[str, list[Any]] | None:
         """The marks of AI `ai`'s reply (its envelope checked), as the replay keeps them;
         None when it made none. Read before the turn is played: the squares are where the
         views put them."""

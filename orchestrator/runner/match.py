@@ -27,6 +27,7 @@ from sandbox.isolation import CGROUP_SLACK_MB
 from sandbox.limits import Limits
 from sandbox.modes import IN_JAIL, get_mode
 from sandbox.players import Players, as_usage
+from sandbox.replies import Reply
 
 
 @dataclass(frozen=True)
@@ -479,7 +480,7 @@ WARNING_TEXT, ERROR_TEXT, VIOLATION_TEXT = 92, 200, 100
 WARNING = "module state changed by move(): "
 
 
-def _note_reply(seat: Seat, reply: dict[str, Any], limits: Limits) -> None:
+def _note_reply(seat: Seat, reply: Reply, limits: Limits) -> None:
     """Keep a reply's output, rule-1 warnings and a few overheat messages. The reply
     passed its envelope (sandbox/replies.py): each list is short, each text bounded."""
     out = reply.get("out")
