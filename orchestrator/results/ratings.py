@@ -9,7 +9,7 @@ results always give the same table.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Hashable
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Mapping, Sequence
 
 if TYPE_CHECKING:     # openskill itself is imported where it is used (its import is slow)
     from openskill.models import PlackettLuceRating
@@ -83,8 +83,8 @@ def openskill(matches: list[Match]) -> dict[Hashable, tuple[float, float]]:
     return {player: ratings.mu_sigma(player) for player in ratings.skill}
 
 
-def table(matches: list[dict[str, Any]],
-          key: Callable[[dict[str, Any]], Hashable]) -> dict[Hashable, dict[str, Any]]:
+def table(matches: Sequence[Mapping[str, Any]],
+          key: Callable[[Mapping[str, Any]], Hashable]) -> dict[Hashable, dict[str, Any]]:
     """Both ratings per player from stored matches (each with its `players`)."""
     games: list[Match] = [[(key(p), p["rank"]) for p in sorted(m["players"],
                                                                 key=lambda p: p["seat"])]

@@ -8,14 +8,14 @@ from orchestrator.results.penalties import Penalties
 from orchestrator.results.stats import wilson
 
 
-def by_seat(player: dict[str, Any]) -> Hashable:
+def by_seat(player: Mapping[str, Any]) -> Hashable:
     """A batch's entrant: every match of a batch seats the same lineup in the same order
     (the same file twice is two entrants; two bots may share a name)."""
     seat: Hashable = player["seat"]
     return seat
 
 
-def by_file(player: dict[str, Any]) -> Hashable:
+def by_file(player: Mapping[str, Any]) -> Hashable:
     """A tournament's entrant: a different file each (its path and its content)."""
     return player["bot"], player["sha256"]
 
@@ -24,7 +24,7 @@ class Tally:
     """The per-AI counts of `summarize`, kept one match at a time, so that a batch of any
     length holds one row per AI and one count per game length, not every result."""
 
-    def __init__(self, key: Callable[[dict[str, Any]], Hashable] = by_seat) -> None:
+    def __init__(self, key: Callable[[Mapping[str, Any]], Hashable] = by_seat) -> None:
         self.key = key
         self.table: dict[Hashable, dict[str, Any]] = {}
         self.turns: Counter[int] = Counter()
@@ -93,8 +93,8 @@ class Tally:
                 "most_players": self.most_players}
 
 
-def summarize(matches: Iterable[dict[str, Any]],
-              key: Callable[[dict[str, Any]], Hashable] = by_seat) -> dict[str, Any]:
+def summarize(matches: Iterable[Mapping[str, Any]],
+              key: Callable[[Mapping[str, Any]], Hashable] = by_seat) -> dict[str, Any]:
     """Per AI (`key` of a participant): matches, wins (sole first place), draws, win rate
     and its 95 % Wilson interval, top-2 rate, mean rank, erases, forfeits and load
     errors with their reasons, and every penalty in words (orchestrator/results/penalties.py);

@@ -8,14 +8,14 @@ import json
 import sqlite3
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import Any, Callable, Hashable, Optional, Sequence
+from typing import Any, Callable, Hashable, Mapping, Optional, Sequence
 
 from engine import InputError
 from orchestrator import arguments, given_path, host_files
 from orchestrator.games import Game
 from orchestrator.results.ratings import ELO_INITIAL, ELO_K
 from orchestrator.results.ratings import table as ratings_table
-from orchestrator.results.store import Store, WriteFailed, digest
+from orchestrator.results.store import Store, StoredMatch, WriteFailed, digest
 from orchestrator.results.summary import Tally, by_file, by_seat, summarize
 from orchestrator.runner import execute
 from orchestrator.runner.bots import read_bot
@@ -128,7 +128,7 @@ def tournament(bots: Sequence[Path], settings: MatchSettings, shape: TournamentF
                     f"({skipped} already in {store.path})")
 
 
-def tournament_report(matches: list[dict[str, Any]], game: Game, fmt: str, skipped: int,
+def tournament_report(matches: list[StoredMatch], game: Game, fmt: str, skipped: int,
                       db: Path) -> dict[str, Any]:
     """Standings by Elo, or by points (1 per game won) where the game's seed says so."""
     summary = summarize(matches, key=by_file)
@@ -148,7 +148,7 @@ def tournament_report(matches: list[dict[str, Any]], game: Game, fmt: str, skipp
 
 
 def play_all(kind: str, setup: Setup, planned: list[Planned], args: dict[str, Any],
-             run: Execution, watch: Watch, *, key: Callable[[dict[str, Any]], Hashable]
+             run: Execution, watch: Watch, *, key: Callable[[Mapping[str, Any]], Hashable]
              ) -> tuple[Store, str, int]:
     """Play what is not yet in the store (`run.replays`: keeping every match's replay);
     return the store, the run's id, and how many matches were already done."""

@@ -30,7 +30,7 @@ from engine.lazy import lazy_import
 from orchestrator import arguments
 from orchestrator.games import GAMES, get_game
 from orchestrator.results import betting, sprt
-from orchestrator.results.store import Store, WriteFailed, digest
+from orchestrator.results.store import Store, StoredMatch, StoredRun, WriteFailed, digest
 from orchestrator.runner import execute
 from orchestrator.runner.bots import BotFile, read_bot
 from orchestrator.runner.match import record_of
@@ -365,7 +365,7 @@ class _Stored:
     match_id: str
 
 
-def stored_report(run: dict[str, Any], matches: list[dict[str, Any]], db: Path) -> dict[str, Any]:
+def stored_report(run: StoredRun, matches: list[StoredMatch], db: Path) -> dict[str, Any]:
     """A compare run read back from its results file (`arena results DB --run ID`): the
     test replayed over the stored pairs in schedule order, as the run counted them, in
     the `arena compare --json` shape (NEW and OLD by path, as the run's args name them)."""
@@ -387,7 +387,7 @@ def stored_report(run: dict[str, Any], matches: list[dict[str, Any]], db: Path) 
                      "sandbox": run["args"].get("sandbox")}
 
 
-def _check_stored(run: dict[str, Any], db: Path) -> None:
+def _check_stored(run: StoredRun, db: Path) -> None:
     """A stored compare run's arguments, each as `arena compare` allows it (a results
     file may come from anyone: a forged planned count of 10^12 was a list of as many)."""
     args, fits = run["args"], arguments.ARGUMENTS
