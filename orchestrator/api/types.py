@@ -263,7 +263,7 @@ class BatchResult(_Json[dict]):
     title: str = field(default="", repr=False, compare=False)
 
     @classmethod
-    def from_dict(cls, data: dict, title: str = "") -> "BatchResult":
+    def from_dict(cls, data: Mapping[str, Any], title: str = "") -> "BatchResult":
         found = _typed(cls, data)
         return dataclasses.replace(found, title=title,
                                    players=[_typed(Standing, p) for p in data["players"]])

@@ -61,7 +61,7 @@ from orchestrator.replay import file as replay
 from orchestrator.results import penalties, score
 from orchestrator.results.store import Store, StoredMatch, StoredPlayer, StoredRun
 from orchestrator.service import matchups
-from orchestrator.service.batch import tournament_report
+from orchestrator.service.batch import TournamentReport, TournamentRow, tournament_report
 from orchestrator.service.matchups import Kept
 from orchestrator.service.results import open_results, results_file
 from orchestrator.service.stored_replay import replay_path
@@ -94,7 +94,7 @@ class Entrant:
     bot: str
     sha256: str
     description: str
-    standing: dict[str, Any]
+    standing: TournamentRow
     games: list[tuple[int, StoredPlayer]] = field(default_factory=list)   # (match number, player)
     file: str | None = None          # where the run's record says it was read from
 
@@ -321,7 +321,7 @@ def esc(value: object) -> str:
 # -- the pages -------------------------------------------------------------------------------
 class _Site:
     def __init__(self, folder: Path, db: Path, run: StoredRun, game: str,
-                 matches: list[StoredMatch], report: dict[str, Any],
+                 matches: list[StoredMatch], report: TournamentReport,
                  records: dict[str, Any], versions: dict[str, Any],
                  folders: tuple[Path, ...] = ()) -> None:
         self.folder, self.db, self.run, self.game = folder, db, run, game

@@ -49,8 +49,8 @@ def run_report(store: Store, run: StoredRun) -> dict[str, Any]:
                    "old_name": bot_name(matches, report["old"]),
                    "record": pair_record(report["counts"])}
     elif run["kind"] == "tournament":
-        report = tournament_report(matches, get_game(run["game"]), run["args"].get("format", ""), 0,
-                                   store.path)
+        report = dict(tournament_report(matches, get_game(run["game"]),
+                                        run["args"].get("format", ""), 0, store.path))
     else:
         report = {"game": run["game"], "matches": len(matches), "skipped": 0,
                   "db": str(store.path), **summarize(matches, by_seat)}
