@@ -303,7 +303,8 @@ class CompareResult(_Json[dict]):
     old_name: str = field(default="", repr=False, compare=False)
 
     @classmethod
-    def from_dict(cls, data: dict, new_name: str = "", old_name: str = "") -> "CompareResult":
+    def from_dict(cls, data: Mapping[str, Any], new_name: str = "",
+                  old_name: str = "") -> "CompareResult":
         return dataclasses.replace(_typed(cls, data), new_name=new_name, old_name=old_name)
 
     @property

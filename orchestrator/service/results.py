@@ -44,7 +44,7 @@ def run_report(store: Store, run: StoredRun) -> dict[str, Any]:
     comparison's verdict on NEW against OLD (never by seat: each pair seats both)."""
     matches = store.run_results(run["id"])
     if run["kind"] == "compare":
-        report = comparisons.stored_report(run, matches, store.path)
+        report: dict[str, Any] = dict(comparisons.stored_report(run, matches, store.path))
         report |= {"new_name": bot_name(matches, report["new"]),
                    "old_name": bot_name(matches, report["old"]),
                    "record": pair_record(report["counts"])}
