@@ -25,11 +25,12 @@ from typing import TYPE_CHECKING, Any
 
 from engine.numerals import ascii_decimal
 from sandbox.botlib import child_module
-from sandbox.replies import Reply
 from sandbox.shown import shown
 
 if TYPE_CHECKING:
     import _marks
+
+    from sandbox.replies import Reply
 else:
     _marks = child_module("_marks")
 

@@ -11,7 +11,7 @@ import hashlib
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from engine import ENGINE_VERSION
 from engine.protocol import Match
@@ -27,7 +27,9 @@ from sandbox.isolation import CGROUP_SLACK_MB
 from sandbox.limits import Limits
 from sandbox.modes import IN_JAIL, get_mode
 from sandbox.players import Players, as_usage
-from sandbox.replies import Reply
+
+if TYPE_CHECKING:
+    from sandbox.replies import Reply
 
 
 @dataclass(frozen=True)
