@@ -63,7 +63,8 @@ def decode_cost(data, items=None) -> int:
     there, so it costs at most `items` steps whatever the frame's length."""
     view = memoryview(data).cast("B")
     end, pos, cost = len(view), 0, 0
-    left, stack = 1, list[int]()        # items still to read in each open container
+    left = 1                            # items still to read in each open container
+    stack: list[int] = []
     most, room = items, -1 if items is None else items
     while True:
         if not left:
