@@ -14,7 +14,7 @@ its runtime orders at random.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from engine import InputError
 from orchestrator import arguments
@@ -31,7 +31,10 @@ from sandbox.host import WALL_LIMIT
 from sandbox.limits import Limits
 from sandbox.programs import BY_NAME, PERSISTENT, PERSISTENT_LINES
 
-FAILING = child_module("_attempts").FAILING
+if TYPE_CHECKING:
+    from _attempts import FAILING
+else:
+    FAILING = child_module("_attempts").FAILING
 # The host's wall limit as a verdict says it (`verdict`: the kind said once).
 HUNG = WALL_LIMIT.removesuffix(" (hang)")
 
