@@ -18,10 +18,14 @@ import itertools
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sandbox.botlib import child_module
 
-TASKS_REFUSED = child_module("_attempts").TASKS_REFUSED
+if TYPE_CHECKING:
+    from _attempts import TASKS_REFUSED
+else:
+    TASKS_REFUSED = child_module("_attempts").TASKS_REFUSED
 
 CONTROLLERS = ("memory", "pids")
 # v1 and v2 names of the files used: limit, the counter of refusals or OOM kills.

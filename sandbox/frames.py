@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, NotRequired, TypedDict
 
 
 @dataclass(frozen=True)
@@ -44,18 +45,38 @@ def _side_file(path: str) -> tuple[str, str]:
     return Path(path).stem, Path(path).read_text(encoding="utf-8")
 
 
-def load_frame(bot_side: str, bot: BotSpec) -> dict:
+class LoadFrame(TypedDict):
+    """The bot a child loads (`load_frame`)."""
+
+    bot_side: str                   # its game's bot side: a module name
+    source: bytes                   # the bot's
+    filename: str                   # for its tracebacks
+    scratch: dict[str, Any]         # an executable bot's files
+    bot_side_source: NotRequired[str]   # the bot side's own, for one kept elsewhere
+
+
+class StartFrame(TypedDict):
+    """The match a loaded bot plays in (`start_frame`)."""
+
+    names: list[str]                # the AIs', by seat
+    ai: int                         # its own seat
+    key: str                        # its own key, which seeds its `random`
+    info: dict[str, Any] | None     # what its game tells each bot once
+
+
+def load_frame(bot_side: str, bot: BotSpec) -> LoadFrame:
     """The frame after the sandbox config: the bot to load, and its game's bot side (a
     module of `sandbox/botlib/`, or the source of one kept elsewhere)."""
     name, source = side_parts(bot_side)
-    frame = {"bot_side": name, "source": bot.source, "filename": bot.filename,
-             "scratch": bot.scratch or {}}
+    frame: LoadFrame = {"bot_side": name, "source": bot.source, "filename": bot.filename,
+                        "scratch": bot.scratch or {}}
     if source is not None:
         frame["bot_side_source"] = source
     return frame
 
 
-def start_frame(names: list[str], ai: int, key: str, info: dict | None = None) -> dict:
+def start_frame(names: list[str], ai: int, key: str,
+                info: dict[str, Any] | None = None) -> StartFrame:
     """The frame after loading: the match the bot plays in, which AI it is, its own key
     (never the match seed: `engine.streams.bot_key`, from which its `random` is seeded),
     and what the game tells each bot once (Robot Game: the map and its settings)."""

@@ -15,6 +15,8 @@ import subprocess
 import threading
 import time
 import weakref
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 import psutil
 
@@ -42,11 +44,16 @@ from sandbox.players import Exchanged, Payloads, Seats
 from sandbox.processes import children_of, live_usage, peak_rss_of, reap
 from sandbox.processes import describe_exit as describe_exit
 from sandbox.processes import kill_tree as kill_tree
-from sandbox.replies import frame_bytes, frame_items, ready_problem, reply_problem
+from sandbox.replies import Reply, checked_reply, frame_bytes, frame_items, ready_problem
 from sandbox.zygote import zygote
 
-_harden, _wire = child_module("_harden"), child_module("_wire")
-_sched = child_module("_sched")
+if TYPE_CHECKING:
+    import _harden
+    import _sched
+    import _wire
+else:
+    _harden, _wire = child_module("_harden"), child_module("_wire")
+    _sched = child_module("_sched")
 # The host's log (the children never log): children started, not loaded, failed, killed.
 log = logging.getLogger(__name__)
 
@@ -199,13 +206,13 @@ class Child:
         self.reader.items = frame_items(calls)
         self._write(payload)
 
-    def checked(self, frame) -> str | None:
-        """Why a reply frame to the pending request is outside the protocol (None: it is
-        not); an accepted reply's output is taken from the room left."""
-        problem = reply_problem(frame, self.calls, self.out_room, self.executable)
-        if problem is None and not self.executable and "out" in frame:
-            self.out_room -= len(frame["out"])
-        return problem
+    def checked(self, frame: object) -> Reply | str:
+        """The reply frame to the pending request, checked (`checked_reply`), or why it is
+        outside the protocol; an accepted reply's output is taken from the room left."""
+        reply = checked_reply(frame, self.calls, self.out_room, self.executable)
+        if not isinstance(reply, str) and not self.executable and "out" in reply:
+            self.out_room -= len(reply["out"])
+        return reply
 
     def find_inner(self) -> None:
         """bwrap tier: our child is bwrap; time the interpreter it started instead."""
@@ -267,7 +274,7 @@ class Child:
         if now > self._last_deadline:
             self._end_own(now)
             return "wall-clock watchdog (hang)"
-        if now <= self._deadline or self._told:
+        if now <= self._deadline or self._told or self._own is None:
             if self.executable and self._own is not None:
                 # Its programs' waits, read while they live (a program of one turn is gone
                 # by its reply): the turn's own time is then what it took of its own.
@@ -318,7 +325,7 @@ class Child:
         pid = self._keeper_pid() or self.pid
         return [pid, *children_of(pid)] if self.executable else [pid]
 
-    def account(self, frame: dict | None = None) -> None:
+    def account(self, frame: Reply | None = None) -> None:
         """Note the CPU used so far (peak RSS comes with the exit status, when reaped),
         and, for an executable bot, what its programs used (`frame`'s "usage").
 
@@ -439,6 +446,8 @@ class ProgramUsage:
     def note(self, usage: object, parent: int) -> None:
         """Add a reply's "usage" ({"cpu_s", "peak_mb", "running"}) and read the running
         program, a child of `parent`."""
+        if not isinstance(usage, dict):
+            return
         try:
             ended_cpu, ended_peak = float(usage["cpu_s"]), float(usage["peak_mb"])
             running = int(usage["running"])
@@ -579,22 +588,21 @@ def exchange(children: dict[int, Child], payloads: Payloads) -> Exchanged:
         children[ai].send(payload, calls)
         waiting[ai] = children[ai]
     deadline = max((c._deadline for c in waiting.values()), default=0.0)
-    replies: dict[int, dict] = {}
+    replies: dict[int, Reply] = {}
     for ai, frame, problem in _collect(waiting, deadline, check=Child.overrun):
-        if problem is None:
-            problem = children[ai].checked(frame)
-        if problem is None and "fatal" in frame:
-            problem = frame["fatal"][:200]
-        if problem is None:
-            children[ai].account(frame)
-            if news := children[ai].cap_news():
-                said = frame.get("violations")
-                frame["violations"] = [*(said if isinstance(said, list) else ()), *news]
-            replies[ai] = frame
-        else:
-            if problem.startswith("memory"):
+        reply = children[ai].checked(frame) if problem is None else problem
+        if not isinstance(reply, str) and "fatal" in reply:
+            reply = reply["fatal"][:200]
+        if isinstance(reply, str):
+            if reply.startswith("memory"):
                 children[ai].note_memory()
-            failed[ai] = problem
+            failed[ai] = reply
+            continue
+        children[ai].account(reply)
+        if news := children[ai].cap_news():
+            said = reply.get("violations")
+            reply["violations"] = [*(said if isinstance(said, list) else ()), *news]
+        replies[ai] = reply
     for ai, problem in failed.items():
         log.debug("AI %d: child %d failed: %s", ai, children[ai].pid, problem)
     return replies, failed
@@ -651,7 +659,9 @@ def _host_waited() -> float:
     return _sched.waited_s(kept.pid, kept) or 0.0
 
 
-def _collect(waiting: dict[int, Child], deadline: float, check):
+def _collect(waiting: dict[int, Child], deadline: float,
+             check: Callable[[Child], str | None] | None
+             ) -> Iterator[tuple[int, Any, str | None]]:
     """Yield (ai, frame, None) or (ai, None, reason) once for every waiting child.
 
     A poll object: registering costs no system call, where a selector made per turn
@@ -675,10 +685,11 @@ def _collect(waiting: dict[int, Child], deadline: float, check):
         if events:
             arrived = time.monotonic() - max(0.0, _host_waited() - waited)
         for fd, _ in events:
-            ai = by_fd.get(fd)
+            ai = by_fd.get(fd, -1)
             if ai not in pending:
                 continue
             child = waiting[ai]
+            problem: str | None
             try:
                 frame = child.reader.feed()
             except EOFError:

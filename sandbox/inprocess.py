@@ -27,7 +27,7 @@ from sandbox.limits import Limits
 from sandbox.paths import BOTLIB
 from sandbox.players import Exchanged, Payloads, Seats
 from sandbox.processes import live_usage
-from sandbox.replies import reply_problem
+from sandbox.replies import Reply, checked_reply
 from sandbox.shown import shown
 
 
@@ -166,6 +166,8 @@ class ProgramPlayer:
         self.limits_out = limits.output_bytes     # its program's stderr, per turn
         self.adapter = None
         program = bot.program
+        if program is None:
+            raise runtime.LoadError("not an executable bot")
         if program["problem"]:
             raise runtime.LoadError(program["problem"])
         self.cpu_used = 0.0
@@ -256,20 +258,21 @@ def load_players(bot_side: str, bots: dict[int, BotSpec], limits: Limits
 def exchange(players: dict, payloads: Payloads) -> Exchanged:
     """Call each AI in turn. A MemoryError or SystemExit in a bot still erases it."""
     runtime = child_runtime()
-    replies, failed = {}, {}
+    replies: dict[int, Reply] = {}
+    failed: dict[int, str] = {}
     for ai, (payload, calls) in payloads.items():
         try:
-            reply = players[ai].call(payload, calls)
+            answer = players[ai].call(payload, calls)
         except runtime.Fatal as exc:
             failed[ai] = str(exc)
             continue
         # The protocol's envelope, as the host checks a child's (sandbox/replies.py).
-        problem = reply_problem(reply, calls, players[ai].limits_out,
-                                isinstance(players[ai], ProgramPlayer))
-        if problem is None:
-            replies[ai] = reply
+        reply = checked_reply(answer, calls, players[ai].limits_out,
+                              isinstance(players[ai], ProgramPlayer))
+        if isinstance(reply, str):
+            failed[ai] = reply
         else:
-            failed[ai] = problem
+            replies[ai] = reply
     return replies, failed
 
 

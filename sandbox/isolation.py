@@ -10,7 +10,7 @@ import os
 import shutil
 import subprocess
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from sandbox.botlib import child_module
 from sandbox.cgroups import available
@@ -24,7 +24,10 @@ from sandbox.paths import (
     readable_paths,
 )
 
-_harden = child_module("_harden")
+if TYPE_CHECKING:
+    import _harden
+else:
+    _harden = child_module("_harden")
 HOSTNAME, LAYERS, MECHANISMS, NAMESPACES, USER_NS = (
     _harden.HOSTNAME, _harden.LAYERS, _harden.MECHANISMS, _harden.NAMESPACES, _harden.USER_NS)
 SCRATCH_BYTES, SCRATCH_PREFIX = _harden.SCRATCH_BYTES, _harden.SCRATCH_PREFIX

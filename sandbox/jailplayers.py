@@ -32,20 +32,24 @@ import time
 from gc import disable as _gc_disable
 from gc import enable as _gc_enable
 from gc import isenabled as _gc_isenabled
+from typing import TYPE_CHECKING
 
 from sandbox.botlib import child_module
 from sandbox.frames import BotSpec, side_parts, start_frame
 from sandbox.inprocess import ProgramPlayer, child_runtime
 from sandbox.limits import Limits
 from sandbox.players import Exchanged, Payloads, Seats
-from sandbox.replies import reply_problem
+from sandbox.replies import Reply, checked_reply
 
 # The marker page: a sequence number (odd while being written), the seat, how many times
 # its code has been entered, the kind of entry, the calls of the request, the turn.
 MARKER = struct.Struct("<qiiiii")
 IDLE, LOADING, STARTING, CALLING, POISONED = 0, 1, 2, 3, 4
 REASON_AT = 64           # a poisoned jail's reason: UTF-8 from here, NUL-ended
-_sched = child_module("_sched")
+if TYPE_CHECKING:
+    import _sched
+else:
+    _sched = child_module("_sched")
 TICK_S = 0.005           # the jail's CPU timer: a bot's CPU is counted in these
 WALL_TICK_S = 0.05       # the jail's wall timer
 
@@ -150,6 +154,15 @@ class JailState:
 
 
 STATE: JailState | None = None          # set by the jail before run_match
+
+
+def _state() -> JailState:
+    """The jail's state of the match being played (`STATE`)."""
+    if STATE is None:
+        raise RuntimeError("no jail state: the jail sets STATE before it plays a match")
+    return STATE
+
+
 _running: list = [None]                  # the guard of the bot whose code runs
 
 
@@ -277,13 +290,13 @@ class GuardedPlayer:
                                    self._on_fatal, limits.for_child())
         self.output = runtime.CappedOutput(limits.output_bytes)
         self.startup_violations: list[str] = []
-        STATE.attempts.take()
-        STATE.enter(seat, LOADING)
+        _state().attempts.take()
+        _state().enter(seat, LOADING)
         with self._bot_running():
             self.module = runtime.load_checked(self.game, bot.source, bot.filename,
                                                self.guard, module_name=f"bot_{seat}")
         self.startup_output = self.output.take()
-        self.startup_violations = [str(v)[:100] for v in STATE.attempts.take()][:20]
+        self.startup_violations = [str(v)[:100] for v in _state().attempts.take()][:20]
         self.watch = runtime.module_watch(self.game, self.module)
 
     def _on_fatal(self, reason: str) -> None:
@@ -323,8 +336,8 @@ class GuardedPlayer:
         _running[0] = None
         sys.stdout, sys.stderr, ticks = saved
         self.cpu_used += (guard._ticks - ticks) * TICK_S
-        self.memory_mb += STATE.memory_growth()
-        STATE.marker.idle()
+        self.memory_mb += _state().memory_growth()
+        _state().marker.idle()
 
     @contextlib.contextmanager
     def _bot_running(self, calls: int = 1):
@@ -336,7 +349,7 @@ class GuardedPlayer:
             self._leave_bot(saved)
 
     def start(self, names: list[str], ai: int, key: str, info: dict | None = None) -> None:
-        STATE.enter(self.seat, STARTING)
+        _state().enter(self.seat, STARTING)
         try:
             with self._bot_running():
                 self.runtime = self.runtime_mod.start_runtime(
@@ -348,12 +361,13 @@ class GuardedPlayer:
         runtime, limits = self.runtime_mod, self.limits
         if self.dead:
             raise runtime.Fatal(self.dead)
-        STATE.enter(self.seat, CALLING, calls)
+        _state().enter(self.seat, CALLING, calls)
         budget = limits.request_cpu_s(calls, first=self.requests == 0)
         self.requests += 1
-        STATE.attempts.take()
+        _state().attempts.take()
         started, cpu = time.perf_counter(), self.cpu_used
         threads = _thread_count()
+        problem: str | None
         try:
             saved = self._enter_bot(calls, request=True)
             try:
@@ -367,12 +381,12 @@ class GuardedPlayer:
             reply, problem = None, self.fatal or f"crash: {runtime.describe_error(exc)}"
         else:
             problem = self.fatal
-        if STATE.pipe_touched():
-            raise STATE.poison(self.seat, "protocol: wrote to the host's pipe")
+        if _state().pipe_touched():
+            raise _state().poison(self.seat, "protocol: wrote to the host's pipe")
         if _thread_count() > threads:
-            raise STATE.poison(self.seat, "threads kept running after move() returned")
+            raise _state().poison(self.seat, "threads kept running after move() returned")
         if self.memory_mb > limits.memory_mb * limits.memory_alarm:
-            raise STATE.poison(self.seat, "memory limit")
+            raise _state().poison(self.seat, "memory limit")
         if problem is None and self.cpu_used - cpu > budget:
             problem = "cpu time limit"
         if problem is None and self.cpu_used > limits.cpu_bank_s:
@@ -382,7 +396,7 @@ class GuardedPlayer:
         if problem is not None:
             self.dead = problem
             raise runtime.Fatal(problem)
-        return runtime.finish_reply(reply, self.watch, self.output, STATE.attempts, started)
+        return runtime.finish_reply(reply, self.watch, self.output, _state().attempts, started)
 
     def kill(self) -> None:
         """Its module goes with the attempt."""
@@ -450,18 +464,18 @@ class JailProgramPlayer(ProgramPlayer):
 
     def __init__(self, bot_side: str, bot: BotSpec, seat: int, limits: Limits) -> None:
         self.seat = seat
-        STATE.enter(seat, LOADING)
+        _state().enter(seat, LOADING)
         try:
             super().__init__(bot_side, bot, limits)
         finally:
-            STATE.marker.idle()
+            _state().marker.idle()
 
-    def call(self, payload: dict, calls: int) -> dict:
-        STATE.enter(self.seat, CALLING, calls)
+    def call(self, payload: dict, calls: int = 1) -> dict:
+        _state().enter(self.seat, CALLING, calls)
         try:
             return super().call(payload, calls)
         finally:
-            STATE.marker.idle()
+            _state().marker.idle()
 
 
 def load_players(bot_side: str, bots: dict[int, BotSpec], limits: Limits
@@ -486,22 +500,23 @@ def load_players(bot_side: str, bots: dict[int, BotSpec], limits: Limits
 def exchange(players: dict, payloads: Payloads) -> Exchanged:
     """Call each AI in turn; a Fatal erases (or forfeits) it."""
     runtime = child_runtime()
-    replies, failed = {}, {}
+    replies: dict[int, Reply] = {}
+    failed: dict[int, str] = {}
     for seat, (payload, calls) in payloads.items():
         player = players[seat]
         try:
-            reply = player.call(payload, calls)
+            answer = player.call(payload, calls)
         except runtime.Fatal as exc:
             failed[seat] = str(exc)[:200]
             continue
         # The protocol's envelope, as the host checks a child's (sandbox/replies.py).
         program = isinstance(player, JailProgramPlayer)
-        problem = reply_problem(reply, calls, player.limits.output_bytes if not program
-                                else player.limits["output_bytes"], program)
-        if problem is None:
-            replies[seat] = reply
+        reply = checked_reply(answer, calls, player.limits.output_bytes if not program
+                              else player.limits["output_bytes"], program)
+        if isinstance(reply, str):
+            failed[seat] = reply
         else:
-            failed[seat] = problem
+            replies[seat] = reply
     return replies, failed
 
 

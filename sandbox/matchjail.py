@@ -34,7 +34,7 @@ import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sandbox import plugins
 from sandbox.botlib import child_module
@@ -61,7 +61,12 @@ from sandbox.modes import JAIL_GAMES, get_mode
 from sandbox.processes import children_of, describe_exit, kill_tree, reap
 from sandbox.zygote import Zygote
 
-_wire = child_module("_wire")
+if TYPE_CHECKING:
+    import _harden
+    import _wire
+else:
+    _wire = child_module("_wire")
+    _harden = child_module("_harden")
 
 log = logging.getLogger(__name__)     # the host's side only; the jail never logs
 PROJECT = Path(__file__).resolve().parent.parent
@@ -207,7 +212,7 @@ class Jail:
         finally:
             for fd in (down_r, up_w, marker_fd):
                 os.close(fd)
-        self.clock = child_module("_harden").cpu_clock(self.pid)
+        self.clock = _harden.cpu_clock(self.pid)
         self.reader = _wire.FrameReader(self.up_r, RESULT_BYTES, RESULT_BUDGET, small=0)
         cgroups = self.cgroups.controllers if self.cgroups else []
         # The jail reads what a bot's child reads, and no more: its zygote imported the
@@ -248,7 +253,7 @@ class Jail:
             children = children_of(self.pid)
             if len(children) == 1 and children[0] != self.match_pid:
                 self.match_pid = children[0]
-                self.match_clock = child_module("_harden").cpu_clock(self.match_pid)
+                self.match_clock = _harden.cpu_clock(self.match_pid)
                 self.match_cpu = 0.0
                 return True
             if time.monotonic() >= deadline or self._reap(0) is not None:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Collection, NamedTuple, Protocol
 if TYPE_CHECKING:
     from sandbox.frames import BotSpec
     from sandbox.limits import Limits
+    from sandbox.replies import Reply
 
 
 
@@ -26,7 +27,8 @@ class Usage(NamedTuple):
 
 
 Payloads = dict[int, tuple[dict, int]]          # seat -> (request, bot calls it makes)
-Exchanged = tuple[dict[int, dict], dict[int, str]]  # replies, and why each failed seat failed
+# The checked replies (sandbox/replies.py), and why each failed seat failed
+Exchanged = tuple[dict[int, "Reply"], dict[int, str]]
 
 
 class Players(Protocol):

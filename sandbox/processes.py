@@ -9,12 +9,16 @@ import resource
 import select
 import signal
 import time
+from typing import TYPE_CHECKING
 
 import psutil
 
 from sandbox.botlib import child_module
 
-_harden = child_module("_harden")
+if TYPE_CHECKING:
+    import _harden
+else:
+    _harden = child_module("_harden")
 ABORT_EXIT = _harden.ABORT_EXIT
 
 

@@ -18,12 +18,16 @@ import re
 import shutil
 from dataclasses import dataclass
 from pathlib import PurePath
+from typing import TYPE_CHECKING
 
 from sandbox.botlib import child_module
 from sandbox.loader import ELF_MAGIC, is_elf, loaded_files
 from sandbox.paths import interpreter_files
 
-BOT, MEMORY_MB = child_module("_harden").BOT, child_module("_harden").MEMORY_MB
+if TYPE_CHECKING:
+    from _harden import BOT, MEMORY_MB
+else:
+    BOT, MEMORY_MB = child_module("_harden").BOT, child_module("_harden").MEMORY_MB
 
 PERSISTENT = b"cave-protocol: persistent"
 PERSISTENT_LINES = 5

@@ -20,14 +20,20 @@ The same check runs on the replies of every sandbox mode (`host.exchange`, the j
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from sandbox.botlib import child_module
 from sandbox.limits import Limits
 
-_runtime, _attempts, _harden = (child_module("_runtime"), child_module("_attempts"),
-                                child_module("_harden"))
-_marks = child_module("_marks")
+if TYPE_CHECKING:
+    import _attempts
+    import _harden
+    import _marks
+    import _runtime
+else:
+    _runtime, _attempts, _harden = (child_module("_runtime"), child_module("_attempts"),
+                                    child_module("_harden"))
+    _marks = child_module("_marks")
 
 ERRORS = _runtime.ERRORS_PER_REPLY          # [[robot, text], ...] per reply
 ERROR_TEXT = _runtime.ERROR_TEXT_CAP + 100  # a described error, with its prefix
@@ -45,6 +51,36 @@ NOTE_TEXT, NOTE_CHARS = _marks.NOTE_TEXT, _marks.NOTE_CHARS
 MOST_COORDINATE = _marks.MOST_COORDINATE
 PALETTE = frozenset(_marks.PALETTE)
 _MARK_SIZE = {"note": 3, "dot": 5, "line": 7}
+
+
+
+class Usage(TypedDict):
+    """An executable bot's programs, as its keeper reports them with a reply."""
+
+    cpu_s: float          # CPU s of the programs that ended
+    peak_mb: float        # their peak RSS, MiB
+    running: int          # which start of the program runs now (0: none)
+
+
+class Reply(TypedDict, total=False):
+    """A turn's reply once `checked_reply` accepted it: these keys, each of this type
+    and within the bounds above (`_REPLY`). `moves` is the game's to check. A fatal
+    frame (the child ends itself) holds `fatal` and at most `busy_s` and `usage`."""
+
+    moves: Any                     # the bot calls' answers (the game's decode_answer)
+    errors: list[list[Any]]        # [robot, text]: the call that raised, and why
+    bot_s: float                   # the bot's own time of the turn
+    busy_s: float                  # the child's time answering
+    warn: list[str]                # module state move() changed (rule 1)
+    out: str                       # what the bot printed
+    out_dropped: int               # characters of output past its cap
+    violations: list[str]          # attempts the sandbox refused
+    usage: Usage                   # an executable bot's programs
+    scratch: dict[str, bytes]      # an executable bot's scratch files
+    marks: list[list[Any]]         # debug marks and notes (`_marks_entries`)
+    marks_cut: int                 # marks cut past their caps
+    fatal: str                     # why the child ends itself
+
 
 # Bounds of a frame before it is decoded. Bytes: the envelope's own (errors, warnings,
 # violations, scratch, a fatal's reason), each bot call's moves, and 4 bytes per
@@ -196,6 +232,13 @@ def reply_problem(frame: Any, calls: int, out_room: int, program: bool = False) 
     except Refused as exc:
         return f"protocol: {exc}"
     return None
+
+
+def checked_reply(frame: object, calls: int, out_room: int,
+                  program: bool = False) -> Reply | str:
+    """The reply frame as a `Reply`, or why it is outside the protocol (`reply_problem`)."""
+    problem = reply_problem(frame, calls, out_room, program)
+    return cast(Reply, frame) if problem is None else problem
 
 
 def _reply(frame: Any, calls: int, out_room: int, sender: int) -> None:

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import msgpack
 
@@ -20,7 +21,10 @@ from sandbox.botlib import child_module
 from sandbox.isolation import SandboxUnavailable
 from sandbox.paths import BOTLIB, CHILD_ENV, CHILD_PYTHON_FLAGS, fixed_layout, site_dirs
 
-_wire = child_module("_wire")
+if TYPE_CHECKING:
+    import _wire
+else:
+    _wire = child_module("_wire")
 
 log = logging.getLogger(__name__)      # the host's handle only; the zygote never logs
 ZYGOTE_MAIN = BOTLIB / "_zygote.py"

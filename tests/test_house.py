@@ -13,6 +13,7 @@ imports.
 from __future__ import annotations
 
 import ast
+import tomllib
 from pathlib import Path
 
 from tests.support.paths import ROOT
@@ -79,3 +80,32 @@ def test_no_test_imports_conftest():
                  if p.name != "conftest.py"
                  and any(m.split(".")[-1] == "conftest" for m in _imported_modules(p))]
     assert importers == []
+def silenced_modules(root: Path = ROOT) -> list[str]:
+    """The modules pyproject's mypy overrides leave unchecked (`ignore_errors`)."""
+    config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    found = []
+    for override in config["tool"]["mypy"].get("overrides", []):
+        if override.get("ignore_errors"):
+            modules = override["module"]
+            found += [modules] if isinstance(modules, str) else modules
+    return sorted(found)
+
+
+def test_the_type_checker_reads_all_of_the_sandbox():
+    """The sandbox core (its host side and the child's modules) is checked like the rest:
+    no override silences a module of sandbox/ or a child's module (mypy reads
+    sandbox/botlib/ under the children's bare names, `_wire`, `_harden`)."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
+    assert "sandbox" in config["files"] and "sandbox/botlib" in config.get("mypy_path", [])
+    child = {path.stem for path in (ROOT / "sandbox" / "botlib").glob("*.py")}
+    silenced = [name for name in silenced_modules()
+                if name.startswith("sandbox") or name.split(".")[0] in child]
+    assert not silenced, f"mypy's ignore_errors on {silenced}: fix their errors instead"
+
+
+def test_the_scan_finds_a_silenced_module(tmp_path):
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.mypy]\n[[tool.mypy.overrides]]\nmodule = ["sandbox.host", "engine.x"]\n'
+        'ignore_errors = true\n[[tool.mypy.overrides]]\nmodule = "psutil"\n'
+        'ignore_missing_imports = true\n', encoding="utf-8")
+    assert silenced_modules(tmp_path) == ["engine.x", "sandbox.host"]

@@ -193,7 +193,8 @@ def _skipped_sample(why: str) -> None:
 def check(bot: Bot, *, game: str = DEFAULT_GAME, turns: int | None = None, seed: int = 1,
           max_overheats: float = 0.1, sandbox: str = "standard",
           cpu_limit: float | None = None, memory_mb: int | None = None,
-          progress: bool | None = None, once: bool = False, strict: bool = False) -> dict:
+          progress: bool | None = None, once: bool = False, strict: bool = False
+          ) -> checks.CheckVerdict:
     """The CI gate for a submission (`arena check`): play it in the sandbox against the
     game's samples and judge it. The verdict is the `arena check --json` object: `ok`,
     and where not, the `failure` (load_error, hang, stalls, cpu, memory, crash, protocol,

@@ -263,7 +263,7 @@ class BatchResult(_Json[dict]):
     title: str = field(default="", repr=False, compare=False)
 
     @classmethod
-    def from_dict(cls, data: dict, title: str = "") -> "BatchResult":
+    def from_dict(cls, data: Mapping[str, Any], title: str = "") -> "BatchResult":
         found = _typed(cls, data)
         return dataclasses.replace(found, title=title,
                                    players=[_typed(Standing, p) for p in data["players"]])
@@ -303,7 +303,8 @@ class CompareResult(_Json[dict]):
     old_name: str = field(default="", repr=False, compare=False)
 
     @classmethod
-    def from_dict(cls, data: dict, new_name: str = "", old_name: str = "") -> "CompareResult":
+    def from_dict(cls, data: Mapping[str, Any], new_name: str = "",
+                  old_name: str = "") -> "CompareResult":
         return dataclasses.replace(_typed(cls, data), new_name=new_name, old_name=old_name)
 
     @property

@@ -78,7 +78,7 @@ def check(
         pace = found.get("pace") or {}
         own = (f", {found['own_s']:.2f} s own time ({pace['said']})"
                if pace.get("verdict") == "ok" else "")
-        said = (f"{found['name']} played {plural(found['turns'], 'turn')}: {found['overheats']} "
+        said = (f"{found['name']} played {plural(found['turns'] or 0, 'turn')}: {found['overheats']} "
                 f"overheats in {found['decisions']} decisions, {found['cpu_s']:.2f} CPU s"
                 f"{own}, {found['peak_rss_mb']:.0f} MB peak; sandbox: "
                 f"{', '.join(found['sandbox']) or 'no isolation layers'}")

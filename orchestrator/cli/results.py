@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 from rich.table import Table
@@ -20,6 +20,9 @@ from orchestrator.text import console, shown_text
 from orchestrator.views import matchups as matchups_cmd
 from orchestrator.views import matrix_page
 from orchestrator.views.compare import print_record
+
+if TYPE_CHECKING:
+    from orchestrator.results.store import StoredRun
 
 err = console(stderr=True)
 out = console()
@@ -129,7 +132,7 @@ def _listed(value: object) -> list:
     return value[:100] if isinstance(value, list) else []
 
 
-def _show_run(store, run: dict, as_json: bool) -> None:
+def _show_run(store, run: StoredRun, as_json: bool) -> None:
     report = stored.run_report(store, run)
     if as_json:
         print(json.dumps(report))

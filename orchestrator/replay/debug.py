@@ -21,13 +21,18 @@ bounds as the host keeps.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.numerals import ascii_decimal
 from sandbox.botlib import child_module
 from sandbox.shown import shown
 
-_marks = child_module("_marks")
+if TYPE_CHECKING:
+    import _marks
+
+    from sandbox.replies import Reply
+else:
+    _marks = child_module("_marks")
 
 SECTION = "debug"
 PALETTE = tuple(_marks.PALETTE)
@@ -64,7 +69,7 @@ class Keeper:
         self.used: dict[int, int] = {}              # AI -> bytes kept
         self.cut: set[int] = set()                  # AIs that had some cut (warned once)
 
-    def keep(self, match: Any, ai: int, reply: dict[str, Any]) -> dict[str, list[Any]] | None:
+    def keep(self, match: Any, ai: int, reply: Reply) -> dict[str, list[Any]] | None:
         """The marks of AI `ai`'s reply (its envelope checked), as the replay keeps them;
         None when it made none. Read before the turn is played: the squares are where the
         views put them."""

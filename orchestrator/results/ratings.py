@@ -9,7 +9,7 @@ results always give the same table.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Hashable
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Mapping, Sequence, TypedDict
 
 if TYPE_CHECKING:     # openskill itself is imported where it is used (its import is slow)
     from openskill.models import PlackettLuceRating
@@ -83,15 +83,24 @@ def openskill(matches: list[Match]) -> dict[Hashable, tuple[float, float]]:
     return {player: ratings.mu_sigma(player) for player in ratings.skill}
 
 
-def table(matches: list[dict[str, Any]],
-          key: Callable[[dict[str, Any]], Hashable]) -> dict[Hashable, dict[str, Any]]:
+class RatingsRow(TypedDict):
+    """One player's ratings: Elo, and openskill's mu, sigma and ordinal (mu - 3 sigma)."""
+
+    elo: float
+    mu: float
+    sigma: float
+    ordinal: float
+
+
+def table(matches: Sequence[Mapping[str, Any]],
+          key: Callable[[Mapping[str, Any]], Hashable]) -> dict[Hashable, RatingsRow]:
     """Both ratings per player from stored matches (each with its `players`)."""
     games: list[Match] = [[(key(p), p["rank"]) for p in sorted(m["players"],
                                                                 key=lambda p: p["seat"])]
                           for m in matches]
     elos = elo(games)
     skills = openskill(games)
-    return {player: {"elo": round(elos[player], 1), "mu": round(skills[player][0], 3),
-                     "sigma": round(skills[player][1], 3),
-                     "ordinal": round(skills[player][0] - 3 * skills[player][1], 3)}
+    return {player: RatingsRow(elo=round(elos[player], 1), mu=round(skills[player][0], 3),
+                               sigma=round(skills[player][1], 3),
+                               ordinal=round(skills[player][0] - 3 * skills[player][1], 3))
             for player in elos}

@@ -15,7 +15,7 @@ import sqlite3
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, TypeGuard
+from typing import Any, Callable, Iterable, Iterator, NotRequired, TypedDict, TypeGuard, cast
 
 from engine import InputError
 from orchestrator.results import penalties
@@ -43,6 +43,58 @@ _PLAYER_FIELDS = {"seat": _SEAT, "name": _TEXT, "bot": _TEXT, "sha256": _TEXT,
                   "rank": _COUNT, "status": _TEXT, "reason": _MAYBE_TEXT, "turn": _MAYBE_COUNT,
                   "overheats": _COUNT, "cpu_s": _FIGURE, "peak_rss_mb": _FIGURE,
                   "stats": _TEXT, "own_s": _MAYBE_FIGURE}
+
+
+class StoredPlayer(TypedDict):
+    """A participant as the store reads it back (`ResultStore._checked`): its row, its
+    stats parsed, and the record of its penalties (`penalties.record`)."""
+
+    seat: int
+    name: str
+    bot: str
+    sha256: str
+    rank: int
+    status: str
+    reason: str | None
+    turn: int | None
+    overheats: int
+    cpu_s: float
+    peak_rss_mb: float
+    stats: dict[str, Any]
+    description: str                # "" in a file from before descriptions
+    own_s: float | None             # None in a file from before own times
+    errors: list[str]
+    violations: list[str]
+    warnings: list[str]
+    output_dropped: int
+
+
+class StoredMatch(TypedDict):
+    """A finished match as the store reads it back, checked (`ResultStore._checked`)."""
+
+    id: str
+    game: str
+    map: str
+    seed: int
+    turns: int
+    end: str
+    restarts: int
+    replay: str | None
+    players: list[StoredPlayer]
+    moves: NotRequired[str]         # the digest of its moves, once kept
+    ordinal: NotRequired[int]       # its place in its run's schedule (run_results)
+
+
+class StoredRun(TypedDict):
+    """A run as the store reads it back, checked (`ResultStore._run_row`)."""
+
+    id: str
+    kind: str                       # batch, tournament, compare...
+    game: str
+    created: float                  # seconds since the epoch
+    args: dict[str, Any]            # its arguments, as recorded
+    planned: int                    # matches planned
+    finished: int                   # matches finished
 
 
 def scratch_fits(files: object) -> TypeGuard[dict[str, str]]:
@@ -339,17 +391,19 @@ class Store:
                 found[match_id][seat] = parsed
         return found
 
-    def run_results(self, run_id: str) -> list[dict[str, Any]]:
+    def run_results(self, run_id: str) -> list[StoredMatch]:
         """The finished matches of a run in schedule order, each with its participants."""
         return list(self.iter_run_results(run_id))
 
-    def iter_run_results(self, run_id: str) -> Iterator[dict[str, Any]]:
+    def iter_run_results(self, run_id: str) -> Iterator[StoredMatch]:
         """run_results one match at a time, for a summary of a run of any length."""
         rows = self.db.execute(
             "SELECT m.id, rm.ordinal FROM run_matches rm JOIN matches m ON m.id = rm.match_id "
             "WHERE rm.run_id = ? ORDER BY rm.ordinal", (run_id,)).fetchall()
         for mid, ordinal in rows:
-            yield self.match(mid) | {"ordinal": ordinal}
+            match = self.match(mid)
+            match["ordinal"] = ordinal
+            yield match
 
     def run_count(self, run_id: str) -> int:
         """How many of a run's matches are finished."""
@@ -357,7 +411,7 @@ class Store:
                                    "m.id = rm.match_id WHERE rm.run_id = ?",
                                    (run_id,)).fetchone()[0])
 
-    def match(self, match_id: str) -> dict[str, Any]:
+    def match(self, match_id: str) -> StoredMatch:
         row = self.db.execute("SELECT id, game, map, seed, turns, end_reason, restarts, replay "
                               "FROM matches WHERE id = ?", (match_id,)).fetchone()
         players = [
@@ -379,7 +433,7 @@ class Store:
                               "replay": row[7], "players": players,
                               **({"moves": moves[0]} if moves else {})})
 
-    def iter_matches(self, run_id: str | None = None) -> Iterator[dict[str, Any]]:
+    def iter_matches(self, run_id: str | None = None) -> Iterator[StoredMatch]:
         """`match()` of every finished match of a run (schedule order), or of the file
         (the order they finished in), read in one query rather than two per match."""
         query = ("SELECT m.id, m.game, m.map, m.seed, m.turns, m.end_reason, m.restarts, "
@@ -412,7 +466,7 @@ class Store:
         if current is not None:
             yield self._checked(current)
 
-    def _checked(self, match: dict[str, Any]) -> dict[str, Any]:
+    def _checked(self, match: dict[str, Any]) -> StoredMatch:
         """A match and its players as arena writes them (each player's stats parsed), or
         an InputError naming the file, the match and the field: a results file may come
         from anyone, SQLite keeps any type in any column, and every reader (summaries,
@@ -447,7 +501,7 @@ class Store:
                 raise bad(f"players[{i}].stats", "a JSON object of numbers and text")
             player["stats"] = parsed
             player.update(self._penalties(player.pop("penalties", None), bad, i))
-        return match
+        return cast(StoredMatch, match)
 
     @staticmethod
     def _penalties(kept: Any, bad: Callable[[str, str], InputError], i: int) -> dict[str, Any]:
@@ -492,7 +546,7 @@ class Store:
             "SELECT id FROM matches WHERE substr(id, 1, ?) = ? ORDER BY id LIMIT 2",
             (len(prefix), prefix))]
 
-    def runs(self) -> list[dict[str, Any]]:
+    def runs(self) -> list[StoredRun]:
         rows = self.db.execute(
             "SELECT r.id, r.kind, r.game, r.created, r.args, r.planned, "
             "(SELECT COUNT(*) FROM run_matches rm JOIN matches m ON m.id = rm.match_id "
@@ -500,7 +554,7 @@ class Store:
         return [self._run_row(*row) for row in rows]
 
     def _run_row(self, rid: Any, kind: Any, game: Any, created: Any, args: Any,
-                 planned: Any, finished: int) -> dict[str, Any]:
+                 planned: Any, finished: int) -> StoredRun:
         """A row of the runs table as arena writes it, or an InputError naming the file:
         a results file may come from anyone, and SQLite keeps any type in any column."""
         def text(value: Any) -> bool:

@@ -2,20 +2,62 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Callable, Hashable, Iterable, Mapping
+from typing import Any, Callable, Hashable, Iterable, Mapping, TypedDict
 
 from orchestrator.results.penalties import Penalties
 from orchestrator.results.stats import wilson
 
 
-def by_seat(player: dict[str, Any]) -> Hashable:
+class SummaryRow(TypedDict):
+    """One AI's row of a summary (`summarize`), as `--json` prints it."""
+
+    name: str
+    bot: str
+    sha256: str
+    description: str
+    games: int
+    matches: int                    # the old name of "games", kept
+    wins: int                       # sole first places
+    draws: int                      # shared first places
+    win_rate: float
+    win_ci: list[float]             # its 95 % Wilson interval
+    top2_rate: float
+    mean_rank: float
+    erased: int
+    forfeits: int
+    load_errors: int
+    reasons: dict[str, int]         # "status: reason" -> games, most first
+    penalties: list[str]            # every penalty in words (results/penalties.py)
+    mean_score: float | None        # where the game scores its players
+    mean_cpu_s: float | None
+    mean_own_s: float | None        # None where no game kept it
+
+
+class Lengths(TypedDict):
+    """The games' lengths: min, median, max and a histogram of [low, high, games]."""
+
+    min: int | None
+    median: float | None
+    max: int | None
+    histogram: list[list[int]]
+
+
+class Summary(TypedDict):
+    """A summary of matches (`summarize`): a row per AI, best first, and the lengths."""
+
+    players: list[SummaryRow]
+    lengths: Lengths
+    most_players: int               # the largest match's players: top-2 says nothing at 2
+
+
+def by_seat(player: Mapping[str, Any]) -> Hashable:
     """A batch's entrant: every match of a batch seats the same lineup in the same order
     (the same file twice is two entrants; two bots may share a name)."""
     seat: Hashable = player["seat"]
     return seat
 
 
-def by_file(player: dict[str, Any]) -> Hashable:
+def by_file(player: Mapping[str, Any]) -> Hashable:
     """A tournament's entrant: a different file each (its path and its content)."""
     return player["bot"], player["sha256"]
 
@@ -24,7 +66,7 @@ class Tally:
     """The per-AI counts of `summarize`, kept one match at a time, so that a batch of any
     length holds one row per AI and one count per game length, not every result."""
 
-    def __init__(self, key: Callable[[dict[str, Any]], Hashable] = by_seat) -> None:
+    def __init__(self, key: Callable[[Mapping[str, Any]], Hashable] = by_seat) -> None:
         self.key = key
         self.table: dict[Hashable, dict[str, Any]] = {}
         self.turns: Counter[int] = Counter()
@@ -64,8 +106,8 @@ class Tally:
                 row[{"erased": "erased", "forfeit": "forfeits"}.get(status, "load_errors")] += 1
                 row["reasons"][f"{status}: {p['reason']}"] += 1
 
-    def report(self) -> dict[str, Any]:
-        players = []
+    def report(self) -> Summary:
+        players: list[SummaryRow] = []
         for row in self.table.values():
             n = row["matches"]
             players.append({
@@ -93,8 +135,8 @@ class Tally:
                 "most_players": self.most_players}
 
 
-def summarize(matches: Iterable[dict[str, Any]],
-              key: Callable[[dict[str, Any]], Hashable] = by_seat) -> dict[str, Any]:
+def summarize(matches: Iterable[Mapping[str, Any]],
+              key: Callable[[Mapping[str, Any]], Hashable] = by_seat) -> Summary:
     """Per AI (`key` of a participant): matches, wins (sole first place), draws, win rate
     and its 95 % Wilson interval, top-2 rate, mean rank, erases, forfeits and load
     errors with their reasons, and every penalty in words (orchestrator/results/penalties.py);
@@ -108,7 +150,7 @@ def summarize(matches: Iterable[dict[str, Any]],
     return tally.report()
 
 
-def lengths(turns: Counter[int], bins: int = 10) -> dict[str, Any]:
+def lengths(turns: Counter[int], bins: int = 10) -> Lengths:
     """min, median and max game length, and a histogram of `bins` equal ranges, from the
     number of games of each length."""
     if not turns:

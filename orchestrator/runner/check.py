@@ -14,7 +14,7 @@ its runtime orders at random.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from engine import InputError
 from orchestrator import arguments
@@ -31,7 +31,10 @@ from sandbox.host import WALL_LIMIT
 from sandbox.limits import Limits
 from sandbox.programs import BY_NAME, PERSISTENT, PERSISTENT_LINES
 
-FAILING = child_module("_attempts").FAILING
+if TYPE_CHECKING:
+    from _attempts import FAILING
+else:
+    FAILING = child_module("_attempts").FAILING
 # The host's wall limit as a verdict says it (`verdict`: the kind said once).
 HUNG = WALL_LIMIT.removesuffix(" (hang)")
 
@@ -105,10 +108,43 @@ class HangWatch:
         return True
 
 
+class CheckVerdict(TypedDict):
+    """A check's verdict, the `arena check --json` shape: passed or why not (`failure`,
+    its kind; `reason`, in words), and what the bot did in the check's match."""
+
+    ok: bool
+    reason: str | None
+    failure: str | None
+    game: str
+    name: str
+    bot: str
+    sha256: str
+    description: str
+    engine_version: str
+    seed: int
+    map: str
+    turns: int | None               # played, or the turn it failed at
+    overheats: int
+    decisions: int
+    cpu_s: float
+    peak_rss_mb: float
+    errors: list[str]
+    warnings: list[str]
+    violations: list[str]
+    output: str
+    sandbox: list[str]
+    sandbox_mode: str
+    sandbox_missing: dict[str, str]
+    deterministic: bool | None      # two games alike (`twice`); None: one played
+    own_s: NotRequired[float | None]            # the time gate's (`judge_pace`)
+    pace: NotRequired[dict[str, Any] | None]
+    warned: NotRequired[list[str]]  # its warnings (`warnings_of`)
+
+
 def check_bot(path: str | Path, game: str = DEFAULT_GAME, turns: int | None = None,
               seed: int = 1, max_overheat_share: float = 0.1, sandbox: str = "standard",
               limits: Limits | None = None, twice: bool = False,
-              strict: bool = False) -> dict[str, Any]:
+              strict: bool = False) -> CheckVerdict:
     """Play the bot file and return the verdict in the `arena check --json` shape."""
     bot = read_bot(path, get_game(game).name)
     return check_submission(bot, game, turns=turns, seed=seed,
@@ -122,7 +158,7 @@ def check_strict(strict: object) -> None:
         raise InputError(f"--strict {shown(repr(strict))[:40]}: must be true or false")
 
 
-def warnings_of(judged: dict[str, Any]) -> list[str]:
+def warnings_of(judged: CheckVerdict) -> list[str]:
     """A verdict's warnings, in penalties' words: rule 1's (module state changed by
     move(): robots of one AI sharing memory), the attempts the sandbox refused that do
     not fail a check by themselves, and a slow pace of own time (`pace`)."""
@@ -133,7 +169,7 @@ def warnings_of(judged: dict[str, Any]) -> list[str]:
     return said + ([refused] if refused else []) + slow
 
 
-def judge_pace(judged: dict[str, Any], watch: PaceWatch, limits: Limits) -> None:
+def judge_pace(judged: CheckVerdict, watch: PaceWatch, limits: Limits) -> None:
     """The time gate's part of a verdict (orchestrator/runner/pace.py): `own_s` and `pace`
     (`Pace.as_dict`, its line in `said`) for `--json` and the lines; a bot whose pace
     stalls a full match fails (`stalls`; stopped early if it showed within the check, as
@@ -145,7 +181,7 @@ def judge_pace(judged: dict[str, Any], watch: PaceWatch, limits: Limits) -> None
         seen = found.own_s if found else 0.0
         found = cut_turn(seen + limits.own_per_turn_s, (found.turns if found else 0) + 1,
                          limits, watch.call, watch.match_turns)
-        judged["reason"] += f"; {found.said()}"
+        judged["reason"] = f"{judged['reason']}; {found.said()}"
     judged["own_s"] = round(found.own_s, 3) if found else None
     judged["pace"] = found.as_dict() if found else None
     if found is None or found.at_least:
@@ -156,20 +192,20 @@ def judge_pace(judged: dict[str, Any], watch: PaceWatch, limits: Limits) -> None
     if watch.stopped is not None:
         where = f" (turn {watch.turn}); stopped early"
         if found.verdict == "stalls":
-            judged.update(ok=False, failure="stalls", reason=found.said() + where,
-                          turns=watch.turn)
+            judged.update({"ok": False, "failure": "stalls", "reason": found.said() + where,
+                           "turns": watch.turn})
         else:                                  # slow, and --strict: its warning fails it
-            judged.update(ok=False, failure="warnings",
-                          reason=f"warnings (--strict): {found.said()}{where}",
-                          turns=watch.turn)
+            judged.update({"ok": False, "failure": "warnings",
+                           "reason": f"warnings (--strict): {found.said()}{where}",
+                           "turns": watch.turn})
     elif found.verdict == "stalls":
-        judged.update(ok=False, failure="stalls", reason=found.said())
+        judged.update({"ok": False, "failure": "stalls", "reason": found.said()})
 
 
 def check_submission(bot: BotFile, game: str = DEFAULT_GAME, turns: int | None = None,
                      seed: int = 1, max_overheat_share: float = 0.1, sandbox: str = "standard",
                      limits: Limits | None = None, twice: bool = False,
-                     strict: bool = False) -> dict[str, Any]:
+                     strict: bool = False) -> CheckVerdict:
     """Play a bot (from a file or an upload) against the game's check lineup; its verdict.
     `strict`: any warning (`warnings_of`) fails it too (failure `warnings`).
     `twice`: a bot that passed plays the same match again, and fails `nondeterministic`
@@ -194,15 +230,15 @@ def check_submission(bot: BotFile, game: str = DEFAULT_GAME, turns: int | None =
     judged = verdict(result, bot, max_overheat_share, played.output_bytes, played)
     if watch.reason is not None:
         hint = slow_start_hint(game, bot, played) if watch.failure in ("hang", "cpu") else ""
-        judged.update(ok=False, failure=watch.failure, reason=watch.reason + hint,
-                      turns=watch.turn)
+        judged.update({"ok": False, "failure": watch.failure, "reason": watch.reason + hint,
+                       "turns": watch.turn})
     judge_pace(judged, pace, played)
-    if judged["failure"] in ("stalls", "warnings") and judged["pace"]:
+    if judged["failure"] in ("stalls", "warnings") and judged["pace"] and judged["reason"]:
         judged["reason"] += slow_start_hint(game, bot, played, pace=True)
     judged["warned"] = warnings_of(judged)
     if strict and judged["ok"] and judged["warned"]:
-        judged.update(ok=False, failure="warnings",
-                      reason=f"warnings (--strict): {'; '.join(judged['warned'])}")
+        judged.update({"ok": False, "failure": "warnings",
+                       "reason": f"warnings (--strict): {'; '.join(judged['warned'])}"})
     if twice and judged["ok"]:
         again = run_match(spec, stop=HangWatch())
         differs = game_difference(result, again)
@@ -211,15 +247,15 @@ def check_submission(bot: BotFile, game: str = DEFAULT_GAME, turns: int | None =
         if differs is not None and not second["ok"]:
             # The second game failed where the first passed (a turn past its limit, on a
             # machine busier then): that failure, not "nondeterministic", is the verdict.
-            judged.update(ok=False, failure=second["failure"],
-                          reason=f"{second['reason']} (in the second of two games of seed "
-                                 f"{seed}; the first passed)")
+            judged.update({"ok": False, "failure": second["failure"],
+                           "reason": f"{second['reason']} (in the second of two games of "
+                                     f"seed {seed}; the first passed)"})
         elif differs is not None:
-            judged.update(ok=False, failure="nondeterministic", reason=(
+            judged.update({"ok": False, "failure": "nondeterministic", "reason": (
                 f"nondeterministic: two games of seed {seed} differed ({differs}); "
                 f"`arena replay` and `compare` need the same game for the same inputs: seed "
                 f"any random generator yourself, and iterate nothing in an order your "
-                f"runtime draws at random (`--once` skips this)"))
+                f"runtime draws at random (`--once` skips this)")})
     return judged
 
 
@@ -261,7 +297,7 @@ def slow_start_hint(game: str, bot: BotFile, limits: Limits | None, pace: bool =
 
 
 def verdict(result: MatchData, bot: BotFile, max_overheat_share: float, output_cap: int,
-            limits: Limits | None = None) -> dict[str, Any]:
+            limits: Limits | None = None) -> CheckVerdict:
     me = next(p for p in result["players"] if p["bot"] == bot.path)
     stats = me["stats"]
     decisions = stats.get("decisions", 0)

@@ -12,7 +12,7 @@ import logging
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from engine import ENGINE_VERSION
 from engine.protocol import Match
@@ -30,6 +30,8 @@ from sandbox.modes import IN_JAIL, get_mode
 from sandbox.players import Players, as_usage
 
 logger = logging.getLogger(__name__)
+if TYPE_CHECKING:
+    from sandbox.replies import Reply
 
 
 @dataclass(frozen=True)
@@ -494,7 +496,7 @@ WARNING_TEXT, ERROR_TEXT, VIOLATION_TEXT = 92, 200, 100
 WARNING = "module state changed by move(): "
 
 
-def _note_reply(seat: Seat, reply: dict[str, Any], limits: Limits) -> None:
+def _note_reply(seat: Seat, reply: Reply, limits: Limits) -> None:
     """Keep a reply's output, rule-1 warnings and a few overheat messages. The reply
     passed its envelope (sandbox/replies.py): each list is short, each text bounded."""
     out = reply.get("out")

@@ -9,17 +9,25 @@ import logging
 import sqlite3
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import Any, Callable, Hashable, Optional, Sequence
+from typing import Any, Callable, Hashable, Mapping, NotRequired, Optional, Sequence, TypedDict
 
 from engine import InputError
 from orchestrator import arguments, given_path, host_files
 from orchestrator.faults import InternalError
 from orchestrator.games import Game
 from orchestrator.results.match_result import Played
-from orchestrator.results.ratings import ELO_INITIAL, ELO_K
+from orchestrator.results.ratings import ELO_INITIAL, ELO_K, RatingsRow
 from orchestrator.results.ratings import table as ratings_table
-from orchestrator.results.store import Store, WriteFailed, digest
-from orchestrator.results.summary import Tally, by_file, by_seat, summarize
+from orchestrator.results.store import Store, StoredMatch, WriteFailed, digest
+from orchestrator.results.summary import (
+    Lengths,
+    Summary,
+    SummaryRow,
+    Tally,
+    by_file,
+    by_seat,
+    summarize,
+)
 from orchestrator.runner import execute
 from orchestrator.runner.bots import read_bot
 from orchestrator.runner.match import record_of
@@ -30,6 +38,39 @@ from orchestrator.service.setup import results_path, run_setup, sandbox_shown, w
 from orchestrator.service.values import Interrupted, seed_or_draw
 
 log = logging.getLogger(__name__)
+
+class BatchReport(Summary):
+    """`arena batch --json`: the run, then its summary (`summarize`, by seat)."""
+
+    game: str
+    matches: int                    # finished
+    skipped: int                    # already in the results file
+    first_seed: int
+    db: str
+    sandbox_note: NotRequired[str]  # why `match` played in the standard mode
+
+
+class TournamentRow(SummaryRow, RatingsRow):
+    """An AI's row of a tournament's standings: its summary, its ratings, its points."""
+
+    points: int                     # 1 per game won
+
+
+class TournamentReport(TypedDict):
+    """`arena tournament --json` (and a stored tournament's table): the standings."""
+
+    game: str
+    format: str
+    ranked_by: str                  # elo, points or score: what orders `players`
+    matches: int
+    skipped: int
+    db: str
+    players: list[TournamentRow]
+    lengths: Lengths
+    elo: dict[str, float]           # its initial rating and K
+    sandbox_note: NotRequired[str]
+    first_seed: NotRequired[int]    # a run's (a stored table has none)
+
 
 # What shows a run's progress: given the number of matches to play and the live
 # standings, a context that yields the function called after each finished match.
@@ -71,7 +112,7 @@ def first_seed_for(kind: str, path: Path, args: dict[str, Any], given: Optional[
 
 
 def batch(bots: Sequence[Path], settings: MatchSettings, run: Execution, *, seeds: int,
-          first_seed: int | None, watch: Watch = unwatched) -> tuple[dict[str, Any], str]:
+          first_seed: int | None, watch: Watch = unwatched) -> tuple[BatchReport, str]:
     """The same line-up over `seeds` seeds: the `arena batch --json` report, and its title.
     `first_seed` None: drawn, or resumed (`first_seed_for`)."""
     arguments.check(seeds=seeds, first_seed=first_seed, workers=run.workers)
@@ -89,8 +130,8 @@ def batch(bots: Sequence[Path], settings: MatchSettings, run: Execution, *, seed
     summary = summarize(store.iter_run_results(run_id), by_seat)    # one match at a time
     count = store.run_count(run_id)
     shown, note = sandbox_shown(sandbox, setup.game, lineup)
-    report = {"game": setup.game.name, "matches": count, "skipped": skipped,
-              "first_seed": first_seed, "db": str(store.path), **summary, **note}
+    report: BatchReport = {"game": setup.game.name, "matches": count, "skipped": skipped,
+                           "first_seed": first_seed, "db": str(store.path), **summary, **note}
     store.close()
     return report, (f"batch: {count} matches of {setup.game.name} on "
                     f"{setup.map_path.stem}, first seed {first_seed}, sandbox {shown} "
@@ -99,7 +140,7 @@ def batch(bots: Sequence[Path], settings: MatchSettings, run: Execution, *, seed
 
 def tournament(bots: Sequence[Path], settings: MatchSettings, shape: TournamentFormat,
                run: Execution, *, first_seed: int | None, watch: Watch = unwatched
-               ) -> tuple[dict[str, Any], str]:
+               ) -> tuple[TournamentReport, str]:
     """A tournament rated by Elo and openskill: the `arena tournament --json` report, and
     its title. The `shape`'s format, games and size default to the game's own."""
     format, games, size = shape.format, shape.games, shape.size
@@ -126,20 +167,22 @@ def tournament(bots: Sequence[Path], settings: MatchSettings, shape: TournamentF
     report = tournament_report(store.run_results(run_id), setup.game, format, skipped,
                                store.path)
     shown, note = sandbox_shown(sandbox, setup.game, lineup)
-    report |= note | {"first_seed": first_seed}
+    if "sandbox_note" in note:
+        report["sandbox_note"] = note["sandbox_note"]
+    report["first_seed"] = first_seed
     store.close()
     return report, (f"tournament ({format}): {report['matches']} "
                     f"games of {setup.game.name}, first seed {first_seed}, sandbox {shown} "
                     f"({skipped} already in {store.path})")
 
 
-def tournament_report(matches: list[dict[str, Any]], game: Game, fmt: str, skipped: int,
-                      db: Path) -> dict[str, Any]:
+def tournament_report(matches: list[StoredMatch], game: Game, fmt: str, skipped: int,
+                      db: Path) -> TournamentReport:
     """Standings by Elo, or by points (1 per game won) where the game's seed says so."""
     summary = summarize(matches, key=by_file)
     ratings = ratings_table(matches, key=by_file)
-    players = [row | ratings[by_file(row)] | {"points": row["wins"]}
-               for row in summary["players"]]
+    players: list[TournamentRow] = [{**row, **ratings[by_file(row)], "points": row["wins"]}
+                                    for row in summary["players"]]
     if game.competition.ranked_by == "points":
         players.sort(key=lambda r: (-r["points"], -r["elo"], r["name"]))
     elif game.competition.ranked_by == "score":
@@ -153,7 +196,7 @@ def tournament_report(matches: list[dict[str, Any]], game: Game, fmt: str, skipp
 
 
 def play_all(kind: str, setup: Setup, planned: list[Planned], args: dict[str, Any],
-             run: Execution, watch: Watch, *, key: Callable[[dict[str, Any]], Hashable]
+             run: Execution, watch: Watch, *, key: Callable[[Mapping[str, Any]], Hashable]
              ) -> tuple[Store, str, int]:
     """Play what is not yet in the store (`run.replays`: keeping every match's replay);
     return the store, the run's id, and how many matches were already done."""

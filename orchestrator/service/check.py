@@ -8,13 +8,13 @@ from pathlib import Path
 from orchestrator import arguments
 from orchestrator.games import get_game
 from orchestrator.runner.bots import read_bot
-from orchestrator.runner.check import check_bot, check_strict
+from orchestrator.runner.check import CheckVerdict, check_bot, check_strict
 from orchestrator.service.options import Confinement
 from orchestrator.service.values import game_limits
 from sandbox import modes
 from sandbox.limits import Limits
 
-__all__ = ["check_bot", "check_setup", "check_strict"]
+__all__ = ["CheckVerdict", "check_bot", "check_setup", "check_strict"]
 
 
 def check_setup(path: str | Path, game: str, held: Confinement, *, seed: int | None = None,

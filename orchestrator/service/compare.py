@@ -23,7 +23,17 @@ import math
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, List, Mapping, Optional, Sequence
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    List,
+    Mapping,
+    NotRequired,
+    Optional,
+    Sequence,
+    TypedDict,
+)
 
 from engine import InputError
 from engine.lazy import lazy_import
@@ -31,7 +41,7 @@ from orchestrator import arguments
 from orchestrator.faults import InternalError
 from orchestrator.games import GAMES, get_game
 from orchestrator.results import betting, sprt
-from orchestrator.results.store import Store, WriteFailed, digest
+from orchestrator.results.store import Store, StoredMatch, StoredRun, WriteFailed, digest
 from orchestrator.runner import execute
 from orchestrator.runner.bots import BotFile, read_bot
 from orchestrator.runner.match import record_of
@@ -64,6 +74,56 @@ MIN_GAMES, MAX_GAMES = 200, 20_000
 EXIT = {"H1": (0, "H1: NEW is better"), "H0": (1, "H0: NEW is not better"),
         "undecided": (3, "undecided: --max-games ran out first"),
         "identical": (4, "identical: NEW and OLD played the same moves")}
+
+
+class TestReport(TypedDict):
+    """What the sequential tests found (`_report`), as `arena compare --json` says it."""
+
+    verdict: str                    # H1, H0, identical or undecided
+    decided_by: str | None          # gsprt, betting or moves
+    exit_status: int
+    exit_meaning: str
+    games: int                      # counted
+    pairs: int
+    alike_pairs: int                # leading pairs of the same moves
+    elo: float
+    elo_ci: list[float]
+    nelo: float
+    llr: float
+    bounds: list[float]             # the GSPRT's
+    log_wealth: list[float]         # the betting test's, against H0 and against H1
+    wealth_bounds: list[float]
+    elo_shown: str                  # the estimate in words
+    counts: list[int]
+    outcomes: str                   # what `counts` counts
+    design: str                     # pool, head-to-head or seat
+    round_pairs: int
+    model: str
+    elo0: float
+    elo1: float
+    alpha: float
+    beta: float
+    max_games: int
+    uncounted: int                  # finished past the counted games
+    skipped: int                    # already in the results file
+    db: str
+
+
+class CompareReport(TestReport):
+    """A compare run's report (a stored run's table too): the test, and what it compared
+    (NEW and OLD by path, the opponents of a pool or of seat tests)."""
+
+    sandbox: str | None
+    game: str
+    new: str
+    old: str
+    against: list[str]
+
+
+class CompareRunReport(CompareReport):
+    """`arena compare --json`: a compare run's report, as it was played."""
+
+    sandbox_note: NotRequired[str]  # why `match` played in the standard mode
 
 
 @dataclass
@@ -247,7 +307,7 @@ def start(new: Path, old: Path, against: Optional[List[str]], bounds: CompareBou
                       address=run.address)
 
 
-def finish(found: Comparison, watch: Watch = unwatched) -> dict[str, Any]:
+def finish(found: Comparison, watch: Watch = unwatched) -> CompareRunReport:
     """Play pairs until the test decides or `max_games`: the `arena compare --json`
     report. Closes the results file."""
     test, planned, store = found.test, found.planned, found.store
@@ -271,13 +331,13 @@ def finish(found: Comparison, watch: Watch = unwatched) -> dict[str, Any]:
         except InternalError as exc:
             raise stopped_by_fault(exc, store, found.run_id, len(planned), "games"
                                    ) from None
-    report = _report(test, planned, found.results, found.skipped, store.path, found.pool)
+    tested = _report(test, planned, found.results, found.skipped, store.path, found.pool)
     sandbox = found.setup.sandbox
-    report["sandbox"] = sandbox
-    report |= sandbox_shown(sandbox, found.setup.game,
-                            [found.new, found.old, *found.opponents])[1]
-    report |= {"game": found.setup.game.name, "new": found.new.path, "old": found.old.path,
-               "against": [b.path for b in found.opponents]}
+    note = sandbox_shown(sandbox, found.setup.game, [found.new, found.old, *found.opponents])[1]
+    report: CompareRunReport = {
+        **tested, "sandbox": sandbox, **note, "game": found.setup.game.name,
+        "new": found.new.path, "old": found.old.path,
+        "against": [b.path for b in found.opponents]}
     store.close()
     return report
 
@@ -338,7 +398,7 @@ def _play(series: Series, test: Test, planned: list[Planned], seats: list[int | 
 
 
 def _report(test: Test, planned: Sequence[Planned | _Stored], results: dict[str, Mapping[str, Any]],
-            skipped: int, db: Path, pool: bool) -> dict[str, Any]:
+            skipped: int, db: Path, pool: bool) -> TestReport:
     found = sprt.estimate(test.counts)
     counted = 2 * test.pairs
     finished = {p.ordinal for p in planned if p.match_id in results}
@@ -374,7 +434,7 @@ class _Stored:
     match_id: str
 
 
-def stored_report(run: dict[str, Any], matches: list[dict[str, Any]], db: Path) -> dict[str, Any]:
+def stored_report(run: StoredRun, matches: list[StoredMatch], db: Path) -> CompareReport:
     """A compare run read back from its results file (`arena results DB --run ID`): the
     test replayed over the stored pairs in schedule order, as the run counted them, in
     the `arena compare --json` shape (NEW and OLD by path, as the run's args name them)."""
@@ -391,12 +451,12 @@ def stored_report(run: dict[str, Any], matches: list[dict[str, Any]], db: Path) 
     seats = seats_of(pairs, len(against), pool)
     results: dict[str, Mapping[str, Any]] = {m["id"]: m for m in matches}
     _advance(test, planned, seats, results, pool)
-    report = _report(test, planned, results, 0, db, pool)
-    return report | {"game": run["game"], "new": new, "old": old, "against": against,
-                     "sandbox": run["args"].get("sandbox")}
+    tested = _report(test, planned, results, 0, db, pool)
+    return CompareReport(**tested, game=run["game"], new=new, old=old, against=against,
+                         sandbox=run["args"].get("sandbox"))
 
 
-def _check_stored(run: dict[str, Any], db: Path) -> None:
+def _check_stored(run: StoredRun, db: Path) -> None:
     """A stored compare run's arguments, each as `arena compare` allows it (a results
     file may come from anyone: a forged planned count of 10^12 was a list of as many)."""
     args, fits = run["args"], arguments.ARGUMENTS

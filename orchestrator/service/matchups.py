@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import shlex
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Mapping, Sequence
 
 from engine import InputError
 from orchestrator.results import penalties, score
 from orchestrator.results.stats import wilson
-from orchestrator.results.store import Store
+from orchestrator.results.store import Store, StoredMatch
 from orchestrator.service.values import check_choice
 from orchestrator.text import ended, shown
 
@@ -31,7 +31,7 @@ COLUMNS = ("entrant", "opponent", "games", "wins", "draws", "losses", "win_rate"
 
 
 def selected(store: Store, run_id: str | None,
-             map: str | None = None) -> Iterator[dict[str, Any]]:
+             map: str | None = None) -> Iterator[StoredMatch]:
     """The finished matches of one run (schedule order) or of the whole file (the order
     they finished in), of one map if `map` is given."""
     for match in store.iter_matches(run_id):
@@ -39,7 +39,7 @@ def selected(store: Store, run_id: str | None,
             yield match
 
 
-def outcome(mine: dict[str, Any], theirs: dict[str, Any]) -> str:
+def outcome(mine: Mapping[str, Any], theirs: Mapping[str, Any]) -> str:
     """`mine` against `theirs` in one match: "win", "draw" or "loss" by their ranks."""
     if mine["rank"] == theirs["rank"]:
         return "draw"
@@ -52,7 +52,7 @@ class Entrants:
     def __init__(self) -> None:
         self.found: dict[tuple[str, str], dict[str, Any]] = {}
 
-    def key(self, player: dict[str, Any]) -> tuple[str, str]:
+    def key(self, player: Mapping[str, Any]) -> tuple[str, str]:
         key = (player["name"], player["sha256"])
         self.found.setdefault(key, {"name": player["name"], "bot": player["bot"],
                                     "sha256": player["sha256"]})
@@ -165,7 +165,7 @@ def _strongest_first(counts: dict[tuple[Any, ...], dict[str, Any]],
     return {key: i for i, key in enumerate(ranked)}
 
 
-def _compact(match: dict[str, Any], keys: list[tuple[str, str]]) -> dict[str, Any]:
+def _compact(match: StoredMatch, keys: list[tuple[str, str]]) -> dict[str, Any]:
     """What the matrix keeps of a game until the labels are known."""
     return {"id": match["id"], "seed": match["seed"], "map": match["map"],
             "turns": match["turns"], "end": match["end"], "replay": match["replay"],
@@ -194,7 +194,7 @@ def matrix_rows(report: dict[str, Any]) -> tuple[list[str], list[tuple[Any, ...]
 
 
 # -- the games of one bot --------------------------------------------------------------------
-def elimination_turn(player: dict[str, Any]) -> int | None:
+def elimination_turn(player: Mapping[str, Any]) -> int | None:
     """The turn a player was out of the game, where it was: the turn it was erased or
     forfeited; else, in a game whose stats say whether it still has `alive` pieces, the
     last turn it had any (`last_alive_turn`, Robot Arena) or lasted (`turns`, Cave
@@ -210,7 +210,7 @@ def elimination_turn(player: dict[str, Any]) -> int | None:
     return None
 
 
-def result_of(player: dict[str, Any], players: list[dict[str, Any]]) -> str:
+def result_of(player: Mapping[str, Any], players: Sequence[Mapping[str, Any]]) -> str:
     """"won" (sole first), "draw" (first, shared) or "lost" (any other place)."""
     if player["rank"] != 1:
         return "lost"
@@ -225,7 +225,7 @@ class Kept:
         folder = self.db.parent / "replays"
         self.names = {p.name for p in folder.iterdir()} if folder.is_dir() else set()
 
-    def file(self, match: dict[str, Any]) -> Path | None:
+    def file(self, match: Mapping[str, Any]) -> Path | None:
         """The match's replay file (kept by the batch, or made by `arena replay DB:ID`,
         both beside the results file), or None."""
         name = f"{match['id']}.json.gz"
@@ -241,7 +241,7 @@ class Kept:
                 return path
         return None
 
-    def command(self, match: dict[str, Any]) -> str:
+    def command(self, match: Mapping[str, Any]) -> str:
         """The command that opens the game: its replay file, else its record."""
         found = self.file(match)
         target = str(found) if found else f"{self.db}:{match['id']}"
@@ -296,7 +296,7 @@ def games(store: Store, bot: str | None, run_id: str | None = None, lost: bool =
             "map": map, "played": played, "games": rows}
 
 
-def every_game(store: Store, matches: list[dict[str, Any]], entrants: Entrants,
+def every_game(store: Store, matches: list[StoredMatch], entrants: Entrants,
                labels: dict[tuple[str, str], str], run_id: str | None,
                map: str | None) -> dict[str, Any]:
     """Every game once (`--games` without `--bot`): its players by rank, who won (or a

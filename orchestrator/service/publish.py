@@ -50,7 +50,7 @@ import shutil
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from engine import InputError
 from engine.textfile import regular_bytes
@@ -59,9 +59,9 @@ from orchestrator.games import GAMES, get_game
 from orchestrator.replay import debug
 from orchestrator.replay import file as replay
 from orchestrator.results import penalties, score
-from orchestrator.results.store import Store
+from orchestrator.results.store import Store, StoredMatch, StoredPlayer, StoredRun
 from orchestrator.service import matchups
-from orchestrator.service.batch import tournament_report
+from orchestrator.service.batch import TournamentReport, TournamentRow, tournament_report
 from orchestrator.service.matchups import Kept
 from orchestrator.service.results import open_results, results_file
 from orchestrator.service.stored_replay import replay_path
@@ -94,19 +94,19 @@ class Entrant:
     bot: str
     sha256: str
     description: str
-    standing: dict[str, Any]
-    games: list[tuple[int, dict[str, Any]]] = field(default_factory=list)   # (match number, player)
+    standing: TournamentRow
+    games: list[tuple[int, StoredPlayer]] = field(default_factory=list)   # (match number, player)
     file: str | None = None          # where the run's record says it was read from
 
 
-def penalty(player: dict[str, Any]) -> str:
+def penalty(player: Mapping[str, Any]) -> str:
     """What one AI was charged with in one match, in words (orchestrator/results/penalties.py, the
     one wording every table, export and page shares): `erased (cpu time limit, turn 1)`,
     its overheats with the first error, what the sandbox refused it, the output cut."""
     return penalties.note(player) or (player["status"] if player["status"] != "ok" else "")
 
 
-def over_games(games: Iterable[tuple[int, dict[str, Any]]]) -> list[str]:
+def over_games(games: Iterable[tuple[int, Mapping[str, Any]]]) -> list[str]:
     """An AI's penalties over its games, counted (`2 x erased (cpu time limit, turn 1)`,
     `12 overheats in 2 games, first: ...`), as the tournament's table says them."""
     counted = penalties.Penalties()
@@ -115,7 +115,7 @@ def over_games(games: Iterable[tuple[int, dict[str, Any]]]) -> list[str]:
     return counted.lines()
 
 
-def penalized(player: dict[str, Any]) -> bool:
+def penalized(player: Mapping[str, Any]) -> bool:
     """Whether a player's record charges it anything: not finished, or any penalty."""
     return player["status"] != "ok" or bool(penalties.lines(player))
 
@@ -261,7 +261,7 @@ def _build(site: _Site, *, grid: dict[str, Any], kept: Kept, sandbox: str,
     return missing
 
 
-def _run(store: Store, run: str | None) -> dict[str, Any]:
+def _run(store: Store, run: str | None) -> StoredRun:
     runs = store.runs()
     if run is None:
         if not runs:
@@ -290,7 +290,7 @@ def _engine_version(store: Store, match_id: str) -> str:
     return shown(value)[:40] if isinstance(value, str) else "?"
 
 
-def _replay_of(db: Path, match: dict[str, Any], kept: Kept, sandbox: str,
+def _replay_of(db: Path, match: StoredMatch, kept: Kept, sandbox: str,
                folders: tuple[Path, ...]) -> tuple[dict[str, Any] | None, str | None]:
     """The match's replay: the kept file, else the match played again from its record
     (stored_replay.py: refused where a file changed, lies outside `folders`, or the match
@@ -320,8 +320,8 @@ def esc(value: object) -> str:
 
 # -- the pages -------------------------------------------------------------------------------
 class _Site:
-    def __init__(self, folder: Path, db: Path, run: dict[str, Any], game: str,
-                 matches: list[dict[str, Any]], report: dict[str, Any],
+    def __init__(self, folder: Path, db: Path, run: StoredRun, game: str,
+                 matches: list[StoredMatch], report: TournamentReport,
                  records: dict[str, Any], versions: dict[str, Any],
                  folders: tuple[Path, ...] = ()) -> None:
         self.folder, self.db, self.run, self.game = folder, db, run, game
@@ -370,7 +370,7 @@ class _Site:
                 f'<span class="dim">{esc(self.run["kind"])} {esc(self.run["id"][:10])}, '
                 f'{esc(self.game)}</span></nav>\n{body}\n</body>\n</html>\n')
 
-    def ai_link(self, player: dict[str, Any], up: str = "../") -> str:
+    def ai_link(self, player: Mapping[str, Any], up: str = "../") -> str:
         entrant = self.by_key.get((player["bot"], player["sha256"]))
         if entrant is None:
             return esc(player["name"])
@@ -417,8 +417,8 @@ class _Site:
                 + _match_table(match_rows))
         _write(self.folder / "index.html", self.page(f"{self.game} results", body, 0))
 
-    def match_row(self, number: int, match: dict[str, Any], up: str,
-                  me: dict[str, Any] | None = None) -> str:
+    def match_row(self, number: int, match: StoredMatch, up: str,
+                  me: StoredPlayer | None = None) -> str:
         """A match's row of a table of matches; on an AI's page (`me`: its player), with
         the AI's place in it first."""
         place = "" if me is None else f'<td class="n">{_place(me, match["players"])}</td>'
@@ -484,7 +484,7 @@ class _Site:
             return f"<p>A binary file of {len(data)} bytes.</p>"
         return f'<pre class="source">{esc_source(data.decode("utf-8", "replace"))}</pre>'
 
-    def write_match(self, number: int, match: dict[str, Any], data: dict[str, Any] | None,
+    def write_match(self, number: int, match: StoredMatch, data: dict[str, Any] | None,
                     why: str | None) -> None:
         record = self.records.get(match["id"])
         version = self.versions.get(match["id"], "?")
@@ -653,7 +653,7 @@ def _match_table(rows: list[str], place: bool = False) -> str:
             + "\n".join(rows) + "\n</tbody></table>")
 
 
-def _place(me: dict[str, Any], players: list[dict[str, Any]]) -> str:
+def _place(me: Mapping[str, Any], players: Sequence[Mapping[str, Any]]) -> str:
     """An AI's place in one match: `3 of 12`, `1 of 2 (draw)` where another shares it."""
     shared = sum(p["rank"] == me["rank"] for p in players) > 1
     return f'{me["rank"]} of {len(players)}' + (" (draw)" if shared else "")

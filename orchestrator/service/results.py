@@ -9,7 +9,7 @@ from engine import InputError
 from orchestrator import given_path
 from orchestrator.games import get_game
 from orchestrator.results.sprt import pair_record
-from orchestrator.results.store import Store
+from orchestrator.results.store import Store, StoredMatch, StoredRun
 from orchestrator.results.summary import by_seat, summarize
 from orchestrator.service import compare as comparisons
 from orchestrator.service import matchups
@@ -31,7 +31,7 @@ def open_results(path: str | Path) -> Store:
     return Store(results_file(path))
 
 
-def chosen_run(store: Store, run: str) -> dict[str, Any]:
+def chosen_run(store: Store, run: str) -> StoredRun:
     """The one run of the store whose id starts with `run`."""
     matching = [r for r in store.runs() if r["id"].startswith(run)]
     if len(matching) != 1:
@@ -39,18 +39,18 @@ def chosen_run(store: Store, run: str) -> dict[str, Any]:
     return matching[0]
 
 
-def run_report(store: Store, run: dict[str, Any]) -> dict[str, Any]:
+def run_report(store: Store, run: StoredRun) -> dict[str, Any]:
     """One stored run's table: a tournament's standings, a batch's summary, or a
     comparison's verdict on NEW against OLD (never by seat: each pair seats both)."""
     matches = store.run_results(run["id"])
     if run["kind"] == "compare":
-        report = comparisons.stored_report(run, matches, store.path)
+        report: dict[str, Any] = dict(comparisons.stored_report(run, matches, store.path))
         report |= {"new_name": bot_name(matches, report["new"]),
                    "old_name": bot_name(matches, report["old"]),
                    "record": pair_record(report["counts"])}
     elif run["kind"] == "tournament":
-        report = tournament_report(matches, get_game(run["game"]), run["args"].get("format", ""), 0,
-                                   store.path)
+        report = dict(tournament_report(matches, get_game(run["game"]),
+                                        run["args"].get("format", ""), 0, store.path))
     else:
         report = {"game": run["game"], "matches": len(matches), "skipped": 0,
                   "db": str(store.path), **summarize(matches, by_seat)}
@@ -58,7 +58,7 @@ def run_report(store: Store, run: dict[str, Any]) -> dict[str, Any]:
     return report
 
 
-def run_title(run: dict[str, Any], report: dict[str, Any]) -> str:
+def run_title(run: StoredRun, report: dict[str, Any]) -> str:
     """The title of one stored run's table."""
     if run["kind"] == "compare":
         return (f"compare {run['id'][:10]}: {report['new_name']} (new) against "
@@ -66,7 +66,7 @@ def run_title(run: dict[str, Any], report: dict[str, Any]) -> str:
     return f"{run['kind']} {run['id'][:10]}: {report['matches']} of {run['planned']} matches"
 
 
-def bot_name(matches: list[dict[str, Any]], path: str) -> str:
+def bot_name(matches: list[StoredMatch], path: str) -> str:
     """A bot's name in a run's matches (its file's stem if it never played)."""
     for match in matches:
         for player in match["players"]:

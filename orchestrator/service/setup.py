@@ -5,7 +5,7 @@ called from here), so `arena ...` and `api....` fail with the same `error:` line
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, TypedDict
 
 from engine import InputError
 from orchestrator import arguments
@@ -125,7 +125,13 @@ def results_path(db: Optional[Path], game: Game) -> Path:
     return db or RUNS_DIR / f"{game.name}.sqlite"
 
 
-def sandbox_shown(sandbox: str, game: Game, bots: list[BotFile]) -> tuple[str, dict[str, Any]]:
+class SandboxNote(TypedDict, total=False):
+    """A report's word on its sandbox: why `match` played in the standard mode."""
+
+    sandbox_note: str
+
+
+def sandbox_shown(sandbox: str, game: Game, bots: list[BotFile]) -> tuple[str, SandboxNote]:
     """A run's sandbox as its title names it, and its report's note: `match` asked for
     executable bots plays them in the standard mode, and says so."""
     note = match_fallback(game, bots) if not modes.get_mode(sandbox).programs else None

@@ -33,7 +33,7 @@ from orchestrator.faults import InternalError
 from orchestrator.games import GAMES
 from orchestrator.host_files import write_file
 from orchestrator.results.match_result import MatchData
-from orchestrator.results.store import Store, scratch_fits
+from orchestrator.results.store import Store, StoredMatch, scratch_fits
 from orchestrator.runner import execute
 from orchestrator.runner.bots import BotFile
 from orchestrator.runner.match import MatchSpec, match_fallback, scratch_files
@@ -66,7 +66,7 @@ def stored_ref(text: str) -> tuple[Path, str] | None:
     return Path(db), match_id
 
 
-def chosen_match(store: Store, match_id: str) -> dict[str, Any]:
+def chosen_match(store: Store, match_id: str) -> StoredMatch:
     """The one match whose id starts with `match_id`."""
     found = store.match_ids(match_id) if match_id else []
     if len(found) != 1:
@@ -246,7 +246,7 @@ def _read(path: Path, what: str, where: str) -> bytes:
                          f"cannot be replayed") from None
 
 
-def _same(result: MatchData, stored: dict[str, Any], where: str) -> None:
+def _same(result: MatchData, stored: StoredMatch, where: str) -> None:
     """A match played again must end as it was stored: else it is not that match."""
     def ending(match: Mapping[str, Any]) -> tuple[Any, ...]:
         return (match["turns"], sorted((p["seat"], p["rank"], p["status"])

@@ -59,7 +59,7 @@ LINUX_CAPABILITY_VERSION_3 = 0x20080522
 _libc = ctypes.CDLL(None, use_errno=True)
 
 ABORT_EXIT = 128 + signal.SIGABRT   # an aborted child's exit status (a shell's, for SIGABRT)
-_ON_ABORT = []                      # the handler's C thunk, kept alive
+_ON_ABORT: list[object] = []                      # the handler's C thunk, kept alive
 
 
 def abort_exits():

@@ -18,7 +18,7 @@ NOTE_TEXT = 100            # characters of one note
 NOTE_CHARS = 4000          # characters of notes per reply
 MOST_COORDINATE = 1 << 15  # a square's numbers, whatever the game (the host checks the board)
 
-_entries = []
+_entries: list[list[object]] = []
 _state = {"call": 0, "chars": 0, "cut": 0}
 
 

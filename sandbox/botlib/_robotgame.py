@@ -30,6 +30,8 @@ if not hasattr(rg, "_configure"):
     # must get this one.
     _spec = importlib.util.spec_from_file_location(
         "rg", os.path.join(os.path.dirname(os.path.abspath(__file__)), "rg.py"))
+    if _spec is None or _spec.loader is None:
+        raise ImportError("no rg.py beside the child's modules")
     rg = importlib.util.module_from_spec(_spec)
     _spec.loader.exec_module(rg)
     sys.modules["rg"] = rg

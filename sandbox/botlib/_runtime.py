@@ -270,8 +270,9 @@ def bot_side(name, source=None):
     return module
 
 
-_COMPILED = {}             # (source, filename) -> code: a process that plays match after
-                           # match (a batch's worker, its jail) compiles each bot once
+# (source, filename) -> code: a process that plays match after match (a batch's worker, its
+# jail) compiles each bot once
+_COMPILED: dict[tuple[str, str], types.CodeType] = {}
 
 
 def load_bot(source, filename, guard, module_name="bot"):
@@ -357,7 +358,7 @@ def finish_reply(reply, watch, output, attempts, started):
     return _marks.take(reply)
 
 
-_MODULE_NAMESPACE = types.ModuleType.__dict__["__dict__"]     # a module's own dict, always
+_MODULE_NAMESPACE = vars(types.ModuleType)["__dict__"]     # a module's own dict, always
 
 
 class ModuleWatch:

@@ -202,7 +202,7 @@ def seccomp_program(pid):
 
 # The zygote compiles the filter once for pid 1, which every child in its own pid
 # namespace is; loading compiled BPF costs microseconds, building it about a millisecond.
-PREBUILT = {}
+PREBUILT: dict[int, bytes] = {}
 # Likewise a program's filter (pid patched at each start) and its recorded calls.
 PROGRAM_PREBUILT = None
 

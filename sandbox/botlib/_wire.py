@@ -33,7 +33,7 @@ def unpack(data, budget: int | None = None, small: int = SMALL_FRAME, items=None
     object past `items`: its excess is never walked, nor decoded."""
     if items is not None and len(data) > items or budget is not None and len(data) > small:
         cost = decode_cost(data, items)
-        if cost > budget:
+        if budget is not None and cost > budget:
             raise FrameError(f"frame would take up to {cost >> 20} MiB to decode, past its "
                              f"{budget >> 20} MiB cap")
     try:
@@ -63,7 +63,8 @@ def decode_cost(data, items=None) -> int:
     there, so it costs at most `items` steps whatever the frame's length."""
     view = memoryview(data).cast("B")
     end, pos, cost = len(view), 0, 0
-    left, stack = 1, []                 # items still to read in each open container
+    left = 1                            # items still to read in each open container
+    stack: list[int] = []
     most, room = items, -1 if items is None else items
     while True:
         if not left:

@@ -33,9 +33,9 @@ settings = AttrDict({
     "attack_range": (8, 10), "collision_damage": 5, "suicide_damage": 15, "max_turns": 100,
     "spawn_coords": [], "obstacles": [], "player_count": 2,
 })
-CENTER_POINT = (int(settings.board_size / 2), int(settings.board_size / 2))
-_spawn = set()
-_obstacles = set()
+CENTER_POINT = (int(settings["board_size"] / 2), int(settings["board_size"] / 2))
+_spawn: set[tuple[int, int]] = set()
+_obstacles: set[tuple[int, int]] = set()
 
 
 def memoize(f):
@@ -109,7 +109,7 @@ def locs_around(loc, filter_out=None):
     return [n for n in near if not drop & loc_types(n)]
 
 
-_open_around = {}
+_open_around: dict[tuple[int, int], frozenset[tuple[int, int]]] = {}
 
 
 def open_around(loc):

@@ -235,6 +235,21 @@ def test_honest_replies_pass_the_envelope():
                                  1, 0, program=True) is None
 
 
+def test_the_reply_type_names_the_keys_the_envelope_checks():
+    """`Reply` is the checked reply's type: one key for each the envelope accepts (and a
+    fatal frame's), so the type and the door cannot drift apart."""
+    assert set(replies.Reply.__annotations__) == {*replies._REPLY, "fatal"}
+    assert replies.reply_problem({**KEEPER, "usage": dict.fromkeys(
+        replies.Usage.__annotations__, 0)}, 1, 64 << 10, program=True) is None
+
+
+def test_a_checked_reply_is_the_frame_or_why_not():
+    assert replies.checked_reply(HONEST, 3, 64 << 10) is HONEST
+    assert replies.checked_reply({**HONEST, "junk": 1}, 3, 64 << 10) == \
+        "protocol: 'junk' is not a key of a reply"
+    assert replies.checked_reply([1], 3, 0) == "protocol: reply is not a map"
+
+
 @pytest.mark.parametrize("change, program", [
     ({"busy_s": math.nan}, False), ({"busy_s": -math.inf}, False), ({"bot_s": 1e300}, False),
     ({"out_dropped": 1.5}, False), ({"out_dropped": True}, False),

@@ -355,7 +355,7 @@ _SHOOTER_CODES = (_KINDS.index(ROBOT), _KINDS.index(MOUNTED_LASER))
 _PIT_CODE = _FLOORS.index(PIT)
 _EMPTY_CODE = _FLOORS.index(EMPTY)
 # _RAYS[position][direction]: the tiles in sight from position onward, in that direction.
-_RAYS = {}
+_RAYS: dict[object, dict[tuple[int, int], object]] = {}
 for _pos in _POSITIONS:
     _RAYS[_pos] = {}
     for _dr, _dc in CLOCKWISE:
