@@ -9,14 +9,14 @@ from typing import Annotated, Optional
 import typer
 
 from engine.numerals import ascii_integer
-from orchestrator.cli import options
+from orchestrator.cli.options import one_option
+from orchestrator.options import Confinement
 from orchestrator.replay import file as replay
 from orchestrator.replay.position import check_turn
 from orchestrator.service.stored_replay import replay_path, stored_ref
 from orchestrator.text import shown_text
 from orchestrator.views.replay import drawn, err, out, watch, write_html
 from sandbox import modes
-from sandbox.modes import DEFAULT_MODE
 
 
 def _save_position(file: Path, data: dict, turn: int | None, target: Path) -> None:
@@ -48,7 +48,7 @@ def replay_command(
     save_position: Optional[Path] = typer.Option(
         None, "--save-position", help="Write the game's whole state at --turn (default: the "
         "last) to this position file, to play on from with `arena run --from FILE BOT...`."),
-    sandbox: options.SandboxOption = DEFAULT_MODE,   # its help, made when typer asks
+    sandbox: str = one_option(Confinement, "sandbox"),
     cpu_limit: Annotated[Optional[float], typer.Option(
         help="A stored match played again from its record: the CPU limit it may have (as "
              "`arena run --cpu-limit`; default: the game's). A record with looser limits "

@@ -25,6 +25,7 @@ import pytest
 pytest.importorskip("fastapi", reason="the ladder server needs the server extra")
 from fastapi.testclient import TestClient  # noqa: E402
 
+from orchestrator.options import LadderSettings  # noqa: E402
 from orchestrator.web.ladder import service  # noqa: E402
 from tests.ladder.server import upload  # noqa: E402
 from tests.ladder.test_doors import RG, VERDICT, Ladders, RecordingPool, auth  # noqa: E402
@@ -112,7 +113,7 @@ def test_a_flood_of_free_tokens_leaves_the_victim_every_challenge_it_may_send(
     print(f"\nthe flood, {ROUNDS} rounds: {figures}")
     assert figures["victim sent"] == 30
     assert figures["victim accepted"] == 30, figures
-    assert figures["flooder accepted"] == service.CHALLENGE_RATE, figures
+    assert figures["flooder accepted"] == LadderSettings().challenge_rate, figures
     assert figures["flooder's in queue, peak"] <= service.CHALLENGES_PENDING, figures
     assert set(figures["flooder refused"]) == {429}, figures
     made.ladder.store.close()
@@ -242,7 +243,7 @@ def test_a_stranger_s_challenges_never_suspend_a_bot_its_owner_s_do(tmp_path) ->
     # A restart replays the history the same: the stranger's challenges still not counted.
     db = made.ladder.db_path
     made.ladder.store.close()
-    again = service.Ladder(db, ["robotgame", "race"])
+    again = service.Ladder(db, LadderSettings(games=["robotgame", "race"]))
     assert again.bots[alice].streak == service.SUSPEND_AFTER
     assert again.bots[alice].status == "suspended"
     again.store.close()
