@@ -51,6 +51,7 @@ from orchestrator.api.types import (
 )
 from orchestrator.games import DEFAULT_GAME, GAMES, get_game
 from orchestrator.options import (
+    CheckSettings,
     CompareBounds,
     Confinement,
     Execution,
@@ -76,7 +77,7 @@ Bot = Union[str, Path, Callable[..., Any], type]
 
 __all__ = ["play", "check", "scenario", "batch", "tournament", "compare", "open_store",
            "publish", "MatchSettings", "Confinement", "Execution", "TournamentFormat",
-           "CompareBounds",
+           "CompareBounds", "CheckSettings",
            "load_replay", "bot_file",
            "Bot", "MatchResult", "PlayerResult", "BatchResult", "Standing", "CompareResult",
            "Replay", "ResultsStore", "Matchups", "RunInfo", "InputError", "Interrupted", "GAMES"]
@@ -199,9 +200,9 @@ def _skipped_sample(why: str) -> None:
                soft_wrap=True)
 
 
-def check(bot: Bot, *, game: str = DEFAULT_GAME, turns: int | None = None, seed: int = 1,
-          max_overheats: float = 0.1, progress: bool | None = None, once: bool = False,
-          strict: bool = False, **options: Any) -> dict:
+def check(bot: Bot, *, game: str = DEFAULT_GAME, progress: bool | None = None,
+          checking: CheckSettings | None = None, confinement: Confinement | None = None,
+          **options: Any) -> dict:
     """The CI gate for a submission (`arena check`): play it in the sandbox against the
     game's samples and judge it. The verdict is the `arena check --json` object: `ok`,
     and where not, the `failure` (load_error, hang, stalls, cpu, memory, crash, protocol,
@@ -214,13 +215,17 @@ def check(bot: Bot, *, game: str = DEFAULT_GAME, turns: int | None = None, seed:
     watches). Its `warned` lists the warnings (rule 1's shared module state, refused
     attempts); `strict`: any of them fails the check (failure `warnings`).
 
-    Options, the confinement group (`confinement=Confinement(...)`, or its fields as
-    keywords): `sandbox`, `cpu_limit`, `memory_mb`."""
+    The check's group (`checking=CheckSettings(...)`, or its fields as keywords):
+    `turns` (None: the game's check length), `seed` (1), `max_overheats` (0.1), `once`,
+    `strict`; and the confinement group (`confinement=Confinement(...)`, or `sandbox`,
+    `cpu_limit`, `memory_mb`)."""
+    asked = build(CheckSettings, options, checking)
+    held = build(Confinement, options, confinement)
+    no_more("check", options)
+    turns, seed, max_overheats = asked.turns, asked.seed, asked.max_overheats
+    once, strict, sandbox = asked.once, asked.strict, held.sandbox
     checks.check_strict(strict)
     path = bot_file(bot, game)
-    held = build(Confinement, options)
-    no_more("check", options)
-    sandbox = held.sandbox
     limits = checks.check_setup(path, game, held, seed=seed, turns=turns,
                                 max_overheats=max_overheats)
     if _shows_progress(progress):

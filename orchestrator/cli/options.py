@@ -54,6 +54,8 @@ def grouped(command: Callable[..., None]) -> Callable[..., None]:
     adapter.__name__, adapter.__qualname__ = command.__name__, command.__qualname__
     adapter.__doc__, adapter.__module__ = command.__doc__, command.__module__
     adapter.groups = tuple(groups.values())  # type: ignore[attr-defined]
+    adapter.__wrapped__ = command  # type: ignore[attr-defined]  # the command as written
+    adapter.__annotations__ = {}        # typer reads its types from the signature above
     return adapter
 
 

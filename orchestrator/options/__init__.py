@@ -149,6 +149,27 @@ class CompareBounds:
         "the time it may take, are shown before the first game].", show_default=False))
 
 
+@dataclass(frozen=True)
+class CheckSettings:
+    """What `arena check` plays and how it judges: the turns (None: the game's check
+    length), the seed, the share of decisions that may overheat, one game or two (the
+    second to see the bot play the same game again), and whether a warning fails it."""
+
+    turns: int | None = field(default=None, metadata=flag(helps.check_turns))
+    seed: int = field(default=1, metadata=flag("Match seed."))
+    max_overheats: float = field(default=0.1, metadata=flag(
+        "Largest share of decisions that may overheat (raise, or answer an invalid move), "
+        "and apart from it, of calls that may time out and of answers that may be invalid "
+        "or late."))
+    once: bool = field(default=False, metadata=flag(
+        "Play one game, not two: no check that the bot plays the same game twice on one "
+        "seed.", "--once"))
+    strict: bool = field(default=False, metadata=flag(
+        "Any warning fails the check too (exit status 1): rule 1's module state changed "
+        "by move() (robots sharing memory), an attempt the sandbox refused, a slow pace "
+        "of own time.", "--strict"))
+
+
 CHECK_QUEUE = 16                  # uploads waiting for a check worker; more are refused
 CHALLENGE_QUEUE = 64              # challenges waiting to start, in all; more are refused (503)
 CHALLENGE_RATE = 30               # challenges an owner or an address makes per hour (429)
@@ -197,7 +218,8 @@ class LadderSettings:
 
 GROUPS: dict[str, type] = {"match": MatchSettings, "confinement": Confinement,
                            "execution": Execution, "shape": TournamentFormat,
-                           "bounds": CompareBounds, "ladder": LadderSettings}
+                           "bounds": CompareBounds, "checking": CheckSettings,
+                           "ladder": LadderSettings}
 """Every group by the keyword an API function takes it whole under."""
 
 G = TypeVar("G")
@@ -232,6 +254,22 @@ def build(group: type[G], given: dict[str, Any], whole: G | None = None) -> G:
         elif item.name in given:
             changes[item.name] = given.pop(item.name)
     return dataclasses.replace(base, **changes) if changes else base  # type: ignore[type-var]  # a dataclass
+
+
+def taken(function: Callable[..., Any]) -> list[type]:
+    """The groups an API function takes (each a parameter typed by it, whose fields it
+    takes as keywords too), in its signature's order."""
+    hints = typing.get_type_hints(function)
+    return [kind for name, hint in hints.items() if name != "return"
+            for kind in typing.get_args(hint) or (hint,) if is_group(kind)]
+
+
+def accepted(function: Callable[..., Any]) -> set[str]:
+    """Every keyword an API function takes: its parameters and its groups' fields."""
+    import inspect  # noqa: PLC0415  (a test's and a doc's question, not a call's)
+
+    return set(inspect.signature(function).parameters) | {
+        keyword for group in taken(function) for keyword in keywords(group)}
 
 
 def no_more(function: str, left: Mapping[str, Any]) -> None:

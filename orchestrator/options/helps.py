@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from orchestrator.games import GAMES, games_help
 from orchestrator.games.entry import Competition
+from orchestrator.games.help import check_turns as turns_checked
 from orchestrator.games.help import cpu_limit, listed, names, per_game, soft_limit
 from orchestrator.games.help import tournament_format as said_format
 from sandbox import modes
@@ -37,6 +38,10 @@ def cpu() -> str:
             f"{per_game(cpu_limit)}]. A game with a soft limit plays a call past it as a "
             f"timeout, the game's default (a robot guards, random cards fill in) \\[default: "
             f"{per_game(soft_limit)}].")
+
+
+def check_turns() -> str:
+    return f"Turns to play \\[default: {per_game(turns_checked)}]."
 
 
 def sandbox() -> str:
