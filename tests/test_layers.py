@@ -122,7 +122,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "games": set(),                    # the registry and each game's entry
     "replay": {"games"},               # the replay file, its reader, positions
     "options": {"games"},              # the option groups every front shares
-    "results": {"games"},              # store, summaries, ratings, tests of significance
+    "results": {"games", "options"},   # store, summaries, ratings, tests of significance
     "runner": {"results", "replay", "games"},          # the match loop, workers, bot files
     "views": {"results", "replay", "games"},           # terminal and HTML rendering
     "service": {"views", "runner", "results", "replay", "games", "options"},

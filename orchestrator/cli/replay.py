@@ -15,7 +15,7 @@ from orchestrator.replay import file as replay
 from orchestrator.replay.position import check_turn
 from orchestrator.service.stored_replay import replay_path, stored_ref
 from orchestrator.text import shown_text
-from orchestrator.views.replay import drawn, err, out, watch, write_html
+from orchestrator.views.replay import Look, drawn, err, out, watch, write_html
 from sandbox import modes
 
 
@@ -101,8 +101,8 @@ def replay_command(
     check_turn(at, len(frames) - 1)
     # Without colour (a pipe, NO_COLOR), each piece is its AI's letter: colour is not the
     # only cue that tells the players apart.
-    out.print(drawn(file, data, frames, at, False, keys=False, robot=_piece(robot),
-                    letters=out.no_color or out.color_system is None))
+    out.print(drawn(file, data, frames, at, False, Look(
+        keys=False, robot=_piece(robot), letters=out.no_color or out.color_system is None)))
 
 
 def _piece(robot: str | None) -> int | str | None:

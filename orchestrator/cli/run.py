@@ -93,8 +93,9 @@ def run(
         # Titled by the game's turn (61 from a position at 60), not the replay's frame.
         number = frames[len(frames) - 1][0] if report else start_turn(start)
         out.print(replay_view.drawn(Path("the match"), played.replay.data, frames,
-                                    len(frames) - 1, False, keys=False, number=number,
-                                    letters=out.no_color or out.color_system is None))
+                                    len(frames) - 1, False, replay_view.Look(
+                                        keys=False, number=number,
+                                        letters=out.no_color or out.color_system is None)))
     print_result(result)
 
 

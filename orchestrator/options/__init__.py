@@ -170,6 +170,29 @@ class CheckSettings:
         "of own time.", "--strict"))
 
 
+@dataclass(frozen=True)
+class ResultsQuery:
+    """Which of a results file's games `arena results` reads: one run's (its id or a
+    prefix; None: the whole file), one bot's, against one bot, on one map, only those
+    lost (`--games`), split by map or seat (`--matrix`)."""
+
+    run: str | None = field(default=None, metadata=flag(
+        "Show one run (its id, or a prefix)."))
+    bot: str | None = field(default=None, metadata=flag(
+        "--matrix: only this bot's rows; --games: this bot's games (its name).", "--bot",
+        show_default=False))
+    vs: str | None = field(default=None, metadata=flag(
+        "--games: only those against this bot.", "--vs", show_default=False))
+    map: str | None = field(default=None, metadata=flag(
+        "--matrix or --games: only the games on this map (its name).", "--map",
+        show_default=False))
+    lost: bool = field(default=False, metadata=flag("--games: only those it lost.",
+                                                    "--lost"))
+    by: str | None = field(default=None, metadata=flag(
+        "--matrix split by map or by seat (the row's bot's seat).", "--by",
+        show_default=False))
+
+
 CHECK_QUEUE = 16                  # uploads waiting for a check worker; more are refused
 CHALLENGE_QUEUE = 64              # challenges waiting to start, in all; more are refused (503)
 CHALLENGE_RATE = 30               # challenges an owner or an address makes per hour (429)
@@ -219,7 +242,7 @@ class LadderSettings:
 GROUPS: dict[str, type] = {"match": MatchSettings, "confinement": Confinement,
                            "execution": Execution, "shape": TournamentFormat,
                            "bounds": CompareBounds, "checking": CheckSettings,
-                           "ladder": LadderSettings}
+                           "query": ResultsQuery, "ladder": LadderSettings}
 """Every group by the keyword an API function takes it whole under."""
 
 G = TypeVar("G")

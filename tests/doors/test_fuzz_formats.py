@@ -110,8 +110,8 @@ def shown_everywhere(data: dict[str, Any]) -> None:
     value, and the position at its end (an InputError where it cannot be played again)."""
     frames = replay_file.Frames(data)
     try:
-        replay_view.drawn(Path("f"), data, frames, len(frames) - 1, False, keys=False,
-                          robot=0)
+        replay_view.drawn(Path("f"), data, frames, len(frames) - 1, False,
+                          replay_view.Look(keys=False, robot=0))
     except InputError:
         pass
     replay_view.page(data)
