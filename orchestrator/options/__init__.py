@@ -1,6 +1,7 @@
 """The option groups, each declared once: what confines each bot, what every match of a
-run shares, where and how a run plays, a tournament's format, a comparison's test and a
-ladder's settings. The command line, the Python API and the ladder all take them:
+run shares, where and how a run plays, a tournament's format, a comparison's test, what
+a check plays, which games `arena results` reads, and a ladder's settings. The command
+line, the Python API and the ladder all take them:
 
 - a command offers every field of each group it takes, by the flag and help its field
   names here (`option_of`; orchestrator/cli/options.py turns them into typer options), so
@@ -243,7 +244,8 @@ GROUPS: dict[str, type] = {"match": MatchSettings, "confinement": Confinement,
                            "execution": Execution, "shape": TournamentFormat,
                            "bounds": CompareBounds, "checking": CheckSettings,
                            "query": ResultsQuery, "ladder": LadderSettings}
-"""Every group by the keyword an API function takes it whole under."""
+"""Every group by its keyword: the parameter an API function takes it whole as (or its
+fields one by one), and `build` finds it under."""
 
 G = TypeVar("G")
 
