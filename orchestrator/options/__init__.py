@@ -7,7 +7,7 @@ line, the Python API and the ladder all take them:
   names here (`option_of`; orchestrator/cli/options.py turns them into typer options), so
   no option of a group can exist for one command and be missing from a sibling;
 - an API function takes a group whole (`match=MatchSettings(...)`) or its fields as
-  keywords (`sandbox="off"`), and builds the same group from them (`gather`);
+  keywords (`sandbox="off"`), and builds the same group from them (`build`);
 - the service's functions and the ladder take the groups as they are.
 
 Each group is a frozen dataclass of the values as given; nothing is checked when one is
