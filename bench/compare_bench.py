@@ -39,11 +39,13 @@ from rich.table import Table
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from orchestrator.options import CompareBounds  # noqa: E402
 from orchestrator.results import betting, sprt  # noqa: E402
 from orchestrator.results.stats import wilson  # noqa: E402
 from orchestrator.text import console  # noqa: E402
 
 ALPHA = BETA = 0.05
+TEST = CompareBounds(elo0=0.0, elo1=10.0, alpha=ALPHA, beta=BETA, model="normalized")
 COMPARE_EXITS = (0, 1, 3, 4)      # H1, H0, undecided, identical
 RUNS = 400
 
@@ -56,8 +58,7 @@ def simulated(table: Table) -> None:
         fixed = sprt.fixed_length(t0, t1, ALPHA, BETA) * games_per
         for true in (0.0, 10.0):
             pdf = sprt.shifted(base, true, "normalized")
-            h1, length = sprt.simulate(pdf, 0.0, 10.0, ALPHA, BETA, "normalized", RUNS,
-                                       np.random.default_rng(7))
+            h1, length = sprt.simulate(pdf, TEST, RUNS, np.random.default_rng(7))
             table.add_row(f"simulated {label}", f"nElo {true:g}", f"{h1.mean():.3f}",
                           f"{length.mean() * games_per:.0f}", f"{fixed:.0f}",
                           f"{length.mean() * games_per / fixed:.2f}")
@@ -75,8 +76,7 @@ def two_tests(table: Table) -> None:
                 pdf[-1] = 1.0                                # a rout: every pair won
             else:
                 pdf = sprt.shifted(base, true, "normalized")
-            found = betting.simulate(pdf, 0.0, 10.0, ALPHA, BETA, "normalized",
-                                     TWO_TESTS_RUNS, np.random.default_rng(11))
+            found = betting.simulate(pdf, TEST, TWO_TESTS_RUNS, np.random.default_rng(11))
             shown = "rout" if true is None else f"nElo {true:g}"
             table.add_row(f"both tests, {label}", shown,
                           f"{found.h1.mean():.3f} (alone {found.gsprt_h1.mean():.3f})",

@@ -3,7 +3,7 @@
 No call passes more than MAX_POSITIONAL positional arguments: a long positional list is
 where options travel unnamed, and one value shifted by one place is another option
 silently (`cpu_limit` where `memory_mb` was meant). Options travel in their groups
-(orchestrator/service/options.py) or by name. A starred argument (`*row`, `*columns`) is
+(orchestrator/options/) or by name. A starred argument (`*row`, `*columns`) is
 one variadic list, not a run of options, and does not count: a rich table's row is built
 as a list and passed whole.
 
@@ -43,7 +43,7 @@ def test_no_call_passes_more_than_six_positional_arguments():
     long = [f"{file}:{line}: {name}(...) with {count} positional arguments"
             for file, line, name, count in found]
     assert not long, ("pass these by name, or as one of the option groups of "
-                      "orchestrator/service/options.py:\n" + "\n".join(long))
+                      "orchestrator/options/:\n" + "\n".join(long))
 
 
 def test_the_scan_counts_positional_arguments_not_starred_nor_named(tmp_path):

@@ -121,13 +121,15 @@ MAY_IMPORT: dict[str, set[str]] = {
     "base": set(),
     "games": set(),                    # the registry and each game's entry
     "replay": {"games"},               # the replay file, its reader, positions
-    "results": {"games"},              # store, summaries, ratings, tests of significance
+    "options": {"games"},              # the option groups every front shares
+    "results": {"games", "options"},   # store, summaries, ratings, tests of significance
     "runner": {"results", "replay", "games"},          # the match loop, workers, bot files
     "views": {"results", "replay", "games"},           # terminal and HTML rendering
-    "service": {"views", "runner", "results", "replay", "games"},
-    "api": {"service", "views", "runner", "results", "replay", "games"},
-    "web": {"service", "views", "runner", "results", "replay", "games"},
-    "cli": {"api", "web", "service", "views", "runner", "results", "replay", "games"},
+    "service": {"views", "runner", "results", "replay", "games", "options"},
+    "api": {"service", "views", "runner", "results", "replay", "games", "options"},
+    "web": {"service", "views", "runner", "results", "replay", "games", "options"},
+    "cli": {"api", "web", "service", "views", "runner", "results", "replay", "games",
+            "options"},
     "alias": {"views", "web", "api", "replay", "games"},   # re-exports only; see ALIASES
 }
 BELOW_ALL = {"base", "sandbox", "engine"}

@@ -6,9 +6,14 @@
     result                               # in Jupyter: the replay viewer, inline
 
 Every function takes the options of its command (docs/python-api.md), and the commands
-call these functions, so the two cannot drift. The work is done by the service layer
-(orchestrator/service/), which checks every value given; this front makes files of bots
-given as code, shows progress where someone watches, and types the results.
+call these functions, so the two cannot drift. The options shared by several commands
+come in their groups (orchestrator/options/: `MatchSettings` with its `Confinement`,
+`Execution`, `TournamentFormat`, `CompareBounds`), declared once for the command line and
+the API alike: a function takes a group whole (`match=MatchSettings(game="robotgame")`)
+or its fields as keywords (`game="robotgame", sandbox="off"`), and builds the same group.
+The work is done by the service layer (orchestrator/service/), which checks every value
+given; this front makes files of bots given as code, shows progress where someone
+watches, and types the results.
 
 A bot is a file's path, a bundled sample's name (`arena bots`), or for a Python game a
 function or class defined by the caller, which is written to a file and runs in the
@@ -45,6 +50,16 @@ from orchestrator.api.types import (
     Standing,
 )
 from orchestrator.games import DEFAULT_GAME, GAMES, get_game
+from orchestrator.options import (
+    CheckSettings,
+    CompareBounds,
+    Confinement,
+    Execution,
+    MatchSettings,
+    TournamentFormat,
+    build,
+    no_more,
+)
 from orchestrator.replay import file as replay
 from orchestrator.results import score
 from orchestrator.service import batch as batches
@@ -53,13 +68,6 @@ from orchestrator.service import compare as comparisons
 from orchestrator.service import play as matches
 from orchestrator.service import results as stored
 from orchestrator.service import scenario as scenarios
-from orchestrator.service.options import (
-    CompareBounds,
-    Confinement,
-    Execution,
-    MatchSettings,
-    TournamentFormat,
-)
 from orchestrator.service.setup import from_position, match_spec
 from orchestrator.service.values import Interrupted
 from orchestrator.text import console, plural, shown, shown_text
@@ -68,7 +76,8 @@ Bot = Union[str, Path, Callable[..., Any], type]
 """A bot: a file's path, a bundled sample's name, or a function or class (Python games)."""
 
 __all__ = ["play", "check", "scenario", "batch", "tournament", "compare", "open_store",
-           "publish",
+           "publish", "MatchSettings", "Confinement", "Execution", "TournamentFormat",
+           "CompareBounds", "CheckSettings",
            "load_replay", "bot_file",
            "Bot", "MatchResult", "PlayerResult", "BatchResult", "Standing", "CompareResult",
            "Replay", "ResultsStore", "Matchups", "RunInfo", "InputError", "Interrupted", "GAMES"]
@@ -116,14 +125,16 @@ def _played_alone(bots: Sequence[Bot] | None, spec: Any, from_position: bool) ->
             f"bots, in seat order, to play another")
 
 
-def play(bots: Sequence[Bot] | None = None, *, game: str = DEFAULT_GAME, map: str | None = None,
-         seed: int | None = None, rules: str | None = None, robots: int | None = None,
-         max_turns: int | None = None, random_spawn: bool = False,
-         sandbox: str = "standard", cpu_limit: float | None = None,
-         memory_mb: int | None = None, replay: str | Path | None = None,
-         progress: bool | None = None, record: bool = True,
-         start: str | Path | dict | None = None, turns: int | None = None) -> MatchResult:
+def play(bots: Sequence[Bot] | None = None, *, seed: int | None = None,
+         replay: str | Path | None = None, progress: bool | None = None,
+         record: bool = True, start: str | Path | dict | None = None,
+         turns: int | None = None, match: MatchSettings | None = None,
+         **options: Any) -> MatchResult:
     """Play one match (`arena run`). No bots: the game's sample bots.
+
+    Options, the match group (`match=MatchSettings(...)`, or its fields as keywords):
+    `game`, `map`, `rules`, `robots`, `max_turns`, `random_spawn`, and its confinement's
+    `sandbox`, `cpu_limit`, `memory_mb`.
 
     `start`: a position (a file's path, or the dict of one) to start from instead of turn
     0 (`arena run --from`): its game, map, seed and rules are the match's, and the bots
@@ -135,13 +146,12 @@ def play(bots: Sequence[Bot] | None = None, *, game: str = DEFAULT_GAME, map: st
     False saves the time of recording it. `progress`: a turn bar (None: where someone
     watches).
     """
-    held = Confinement(sandbox=sandbox, cpu_limit=cpu_limit, memory_mb=memory_mb)
-    settings = MatchSettings(game=game, map=map, rules=rules, robots=robots,
-                             max_turns=max_turns, random_spawn=random_spawn, confinement=held)
+    settings = build(MatchSettings, options, match)
+    no_more("play", options)
     if start is not None:
         spec = from_position(start, bots, settings, seed=seed, turns=turns, files=_files)
     else:
-        found = get_game(game)
+        found = get_game(settings.game)
         settings = dataclasses.replace(settings, game=found.name)
         spec = match_spec(_files(bots, found.name), settings, seed, on_skip=_skipped_sample)
         if turns is not None:
@@ -190,11 +200,9 @@ def _skipped_sample(why: str) -> None:
                soft_wrap=True)
 
 
-def check(bot: Bot, *, game: str = DEFAULT_GAME, turns: int | None = None, seed: int = 1,
-          max_overheats: float = 0.1, sandbox: str = "standard",
-          cpu_limit: float | None = None, memory_mb: int | None = None,
-          progress: bool | None = None, once: bool = False, strict: bool = False
-          ) -> checks.CheckVerdict:
+def check(bot: Bot, *, game: str = DEFAULT_GAME, progress: bool | None = None,
+          checking: CheckSettings | None = None, confinement: Confinement | None = None,
+          **options: Any) -> checks.CheckVerdict:
     """The CI gate for a submission (`arena check`): play it in the sandbox against the
     game's samples and judge it. The verdict is the `arena check --json` object: `ok`,
     and where not, the `failure` (load_error, hang, stalls, cpu, memory, crash, protocol,
@@ -205,10 +213,19 @@ def check(bot: Bot, *, game: str = DEFAULT_GAME, turns: int | None = None, seed:
     two games differ (`deterministic`: true or false; null with `once`, which plays one
     game, or when the first failed). `progress`: say what is checked (None: where someone
     watches). Its `warned` lists the warnings (rule 1's shared module state, refused
-    attempts); `strict`: any of them fails the check (failure `warnings`)."""
+    attempts); `strict`: any of them fails the check (failure `warnings`).
+
+    The check's group (`checking=CheckSettings(...)`, or its fields as keywords):
+    `turns` (None: the game's check length), `seed` (1), `max_overheats` (0.1), `once`,
+    `strict`; and the confinement group (`confinement=Confinement(...)`, or `sandbox`,
+    `cpu_limit`, `memory_mb`)."""
+    asked = build(CheckSettings, options, checking)
+    held = build(Confinement, options, confinement)
+    no_more("check", options)
+    turns, seed, max_overheats = asked.turns, asked.seed, asked.max_overheats
+    once, strict, sandbox = asked.once, asked.strict, held.sandbox
     checks.check_strict(strict)
     path = bot_file(bot, game)
-    held = Confinement(sandbox=sandbox, cpu_limit=cpu_limit, memory_mb=memory_mb)
     limits = checks.check_setup(path, game, held, seed=seed, turns=turns,
                                 max_overheats=max_overheats)
     if _shows_progress(progress):
@@ -225,70 +242,64 @@ def scenario(file: str | Path, *, game: str = DEFAULT_GAME) -> dict:
 
 
 def batch(bots: Sequence[Bot], *, seeds: int = 100, first_seed: int | None = None,
-          game: str = DEFAULT_GAME, map: str | None = None, rules: str | None = None,
-          robots: int | None = None, max_turns: int | None = None,
-          random_spawn: bool = False, sandbox: str = "standard",
-          cpu_limit: float | None = None, memory_mb: int | None = None,
-          workers: int | None = None, db: str | Path | None = None,
-          backend: str = "local", address: str | None = None, replays: bool = False,
-          progress: bool | None = None) -> BatchResult:
+          replays: bool = False, progress: bool | None = None,
+          match: MatchSettings | None = None, execution: Execution | None = None,
+          **options: Any) -> BatchResult:
     """The same line-up over `seeds` seeds from `first_seed`, in parallel (`arena batch`).
     `first_seed` None: the one this call drew before into `db` (the same call resumes), or
     one drawn from the OS (63 bits, unguessable by the bots).
 
     Every match goes into the SQLite file `db` (default runs/GAME.sqlite) as it
     finishes; the same call after an interruption plays only what is missing.
+    `replays`: keep every match's replay, in replays/ beside the results file.
+
+    Options: the match group's (as `play`'s) and the execution group's
+    (`execution=Execution(...)`, or `workers`, `db`, `backend`, `address`).
     """
-    settings = MatchSettings(
-        game=game, map=map, rules=rules, robots=robots, max_turns=max_turns,
-        random_spawn=random_spawn,
-        confinement=Confinement(sandbox=sandbox, cpu_limit=cpu_limit, memory_mb=memory_mb))
-    run = Execution(workers=workers, db=_path(db), backend=backend, address=address,
-                    replays=replays)
-    report, title = batches.batch(_files(bots, game), settings, run, seeds=seeds,
-                                  first_seed=first_seed, watch=_run_watch(progress))
+    settings, run = _run_groups("batch", options, match, execution)
+    report, title = batches.batch(_files(bots, settings.game), settings, run, seeds=seeds,
+                                  first_seed=first_seed, replays=replays,
+                                  watch=_run_watch(progress))
     return BatchResult.from_dict(report, title)
 
 
-def tournament(bots: Sequence[Bot], *, format: str | None = None, games: int | None = None,
-               size: int | None = None, first_seed: int | None = None,
-               game: str = DEFAULT_GAME,
-               map: str | None = None, rules: str | None = None, robots: int | None = None,
-               max_turns: int | None = None, sandbox: str = "standard",
-               cpu_limit: float | None = None, memory_mb: int | None = None,
-               workers: int | None = None, db: str | Path | None = None,
-               backend: str = "local", address: str | None = None, replays: bool = False,
-               progress: bool | None = None) -> BatchResult:
+def tournament(bots: Sequence[Bot], *, first_seed: int | None = None, replays: bool = False,
+               progress: bool | None = None, match: MatchSettings | None = None,
+               shape: TournamentFormat | None = None, execution: Execution | None = None,
+               **options: Any) -> BatchResult:
     """Play a tournament and rate every bot by Elo and openskill (`arena tournament`).
 
-    `format`: round-robin, ffa or combinations (of `size` bots); default the game's own.
-    `games`: per pair, per group, or in all (ffa). Resumes from `db` as `batch` does.
+    The shape group (`shape=TournamentFormat(...)`, or its fields as keywords): `format`,
+    round-robin, ffa or combinations (of `size` bots), default the game's own; `games`,
+    per pair, per group, or in all (ffa). Options: the match group's and the execution
+    group's, as `batch` takes them. Resumes from `db` as `batch` does.
     """
-    settings = MatchSettings(
-        game=game, map=map, rules=rules, robots=robots, max_turns=max_turns,
-        confinement=Confinement(sandbox=sandbox, cpu_limit=cpu_limit, memory_mb=memory_mb))
-    run = Execution(workers=workers, db=_path(db), backend=backend, address=address,
-                    replays=replays)
+    form = build(TournamentFormat, options, shape)
+    settings, run = _run_groups("tournament", options, match, execution)
     report, title = batches.tournament(
-        _files(bots, game), settings, TournamentFormat(format=format, games=games, size=size),
-        run, first_seed=first_seed, watch=_run_watch(progress))
+        _files(bots, settings.game), settings, form, run, first_seed=first_seed,
+        replays=replays, watch=_run_watch(progress))
     return BatchResult.from_dict(report, title)
+
+
+def _run_groups(function: str, options: dict[str, Any], match: MatchSettings | None,
+                execution: Execution | None) -> tuple[MatchSettings, Execution]:
+    """A run's match and execution groups, from their whole values and the keywords of
+    their fields (`db` may be a string); another keyword is a TypeError."""
+    settings = build(MatchSettings, options, match)
+    run = build(Execution, options, execution)
+    no_more(function, options)
+    return settings, dataclasses.replace(run, db=_path(run.db))
 
 
 def _run_watch(progress: bool | None) -> batches.Watch:
     return views.run_bar if _shows_progress(progress) else batches.unwatched
 
 
-def compare(new: Bot, old: Bot, *, game: str = DEFAULT_GAME, against: Sequence[Bot] | None = None,
-            elo0: float = 0.0, elo1: float = 10.0, alpha: float = 0.05, beta: float = 0.05,
-            model: str = "normalized", max_games: int | None = None,
-            seed: int | None = None,
-            map: str | None = None, rules: str | None = None, robots: int | None = None,
-            max_turns: int | None = None, sandbox: str = "standard",
-            cpu_limit: float | None = None, memory_mb: int | None = None,
-            workers: int | None = None, db: str | Path | None = None,
-            backend: str = "local", address: str | None = None,
-            progress: bool | None = None) -> CompareResult:
+def compare(new: Bot, old: Bot, *, against: Sequence[Bot] | None = None,
+            seed: int | None = None, progress: bool | None = None,
+            match: MatchSettings | None = None, bounds: CompareBounds | None = None,
+            execution: Execution | None = None, **options: Any) -> CompareResult:
     """Is `new` better than `old`? Paired games until the sequential test decides
     (`arena compare`): verdict H1 (better by `elo1` or more), H0 (not better than `elo0`),
     identical (the same moves in 15 pairs) or undecided at `max_games`; `decided_by` and
@@ -296,19 +307,18 @@ def compare(new: Bot, old: Bot, *, game: str = DEFAULT_GAME, against: Sequence[B
     opponents for games of more players (default: none for robotgame and cave; else the
     game's first three samples). Resumes from `db`. `max_games`: None sizes it to the
     game's cost (`comparisons.default_max_games`).
+
+    The test's group (`bounds=CompareBounds(...)`, or its fields as keywords): `elo0`,
+    `elo1`, `alpha`, `beta`, `model`, `max_games`. Options: the match group's and the
+    execution group's, as `batch` takes them.
     """
-    if max_games is None:
-        max_games = comparisons.default_max_games(game)
-    settings = MatchSettings(
-        game=game, map=map, rules=rules, robots=robots, max_turns=max_turns,
-        confinement=Confinement(sandbox=sandbox, cpu_limit=cpu_limit, memory_mb=memory_mb))
-    bounds = CompareBounds(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta, model=model,
-                           max_games=max_games)
+    test = build(CompareBounds, options, bounds)
+    settings, run = _run_groups("compare", options, match, execution)
+    game = settings.game
     found = comparisons.start(
         bot_file(new, game), bot_file(old, game),
-        [str(bot_file(b, game)) for b in against] if against else None, bounds, settings,
-        Execution(workers=workers, db=_path(db), backend=backend, address=address),
-        seed=seed)
+        [str(bot_file(b, game)) for b in against] if against else None, test, settings,
+        run, seed=seed)
     shown = _shows_progress(progress)
     if shown:
         opponents = found.opponents

@@ -10,73 +10,27 @@ import typer
 from rich.table import Table
 
 from orchestrator import api
-from orchestrator.cli.options import (
-    CpuOption,
-    GameOption,
-    JsonOption,
-    MapOption,
-    MaxTurnsOption,
-    MemoryOption,
-    RandomSpawnOption,
-    RobotsOption,
-    RulesOption,
-    SandboxOption,
-)
+from orchestrator.cli.options import JsonOption, grouped
 from orchestrator.cli.run import warn_shared_names
-from orchestrator.games import DEFAULT_GAME, GAMES
-from orchestrator.games.entry import Competition
-from orchestrator.games.help import listed, tournament_format
+from orchestrator.options import Execution, MatchSettings, TournamentFormat
 from orchestrator.results.ratings import ELO_INITIAL, ELO_K
 from orchestrator.text import console, seconds, shown_text
 
 err = console(stderr=True)
 out = console()
 
-WorkersOption = Annotated[Optional[int], typer.Option(
-    help="Matches played at once \\[default: all cores].", show_default=False)]
-DbOption = Annotated[Optional[Path], typer.Option(
-    help="The SQLite results file \\[default: runs/GAME.sqlite]. A rerun resumes from it.",
-    show_default=False)]
-BackendOption = Annotated[str, typer.Option(
-    help="local: worker processes on this machine. dask: a Dask cluster (--address), or a "
-         "LocalCluster without one; needs pip install '.\\[dask]'.")]
-AddressOption = Annotated[Optional[str], typer.Option(help="Dask scheduler, tcp://host:port.")]
 ReplaysOption = Annotated[bool, typer.Option("--replays", help="Keep every match's replay, "
                                              "in replays/ beside the results file.")]
 
 
-
-
-def _own_formats() -> str:
-    """Each game's own tournament where it has one, then everyone else's: `combinations
-    of 6, 3 games, for race; else round-robin, 2 games`."""
-    usual = Competition().tournament
-    own: dict[tuple, list[str]] = {}
-    for game in GAMES.values():
-        if game.competition.tournament != usual:
-            own.setdefault(game.competition.tournament, []).append(game.name)
-    return "".join(f"{tournament_format(fmt)}, for {listed(games)}; else "
-                   for fmt, games in own.items()) + tournament_format(usual)
-
-
+@grouped
 def batch(
     bots: List[Path] = typer.Argument(..., help="Bot files (or samples' names, see `arena "
                                       "bots`), in seat order.", show_default=False),
     seeds: int = typer.Option(100, "--seeds", help="How many matches: one per seed."),
     first_seed: Optional[int] = typer.Option(None, help="The first seed; then first+1, first+2, ... \\[default: drawn from the OS (63 bits), or the one the same command drew before in the same --db]", show_default=False),
-    game: GameOption = DEFAULT_GAME,
-    map: MapOption = None,
-    rules: RulesOption = None,
-    robots: RobotsOption = None,
-    max_turns: MaxTurnsOption = None,
-    random_spawn: RandomSpawnOption = False,
-    sandbox: SandboxOption = "standard",
-    cpu_limit: CpuOption = None,
-    memory_mb: MemoryOption = None,
-    workers: WorkersOption = None,
-    db: DbOption = None,
-    backend: BackendOption = "local",
-    address: AddressOption = None,
+    match: MatchSettings = MatchSettings(),
+    execution: Execution = Execution(),
     replays: ReplaysOption = False,
     as_json: JsonOption = False,
 ) -> None:
@@ -92,43 +46,23 @@ def batch(
       arena batch a.py b.py --game robotgame --seeds 500 \\
           --json
     """
-    warn_shared_names(bots, game)
-    found = api.batch(bots, seeds=seeds, first_seed=first_seed, game=game, map=map,
-                      rules=rules, robots=robots, max_turns=max_turns,
-                      random_spawn=random_spawn, sandbox=sandbox, cpu_limit=cpu_limit,
-                      memory_mb=memory_mb, workers=workers, db=db, backend=backend,
-                      address=address, replays=replays, progress=not as_json)
+    warn_shared_names(bots, match.game)
+    found = api.batch(bots, seeds=seeds, first_seed=first_seed, match=match,
+                      execution=execution, replays=replays, progress=not as_json)
     if as_json:
         print(json.dumps(found.to_json()))
     else:
         print_summary(found.to_json(), found.title)
 
 
+@grouped
 def tournament(
     bots: List[Path] = typer.Argument(..., help="Bot files, or samples' names (see `arena "
                                       "bots`).", show_default=False),
-    format: Optional[str] = typer.Option(
-        None, "--format", help="round-robin: every pair, sides swapped. ffa: all bots in "
-        "every match. combinations: every group of --size bots (the seed's 'every "
-        f"combination of 6, 3 games each'). \\[default: the game's own: {_own_formats()}]",
-        show_default=False),
-    games: Optional[int] = typer.Option(None, help="Games per pair, per group, or in all "
-                                        "(ffa).", show_default=False),
-    size: Optional[int] = typer.Option(None, help="combinations: bots per match (at most "
-                                       "the number of bots)."),
+    shape: TournamentFormat = TournamentFormat(),
     first_seed: Optional[int] = typer.Option(None, help="The first seed. \\[default: drawn from the OS (63 bits), or the one the same command drew before in the same --db]", show_default=False),
-    game: GameOption = DEFAULT_GAME,
-    map: MapOption = None,
-    rules: RulesOption = None,
-    robots: RobotsOption = None,
-    max_turns: MaxTurnsOption = None,
-    sandbox: SandboxOption = "standard",
-    cpu_limit: CpuOption = None,
-    memory_mb: MemoryOption = None,
-    workers: WorkersOption = None,
-    db: DbOption = None,
-    backend: BackendOption = "local",
-    address: AddressOption = None,
+    match: MatchSettings = MatchSettings(),
+    execution: Execution = Execution(),
     replays: ReplaysOption = False,
     as_json: JsonOption = False,
 ) -> None:
@@ -149,12 +83,9 @@ def tournament(
       arena tournament *.py --format combinations --size 6 \\
           --games 3 --map official
     """
-    warn_shared_names(bots, game)
-    found = api.tournament(bots, format=format, games=games, size=size, first_seed=first_seed,
-                           game=game, map=map, rules=rules, robots=robots,
-                           max_turns=max_turns, sandbox=sandbox, cpu_limit=cpu_limit,
-                           memory_mb=memory_mb, workers=workers, db=db, backend=backend,
-                           address=address, replays=replays, progress=not as_json)
+    warn_shared_names(bots, match.game)
+    found = api.tournament(bots, shape=shape, first_seed=first_seed, match=match,
+                           execution=execution, replays=replays, progress=not as_json)
     report = found.to_json()
     if as_json:
         print(json.dumps(report))

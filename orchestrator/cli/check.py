@@ -7,39 +7,21 @@ from typing import Optional
 
 import typer
 
-from orchestrator.cli.options import (
-    CHECK_SANDBOX_HELP,
-    CpuOption,
-    GameOption,
-    JsonOption,
-    MemoryOption,
-)
-from orchestrator.games import DEFAULT_GAME
-from orchestrator.games.help import check_turns, per_game
+from orchestrator.cli.options import JsonOption, grouped, one_option
+from orchestrator.options import CheckSettings, Confinement, MatchSettings, helps
 from orchestrator.text import console, plural, shown, shown_text
 
 out = console()
 
 
+@grouped
 def check(
     bot: Path = typer.Argument(..., help="The bot file to check, or a bundled sample's name.", show_default=False),
-    game: GameOption = DEFAULT_GAME,
-    turns: Optional[int] = typer.Option(None, help=f"Turns to play \\[default: "
-                                        f"{per_game(check_turns)}]."),
-    seed: int = typer.Option(1, help="Match seed."),
-    max_overheats: float = typer.Option(0.1, help="Largest share of decisions that may "
-                                        "overheat (raise, or answer an invalid move), and "
-                                        "apart from it, of calls that may time out and of "
-                                        "answers that may be invalid or late."),
-    sandbox: str = typer.Option("standard", help=CHECK_SANDBOX_HELP),
-    cpu_limit: CpuOption = None,
-    memory_mb: MemoryOption = None,
-    once: bool = typer.Option(False, "--once", help="Play one game, not two: no check that "
-                              "the bot plays the same game twice on one seed."),
-    strict: bool = typer.Option(False, "--strict", help="Any warning fails the check too "
-                                "(exit status 1): rule 1's module state changed by move() "
-                                "(robots sharing memory), an attempt the sandbox refused, "
-                                "a slow pace of own time."),
+    game: str = one_option(MatchSettings, "game"),
+    checking: CheckSettings = CheckSettings(),
+    sandbox: str = one_option(Confinement, "sandbox", helps.check_sandbox()),
+    cpu_limit: Optional[float] = one_option(Confinement, "cpu_limit"),
+    memory_mb: Optional[int] = one_option(Confinement, "memory_mb"),
     as_json: JsonOption = False,
 ) -> None:
     """The CI gate for a submission: load it in the sandbox and play it against samples.
@@ -68,9 +50,9 @@ def check(
     from orchestrator import api  # noqa: PLC0415
     from orchestrator.cli.run import warn_sandbox  # noqa: PLC0415
 
-    found = api.check(bot, game=game, turns=turns, seed=seed, max_overheats=max_overheats,
-                      sandbox=sandbox, cpu_limit=cpu_limit, memory_mb=memory_mb,
-                      progress=not as_json, once=once, strict=strict)
+    held = Confinement(sandbox=sandbox, cpu_limit=cpu_limit, memory_mb=memory_mb)
+    found = api.check(bot, game=game, checking=checking, confinement=held,
+                      progress=not as_json)
     warn_sandbox(found)
     if as_json:
         print(json.dumps(found))

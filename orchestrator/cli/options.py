@@ -1,17 +1,18 @@
-"""Command-line options every match-playing command shares, and what they mean."""
+"""The option groups (orchestrator/options/) as typer options: a command takes the groups
+it needs as parameters and `grouped` offers their options; and the options a few commands
+share outside any group (`--json`)."""
 from __future__ import annotations
 
+import inspect
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Callable, Optional
+from typing import Annotated, Any, Callable
 
 import typer
 
 from engine import InputError
 from orchestrator.assets import CHECKOUT
-from orchestrator.games import GAMES, games_help
-from orchestrator.games.help import cpu_limit, names, per_game, soft_limit
-from sandbox import modes
+from orchestrator.options import build, is_group, members, option_of
 
 
 def missing_server_extra(command: str, exc: ImportError) -> InputError:
@@ -28,71 +29,67 @@ def missing_server_extra(command: str, exc: ImportError) -> InputError:
     return InputError(f"{command} needs the server extra ({exc.name} is missing): {how}")
 
 
-# The help that names the registry's games and modes (the installed plugins' too) is made
-# when a command's module first asks for it (`__getattr__`), not when the API imports this
-# module: the registries load their plugins at their first ask (sandbox/plugins.py).
-def _rules_help() -> str:
-    return ("Rules preset, the first being the default: "
-            + "; ".join(f"{game.name}: {', '.join(game.presets)}" for game in GAMES.values())
-            + "".join(f". {game.name}'s {game.options.presets_help}"
-                      for game in GAMES.values() if game.options.presets_help) + ".")
+def grouped(command: Callable[..., None]) -> Callable[..., None]:
+    """A typer command whose parameters typed as an option group (orchestrator/options/)
+    are offered as that group's options, each with the flag and help its field declares
+    (a nested group's too), in the group's place; the command is called with the group
+    built from them. So a command that takes a group offers all of its options, as every
+    sibling that takes it does, and `commands_groups` can say which groups it takes."""
+    signature = inspect.signature(command, eval_str=True)
+    groups = {p.name: p.annotation for p in signature.parameters.values()
+              if is_group(p.annotation)}
+    parameters: list[inspect.Parameter] = []
+    for parameter in signature.parameters.values():
+        if parameter.name in groups:
+            parameters += _offered(parameter.annotation)
+        else:
+            parameters.append(parameter)
+
+    def adapter(**given: Any) -> None:
+        for name, group in groups.items():
+            given[name] = build(group, given)
+        command(**given)
+
+    adapter.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+    adapter.__name__, adapter.__qualname__ = command.__name__, command.__qualname__
+    adapter.__doc__, adapter.__module__ = command.__doc__, command.__module__
+    adapter.groups = tuple(groups.values())  # type: ignore[attr-defined]
+    adapter.__wrapped__ = command  # type: ignore[attr-defined]  # the command as written
+    adapter.__annotations__ = {}        # typer reads its types from the signature above
+    return adapter
 
 
-def _cpu_help() -> str:
-    return (f"CPU seconds per bot call (a move(), an act(), a program's turn) \\[default: "
-            f"{per_game(cpu_limit)}]. A game with a soft limit plays a call past it as a "
-            f"timeout, the game's default (a robot guards, random cards fill in) \\[default: "
-            f"{per_game(soft_limit)}].")
+def _offered(group: type) -> list[inspect.Parameter]:
+    """A group's options as a command's parameters, in the order its fields are declared."""
+    found = []
+    for item, kind in members(group):
+        if is_group(kind):
+            found += _offered(kind)
+            continue
+        flag = option_of(item)
+        if flag is None:
+            continue
+        found.append(inspect.Parameter(
+            item.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=item.default,
+            annotation=Annotated[kind, typer.Option(*flag.names, help=flag.text(),
+                                                    show_default=flag.show_default)]))
+    return found
 
 
-def _ladder_sandbox_help() -> str:
-    ladder = [m for m in modes.offered() if m.ladder_refusal is None]
-    return (f"How the ladder's matches and upload checks are sandboxed: "
-            f"{modes.names_text(ladder)} (see `arena run --help`).")
+def one_option(group: type, name: str, help: str | None = None) -> Any:
+    """One field of a group as a command's option (its default, flag and help), for a
+    command that takes that field alone (`arena check --cpu-limit`), with its own help
+    where it means something more there."""
+    [item] = [f for f, _ in members(group) if f.name == name]
+    flag = option_of(item)
+    assert flag is not None, f"{group.__name__}.{name} is offered by no command"
+    return typer.Option(item.default, *flag.names, help=help or flag.text(),
+                        show_default=flag.show_default)
 
 
-def _robots_help() -> str:
-    return "Robots per AI" + "".join(
-        f" ({game.name}: {game.options.robots_help})" for game in GAMES.values()
-        if game.options.robots_help) + ". Default: the preset's."
+def commands_groups(command: Callable[..., Any]) -> tuple[type, ...]:
+    """The option groups a command takes (`grouped`)."""
+    return getattr(command, "groups", ())
 
 
-_FROM_THE_REGISTRIES: dict[str, Callable[[], Any]] = {
-    "GAME_HELP": lambda: f"Which game: {games_help()}.",
-    "RULES_HELP": _rules_help,
-    "CPU_HELP": _cpu_help,
-    "SANDBOX_HELP": modes.help_text,
-    "CHECK_SANDBOX_HELP": lambda: (f"{modes.names_text([m for m in modes.offered() if m.checks])} "
-                                   "(see `arena run --help`)."),
-    "LADDER_SANDBOX_HELP": _ladder_sandbox_help,
-    # The options that every match-playing command takes, declared once.
-    "GameOption": lambda: Annotated[str, typer.Option(help=__getattr__("GAME_HELP"))],
-    "RulesOption": lambda: Annotated[Optional[str], typer.Option(help=_rules_help(),
-                                                                 show_default=False)],
-    "RobotsOption": lambda: Annotated[Optional[int], typer.Option(help=_robots_help())],
-    "RandomSpawnOption": lambda: Annotated[bool, typer.Option("--random-spawn", help=(
-        f"{names(lambda game: game.options.random_spawn)}: draw each player's spawn squares "
-        f"without the mirror."))],
-    "SandboxOption": lambda: Annotated[str, typer.Option(help=__getattr__("SANDBOX_HELP"))],
-    "CpuOption": lambda: Annotated[Optional[float], typer.Option(help=_cpu_help(),
-                                                                 show_default=False)],
-}
-
-
-def __getattr__(name: str) -> Any:
-    """A help text or an option made from the registries, made on first use and kept."""
-    make = _FROM_THE_REGISTRIES.get(name)
-    if make is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = globals()[name] = make()
-    return value
-
-
-# The options that every match-playing command takes (and those above), declared once.
-MapOption = Annotated[Optional[str], typer.Option("--map", help="A map file or a bundled map "
-                                                  "name (see `arena maps`).")]
-MaxTurnsOption = Annotated[Optional[int], typer.Option(help="Turn limit (default: the "
-                                                            "preset's).")]
-MemoryOption = Annotated[Optional[int], typer.Option(help="Memory cap per AI, in MiB "
-                                                     "\\[default: 512].")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print exactly one JSON object.")]

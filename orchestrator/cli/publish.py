@@ -10,9 +10,9 @@ from typing import List, Optional
 import typer
 
 from orchestrator import api
-from orchestrator.cli.options import JsonOption, SandboxOption
+from orchestrator.cli.options import JsonOption, one_option
+from orchestrator.options import Confinement
 from orchestrator.text import console, shown_text
-from sandbox.modes import DEFAULT_MODE
 
 err = console(stderr=True)
 
@@ -31,7 +31,7 @@ def publish(
         None, "--sources", help="A folder the run's bots are in, read for their source and "
         "to play a match again (repeatable; the results file's folder always is one; no "
         "file outside these is read)."),
-    sandbox: SandboxOption = DEFAULT_MODE,
+    sandbox: str = one_option(Confinement, "sandbox"),
     as_json: JsonOption = False,
 ) -> None:
     """Publish a run as a static results site: standings, matchup matrix, a page per AI

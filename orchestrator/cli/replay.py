@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Optional
 
 import typer
 
 from engine.numerals import ascii_integer
-from orchestrator.cli import options
+from orchestrator.cli.options import grouped
+from orchestrator.options import Confinement
 from orchestrator.replay import file as replay
 from orchestrator.replay.position import check_turn
 from orchestrator.service.stored_replay import replay_path, stored_ref
 from orchestrator.text import shown_text
-from orchestrator.views.replay import drawn, err, out, watch, write_html
+from orchestrator.views.replay import Look, drawn, err, out, watch, write_html
 from sandbox import modes
-from sandbox.modes import DEFAULT_MODE
 
 
 def _save_position(file: Path, data: dict, turn: int | None, target: Path) -> None:
@@ -32,6 +32,7 @@ def _save_position(file: Path, data: dict, turn: int | None, target: Path) -> No
                          f"{', '.join(seats)})"), soft_wrap=True)
 
 
+@grouped
 def replay_command(
     file: Path = typer.Argument(..., help="A replay file (.json.gz) from --replay, or a "
                                 "stored match, DB:MATCH_ID (`arena results DB --games` lists "
@@ -48,14 +49,7 @@ def replay_command(
     save_position: Optional[Path] = typer.Option(
         None, "--save-position", help="Write the game's whole state at --turn (default: the "
         "last) to this position file, to play on from with `arena run --from FILE BOT...`."),
-    sandbox: options.SandboxOption = DEFAULT_MODE,   # its help, made when typer asks
-    cpu_limit: Annotated[Optional[float], typer.Option(
-        help="A stored match played again from its record: the CPU limit it may have (as "
-             "`arena run --cpu-limit`; default: the game's). A record with looser limits "
-             "than these is refused, never taken.", show_default=False)] = None,
-    memory_mb: Annotated[Optional[int], typer.Option(
-        help="A stored match played again: its memory cap per AI, in MiB (as `arena run "
-             "--memory-mb`; default: the game's).", show_default=False)] = None,
+    confinement: Confinement = Confinement(),
 ) -> None:
     """Watch a saved match: in the terminal (keys: space, arrows, q), or as a web page.
 
@@ -81,14 +75,17 @@ def replay_command(
           --save-position pos.json
 
     A stored match without a kept replay is played again in the sandbox mode given here
-    (default standard; never the one its results file names), and says which.
+    (default standard; never the one its results file names), and says which, within
+    the game's limits changed by --cpu-limit and --memory-mb: a record with looser limits
+    than these is refused, never taken.
     """
     ref = stored_ref(str(file))
     if ref is not None:
         file = replay_path(*ref, told=lambda note: err.print(shown_text(note)),
-                           sandbox=sandbox, cpu_limit=cpu_limit, memory_mb=memory_mb)
+                           sandbox=confinement.sandbox, cpu_limit=confinement.cpu_limit,
+                           memory_mb=confinement.memory_mb)
     else:
-        modes.chosen(sandbox)          # a replay file plays nothing: any mode shows it
+        modes.chosen(confinement.sandbox)   # a replay file plays nothing: any mode shows it
     data = replay.load(file)
     if save_position is not None:
         _save_position(file, data, turn, save_position)
@@ -104,8 +101,8 @@ def replay_command(
     check_turn(at, len(frames) - 1)
     # Without colour (a pipe, NO_COLOR), each piece is its AI's letter: colour is not the
     # only cue that tells the players apart.
-    out.print(drawn(file, data, frames, at, False, keys=False, robot=_piece(robot),
-                    letters=out.no_color or out.color_system is None))
+    out.print(drawn(file, data, frames, at, False, Look(
+        keys=False, robot=_piece(robot), letters=out.no_color or out.color_system is None)))
 
 
 def _piece(robot: str | None) -> int | str | None:

@@ -11,9 +11,8 @@ import typer
 from rich.table import Table
 
 from orchestrator.cli.batch import print_summary
-from orchestrator.cli.options import (
-    JsonOption,
-)
+from orchestrator.cli.options import JsonOption, grouped
+from orchestrator.options import ResultsQuery
 from orchestrator.service import matchups
 from orchestrator.service import results as stored
 from orchestrator.text import console, shown_text
@@ -28,9 +27,10 @@ err = console(stderr=True)
 out = console()
 
 
+@grouped
 def results(
     db: Path = typer.Argument(..., help="A results file written by batch or tournament."),
-    run: Optional[str] = typer.Option(None, help="Show one run (its id, or a prefix)."),
+    query: ResultsQuery = ResultsQuery(),
     export: Optional[str] = typer.Option(None, help="csv: every participant of every match "
                                          "(or of --run), one row each, with its penalties; "
                                          "with --matrix, its cells; with --games, the games."),
@@ -39,22 +39,12 @@ def results(
     matrix: bool = typer.Option(False, "--matrix", help="Who beats whom: games, wins, draws, "
                                 "losses and the win rate with its 95% interval, for every "
                                 "pair of entrants (of --run, else of the whole file)."),
-    by: Optional[str] = typer.Option(None, "--by", help="--matrix split by map or by seat "
-                                     "(the row's bot's seat).", show_default=False),
-    bot: Optional[str] = typer.Option(None, "--bot", help="--matrix: only this bot's rows; "
-                                      "--games: this bot's games (its name).",
-                                      show_default=False),
     html: Optional[Path] = typer.Option(None, "--html", help="--matrix as a self-contained "
                                         "page: a heat map, the interval on hover, a cell's "
                                         "games on click.", show_default=False),
     games: bool = typer.Option(False, "--games", help="List every game (its players by "
                                "rank, result and score), or those of --bot, each with the "
                                "command that opens its replay."),
-    lost: bool = typer.Option(False, "--lost", help="--games: only those it lost."),
-    vs: Optional[str] = typer.Option(None, "--vs", help="--games: only those against this "
-                                     "bot.", show_default=False),
-    map: Optional[str] = typer.Option(None, "--map", help="--matrix or --games: only the "
-                                      "games on this map (its name).", show_default=False),
     as_json: JsonOption = False,
 ) -> None:
     """Show past runs in a results file, one run's table, who beats whom, or the games a
@@ -75,6 +65,8 @@ def results(
       arena results runs/arena.sqlite --games --bot Hunter \\
           --lost --vs Turtle
     """
+    run, bot, vs, map = query.run, query.bot, query.vs, query.map
+    lost, by = query.lost, query.by
     stored.check_results_options(matrix=matrix, games=games, by=by, bot=bot, html=html,
                                  lost=lost, vs=vs, map=map)
     store = stored.open_results(db)

@@ -12,19 +12,9 @@ from rich.text import Text
 
 from engine import InputError
 from orchestrator import api
-from orchestrator.cli.options import (
-    CpuOption,
-    GameOption,
-    JsonOption,
-    MapOption,
-    MaxTurnsOption,
-    MemoryOption,
-    RandomSpawnOption,
-    RobotsOption,
-    RulesOption,
-    SandboxOption,
-)
-from orchestrator.games import DEFAULT_GAME, get_game
+from orchestrator.cli.options import JsonOption, grouped
+from orchestrator.games import get_game
+from orchestrator.options import MatchSettings
 from orchestrator.results import notes
 from orchestrator.results import score as score_words
 from orchestrator.results.match_result import MatchData
@@ -39,20 +29,13 @@ err = console(stderr=True)
 out = console()
 
 
+@grouped
 def run(
     bots: List[Path] = typer.Argument(None, help="Bot files, or bundled samples' names (see `arena bots`). None: the game's sample bots.",
                                       show_default=False),
-    game: GameOption = DEFAULT_GAME,
-    map: MapOption = None,
     seed: Optional[int] = typer.Option(None, help="Match seed. Omitted: one is drawn and "
                                        "printed, so the match can be replayed."),
-    rules: RulesOption = None,
-    robots: RobotsOption = None,
-    max_turns: MaxTurnsOption = None,
-    random_spawn: RandomSpawnOption = False,
-    sandbox: SandboxOption = "standard",
-    cpu_limit: CpuOption = None,
-    memory_mb: MemoryOption = None,
+    match: MatchSettings = MatchSettings(),
     replay_file: Optional[Path] = typer.Option(None, "--replay", help="Save the match's "
                                                "replay here (gzip JSON; see docs/replay.md)."),
     open_viewer: bool = typer.Option(False, "--open", help="Also write the replay as a web "
@@ -83,10 +66,8 @@ def run(
       arena run --from pos.json my_bot.py hunter \\
           --turns 3 --sandbox off
     """
-    warn_shared_names(bots, game)
-    played = api.play(bots, game=game, map=map, seed=seed, rules=rules, robots=robots,
-                      max_turns=max_turns, random_spawn=random_spawn, sandbox=sandbox,
-                      cpu_limit=cpu_limit, memory_mb=memory_mb, progress=not as_json,
+    warn_shared_names(bots, match.game)
+    played = api.play(bots, match=match, seed=seed, progress=not as_json,
                       record=bool(replay_file or open_viewer or turns), start=start,
                       turns=turns)
     if replay_file or open_viewer:
@@ -112,8 +93,9 @@ def run(
         # Titled by the game's turn (61 from a position at 60), not the replay's frame.
         number = frames[len(frames) - 1][0] if report else start_turn(start)
         out.print(replay_view.drawn(Path("the match"), played.replay.data, frames,
-                                    len(frames) - 1, False, keys=False, number=number,
-                                    letters=out.no_color or out.color_system is None))
+                                    len(frames) - 1, False, replay_view.Look(
+                                        keys=False, number=number,
+                                        letters=out.no_color or out.color_system is None)))
     print_result(result)
 
 

@@ -1,6 +1,7 @@
 """`arena serve`: the ladder server (needs the server extra: options.missing_server_extra)."""
 from __future__ import annotations
 
+import dataclasses
 import logging
 import sys
 from pathlib import Path
@@ -10,9 +11,10 @@ import typer
 
 from engine import InputError
 from engine.numerals import ascii_decimal
-from orchestrator.cli.options import LADDER_SANDBOX_HELP, missing_server_extra
+from orchestrator.cli.options import grouped, missing_server_extra
 from orchestrator.games import GAMES
 from orchestrator.games.help import per_game
+from orchestrator.options import LadderSettings
 from orchestrator.runner.execute import BACKENDS, default_workers
 from orchestrator.service.values import check_choice
 from orchestrator.text import console
@@ -45,6 +47,7 @@ def _log_to_stderr() -> None:
         logger.propagate = False
 
 
+@grouped
 def serve(
     host: Annotated[str, typer.Option(help="Address to bind. The default answers only this "
                                            "machine; 0.0.0.0 opens it to the network.")]
@@ -57,39 +60,14 @@ def serve(
         = ",".join(GAMES),
     workers: Annotated[Optional[int], typer.Option(
         help="Matches played at once \\[default: all cores].", show_default=False)] = None,
-    check_workers: Annotated[int, typer.Option(
-        help="Uploads checked at once; more uploads wait their turn.")] = 1,
-    check_queue: Annotated[Optional[int], typer.Option(
-        help="Uploads that may wait for a check; past that, an upload is refused (503) "
-             "\\[default: 16].", show_default=False)] = None,
-    challenge_queue: Annotated[int, typer.Option(
-        help="Challenges that may wait to start; past that, a challenge is refused (503). "
-             "While challenges wait, rated matches still get every other match slot.")] = 64,
-    challenge_rate: Annotated[int, typer.Option(
-        help="Challenges an owner (the address its bots were uploaded from: all their "
-             "tokens together), and a client address, may make per hour (429 past that; "
-             "each also has at most 4 waiting or playing).")] = 30,
-    upload_rate: Annotated[int, typer.Option(
-        help="Uploads (new bots and versions) a client address, and an owner, may make "
-             "per hour (429 past that).")] = 30,
-    upload_pending: Annotated[int, typer.Option(
-        help="Uploads of a client address, and of an owner, that may wait for their check "
-             "at once (429 past that; each is a check in the sandbox).")] = 2,
+    lineup: Annotated[Optional[list[str]], typer.Option(
+        help=f"A game's match size, GAME=N (repeatable) \\[default: "
+             f"{per_game(lambda game: game.ladder_rules.size)}].", show_default=False)] = None,
     trusted_proxy: Annotated[Optional[list[str]], typer.Option(
         help="A reverse proxy (address or network, repeatable) whose X-Forwarded-For "
              "names the client the limits count; no other's header is read "
              "\\[default: none].", show_default=False)] = None,
-    backend: Annotated[str, typer.Option(help="local: worker processes here. dask: a Dask "
-                                              "cluster (--address), or a LocalCluster.")]
-        = "local",
-    address: Annotated[Optional[str], typer.Option(help="Dask scheduler, tcp://host:port.")]
-        = None,
-    seed: Annotated[int, typer.Option(help="The matchmaking's seed: who meets whom, on which "
-                                      "map. Each match's own seed is drawn from the OS.")] = 0,
-    lineup: Annotated[Optional[list[str]], typer.Option(
-        help=f"A game's match size, GAME=N (repeatable) \\[default: "
-             f"{per_game(lambda game: game.ladder_rules.size)}].", show_default=False)] = None,
-    sandbox: Annotated[str, typer.Option(help=LADDER_SANDBOX_HELP)] = "standard",
+    settings: LadderSettings = LadderSettings(),
 ) -> None:
     """Run the ladder server: contestants upload bots (from the /upload page, or
     POST /api/bots), the bots play each other all the time in the sandbox, and the pages
@@ -109,26 +87,23 @@ def serve(
         from orchestrator.web.ladder.service import Ladder
     except ImportError as exc:
         raise missing_server_extra("arena serve", exc) from None
-    check_choice(backend, BACKENDS, "--backend")
-    for_ladder(sandbox)
-    if check_queue is not None and check_queue < 1:
-        raise InputError(f"--check-queue {check_queue}: must be at least 1")
-    for flag, value in (("--challenge-queue", challenge_queue),
-                        ("--challenge-rate", challenge_rate), ("--upload-rate", upload_rate)):
+    check_choice(settings.backend, BACKENDS, "--backend")
+    for_ladder(settings.sandbox)
+    if settings.check_queue < 1:
+        raise InputError(f"--check-queue {settings.check_queue}: must be at least 1")
+    for flag, value in (("--challenge-queue", settings.challenge_queue),
+                        ("--challenge-rate", settings.challenge_rate),
+                        ("--upload-rate", settings.upload_rate)):
         if value < 0:
             raise InputError(f"{flag} {value}: must be 0 (no challenges) or more")
-    if upload_pending < 1:
-        raise InputError(f"--upload-pending {upload_pending}: must be at least 1")
+    if settings.upload_pending < 1:
+        raise InputError(f"--upload-pending {settings.upload_pending}: must be at least 1")
     chosen = [g.strip() for g in games.split(",") if g.strip()]
     for game in chosen:
         check_choice(game, tuple(GAMES), "game")
-    ladder = Ladder(db, chosen, workers=workers or default_workers(), backend=backend,
-                    address=address, seed=seed, lineups=_lineups(lineup or []),
-                    check_workers=check_workers, sandbox=sandbox,
-                    **({} if check_queue is None else {"check_queue": check_queue}),  # type: ignore[arg-type]  # an int, by name
-                    challenge_queue=challenge_queue, challenge_rate=challenge_rate,
-                    upload_rate=upload_rate, upload_pending=upload_pending,
-                    trusted_proxies=trusted_proxy or ())
+    ladder = Ladder(db, dataclasses.replace(
+        settings, games=chosen, workers=workers or default_workers(),
+        lineups=_lineups(lineup or []), trusted_proxies=trusted_proxy or ()))
     err.print(f"ladder for {', '.join(chosen)} on [bold]http://{host}:{port}/[/bold] "
               f"(database {db}, {workers or default_workers()} workers); Ctrl-C stops it",
               highlight=False)

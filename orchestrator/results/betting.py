@@ -32,6 +32,8 @@ from orchestrator.results import sprt
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from orchestrator.options import CompareBounds
 else:
     np = lazy_import("numpy")        # loaded on first use: `arena` starts without it
 
@@ -100,14 +102,15 @@ class Simulated:
     gsprt_length: np.ndarray
 
 
-def simulate(pdf, elo0: float, elo1: float, alpha: float, beta: float, model: str,
-             runs: int, rng: np.random.Generator, max_length: int = 100_000,
-             chunk: int = 50) -> Simulated:
-    """`runs` tests of `arena compare` on outcomes drawn from `pdf`, each evaluated after
+def simulate(pdf, test: CompareBounds, runs: int, rng: np.random.Generator,
+             max_length: int = 100_000, chunk: int = 50) -> Simulated:
+    """`runs` tests of `arena compare` (`test`: its Elo bounds, error rates and model) on
+    outcomes drawn from `pdf`, each evaluated after
     every observation: the GSPRT at its share of alpha and beta and this test beside
     it, the first to decide deciding; and on the very same outcomes the GSPRT alone, as
     it was before, so that the two are compared without sampling noise between them. A
     run still open at `max_length` counts as H0 at that length."""
+    elo0, elo1, alpha, beta, model = test.elo0, test.elo1, test.alpha, test.beta, test.model
     pdf = np.asarray(pdf, dtype=float)
     k = pdf.size
     ga, gb, ba, bb = split(alpha, beta)

@@ -22,6 +22,8 @@ from engine.lazy import lazy_import
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import ArrayLike
+
+    from orchestrator.options import CompareBounds
 else:
     np = lazy_import("numpy")        # loaded on first use: `arena` starts without it
 
@@ -210,12 +212,13 @@ def shifted(pdf, elo: float, model: str) -> np.ndarray:
     return mle_t_value(a, p, t_value(pdf, elo, model))
 
 
-def simulate(pdf, elo0: float, elo1: float, alpha: float, beta: float, model: str,
-             runs: int, rng: np.random.Generator, max_length: int = 100_000,
-             chunk: int = 50) -> tuple[np.ndarray, np.ndarray]:
-    """Play `runs` SPRTs on outcomes drawn from `pdf`, evaluating after every observation
-    as `arena compare` does. Returns (accepted H1, length) per run; a run still open at
-    `max_length` counts as H0 at that length."""
+def simulate(pdf, test: CompareBounds, runs: int, rng: np.random.Generator,
+             max_length: int = 100_000, chunk: int = 50) -> tuple[np.ndarray, np.ndarray]:
+    """Play `runs` SPRTs of `test` (its Elo bounds, error rates and model) on outcomes
+    drawn from `pdf`, evaluating after every observation as `arena compare` does.
+    Returns (accepted H1, length) per run; a run still open at `max_length` counts as H0
+    at that length."""
+    elo0, elo1, alpha, beta, model = test.elo0, test.elo1, test.alpha, test.beta, test.model
     pdf = np.asarray(pdf, dtype=float)
     k = pdf.size
     lower, upper = bounds(alpha, beta)

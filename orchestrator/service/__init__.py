@@ -7,8 +7,7 @@ Every check of a value a user gives lives here, once, so both fronts say the sam
 `error: ...` line. Nothing here imports a command module or prints (progress is shown
 through the callbacks the caller passes).
 
-  options   the option groups the fronts pass in: settings, confinement, execution, a
-            tournament's format, a comparison's bounds (frozen dataclasses, checked here)
+  (the option groups the fronts pass in are orchestrator/options/'s; they are checked here)
   setup     what a match or a run is built from: the game, rules, limits, map, bots
   play      one match (`arena run`)
   values    the checks of values every command shares (seed, rules, limits, choices)

@@ -15,6 +15,7 @@ from engine import InputError
 from orchestrator import arguments, given_path, host_files
 from orchestrator.faults import InternalError
 from orchestrator.games import Game
+from orchestrator.options import Execution, MatchSettings, TournamentFormat
 from orchestrator.results.match_result import Played
 from orchestrator.results.ratings import ELO_INITIAL, ELO_K, RatingsRow
 from orchestrator.results.ratings import table as ratings_table
@@ -33,7 +34,6 @@ from orchestrator.runner.bots import read_bot
 from orchestrator.runner.match import record_of
 from orchestrator.runner.schedule import Planned, Setup, plan_batch, plan_tournament
 from orchestrator.runner.series import Series
-from orchestrator.service.options import Execution, MatchSettings, TournamentFormat
 from orchestrator.service.setup import results_path, run_setup, sandbox_shown, workers_for
 from orchestrator.service.values import Interrupted, seed_or_draw
 
@@ -112,9 +112,11 @@ def first_seed_for(kind: str, path: Path, args: dict[str, Any], given: Optional[
 
 
 def batch(bots: Sequence[Path], settings: MatchSettings, run: Execution, *, seeds: int,
-          first_seed: int | None, watch: Watch = unwatched) -> tuple[BatchReport, str]:
+          first_seed: int | None, replays: bool = False, watch: Watch = unwatched
+          ) -> tuple[BatchReport, str]:
     """The same line-up over `seeds` seeds: the `arena batch --json` report, and its title.
-    `first_seed` None: drawn, or resumed (`first_seed_for`)."""
+    `first_seed` None: drawn, or resumed (`first_seed_for`). `replays`: keep every match's
+    replay."""
     arguments.check(seeds=seeds, first_seed=first_seed, workers=run.workers)
     if first_seed is not None:
         arguments.check_span(first_seed, seeds)
@@ -126,7 +128,8 @@ def batch(bots: Sequence[Path], settings: MatchSettings, run: Execution, *, seed
     first_seed = first_seed_for("batch", results_path(db, setup.game), args, first_seed, seeds)
     args["first_seed"] = first_seed
     planned = plan_batch(setup, lineup, list(range(first_seed, first_seed + seeds)))
-    store, run_id, skipped = play_all("batch", setup, planned, args, run, watch, key=by_seat)
+    store, run_id, skipped = play_all("batch", setup, planned, args, run, watch, key=by_seat,
+                                      replays=replays)
     summary = summarize(store.iter_run_results(run_id), by_seat)    # one match at a time
     count = store.run_count(run_id)
     shown, note = sandbox_shown(sandbox, setup.game, lineup)
@@ -139,8 +142,8 @@ def batch(bots: Sequence[Path], settings: MatchSettings, run: Execution, *, seed
 
 
 def tournament(bots: Sequence[Path], settings: MatchSettings, shape: TournamentFormat,
-               run: Execution, *, first_seed: int | None, watch: Watch = unwatched
-               ) -> tuple[TournamentReport, str]:
+               run: Execution, *, first_seed: int | None, replays: bool = False,
+               watch: Watch = unwatched) -> tuple[TournamentReport, str]:
     """A tournament rated by Elo and openskill: the `arena tournament --json` report, and
     its title. The `shape`'s format, games and size default to the game's own."""
     format, games, size = shape.format, shape.games, shape.size
@@ -163,7 +166,7 @@ def tournament(bots: Sequence[Path], settings: MatchSettings, shape: TournamentF
     args["first_seed"] = first_seed
     planned = plan_tournament(setup, lineup, format, games, first_seed, size)
     store, run_id, skipped = play_all("tournament", setup, planned, args, run, watch,
-                                      key=by_file)
+                                      key=by_file, replays=replays)
     report = tournament_report(store.run_results(run_id), setup.game, format, skipped,
                                store.path)
     shown, note = sandbox_shown(sandbox, setup.game, lineup)
@@ -196,11 +199,11 @@ def tournament_report(matches: list[StoredMatch], game: Game, fmt: str, skipped:
 
 
 def play_all(kind: str, setup: Setup, planned: list[Planned], args: dict[str, Any],
-             run: Execution, watch: Watch, *, key: Callable[[Mapping[str, Any]], Hashable]
-             ) -> tuple[Store, str, int]:
-    """Play what is not yet in the store (`run.replays`: keeping every match's replay);
+             run: Execution, watch: Watch, *, key: Callable[[Mapping[str, Any]], Hashable],
+             replays: bool = False) -> tuple[Store, str, int]:
+    """Play what is not yet in the store (`replays`: keeping every match's replay);
     return the store, the run's id, and how many matches were already done."""
-    backend, address, replays = run.backend, run.address, run.replays
+    backend, address = run.backend, run.address
     workers = workers_for(backend, run.workers)
     store = Store(results_path(run.db, setup.game))
     run_id = digest({"kind": kind, "matches": [p.match_id for p in planned]})

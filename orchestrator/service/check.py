@@ -7,9 +7,9 @@ from pathlib import Path
 
 from orchestrator import arguments
 from orchestrator.games import get_game
+from orchestrator.options import Confinement
 from orchestrator.runner.bots import read_bot
 from orchestrator.runner.check import CheckVerdict, check_bot, check_strict
-from orchestrator.service.options import Confinement
 from orchestrator.service.values import game_limits
 from sandbox import modes
 from sandbox.limits import Limits

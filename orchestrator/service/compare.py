@@ -40,6 +40,7 @@ from engine.lazy import lazy_import
 from orchestrator import arguments
 from orchestrator.faults import InternalError
 from orchestrator.games import GAMES, get_game
+from orchestrator.options import CompareBounds, Execution, MatchSettings
 from orchestrator.results import betting, sprt
 from orchestrator.results.store import Store, StoredMatch, StoredRun, WriteFailed, digest
 from orchestrator.runner import execute
@@ -48,7 +49,6 @@ from orchestrator.runner.match import record_of
 from orchestrator.runner.schedule import Planned, Setup, plan_compare
 from orchestrator.runner.series import Series
 from orchestrator.service.batch import failed, first_seed_for, stopped_by_fault, stopped_writing
-from orchestrator.service.options import CompareBounds, Execution, MatchSettings
 from orchestrator.service.setup import results_path, run_setup, sandbox_shown, workers_for
 from orchestrator.service.values import Interrupted, check_choice
 
@@ -258,6 +258,8 @@ def start(new: Path, old: Path, against: Optional[List[str]], bounds: CompareBou
     `against`: the opponents' names, each item a name or names joined by commas."""
     elo0, elo1, alpha, beta = bounds.elo0, bounds.elo1, bounds.alpha, bounds.beta
     model, max_games, workers = bounds.model, bounds.max_games, run.workers
+    if max_games is None:
+        max_games = default_max_games(settings.game)
     check_choice(model, sprt.MODELS, "--model")
     arguments.check(alpha=alpha, beta=beta, elo0=elo0, elo1=elo1, max_games=max_games,
                     seed=seed, workers=workers)

@@ -10,12 +10,12 @@ from typing import Any, Callable, Optional, TypedDict
 from engine import InputError
 from orchestrator import arguments
 from orchestrator.games import DEFAULT_GAME, Game, get_game
+from orchestrator.options import Confinement, MatchSettings
 from orchestrator.replay import position as positions
 from orchestrator.runner import execute
 from orchestrator.runner.bots import BotFile, read_bot
 from orchestrator.runner.match import MatchSpec, match_fallback
 from orchestrator.runner.schedule import Setup
-from orchestrator.service.options import Confinement, MatchSettings
 from orchestrator.service.values import check_choice, game_limits, rule_overrides, seed_or_draw
 from orchestrator.text import shown
 from sandbox import modes

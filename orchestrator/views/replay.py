@@ -28,6 +28,7 @@ import sys
 import termios
 import time
 import tty
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from types import ModuleType
@@ -244,16 +245,29 @@ def legend(data: dict) -> Text:
     return Text.assemble(*drawing(data).LEGEND)
 
 
+@dataclass(frozen=True)
+class Look:
+    """How a frame is drawn: the bots' debug marks of `robot` (a piece's row key, if one
+    is chosen) and (`keys`) the keys below it. With a terminal `size` (columns, rows),
+    the board is cropped to what is left once the rest is shown, around the action.
+    `number`: the header names the frame by the game's own turn number (a match from a
+    position starts past turn 0), not as frame `turn` of the replay's. `letters`: drawn
+    where colour does not show (a pipe), each piece is its AI's letter, as the score
+    table names it."""
+
+    size: tuple[int, int] | None = None
+    keys: bool = True
+    robot: Any = None
+    number: int | None = None
+    letters: bool = False
+
+
 def screen(data: dict, frames: Sequence[Any] | replay.Frames, turn: int, playing: bool,
-           size: tuple[int, int] | None = None, keys: bool = True, robot: Any = None,
-           number: int | None = None, letters: bool = False) -> Group:
-    """One frame: the header, the board, the scores, the bots' debug marks (the notes of
-    `robot`, a piece's row key, if one is chosen), the legend and (`keys`) the keys.
-    With a terminal `size` (columns, rows), the board is cropped to what is left once
-    the rest is shown, around the action. `number`: the header names the frame by the
-    game's own turn number (a match from a position starts past turn 0), not as frame
-    `turn` of the replay's. `letters`: drawn where colour does not show (a pipe), each
-    piece is its AI's letter, as the score table names it."""
+           look: Look = Look()) -> Group:
+    """One frame, drawn as `look` says: the header, the board, the scores, the bots'
+    debug marks, the legend and the keys."""
+    size, keys, robot, number = look.size, look.keys, look.robot, look.number
+    letters = look.letters
     state = frames[turn][1]
     found = turn_marks(data, turn)
     with lettered(letters):
@@ -356,13 +370,11 @@ def _read_keys(timeout: float) -> list[str]:
 
 
 def drawn(file: Path, data: dict, frames: replay.Frames, turn: int, playing: bool,
-          size: tuple[int, int] | None = None, keys: bool = True, robot: Any = None,
-          number: int | None = None, letters: bool = False) -> Group:
+          look: Look = Look()) -> Group:
     """`screen`, where a frame the game's drawing cannot draw (a forged replay: a robot
     off the board, an owner that is no player) is an InputError naming the file and turn."""
     try:
-        return screen(data, frames, turn, playing, size=size, keys=keys, robot=robot,
-                      number=number, letters=letters)
+        return screen(data, frames, turn, playing, look)
     except (LookupError, TypeError, ValueError, ArithmeticError) as exc:
         raise InputError(f"{shown(file)}: turn {turn}: the {shown(data['game'])} view cannot "
                          f"draw this replay ({type(exc).__name__}: {shown(exc)[:80]})") from None
@@ -376,8 +388,8 @@ def watch(file: Path, data: dict, speed: float, robot: Any = None) -> None:
     saved = termios.tcgetattr(sys.stdin)
 
     def frame() -> Group:
-        return drawn(file, data, frames, turn, playing, (out.size.width, out.size.height),
-                     robot=robot)
+        return drawn(file, data, frames, turn, playing,
+                     Look(size=(out.size.width, out.size.height), robot=robot))
 
     try:
         tty.setcbreak(sys.stdin.fileno())

@@ -14,6 +14,7 @@ import math
 import numpy as np
 import pytest
 
+from orchestrator.options import CompareBounds
 from orchestrator.results import betting, sprt
 from orchestrator.service.compare import IDENTICAL_PAIRS, elo_shown
 from orchestrator.service.compare import Test as SequentialTest
@@ -32,8 +33,8 @@ SIZES = [pytest.param(2000, 0.02, marks=pytest.mark.slow, id="2000"),
 def test_both_tests_keep_the_error_rates_and_cost_what_the_gsprt_costs(
         model, elo0, elo1, base, at, runs, rate_tolerance) -> None:
     pdf = sprt.shifted(base, elo0 if at == "elo0" else elo1, model)
-    found = betting.simulate(pdf, elo0, elo1, ALPHA, BETA, model, runs=runs,
-                             rng=np.random.default_rng(27))
+    test = CompareBounds(elo0=elo0, elo1=elo1, alpha=ALPHA, beta=BETA, model=model)
+    found = betting.simulate(pdf, test, runs=runs, rng=np.random.default_rng(27))
     assert found.length.max() < 100_000 and found.gsprt_length.max() < 100_000
     expected_h1 = ALPHA if at == "elo0" else 1 - BETA
     assert abs(found.h1.mean() - expected_h1) <= rate_tolerance, found.h1.mean()

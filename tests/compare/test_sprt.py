@@ -16,6 +16,7 @@ import math
 import numpy as np
 import pytest
 
+from orchestrator.options import CompareBounds
 from orchestrator.results import sprt
 
 ALPHA = BETA = 0.05
@@ -42,8 +43,8 @@ def test_error_rates_and_mean_length_match_the_theory(model, elo0, elo1, base, a
                                                       length_tolerance) -> None:
     true = elo0 if at == "elo0" else elo1
     pdf = sprt.shifted(base, true, model)
-    h1, length = sprt.simulate(pdf, elo0, elo1, ALPHA, BETA, model, runs=runs,
-                               rng=np.random.default_rng(27))
+    test = CompareBounds(elo0=elo0, elo1=elo1, alpha=ALPHA, beta=BETA, model=model)
+    h1, length = sprt.simulate(pdf, test, runs=runs, rng=np.random.default_rng(27))
     assert length.max() < 100_000                        # every test decided
     expected_h1 = ALPHA if at == "elo0" else 1 - BETA
     assert abs(h1.mean() - expected_h1) <= rate_tolerance, (h1.mean(), expected_h1)

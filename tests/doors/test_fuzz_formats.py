@@ -110,8 +110,8 @@ def shown_everywhere(data: dict[str, Any]) -> None:
     value, and the position at its end (an InputError where it cannot be played again)."""
     frames = replay_file.Frames(data)
     try:
-        replay_view.drawn(Path("f"), data, frames, len(frames) - 1, False, keys=False,
-                          robot=0)
+        replay_view.drawn(Path("f"), data, frames, len(frames) - 1, False,
+                          replay_view.Look(keys=False, robot=0))
     except InputError:
         pass
     replay_view.page(data)
@@ -338,12 +338,14 @@ def test_a_ladders_challenge_is_taken_or_refused_whatever_its_body_holds(tmp_pat
     pytest.importorskip("fastapi", reason="the ladder server needs the server extra")
     from fastapi.testclient import TestClient
 
+    from orchestrator.options import LadderSettings
     from orchestrator.web.ladder import service
     from orchestrator.web.ladder.app import create_app
 
     monkeypatch.setattr(service, "CHALLENGES_PENDING", 1 << 30)
-    ladder = service.Ladder(tmp_path / "ladder.sqlite", ["robotgame"],
-                            challenge_queue=1 << 30, challenge_rate=1 << 30)
+    ladder = service.Ladder(tmp_path / "ladder.sqlite", LadderSettings(games=["robotgame"],
+                                                                       challenge_queue=1 << 30,
+                                                                       challenge_rate=1 << 30))
     source = (ROOT / "bots" / "robotgame" / "example.py").read_bytes()
     made = [ladder.add_bot("robotgame", name, ladder.submission("robotgame", name, "bot.py",
                                                                 source),

@@ -10,6 +10,7 @@ import sqlite3
 import pytest
 from fastapi.testclient import TestClient
 
+from orchestrator.options import LadderSettings
 from orchestrator.results.ratings import Ratings
 from orchestrator.web.ladder.app import create_app
 from orchestrator.web.ladder.service import Ladder
@@ -83,8 +84,8 @@ def quiet(client, db, bots):
 def test_the_bot_pages_chart_is_the_stored_matches_ratings_before_and_after_a_restart(
         tmp_path) -> None:
     db = tmp_path / "ladder.sqlite"
-    ladder = Ladder(db, ["robotgame"], workers=1, check_workers=1, check_turns=4,
-                    check_limits=FAST)
+    ladder = Ladder(db, LadderSettings(games=["robotgame"], workers=1, check_workers=1,
+                                       check_turns=4, check_limits=FAST))
     with TestClient(create_app(ladder)) as client:
         made = {}
         for name in ("example", "rusher", "survivor"):
@@ -110,7 +111,7 @@ def test_the_bot_pages_chart_is_the_stored_matches_ratings_before_and_after_a_re
     # matches may have grown past the quiet moment's, never changed before it.)
     stored = recomputed(db)
     assert all(stored.get(bot, [])[:len(live[bot])] == live[bot] for bot in bots), stored
-    again = Ladder(db, ["robotgame"])
+    again = Ladder(db, LadderSettings(games=["robotgame"]))
     try:
         with TestClient(create_app(again, run=False)) as client:
             assert {bot: page_points(client, bot) for bot in bots} == \

@@ -26,6 +26,7 @@ import pytest
 pytest.importorskip("fastapi", reason="the ladder server needs the server extra")
 from fastapi.testclient import TestClient  # noqa: E402
 
+from orchestrator.options import LadderSettings  # noqa: E402
 from orchestrator.runner import execute  # noqa: E402
 from orchestrator.web.ladder import service  # noqa: E402
 from orchestrator.web.ladder.app import CHALLENGE_BODY, FORM_SLACK, create_app  # noqa: E402
@@ -48,7 +49,8 @@ class Ladders:
     bots added directly (their check skipped): `bots[name] = (id, token)`."""
 
     def __init__(self, tmp: Path, **options) -> None:
-        self.ladder = Ladder(tmp / "ladder.sqlite", ["robotgame", "race"], **options)
+        self.ladder = Ladder(tmp / "ladder.sqlite", LadderSettings(games=["robotgame", "race"],
+                                                                   **options))
         self.app = create_app(self.ladder, run=False)
         self.bots: dict[str, tuple[int, str]] = {}
 

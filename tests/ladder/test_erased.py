@@ -21,6 +21,7 @@ import subprocess
 import pytest
 from fastapi.testclient import TestClient
 
+from orchestrator.options import LadderSettings
 from orchestrator.replay import file as replay
 from orchestrator.replay.reader import ai_players
 from orchestrator.runner import execute
@@ -104,8 +105,8 @@ def erased_match(tmp_path_factory):
     """(client, ladder, match id): the ladder's first arena match, in which HangLate hung at
     its 5th turn and was erased; the client is of the app that played it."""
     db = tmp_path_factory.mktemp("erased") / "ladder.sqlite"
-    ladder = Ladder(db, ["arena"], workers=1, check_workers=1, check_turns=4,
-                    check_limits=FAST)
+    ladder = Ladder(db, LadderSettings(games=["arena"], workers=1, check_workers=1, check_turns=4,
+                                       check_limits=FAST))
     with TestClient(create_app(ladder), base_url=ORIGIN) as client:
         answer = upload(client, "arena", "HangLate", HANGS)
         assert answer.status_code == 201, answer.text      # its first 4 turns are honest

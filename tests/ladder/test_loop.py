@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from orchestrator import host_files
+from orchestrator.options import LadderSettings
 from orchestrator.results.ratings import elo
 from orchestrator.web.ladder.app import create_app
 from orchestrator.web.ladder.service import Ladder
@@ -24,8 +25,9 @@ LOGGER = "orchestrator.ladder"
 @pytest.fixture
 def two_bots(tmp_path):
     """(client, ladder): a Robot Game ladder with two sample bots, playing."""
-    ladder = Ladder(tmp_path / "ladder.sqlite", ["robotgame"], workers=1, check_workers=1,
-                    check_turns=4, check_limits=FAST)
+    ladder = Ladder(tmp_path / "ladder.sqlite", LadderSettings(games=["robotgame"], workers=1,
+                                                               check_workers=1, check_turns=4,
+                                                               check_limits=FAST))
     with TestClient(create_app(ladder)) as client:
         for name in ("example", "rusher"):
             answer = upload(client, "robotgame", name, SAMPLES / "robotgame" / f"{name}.py")
@@ -159,7 +161,7 @@ def test_health_says_when_the_loop_has_ended(two_bots, monkeypatch, caplog) -> N
 
 
 def test_health_says_when_the_ladder_is_stopped(tmp_path) -> None:
-    ladder = Ladder(tmp_path / "ladder.sqlite", ["robotgame"], workers=1)
+    ladder = Ladder(tmp_path / "ladder.sqlite", LadderSettings(games=["robotgame"], workers=1))
     app = create_app(ladder)
     with TestClient(app) as client:
         assert client.get("/api/health").json()["status"] == "ok"
@@ -168,7 +170,7 @@ def test_health_says_when_the_ladder_is_stopped(tmp_path) -> None:
         ladder.thread.join(timeout=30)
         answer = client.get("/api/health")
         assert answer.status_code == 503 and answer.json()["status"] == "stopped"
-    idle = Ladder(tmp_path / "ladder.sqlite", ["robotgame"])
+    idle = Ladder(tmp_path / "ladder.sqlite", LadderSettings(games=["robotgame"]))
     try:
         with TestClient(create_app(idle, run=False)) as client:
             answer = client.get("/api/health")          # an app that runs no loop

@@ -27,6 +27,7 @@ import pytest
 pytest.importorskip("fastapi", reason="the ladder server needs the server extra")
 from fastapi.testclient import TestClient  # noqa: E402
 
+from orchestrator.options import UPLOADS_PENDING, LadderSettings  # noqa: E402
 from orchestrator.web.ladder import service  # noqa: E402
 from tests.ladder.test_doors import RG, VERDICT, Ladders, RecordingPool, auth  # noqa: E402
 from tests.ladder.test_red_team import a_replay  # noqa: E402
@@ -114,7 +115,7 @@ def test_a_flood_of_free_tokens_leaves_the_victim_every_challenge_it_may_send(
     print(f"\nthe flood, {ROUNDS} rounds: {figures}")
     assert figures["victim sent"] == 30
     assert figures["victim accepted"] == 30, figures
-    assert figures["flooder accepted"] == service.CHALLENGE_RATE, figures
+    assert figures["flooder accepted"] == LadderSettings().challenge_rate, figures
     assert figures["flooder's in queue, peak"] <= service.CHALLENGES_PENDING, figures
     assert set(figures["flooder refused"]) == {429}, figures
     made.ladder.store.close()
@@ -179,8 +180,8 @@ def test_one_address_keeps_few_uploads_waiting_for_their_check(tmp_path) -> None
     print(f"\n16 uploads at once from one address: {dict(statuses)}, "
           f"{made.waiting} checks waiting; the victim's: {answers[16].status_code}")  # type: ignore[attr-defined]
     assert answers[16].status_code == 201, answers[16].text        # (before: 503 busy)
-    assert statuses == {201: service.UPLOADS_PENDING, 429: 16 - service.UPLOADS_PENDING}
-    assert made.waiting == service.UPLOADS_PENDING + 1              # type: ignore[attr-defined]
+    assert statuses == {201: UPLOADS_PENDING, 429: 16 - UPLOADS_PENDING}
+    assert made.waiting == UPLOADS_PENDING + 1              # type: ignore[attr-defined]
     refused = next(answer for answer in answers if answer.status_code == 429)
     assert refused.json()["error"] == "too many uploads"
     assert refused.json()["reason"] == ("this address's 2 uploads are still waiting for their "
@@ -213,11 +214,11 @@ def test_an_owners_uploads_waiting_for_their_check_count_from_any_address(tmp_pa
         while made.ladder.checks:
             made.ladder.checks.popleft()[1].set_result({"verdict": dict(VERDICT)})
         answers = await asyncio.gather(*tasks)
-        assert waiting == service.UPLOADS_PENDING
+        assert waiting == UPLOADS_PENDING
         return sorted(answer.status_code for answer in answers)
 
-    assert asyncio.run(versions()) == [201] * service.UPLOADS_PENDING + [429] * (
-        5 - service.UPLOADS_PENDING)
+    assert asyncio.run(versions()) == [201] * UPLOADS_PENDING + [429] * (
+        5 - UPLOADS_PENDING)
     made.ladder.store.close()
 
 
@@ -226,7 +227,7 @@ def test_an_upload_refused_before_its_check_keeps_no_place(tmp_path) -> None:
     queue) is answered: it holds none of its address's places."""
     made = Ladders(tmp_path, check_queue=0)
     sender = client(made, FLOODER)
-    for i in range(2 * service.UPLOADS_PENDING):
+    for i in range(2 * UPLOADS_PENDING):
         assert upload(sender, "robotgame", f"e {i}", source=b" \n").status_code == 422
         assert upload(sender, "robotgame", f"b {i}", source=b"x" * (service.MAX_FILE + 1)
                       ).status_code == 413
@@ -368,7 +369,7 @@ def test_a_stranger_s_challenges_never_suspend_a_bot_its_owner_s_do(tmp_path) ->
     # A restart replays the history the same: the stranger's challenges still not counted.
     db = made.ladder.db_path
     made.ladder.store.close()
-    again = service.Ladder(db, ["robotgame", "race"])
+    again = service.Ladder(db, LadderSettings(games=["robotgame", "race"]))
     assert again.bots[alice].streak == service.SUSPEND_AFTER
     assert again.bots[alice].status == "suspended"
     again.store.close()

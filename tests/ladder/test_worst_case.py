@@ -18,6 +18,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from orchestrator.games import get_game
+from orchestrator.options import LadderSettings
 from orchestrator.web.ladder import service
 from orchestrator.web.ladder.app import create_app
 from orchestrator.web.ladder.service import Ladder
@@ -64,8 +65,9 @@ def test_a_ladder_match_of_stallers_waits_at_most_the_worst_case(tmp_path,
     small = dataclasses.replace(GAME, limits=SMALL)
     monkeypatch.setattr(service, "get_game",
                         lambda name: small if name == "robotgame" else get_game(name))
-    ladder = Ladder(tmp_path / "ladder.sqlite", ["robotgame"], workers=1, check_workers=1,
-                    check_turns=4, check_limits=FAST)
+    ladder = Ladder(tmp_path / "ladder.sqlite", LadderSettings(games=["robotgame"], workers=1,
+                                                               check_workers=1, check_turns=4,
+                                                               check_limits=FAST))
     with TestClient(create_app(ladder)) as client:
         for name, source in STALLERS.items():
             bot = tmp_path / f"{name.lower()}.py"

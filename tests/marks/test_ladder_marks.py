@@ -11,6 +11,7 @@ import pytest
 pytest.importorskip("fastapi", reason="the ladder server needs the server extra")
 from fastapi.testclient import TestClient  # noqa: E402
 
+from orchestrator.options import LadderSettings  # noqa: E402
 from orchestrator.replay import debug  # noqa: E402
 from orchestrator.web.ladder.app import create_app  # noqa: E402
 from orchestrator.web.ladder.service import Ladder  # noqa: E402
@@ -21,8 +22,9 @@ pytestmark = pytest.mark.xdist_group("ladder-marks")
 
 
 def test_the_public_replay_has_no_marks_and_each_owner_gets_only_its_own(tmp_path) -> None:
-    ladder = Ladder(tmp_path / "ladder.sqlite", ["robotgame"], workers=1, check_workers=1,
-                    check_turns=4, check_limits=FAST)
+    ladder = Ladder(tmp_path / "ladder.sqlite", LadderSettings(games=["robotgame"], workers=1,
+                                                               check_workers=1, check_turns=4,
+                                                               check_limits=FAST))
     source = thinker("robotgame").read_bytes()
     with TestClient(create_app(ladder)) as client:
         bots = {}

@@ -107,10 +107,12 @@ def test_the_terminal_draws_the_marks_and_a_chosen_robots_note(name, tmp_path_fa
     frames = replay.Frames(data)
     shown = Console(file=io.StringIO(), width=200, color_system="truecolor",
                     force_terminal=True)
-    shown.print(replay_view.screen(data, frames, index, False, keys=False, robot=piece))
+    shown.print(replay_view.screen(data, frames, index, False,
+                                   replay_view.Look(keys=False, robot=piece)))
     text = shown.file.getvalue()
     plain_text = Console(file=io.StringIO(), width=200)
-    plain_text.print(replay_view.screen(data, frames, index, False, keys=False, robot=piece))
+    plain_text.print(replay_view.screen(data, frames, index, False,
+                                   replay_view.Look(keys=False, robot=piece)))
     words = plain_text.file.getvalue()
     assert f"robot {piece}'s note: {note}" in words, words
     assert "marks of" in words and "dots (" in words
@@ -118,7 +120,7 @@ def test_the_terminal_draws_the_marks_and_a_chosen_robots_note(name, tmp_path_fa
     assert "\x1b[" in text and replay_view.marked_squares({0: found})
     # Without marks at that frame (turn 0), no marks line.
     plain_text = Console(file=io.StringIO(), width=200)
-    plain_text.print(replay_view.screen(data, frames, 0, False, keys=False))
+    plain_text.print(replay_view.screen(data, frames, 0, False, replay_view.Look(keys=False)))
     assert "marks of" not in plain_text.file.getvalue()
 
 
@@ -230,7 +232,8 @@ def test_a_hostile_note_is_text_in_the_terminal(tmp_path) -> None:
     path.write_bytes(replay.encode(hostile_noted()))
     data = replay.load(path)
     shown = Console(file=io.StringIO(), width=200, force_terminal=True)
-    shown.print(replay_view.screen(data, replay.Frames(data), 1, False, keys=False, robot=0))
+    shown.print(replay_view.screen(data, replay.Frames(data), 1, False,
+                                   replay_view.Look(keys=False, robot=0)))
     text = shown.file.getvalue()
     assert "\x1b]52" not in text and "\x07" not in text and "\u202e" not in text
     assert "<img src=x onerror=alert(1)>" in text and "\\x1b" in text

@@ -20,10 +20,10 @@ import pytest
 from rich.console import Console
 
 from orchestrator.games import GAMES
+from orchestrator.options import MatchSettings
 from orchestrator.replay import file as replay
 from orchestrator.replay.reader import ai_players
 from orchestrator.runner import match as matches
-from orchestrator.service.options import MatchSettings
 from orchestrator.service.setup import match_spec
 from orchestrator.views import plain as plain_view
 from orchestrator.views import replay as replay_view

@@ -65,7 +65,7 @@ def test_the_terminal_shows_the_grid_marks_tables_and_events_as_text(plain_game)
     assert replay_view.drawing(data).__name__ == "orchestrator.views.plain"
     frames = list(replay.frames(data))
     console = Console(file=io.StringIO(), width=120, color_system=None)
-    console.print(replay_view.screen(data, frames, 1, False, (120, 40)))
+    console.print(replay_view.screen(data, frames, 1, False, replay_view.Look(size=(120, 40))))
     shown = console.file.getvalue()
     lines = shown.split("\n")
     board = lines.index("#####", 1)
@@ -84,7 +84,7 @@ def test_without_a_grid_the_terminal_shows_tables_and_events_only(plain_game) ->
     del data["map"]["grid"], data["map"]["columns"]
     frames = list(replay.frames(data))
     console = Console(file=io.StringIO(), width=100, color_system=None)
-    console.print(replay_view.screen(data, frames, 2, False, (100, 30)))
+    console.print(replay_view.screen(data, frames, 2, False, replay_view.Look(size=(100, 30))))
     shown = console.file.getvalue()
     assert "#####" not in shown and "pieces" in shown and "\x1b" not in shown
 

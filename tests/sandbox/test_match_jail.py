@@ -140,13 +140,14 @@ def test_batch_records_the_mode_and_names_it(tmp_path, no_stray_processes) -> No
 
 
 def test_check_and_the_ladder_never_use_it(tmp_path) -> None:
+    from orchestrator.options import LadderSettings
     from orchestrator.web.ladder.service import Ladder
     done = CliRunner().invoke(app, ["check", "hunter", "--sandbox", "match"])
     assert isinstance(done.exception, InputError)        # `arena` prints it as error:
     assert str(done.exception).startswith("--sandbox match is not available for check: a "
                                           "check judges one bot's CPU")
     with pytest.raises(InputError, match="never uses --sandbox match"):
-        Ladder(tmp_path / "ladder.sqlite", sandbox="match")
+        Ladder(tmp_path / "ladder.sqlite", LadderSettings(sandbox="match"))
 
 
 

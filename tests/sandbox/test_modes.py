@@ -20,8 +20,8 @@ import pytest
 
 from engine import InputError
 from orchestrator import api
-from orchestrator.cli.options import SANDBOX_HELP
 from orchestrator.games import DEFAULT_GAME, get_game
+from orchestrator.options import helps
 from orchestrator.runner.bots import read_bot
 from orchestrator.runner.execute import LocalPool
 from orchestrator.runner.schedule import Setup, plan_batch
@@ -58,6 +58,7 @@ def test_the_mode_kept_elsewhere_is_in_the_registry_and_its_help() -> None:
     mode = MODES["counting"]
     assert isinstance(mode, Mode) and mode.players.__name__ == "Counting"
     assert mode in modes.offered() and MODES[modes.IN_JAIL] not in modes.offered()
+    SANDBOX_HELP = helps.sandbox()         # the help --sandbox shows
     assert "counting: off, each call of its players counted" in SANDBOX_HELP
     # Every mode a user can name, and only those, in the help, in the registry's order.
     named = [m.name for m in modes.offered()]
@@ -178,11 +179,12 @@ def test_check_says_unknown_of_a_mode_that_is_not_one() -> None:
 
 @pytest.mark.parametrize("mode", [m.name for m in modes.offered() if m.ladder_refusal])
 def test_the_ladder_refuses_a_mode_whose_record_says_so_in_one_line(mode, tmp_path) -> None:
+    from orchestrator.options import LadderSettings
     from orchestrator.web.ladder.service import Ladder
 
     db = tmp_path / "ladder.sqlite"
     with pytest.raises(InputError) as refused:
-        Ladder(db, sandbox=mode)
+        Ladder(db, LadderSettings(sandbox=mode))
     said = str(refused.value)
     assert said == f"the ladder never uses --sandbox {mode}: {MODES[mode].ladder_refusal}"
     assert _error_line(arena("serve", "--db", str(db), "--port", "0", "--sandbox",

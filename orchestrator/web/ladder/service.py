@@ -30,6 +30,7 @@ from typing import Any, Sequence
 from engine import InputError
 from orchestrator import host_files
 from orchestrator.games import GAMES, get_game, hint_for_ladder
+from orchestrator.options import LadderSettings
 from orchestrator.replay import debug
 from orchestrator.replay import file as replay
 from orchestrator.replay.reader import read_json
@@ -42,7 +43,6 @@ from orchestrator.runner.schedule import Planned, Setup
 from orchestrator.text import ended, shown
 from orchestrator.web.ladder.matchmaking import LadderRules, Standing, pick
 from orchestrator.web.ladder.store import LadderStore, Queued
-from sandbox.limits import Limits
 from sandbox.modes import DEFAULT_MODE, for_ladder
 
 # A space only between two other characters, and never two in a row: HTML collapses a run
@@ -57,17 +57,14 @@ SUSPEND_AFTER = 3                 # erased or forfeited matches in a row (rated,
                                   # for by the bot's own owner)
 WORKER_NICE = 10                  # matches and checks yield the CPU to the web side
 HISTORY = 300                     # rating points kept per bot for its chart
-CHECK_QUEUE = 16                  # uploads waiting for a check worker; more are refused
-CHALLENGE_QUEUE = 64              # challenges waiting to start, in all; more are refused (503)
 # Limits bind people, not tokens: each is counted per owner (the client address a bot was
 # uploaded from: its tokens share them) and per client address (behind a proxy the
-# operator names, the address it forwards), and a request over either is refused.
-CHALLENGE_RATE = 30               # challenges an owner or an address makes per window (429)
+# operator names, the address it forwards), and a request over either is refused; how
+# many is the ladder's settings' (LadderSettings: challenge_rate, upload_rate,
+# upload_pending).
 CHALLENGE_WINDOW_S = 3600.0
 CHALLENGES_PENDING = 4            # an owner's or address's challenges waiting or playing (429)
-UPLOAD_RATE = 30                  # uploads (bots and versions) an address or owner makes (429)
 UPLOAD_WINDOW_S = 3600.0
-UPLOADS_PENDING = 2               # an owner's or address's uploads waiting for their check (429)
 RATED_PER_CHALLENGE = 1           # while both wait, a challenge starts after this many rated
 SWEEP_S = 60.0                    # how often the rate counts of the quiet are dropped
 BUSY_RETRY_S = 30                 # Retry-After when what frees a place is a match finishing
@@ -141,17 +138,10 @@ class Bot:
 class Ladder:
     """Every enabled game's ladder, on one database and one set of workers."""
 
-    def __init__(self, db: Path, games: list[str] | None = None, workers: int = 1,
-                 backend: str = "local", address: str | None = None, seed: int = 0,
-                 lineups: dict[str, int] | None = None, check_workers: int = 1,
-                 sandbox: str = "standard", check_turns: int | None = None,
-                 check_limits: Limits | None = None, check_queue: int = CHECK_QUEUE,
-                 challenge_queue: int = CHALLENGE_QUEUE,
-                 challenge_rate: int = CHALLENGE_RATE, upload_rate: int = UPLOAD_RATE,
-                 upload_pending: int = UPLOADS_PENDING,
-                 trusted_proxies: Sequence[str] = ()) -> None:
-        """`check_turns` and `check_limits` change the upload check's (default: as
-        `arena check`); the matches always run under each game's own limits. At most
+    def __init__(self, db: Path, settings: LadderSettings = LadderSettings()) -> None:
+        """The ladder on the database `db`, with its `settings` (orchestrator/options/).
+        `check_turns` and `check_limits` change the upload check's (default: as `arena
+        check`); the matches always run under each game's own limits. At most
         `check_queue` uploads wait for a check worker: a flood is refused (503), not
         kept. At most `challenge_queue` challenges wait in all, taken round robin over
         their senders; an owner, and a client address, makes at most `challenge_rate` an
@@ -162,26 +152,30 @@ class Ladder:
         client (client_key); no other's is read.
         `sandbox`: the mode of matches and checks (a mode check may not use leaves
         the checks in the default mode); its record may refuse the ladder."""
-        mode = for_ladder(sandbox)       # the ladder's bots are strangers to each other
-        self.games = list(games or GAMES)
+        mode = for_ladder(settings.sandbox)    # the ladder's bots are strangers to each other
+        self.settings = settings
+        self.games = list(settings.games or GAMES)
         for game in self.games:
             get_game(game)
         self.rules: dict[str, LadderRules] = {}
         for game in self.games:
             rules = get_game(game).ladder_rules
-            size = (lineups or {}).get(game, rules.size)
+            size = (settings.lineups or {}).get(game, rules.size)
             self.rules[game] = LadderRules(size, min(rules.minimum, size), rules.maps)
         self.db_path = Path(db)
         self.replays = self.db_path.with_name(self.db_path.stem + "-replays")
-        self.workers, self.backend, self.address = workers, backend, address
-        self.check_workers, self.sandbox, self.seed = check_workers, sandbox, seed
-        self.check_queue = check_queue
-        self.challenge_queue, self.challenge_rate = challenge_queue, challenge_rate
-        self.upload_rate, self.upload_pending = upload_rate, upload_pending
-        self.trusted = proxies(trusted_proxies)
+        self.workers, self.backend = settings.workers, settings.backend
+        self.address, self.seed = settings.address, settings.seed
+        self.check_workers, self.sandbox = settings.check_workers, settings.sandbox
+        self.check_queue = settings.check_queue
+        self.challenge_queue = settings.challenge_queue
+        self.challenge_rate = settings.challenge_rate
+        self.upload_rate, self.upload_pending = settings.upload_rate, settings.upload_pending
+        self.trusted = proxies(settings.trusted_proxies)
         self.clock = time.monotonic                    # the challenges' rate (tests set it)
-        self.check_options = {"turns": check_turns, "limits": dataclasses.asdict(check_limits)
-                              if check_limits else None,
+        limits = settings.check_limits
+        self.check_options = {"turns": settings.check_turns,
+                              "limits": dataclasses.asdict(limits) if limits else None,
                               "sandbox": mode.name if mode.checks else DEFAULT_MODE}
         self.lock = threading.RLock()
         self.wake = threading.Event()
