@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import base64
 import gzip
+import html
 import json
 import re
+import shlex
 import shutil
 import sqlite3
 import subprocess
@@ -319,3 +321,31 @@ def test_no_page_names_the_publishers_folder_when_replays_are_kept(run, tmp_path
         packed = re.search(r'ARENA_REPLAY_GZ = "([^"]+)"', script.read_text()).group(1)
         data = gzip.decompress(base64.b64decode(packed)).decode()
         assert '"bot":"/' not in data and re.search(r'"bot":"\w+\.py"', data), script.name
+
+
+def _commands(site: Path) -> list[list[str]]:
+    """Each match page's `arena run` command (that plays the match again), as its words."""
+    found = []
+    for page in sorted((site / "matches").glob("*.html")):
+        for command in re.findall(r'<pre class="command">(arena run [^<]*)</pre>',
+                                  page.read_text()):
+            found.append(shlex.split(html.unescape(command)))
+    return found
+
+
+def test_a_crafted_record_puts_no_option_in_the_command_a_reader_copies(run, tmp_path):
+    """A match page tells its reader how to play the match again: `arena run ... FILES`.
+    The files are named by the record, which is anyone's: a bot's file named
+    `--sandbox=off` made the page's command run every bot unsandboxed, in the reader's own
+    process, once copied. A file's name that begins with `-` is given as `./NAME`."""
+    db = _copy(run, tmp_path / "runs")
+    _forge(db, {"hunter.py": "/x/--sandbox=off", "turtle.py": "/x/-"})
+    site = tmp_path / "site"
+    api.publish(db, site, progress=False)
+    commands = _commands(site)
+    assert len(commands) == 3, commands
+    for words in commands:
+        bots = words[words.index("--seed") + 2:]
+        assert len(bots) == 2 and not any(w.startswith("-") for w in bots), words
+        assert not any(w.startswith("--sandbox") for w in words), words
+    assert {w for words in commands for w in words} >= {"./--sandbox=off", "./-"}
