@@ -84,8 +84,8 @@ _TAG = re.compile(r"(?<!\\)\[[a-z#/@][^\[]*?\]")
 def wording_problems(words: dict[str, object]) -> list[str]:
     """What is wrong with a plugin's words that help, messages and pages show (`words`:
     what each is called -> its value), one phrase each: each is plain text, with no
-    control character (but newline and tab) and nothing rich reads as markup (`[/]` in a title made every
-    `--help` a traceback); [] when all are."""
+    control character (but newline and tab) and nothing rich reads as markup (`[/]` in
+    a title made every `--help` a traceback); [] when all are."""
     problems = []
     for what, value in words.items():
         if value is None:
