@@ -16,6 +16,7 @@ into a folder someone else could plant names in: `index.html -> ../outside/victi
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import stat
 import tempfile
@@ -62,6 +63,43 @@ def write_file(path: str | Path, data: bytes) -> None:
         except FileNotFoundError:
             pass
         raise
+
+
+def write_kept(path: Path, data: bytes) -> None:
+    """Write `data` as the file `path` in a folder the command keeps beside another file
+    (a results file's `replays/`), as write_file does; the folder is made where missing
+    and entered by its descriptor (O_NOFOLLOW): a link there (`replays -> ../elsewhere`,
+    planted beside a results file someone else made) is refused, InputError, never
+    written through. Raises OSError for the rest."""
+    folder = path.parent
+    try:
+        os.mkdir(folder, FOLDER_MODE)
+    except FileExistsError:
+        pass
+    try:
+        into = os.open(folder, _FOLDER)
+    except OSError:
+        if not os.path.islink(folder) and os.path.isdir(folder):
+            raise
+        raise InputError(f"{shown(folder)}: not a folder (a link, or a file); nothing is "
+                         f"written through a link: remove it") from None
+    partial = f".{path.name[:80]}.{secrets.token_hex(6)}.partial"
+    try:
+        fd = os.open(partial, _NEW, FILE_MODE, dir_fd=into)
+        try:
+            with os.fdopen(fd, "wb", closefd=False) as out:
+                out.write(data)
+        finally:
+            os.close(fd)
+        os.rename(partial, path.name, src_dir_fd=into, dst_dir_fd=into)
+    except BaseException:
+        try:
+            os.unlink(partial, dir_fd=into)
+        except FileNotFoundError:
+            pass
+        raise
+    finally:
+        os.close(into)
 
 
 def fresh_folder(target: Path) -> Path:

@@ -349,3 +349,42 @@ def test_a_crafted_record_puts_no_option_in_the_command_a_reader_copies(run, tmp
         assert len(bots) == 2 and not any(w.startswith("-") for w in bots), words
         assert not any(w.startswith("--sandbox") for w in words), words
     assert {w for words in commands for w in words} >= {"./--sandbox=off", "./-"}
+
+
+def _planted_replays(folder: Path) -> Path:
+    """`replays -> ../outdir` beside a results file: the folder arena keeps its replays in,
+    planted as a link to a folder elsewhere (a shared folder, an unpacked archive)."""
+    outdir = folder.parent / "outdir"
+    outdir.mkdir()
+    (outdir / "mine.txt").write_text("the victim's own\n")
+    (folder / "replays").symlink_to("../outdir")
+    return outdir
+
+
+def test_a_replay_played_again_is_never_kept_through_a_planted_link(run, tmp_path):
+    """`arena replay DB:ID` plays a match without a kept replay again and keeps it in
+    `replays/` beside the results file: through a planted link, it wrote the replay into
+    the folder the link named."""
+    db = _copy(run, tmp_path / "runs")
+    outdir = _planted_replays(db.parent)
+    match_id = sqlite3.connect(db).execute("SELECT id FROM matches").fetchone()[0]
+    done = subprocess.run([*ARENA, "replay", f"{db}:{match_id}", "--turn", "1"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2, done.stdout[-2000:]
+    said = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    assert said == [f"error: {db.parent / 'replays'}: not a folder (a link, or a file); "
+                    "nothing is written through a link: remove it"], done.stderr
+    assert "Traceback" not in done.stderr
+    assert _tree(outdir) == {"mine.txt": b"the victim's own\n"}
+
+
+def test_a_batch_keeps_no_replay_through_a_planted_link(run, tmp_path):
+    db = _copy(run, tmp_path / "runs")
+    outdir = _planted_replays(db.parent)
+    done = subprocess.run([*ARENA, "batch", "hunter", "turtle", "--seeds", "1", "--map", "tiny",
+                           "--max-turns", "3", "--workers", "1", "--db", str(db), "--replays"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert "not a folder (a link, or a file); nothing is written through a link" in \
+        done.stderr, done.stderr
+    assert _tree(outdir) == {"mine.txt": b"the victim's own\n"}
