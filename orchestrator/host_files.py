@@ -102,6 +102,30 @@ def write_kept(path: Path, data: bytes) -> None:
         os.close(into)
 
 
+def real_folders(folder: Path) -> None:
+    """Make the relative `folder` (`runs/replays`, a folder arena names in the working
+    folder, not the user) where missing, each part entered by its descriptor from its
+    parent's (O_NOFOLLOW): a part that is a link (`runs -> /elsewhere`, in a cloned
+    repository) is refused, InputError, rather than written through."""
+    at = os.open(".", _FOLDER)
+    try:
+        for part in folder.parts:
+            try:
+                os.mkdir(part, FOLDER_MODE, dir_fd=at)
+            except FileExistsError:
+                pass
+            try:
+                inner = os.open(part, _FOLDER, dir_fd=at)
+            except OSError:
+                raise InputError(f"{shown(folder)}: {shown(part)} is not a folder (a link, or "
+                                 f"a file); nothing is written through a link: remove it, "
+                                 f"or give the file to write") from None
+            os.close(at)
+            at = inner
+    finally:
+        os.close(at)
+
+
 def fresh_folder(target: Path) -> Path:
     """A new empty folder beside `target` (on its file system, so it renames onto it),
     named after it with a random part; only this process knows it is there."""

@@ -388,3 +388,23 @@ def test_a_batch_keeps_no_replay_through_a_planted_link(run, tmp_path):
     assert "not a folder (a link, or a file); nothing is written through a link" in \
         done.stderr, done.stderr
     assert _tree(outdir) == {"mine.txt": b"the victim's own\n"}
+
+
+def test_run_open_keeps_no_replay_through_a_planted_runs_link(tmp_path):
+    """`arena run --open` keeps the replay and its page in `runs/replays/` of the working
+    folder, a name arena chose: in a folder (a cloned repository of submissions) holding
+    `runs -> ../outdir`, it wrote both into the folder the link named."""
+    work = tmp_path / "work"
+    work.mkdir()
+    outdir = tmp_path / "outdir"
+    outdir.mkdir()
+    (outdir / "mine.txt").write_text("the victim's own\n")
+    (work / "runs").symlink_to("../outdir")
+    done = subprocess.run([*ARENA, "run", "hunter", "turtle", "--map", "tiny", "--max-turns",
+                           "3", "--seed", "1", "--open"], cwd=work, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    said = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    assert said == ["error: runs/replays: runs is not a folder (a link, or a file); nothing "
+                    "is written through a link: remove it, or give the file to write"], said
+    assert _tree(outdir) == {"mine.txt": b"the victim's own\n"}
