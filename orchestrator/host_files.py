@@ -108,8 +108,10 @@ def real_folders(folder: Path) -> None:
     parent's (O_NOFOLLOW): a part that is a link (`runs -> /elsewhere`, in a cloned
     repository) is refused, InputError, rather than written through."""
     at = os.open(".", _FOLDER)
+    reached = Path()
     try:
         for part in folder.parts:
+            reached /= part
             try:
                 os.mkdir(part, FOLDER_MODE, dir_fd=at)
             except FileExistsError:
@@ -117,9 +119,9 @@ def real_folders(folder: Path) -> None:
             try:
                 inner = os.open(part, _FOLDER, dir_fd=at)
             except OSError:
-                raise InputError(f"{shown(folder)}: {shown(part)} is not a folder (a link, or "
-                                 f"a file); nothing is written through a link: remove it, "
-                                 f"or give the file to write") from None
+                raise InputError(f"{shown(reached)}: not a folder (a link, or a file); nothing "
+                                 f"is written through a link: remove it, or name the file "
+                                 f"to write") from None
             os.close(at)
             at = inner
     finally:

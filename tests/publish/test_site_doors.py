@@ -405,6 +405,26 @@ def test_run_open_keeps_no_replay_through_a_planted_runs_link(tmp_path):
                           text=True, timeout=300)
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-2000:]
     said = [line for line in done.stderr.splitlines() if line.startswith("error:")]
-    assert said == ["error: runs/replays: runs is not a folder (a link, or a file); nothing "
-                    "is written through a link: remove it, or give the file to write"], said
+    assert said == ["error: runs: not a folder (a link, or a file); nothing is written "
+                    "through a link: remove it, or name the file to write"], said
     assert _tree(outdir) == {"mine.txt": b"the victim's own\n"}
+
+
+def test_a_batch_keeps_no_default_results_file_through_a_planted_link(tmp_path):
+    """Without --db a batch writes `runs/GAME.sqlite` in the working folder: with `runs ->
+    ../outdir` planted, the results file was made in outdir; with `runs/arena.sqlite`
+    a link to a missing file, SQLite made that file."""
+    outdir = tmp_path / "outdir"
+    outdir.mkdir()
+    for planted, points_to, says in (
+            ("runs", outdir, "runs: not a folder (a link, or a file)"),
+            ("runs/arena.sqlite", outdir / "made.sqlite", "runs/arena.sqlite: a link;")):
+        work = tmp_path / planted.replace("/", "_")
+        (work / planted).parent.mkdir(parents=True)
+        (work / planted).symlink_to(points_to)
+        done = subprocess.run([*ARENA, "batch", "hunter", "turtle", "--seeds", "1", "--map",
+                               "tiny", "--max-turns", "3", "--workers", "1"], cwd=work,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-2000:]
+        assert done.stderr.startswith(f"error: {says}"), done.stderr
+        assert list(outdir.iterdir()) == [], planted
