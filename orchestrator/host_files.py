@@ -16,6 +16,7 @@ into a folder someone else could plant names in: `index.html -> ../outside/victi
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import stat
 import tempfile
@@ -62,6 +63,69 @@ def write_file(path: str | Path, data: bytes) -> None:
         except FileNotFoundError:
             pass
         raise
+
+
+def write_kept(path: Path, data: bytes) -> None:
+    """Write `data` as the file `path` in a folder the command keeps beside another file
+    (a results file's `replays/`), as write_file does; the folder is made where missing
+    and entered by its descriptor (O_NOFOLLOW): a link there (`replays -> ../elsewhere`,
+    planted beside a results file someone else made) is refused, InputError, never
+    written through. Raises OSError for the rest."""
+    folder = path.parent
+    try:
+        os.mkdir(folder, FOLDER_MODE)
+    except FileExistsError:
+        pass
+    try:
+        into = os.open(folder, _FOLDER)
+    except OSError:
+        if not os.path.islink(folder) and os.path.isdir(folder):
+            raise
+        raise InputError(f"{shown(folder)}: not a folder (a link, or a file); nothing is "
+                         f"written through a link: remove it") from None
+    partial = f".{path.name[:80]}.{secrets.token_hex(6)}.partial"
+    try:
+        fd = os.open(partial, _NEW, FILE_MODE, dir_fd=into)
+        try:
+            with os.fdopen(fd, "wb", closefd=False) as out:
+                out.write(data)
+        finally:
+            os.close(fd)
+        os.rename(partial, path.name, src_dir_fd=into, dst_dir_fd=into)
+    except BaseException:
+        try:
+            os.unlink(partial, dir_fd=into)
+        except FileNotFoundError:
+            pass
+        raise
+    finally:
+        os.close(into)
+
+
+def real_folders(folder: Path) -> None:
+    """Make the relative `folder` (`runs/replays`, a folder arena names in the working
+    folder, not the user) where missing, each part entered by its descriptor from its
+    parent's (O_NOFOLLOW): a part that is a link (`runs -> /elsewhere`, in a cloned
+    repository) is refused, InputError, rather than written through."""
+    at = os.open(".", _FOLDER)
+    reached = Path()
+    try:
+        for part in folder.parts:
+            reached /= part
+            try:
+                os.mkdir(part, FOLDER_MODE, dir_fd=at)
+            except FileExistsError:
+                pass
+            try:
+                inner = os.open(part, _FOLDER, dir_fd=at)
+            except OSError:
+                raise InputError(f"{shown(reached)}: not a folder (a link, or a file); nothing "
+                                 f"is written through a link: remove it, or name the file "
+                                 f"to write") from None
+            os.close(at)
+            at = inner
+    finally:
+        os.close(at)
 
 
 def fresh_folder(target: Path) -> Path:

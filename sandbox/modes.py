@@ -15,7 +15,6 @@ asked, not when this module is imported; no plugin may take a built-in mode's na
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from engine import InputError
@@ -26,6 +25,7 @@ from sandbox.isolation import TIERS
 from sandbox.jailplayers import JailPlayers
 from sandbox.limits import Limits
 from sandbox.players import Players, PlayersFactory
+from sandbox.shown import shown
 
 PLUGINS_VARIABLE = "ARENA_SANDBOX_MODES"
 PLUGIN_MODULE = "arena_mode_"       # a mode kept elsewhere is this module + its file's stem
@@ -100,9 +100,13 @@ JAIL_GAMES = "ARENA_JAIL_GAMES"
 
 def _add(modes: dict[str, Mode], mode: Mode, plugin: str) -> None:
     """A plugin's mode (`plugin` names it in an error), if its name is free and well-formed."""
-    if not re.fullmatch(r"[a-z][a-z0-9_-]*", mode.name):
+    if not isinstance(mode.name, str) or not plugins.NAME.fullmatch(mode.name):
         raise InputError(f"{plugin}: a mode's name is lower-case letters, digits, - and _, "
-                         f"not {mode.name!r}")
+                         f"not {shown(repr(mode.name))[:60]}")
+    problems = plugins.wording_problems({"help": mode.help, "check_refusal": mode.check_refusal,
+                                         "ladder_refusal": mode.ladder_refusal})
+    if problems:
+        raise InputError(f"{plugin}: {problems[0]}")
     if mode.name in modes:
         raise InputError(f"{plugin}: --sandbox {mode.name} is already a mode")
     modes[mode.name] = mode

@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import importlib.util
 import os
+import re
 import sys
 import threading
 from collections.abc import Callable, Iterator, MutableMapping
@@ -26,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine import InputError
+from sandbox.shown import shown
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
@@ -70,6 +72,33 @@ def entry(ref: str, variable: str, prefix: str, attribute: str, kind: type, lack
     if not isinstance(found, kind):
         raise InputError(f"{ref} (in ${variable}): defines no {lacks}")
     return found
+
+
+# A registered entry's name: what `--game` or `--sandbox` takes, a file's and a URL's part.
+NAME = re.compile(r"[a-z][a-z0-9_-]*")
+# What rich reads as a tag in the help it renders (`[bold]`, `[/]`, `[link=...]`: rich's own
+# RE_TAGS), unless a backslash escapes it.
+_TAG = re.compile(r"(?<!\\)\[[a-z#/@][^\[]*?\]")
+
+
+def wording_problems(words: dict[str, object]) -> list[str]:
+    """What is wrong with a plugin's words that help, messages and pages show (`words`:
+    what each is called -> its value), one phrase each: each is plain text, with no
+    control character (but newline and tab) and nothing rich reads as markup (`[/]` in
+    a title made every `--help` a traceback); [] when all are."""
+    problems = []
+    for what, value in words.items():
+        if value is None:
+            continue
+        if not isinstance(value, str):
+            problems.append(f"its {what} is a {type(value).__name__}, not text")
+        elif shown(value, lines=True) != value:
+            problems.append(f"its {what} holds a control character "
+                            f"({shown(value, lines=True)[:60]})")
+        elif (tag := _TAG.search(value)) is not None:
+            problems.append(f"its {what} holds {tag.group()[:40]!r}, which help would read "
+                            f"as markup (escape it: \\[)")
+    return problems
 
 
 def plugin_name(point: EntryPoint) -> str:

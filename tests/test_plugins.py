@@ -265,3 +265,63 @@ def test_a_file_in_the_variable_that_fails_as_it_loads_is_one_error_line(tmp_pat
     done = arena(tmp_path / "site", "run", "--help", code=2, ARENA_GAMES=str(broken))
     assert done.stderr == (f"error: {broken} (in $ARENA_GAMES): cannot be loaded: "
                            "ZeroDivisionError: division by zero\n"), done.stderr
+
+
+# A plugin's words as help shows them (rich markup): a `[/]` in a game's title or name, or
+# in a mode's help, made `arena --help` and every command's --help a traceback
+# (rich.errors.MarkupError), and a `[link=...]` would have hidden a link in the terminal.
+# Each plugin here is the toy game (or the counting mode) with one word changed.
+_GAME_WORDS = (f"import dataclasses\nimport sys\nsys.path.insert(0, {str(ROOT)!r})\n"
+               "from tests.toy import GAME as TOY\nGAME = dataclasses.replace(TOY, {change})\n")
+_MODE_WORDS = ("import dataclasses\nfrom sandbox.modes import OFF\n"
+               "MODE = dataclasses.replace(OFF, name='count2', {change})\n")
+HOSTILE_WORDS = {
+    "a game's title closing no tag": (
+        "ARENA_GAMES", _GAME_WORDS, "name='toy2', title='[/]'",
+        "its title holds '[/]', which help would read as markup"),
+    "a game's name with markup": (
+        "ARENA_GAMES", _GAME_WORDS, "name='to[/]y'",
+        "a game's name is lower-case letters, digits, - and _, not 'to[/]y'"),
+    "a game's help with a hidden link": (
+        "ARENA_GAMES", _GAME_WORDS, "name='toy2', options=dataclasses.replace(TOY.options, "
+        "robots_help='[link=https://evil.example]robots[/link]')",
+        "its robots_help holds '[link=https://evil.example]', which help would read as "
+        "markup"),
+    "a game's title with a terminal escape": (
+        "ARENA_GAMES", _GAME_WORDS, "name='toy2', title='toy\\x1b]0;pwned\\x07'",
+        "its title holds a control character (toy\\x1b]0;pwned\\x07)"),
+    "a mode's help closing no tag": (
+        "ARENA_SANDBOX_MODES", _MODE_WORDS, "help='[/] counts'",
+        "its help holds '[/]', which help would read as markup"),
+}
+
+
+@pytest.mark.parametrize("case", list(HOSTILE_WORDS))
+def test_a_plugins_words_that_help_would_read_as_markup_are_one_error_line(case,
+                                                                          tmp_path) -> None:
+    variable, source, change, says = HOSTILE_WORDS[case]
+    plugin = tmp_path / "words.py"
+    plugin.write_text(source.format(change=change))
+    for args in (("--help",), ("run", "--help"), ("batch", "--help")):
+        done = arena(tmp_path / "site", *args, code=2, **{variable: str(plugin)})
+        assert done.stderr.startswith(f"error: {plugin} (in ${variable}): {says}"), done.stderr
+        assert done.stderr.count("\n") == 1, done.stderr
+
+
+def test_a_plugins_escaped_brackets_are_its_words() -> None:
+    """A bracket that rich would not read as a tag, or one escaped, is plain text."""
+    from sandbox.plugins import wording_problems  # noqa: PLC0415
+    assert wording_problems({"title": "Robots [RG] \\[bold] [1]", "help": None}) == []
+    assert wording_problems({"title": "a [b]"}) == [
+        "its title holds '[b]', which help would read as markup (escape it: \\[)"]
+
+
+def test_every_built_in_game_and_mode_has_the_words_a_plugin_must() -> None:
+    """The rule a plugin is held to is the built-ins' own: each would pass as a plugin."""
+    from orchestrator.games import BUILT_IN, _well_formed  # noqa: PLC0415
+    from sandbox import modes  # noqa: PLC0415
+    for game in BUILT_IN:
+        _well_formed(game, game.name)
+    for mode in modes.BUILT_IN:
+        if not mode.hidden:
+            modes._add({}, mode, mode.name)

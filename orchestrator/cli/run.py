@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from engine import InputError
-from orchestrator import api
+from orchestrator import api, host_files
 from orchestrator.cli.options import JsonOption, grouped
 from orchestrator.games import get_game
 from orchestrator.options import MatchSettings
@@ -24,6 +24,9 @@ from orchestrator.views import replay as replay_view
 from orchestrator.views import turn_report
 from orchestrator.views.replay import html_path
 from sandbox.isolation import warning_once
+
+# Where `--open` keeps a match's replay and page, in the working folder, without --replay.
+DEFAULT_REPLAYS = Path("runs") / "replays"
 
 err = console(stderr=True)
 out = console()
@@ -71,7 +74,9 @@ def run(
                       record=bool(replay_file or open_viewer or turns), start=start,
                       turns=turns)
     if replay_file or open_viewer:
-        target = replay_file or Path("runs") / "replays" / f"{played.game}-{played.seed}.json.gz"
+        target = replay_file or DEFAULT_REPLAYS / f"{played.game}-{played.seed}.json.gz"
+        if replay_file is None:
+            host_files.real_folders(DEFAULT_REPLAYS)
         played.save_replay(target)
         assert played.replay is not None       # recorded: record=True above
         if open_viewer:

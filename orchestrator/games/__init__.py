@@ -26,6 +26,7 @@ from orchestrator.games.entry import Game
 from orchestrator.games.race import GAME as _RACE
 from orchestrator.games.robotgame import GAME as _ROBOTGAME
 from sandbox import plugins
+from sandbox.shown import shown
 
 PLUGINS_VARIABLE = "ARENA_GAMES"
 PLUGIN_MODULE = "arena_game_"       # a game kept elsewhere is this module + its name
@@ -45,10 +46,33 @@ def _load_plugins(games: dict[str, Game]) -> None:
     for name, game in plugins.installed(plugins.GAMES_GROUP, Game, "a Game entry"):
         if game.name in games:
             raise InputError(f"{name}: the game {game.name!r} is already registered")
+        _well_formed(game, name)
         games[game.name] = game
     for ref in plugins.named(PLUGINS_VARIABLE):
         game = _load_plugin(ref)
+        _well_formed(game, f"{ref} (in ${PLUGINS_VARIABLE})")
         games[game.name] = game
+
+
+def _well_formed(game: Game, plugin: str) -> None:
+    """A plugin's game has a name `--game` takes and words every help can show (`plugin`
+    names it in the error): its name lower-case letters, digits, - and _; its title, its
+    help texts and its presets' names plain text (`plugins.wording_problems`)."""
+    if not isinstance(game.name, str) or not plugins.NAME.fullmatch(game.name):
+        raise InputError(f"{plugin}: a game's name is lower-case letters, digits, - and _, "
+                         f"not {shown(repr(game.name))[:60]}")
+    options = game.options
+    words: dict[str, object] = {
+        "title": game.title, "called": game.shown.called, "legend": game.shown.legend,
+        "generate_help": options.generate_help, "robots_help": options.robots_help,
+        "presets_help": options.presets_help, "edit_help": options.edit_help,
+        "scenario_help": options.scenario_help, "check call": game.check.call,
+        "default_map": game.default_map}
+    words.update({f"preset {i}": preset for i, preset in enumerate(game.presets)})
+    words.update({f"column {i}": column[0] for i, column in enumerate(game.shown.columns)})
+    problems = plugins.wording_problems(words)
+    if problems:
+        raise InputError(f"{plugin}: {problems[0]}")
 
 
 GAMES: plugins.Registry = plugins.Registry({game.name: game for game in BUILT_IN},

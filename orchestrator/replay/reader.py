@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
 import zlib
 from pathlib import Path
@@ -80,9 +81,14 @@ def read_json(path: Path, name: str) -> Any:
 # -- bytes --------------------------------------------------------------------------------
 def bounded_bytes(path: Path, name: str, what: str, limit: int) -> bytes:
     """At most `limit` bytes of the file a `what` ("replay", "position") is read from,
-    or one InputError naming it: missing, a folder, unreadable, or larger than `limit`."""
+    or one InputError naming it: missing, a folder, unreadable, or larger than `limit`.
+    Opened without waiting for a writer: a FIFO no one writes to (planted where a kept
+    replay goes) reads as empty rather than waiting forever; a pipe that is written to (a
+    shell's `<(zcat F)`) is read."""
     try:
-        with Path(path).open("rb") as file:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as file:
+            os.set_blocking(fd, True)
             raw = file.read(limit + 1)
     except FileNotFoundError:
         raise InputError(f"{name}: {what} file not found") from None

@@ -313,7 +313,6 @@ def _play(series: Series, tally: Tally, store: Store, backend: str, workers: int
 
 def write_whole(path: Path, data: bytes) -> None:
     """Write a file whole or not at all (a full disk leaves no half a replay): a fresh
-    file beside it, renamed over it once written (a link at its name is replaced, never
-    written through: orchestrator/host_files.py)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    host_files.write_file(path, data)
+    file beside it, renamed over it once written (a link at its name is replaced, and a
+    link where its folder is refused, never written through: orchestrator/host_files.py)."""
+    host_files.write_kept(path, data)

@@ -14,6 +14,7 @@ two files that share a bot's `name` are labelled with their file names.
 """
 from __future__ import annotations
 
+import os
 import shlex
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
@@ -223,7 +224,10 @@ class Kept:
     def __init__(self, db: Path) -> None:
         self.db = Path(db)
         folder = self.db.parent / "replays"
-        self.names = {p.name for p in folder.iterdir()} if folder.is_dir() else set()
+        # Regular files only: a FIFO or a device planted under a replay's name (a folder
+        # someone else made) would hold up whoever reads it.
+        self.names = ({entry.name for entry in os.scandir(folder) if entry.is_file()}
+                      if folder.is_dir() else set())
 
     def file(self, match: Mapping[str, Any]) -> Path | None:
         """The match's replay file (kept by the batch, or made by `arena replay DB:ID`,

@@ -572,7 +572,7 @@ def _map_named(record: dict[str, Any]) -> str:
     if game is not None and path.parent == Path(os.path.realpath(game.maps_dir)) \
             and path.suffix == game.map_suffix:
         return path.stem
-    return path.name
+    return _file_word(path.name)
 
 
 def run_command(record: dict[str, Any]) -> str:
@@ -588,8 +588,16 @@ def run_command(record: dict[str, Any]) -> str:
         if isinstance(rules.get(key), int) and not isinstance(rules.get(key), bool):
             words += [option, str(rules[key])]
     words += ["--seed", str(record.get("seed"))]
-    words += [Path(str(b.get("file"))).name for b in record.get("bots", []) if isinstance(b, dict)]
+    words += [_file_word(Path(str(b.get("file"))).name) for b in record.get("bots", [])
+              if isinstance(b, dict)]
     return "arena run " + " ".join(shlex.quote(shown(w)) for w in words)
+
+
+def _file_word(name: str) -> str:
+    """A file's name as a command's word that is never an option: `./NAME` where it
+    begins with `-` (the record is anyone's: a bot file named `--sandbox=off` would have
+    run the reader's copy of the command unsandboxed)."""
+    return f"./{name}" if name.startswith("-") else name
 
 
 def viewer_script(game: str) -> str:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional, TypedDict
 
 from engine import InputError
-from orchestrator import arguments
+from orchestrator import arguments, host_files
 from orchestrator.games import DEFAULT_GAME, Game, get_game
 from orchestrator.options import Confinement, MatchSettings
 from orchestrator.replay import position as positions
@@ -121,8 +121,18 @@ def workers_for(backend: str, workers: Optional[int]) -> int:
 
 
 def results_path(db: Optional[Path], game: Game) -> Path:
-    """The results file of a run: the one given, else runs/GAME.sqlite."""
-    return db or RUNS_DIR / f"{game.name}.sqlite"
+    """The results file of a run: the one given, else runs/GAME.sqlite, a name arena
+    chose in the working folder: its folder made and entered without following a link,
+    and a link at its name refused (a cloned repository holding `runs -> /elsewhere`
+    had the results written there)."""
+    if db is not None:
+        return db
+    host_files.real_folders(RUNS_DIR)
+    path = RUNS_DIR / f"{game.name}.sqlite"
+    if path.is_symlink():
+        raise InputError(f"{path}: a link; nothing is written through a link: remove it, "
+                         f"or give the results file with --db")
+    return path
 
 
 class SandboxNote(TypedDict, total=False):

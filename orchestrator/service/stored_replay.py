@@ -31,7 +31,7 @@ from engine.textfile import MAX_MAP_BYTES, regular_bytes
 from orchestrator import arguments, given_path
 from orchestrator.faults import InternalError
 from orchestrator.games import GAMES
-from orchestrator.host_files import write_file
+from orchestrator.host_files import write_kept
 from orchestrator.results.match_result import MatchData
 from orchestrator.results.store import Store, StoredMatch, scratch_fits
 from orchestrator.runner import execute
@@ -117,8 +117,7 @@ def replay_path(db: Path, match_id: str, told: Callable[[str], None] = lambda _:
     _same(outcome["result"], match, where)
     target = Path(db).parent / "replays" / f"{match['id']}.json.gz"
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        write_file(target, outcome["replay"])
+        write_kept(target, outcome["replay"])
     except OSError as exc:
         raise InputError(f"{target}: cannot write the replay ({exc.strerror})") from None
     return target

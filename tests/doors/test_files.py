@@ -457,6 +457,27 @@ def test_a_record_naming_a_device_or_a_fifo_is_one_error_line(stored, tmp_path) 
     assert not marker.exists()
 
 
+def test_a_fifo_planted_as_a_kept_replay_holds_up_no_reader(stored, tmp_path) -> None:
+    """A FIFO at `replays/ID.json.gz` beside a results file someone else made: before,
+    `arena replay DB:ID` and `arena publish` waited on it forever (a reader never writes
+    to it). Now the kept replays are regular files only (the match is played again from
+    its record), and a replay file that is a FIFO no one writes to reads as empty."""
+    db, _, match_id = stored
+    (db.parent / "replays").mkdir()
+    fifo = db.parent / "replays" / f"{match_id}.json.gz"
+    os.mkfifo(fifo)
+    done = arena("replay", f"{db}:{match_id}", "--turn", "1", timeout=60)
+    assert done.returncode == 0 and "from its record" in done.stderr, done.stderr
+    os.unlink(fifo)
+    os.mkfifo(fifo)
+    done = arena("publish", str(db), "--out", str(tmp_path / "site"), timeout=60)
+    assert done.returncode == 0 and "(1 with replays)" in done.stdout + done.stderr, done
+    other = tmp_path / "other.json.gz"
+    os.mkfifo(other)
+    one_error_line(arena("replay", str(other), "--turn", "1", timeout=30),
+                   f"{other}: not a replay file")
+
+
 def test_a_row_naming_another_file_as_its_replay_is_not_read(stored, tmp_path) -> None:
     """Before: `arena replay DB:ID` opened whatever file the row's replay column named (a
     secret, another match's replay) as this match's replay."""

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import base64
 import gzip
+import html
 import json
 import re
+import shlex
 import shutil
 import sqlite3
 import subprocess
@@ -319,3 +321,110 @@ def test_no_page_names_the_publishers_folder_when_replays_are_kept(run, tmp_path
         packed = re.search(r'ARENA_REPLAY_GZ = "([^"]+)"', script.read_text()).group(1)
         data = gzip.decompress(base64.b64decode(packed)).decode()
         assert '"bot":"/' not in data and re.search(r'"bot":"\w+\.py"', data), script.name
+
+
+def _commands(site: Path) -> list[list[str]]:
+    """Each match page's `arena run` command (that plays the match again), as its words."""
+    found = []
+    for page in sorted((site / "matches").glob("*.html")):
+        for command in re.findall(r'<pre class="command">(arena run [^<]*)</pre>',
+                                  page.read_text()):
+            found.append(shlex.split(html.unescape(command)))
+    return found
+
+
+def test_a_crafted_record_puts_no_option_in_the_command_a_reader_copies(run, tmp_path):
+    """A match page tells its reader how to play the match again: `arena run ... FILES`.
+    The files are named by the record, which is anyone's: a bot's file named
+    `--sandbox=off` made the page's command run every bot unsandboxed, in the reader's own
+    process, once copied. A file's name that begins with `-` is given as `./NAME`."""
+    db = _copy(run, tmp_path / "runs")
+    _forge(db, {"hunter.py": "/x/--sandbox=off", "turtle.py": "/x/-"})
+    site = tmp_path / "site"
+    api.publish(db, site, progress=False)
+    commands = _commands(site)
+    assert len(commands) == 3, commands
+    for words in commands:
+        bots = words[words.index("--seed") + 2:]
+        assert len(bots) == 2 and not any(w.startswith("-") for w in bots), words
+        assert not any(w.startswith("--sandbox") for w in words), words
+    assert {w for words in commands for w in words} >= {"./--sandbox=off", "./-"}
+
+
+def _planted_replays(folder: Path) -> Path:
+    """`replays -> ../outdir` beside a results file: the folder arena keeps its replays in,
+    planted as a link to a folder elsewhere (a shared folder, an unpacked archive)."""
+    outdir = folder.parent / "outdir"
+    outdir.mkdir()
+    (outdir / "mine.txt").write_text("the victim's own\n")
+    (folder / "replays").symlink_to("../outdir")
+    return outdir
+
+
+def test_a_replay_played_again_is_never_kept_through_a_planted_link(run, tmp_path):
+    """`arena replay DB:ID` plays a match without a kept replay again and keeps it in
+    `replays/` beside the results file: through a planted link, it wrote the replay into
+    the folder the link named."""
+    db = _copy(run, tmp_path / "runs")
+    outdir = _planted_replays(db.parent)
+    match_id = sqlite3.connect(db).execute("SELECT id FROM matches").fetchone()[0]
+    done = subprocess.run([*ARENA, "replay", f"{db}:{match_id}", "--turn", "1"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2, done.stdout[-2000:]
+    said = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    assert said == [f"error: {db.parent / 'replays'}: not a folder (a link, or a file); "
+                    "nothing is written through a link: remove it"], done.stderr
+    assert "Traceback" not in done.stderr
+    assert _tree(outdir) == {"mine.txt": b"the victim's own\n"}
+
+
+def test_a_batch_keeps_no_replay_through_a_planted_link(run, tmp_path):
+    db = _copy(run, tmp_path / "runs")
+    outdir = _planted_replays(db.parent)
+    done = subprocess.run([*ARENA, "batch", "hunter", "turtle", "--seeds", "1", "--map", "tiny",
+                           "--max-turns", "3", "--workers", "1", "--db", str(db), "--replays"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert "not a folder (a link, or a file); nothing is written through a link" in \
+        done.stderr, done.stderr
+    assert _tree(outdir) == {"mine.txt": b"the victim's own\n"}
+
+
+def test_run_open_keeps_no_replay_through_a_planted_runs_link(tmp_path):
+    """`arena run --open` keeps the replay and its page in `runs/replays/` of the working
+    folder, a name arena chose: in a folder (a cloned repository of submissions) holding
+    `runs -> ../outdir`, it wrote both into the folder the link named."""
+    work = tmp_path / "work"
+    work.mkdir()
+    outdir = tmp_path / "outdir"
+    outdir.mkdir()
+    (outdir / "mine.txt").write_text("the victim's own\n")
+    (work / "runs").symlink_to("../outdir")
+    done = subprocess.run([*ARENA, "run", "hunter", "turtle", "--map", "tiny", "--max-turns",
+                           "3", "--seed", "1", "--open"], cwd=work, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    said = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    assert said == ["error: runs: not a folder (a link, or a file); nothing is written "
+                    "through a link: remove it, or name the file to write"], said
+    assert _tree(outdir) == {"mine.txt": b"the victim's own\n"}
+
+
+def test_a_batch_keeps_no_default_results_file_through_a_planted_link(tmp_path):
+    """Without --db a batch writes `runs/GAME.sqlite` in the working folder: with `runs ->
+    ../outdir` planted, the results file was made in outdir; with `runs/arena.sqlite`
+    a link to a missing file, SQLite made that file."""
+    outdir = tmp_path / "outdir"
+    outdir.mkdir()
+    for planted, points_to, says in (
+            ("runs", outdir, "runs: not a folder (a link, or a file)"),
+            ("runs/arena.sqlite", outdir / "made.sqlite", "runs/arena.sqlite: a link;")):
+        work = tmp_path / planted.replace("/", "_")
+        (work / planted).parent.mkdir(parents=True)
+        (work / planted).symlink_to(points_to)
+        done = subprocess.run([*ARENA, "batch", "hunter", "turtle", "--seeds", "1", "--map",
+                               "tiny", "--max-turns", "3", "--workers", "1"], cwd=work,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-2000:]
+        assert done.stderr.startswith(f"error: {says}"), done.stderr
+        assert list(outdir.iterdir()) == [], planted
