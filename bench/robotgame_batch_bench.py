@@ -199,7 +199,7 @@ def against(old: Path, args: argparse.Namespace) -> None:
                           f"{ms['new'] / ms['old']:.3f}x",
                           f"{min(rounds):.2f}-{max(rounds):.2f}x",
                           f"{per_game['old']:.0f}, {per_game['new']:.0f}")
-    out.print(table)
+    Console(width=150).print(table)
 
 
 MODES = ("standard", "match", "off")
