@@ -44,9 +44,9 @@ def _parse_bundled_maps(game: Any) -> None:
     each match's process is forked with the cache as it is here, and the one a match
     filled dies with its process, so every match would parse its map again (ast's parser:
     a few ms of a Robot Game match, ~2% of its CPU)."""
-    parse = getattr(getattr(game, "rulebook", None), "parse_map", None)
-    if not hasattr(parse, "cache_info"):
+    if game is None or not hasattr(game.parse_map, "cache_info"):
         return
+    parse: Callable[[str, str], Any] = game.parse_map
     for path in game.bundled_maps():
         try:
             parse(path.read_text(), path.name)
