@@ -16,7 +16,8 @@ Then an arena batch of the arena samples in the three modes.
 
 With `--old CHECKOUT`: only `--sandbox match`, this checkout's against the other's (the
 code before a change), on the same pairs, interleaved round by round (each round in the
-other order), and the ratio of their games/s and of their CPU per game.
+other order), the same seeds in both, and the ratio of their games/s and of their CPU
+per game.
 """
 from __future__ import annotations
 
@@ -43,6 +44,7 @@ out = Console(width=110)
 
 
 CPU_S: list[float] = []        # each timed command's CPU seconds, its whole tree's
+FAULTS: list[int] = []         # and its page faults (perf's count; 0 without perf)
 PERF = shutil.which("perf")
 
 
@@ -53,22 +55,26 @@ def timed(command: list[str], cwd: Path = ROOT) -> float:
     it leaves to die unreaped too), else what the command reaped (RUSAGE_CHILDREN),
     which leaves those out: 10-20 % less for a 20-game batch, measured."""
     with tempfile.NamedTemporaryFile("r", suffix=".perf") as report:
-        wrapped = [PERF, "stat", "-x,", "-e", "task-clock", "-o", report.name, *command] \
+        wrapped = [PERF, "stat", "-x,", "-e", "task-clock,page-faults", "-o", report.name,
+                   *command] \
             if PERF else command
         started, before = time.perf_counter(), _children_cpu()
         subprocess.run(wrapped, cwd=cwd, check=True, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL)
         wall = time.perf_counter() - started
-        cpu = _children_cpu() - before
+        cpu, faults = _children_cpu() - before, 0
         if PERF:
             for line in report.read().splitlines():
                 fields = line.split(",")
-                if len(fields) > 2 and fields[2].startswith("task-clock"):
-                    try:
+                try:
+                    if len(fields) > 2 and fields[2].startswith("task-clock"):
                         cpu = float(fields[0]) / 1000
-                    except ValueError:
-                        pass
+                    elif len(fields) > 2 and fields[2].startswith("page-faults"):
+                        faults = int(fields[0])
+                except ValueError:
+                    pass
     CPU_S.append(cpu)
+    FAULTS.append(faults)
     return wall
 
 
@@ -167,29 +173,37 @@ def against(old: Path, args: argparse.Namespace) -> None:
     table = Table(title=f"--sandbox match, {args.games} games per batch, this checkout "
                         f"(new) against {old} (old), median of {args.rounds} rounds")
     for column in ("bots", "old games/s", "new games/s", "new / old", "old CPU ms/game",
-                   "new CPU ms/game", "new / old CPU"):
+                   "new CPU ms/game", "new / old CPU", "each round's", "faults/game old, new"):
         table.add_column(column, justify="right")
     with tempfile.TemporaryDirectory() as tmp:
         for a, b in PAIRS[:args.pairs]:
             pair = [str(BOTS / a), str(BOTS / b)]
             wall: dict[str, list[float]] = {"new": [], "old": []}
             cpu: dict[str, list[float]] = {"new": [], "old": []}
+            faults: dict[str, list[int]] = {"new": [], "old": []}
             for round_ in range(args.rounds):
                 for name in ("new", "old") if round_ % 2 == 0 else ("old", "new"):
                     db = Path(tmp) / f"{a}-{b}-{name}-{round_}"
-                    wall[name].append(timed(batch(pair, "robotgame", args.games, "match", db),
+                    wall[name].append(timed([*batch(pair, "robotgame", args.games, "match",
+                                                    db), "--first-seed", str(SAME_SEEDS)],
                                             cwd=trees[name]))
                     cpu[name].append(CPU_S[-1])
+                    faults[name].append(FAULTS[-1])
             rate = {k: args.games / statistics.median(v) for k, v in wall.items()}
             ms = {k: statistics.median(v) / args.games * 1000 for k, v in cpu.items()}
+            rounds = [n / o for n, o in zip(cpu["new"], cpu["old"], strict=True)]
+            per_game = {k: statistics.median(v) / args.games for k, v in faults.items()}
             table.add_row(f"{Path(a).stem} v {Path(b).stem}", f"{rate['old']:.1f}",
                           f"{rate['new']:.1f}", f"{rate['new'] / rate['old']:.3f}x",
                           f"{ms['old']:.1f}", f"{ms['new']:.1f}",
-                          f"{ms['new'] / ms['old']:.3f}x")
-    out.print(table)
+                          f"{ms['new'] / ms['old']:.3f}x",
+                          f"{min(rounds):.2f}-{max(rounds):.2f}x",
+                          f"{per_game['old']:.0f}, {per_game['new']:.0f}")
+    Console(width=150).print(table)
 
 
 MODES = ("standard", "match", "off")
+SAME_SEEDS = 1000        # --old: both trees play the same games (a game's length varies)
 TARGETS = {"standard": 1.0, "match": 1.2}          # games/s vs rgrun, on every pair
 
 

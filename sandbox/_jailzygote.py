@@ -134,6 +134,7 @@ class Holder:
         self.hidden = {m: sys.modules.pop(m) for m in list(sys.modules)
                        if m.split(".")[0] in _child.BLOCKED or f"{m}.".startswith(others)}
         LIBRARIES.install()
+        jailplayers.prepare()
         gc.collect()
         gc.freeze()
 

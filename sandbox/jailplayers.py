@@ -268,6 +268,12 @@ def _guard_class(runtime):
     return JailGuard
 
 
+def prepare() -> None:
+    """The jail's Guard class made once, in the jail's holder: each match's process is
+    forked from there, and would otherwise make it anew."""
+    _guard_class(child_runtime())
+
+
 def _memory_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 

@@ -279,3 +279,20 @@ def test_a_jail_a_bot_left_a_file_in_plays_no_further_match(tmp_path, no_stray_p
         assert result["jail_kills"] == [] and mine(result)["status"] == "ok", result
         pids.append(live_jail(worker_jails).pid)
     assert pids[0] != pids[1]              # the second match played in a fresh jail
+
+
+def test_the_jail_zygote_parses_the_bundled_maps_its_matches_read(monkeypatch) -> None:
+    """Each match's process is forked from the jail with Robot Game's map cache as the
+    zygote left it, and the cache a match fills dies with its process: the zygote parses
+    the bundled maps once, so that no match parses its map again."""
+    from engine.robotgame import mapfile
+    from orchestrator.runner import jail_job
+    from sandbox.modes import JAIL_GAMES
+    monkeypatch.setenv(JAIL_GAMES, "robotgame")
+    mapfile.parse_map.cache_clear()
+    jail_job.preload()
+    game = GAMES["robotgame"]
+    path = game.find_map(None)
+    misses = mapfile.parse_map.cache_info().misses
+    game.parse_map(path.read_text(), path.name)          # as a match in the jail reads it
+    assert mapfile.parse_map.cache_info().misses == misses
