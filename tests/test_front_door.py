@@ -71,7 +71,7 @@ def test_license_changelog_and_contributing_are_beside_it() -> None:
     for name in ("LICENSE", "CHANGELOG.md", "CONTRIBUTING.md"):
         assert (ROOT / name).is_file() and (ROOT / name).stat().st_size > 500, name
     declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["license"]
-    assert declared == {"text": "MIT"}, declared
+    assert declared == "MIT", declared
     assert (ROOT / "LICENSE").read_text().startswith("MIT License\n")
     contributing = (ROOT / "CONTRIBUTING.md").read_text()
     for named in ("make unit", "make test", "make lint", "make bench", "tests/test_layers.py",
