@@ -1,5 +1,6 @@
 """The docs, read from a clean clone: every repository path they name exists, and the
-README's commands run as written (those that need no server, browser or terminal)."""
+commands of the README and of docs/ run as written (those that need no server, browser or
+terminal)."""
 from __future__ import annotations
 
 import html
@@ -76,7 +77,8 @@ def test_every_path_a_doc_names_exists(doc) -> None:
 
 def test_the_path_check_sees_what_it_should() -> None:
     readme = named_paths(ROOT / "README.md")
-    assert "docs/security.md" in readme and "sandbox/botlib/roborally/api.py" in readme
+    assert "docs/security.md" in readme and "docs/spec/arena.md" in readme
+    assert "sandbox/botlib/roborally/api.py" in named_paths(ROOT / "docs" / "robot-arena.md")
     assert not exists("spec/lost.md", ROOT / "README.md")      # the kind of slip it catches
     assert not exists("orchestrator/nowhere.py", ROOT / "README.md")
     # A relative path is checked, and one reaching outside the checkout never resolves,
@@ -87,8 +89,8 @@ def test_the_path_check_sees_what_it_should() -> None:
     assert exists("../../README.md", spec) and not exists("../../..", spec)
 
 
-# -- the README's game-master section, run in order -----------------------------------------
-GAME_MASTER = "## The official game: from submissions to a published site"
+# -- the game master's page, run in order ---------------------------------------------------
+GAME_MASTER = ROOT / "docs" / "game-master.md"
 # The official game shortened: fewer matches and turns, robots and workers.
 GAME_MASTER_FAST = {"tournament": ["--max-turns", "20", "--robots", "3", "--workers", "1"],
                     "check": ["--turns", "5"]}
@@ -100,20 +102,19 @@ SUBMISSIONS = {"alice.py": ("hunter.py", "Alice", "Alice's hunter: fires at whoe
 
 
 def game_master_steps() -> list[str]:
-    """The `.venv/bin/arena` lines of the README's game-master section, in order."""
-    text = (ROOT / "README.md").read_text()
-    section = text[text.index(GAME_MASTER):].split("\n## ", 1)[0]
-    return [line.split("  #")[0].strip() for block in re.findall(r"```\n(.*?)```", section, re.S)
+    """The `.venv/bin/arena` lines of the game master's page, in order."""
+    text = GAME_MASTER.read_text()
+    return [line.split("  #")[0].strip() for block in re.findall(r"```\n(.*?)```", text, re.S)
             for line in block.splitlines() if line.startswith(".venv/bin/arena ")]
 
 
-# -- the README's commands ----------------------------------------------------------------
+# -- the commands of the README and of docs/ ------------------------------------------------
 # Commands that need what a test cannot give here: a server, a browser (the editor), a Dask
 # cluster, a terminal, or a folder of the user's bots (more/*.py, *.py). (--open only
 # writes the page and says where: it runs.)
 NEEDS_MORE = re.compile(r"arena (serve|maps edit)|--backend dask|"
                         r"arena replay match\.json\.gz\s*$|more/|tournament \*\.py")
-# The user's own files the README names, played by samples of the command's game.
+# The user's own files the docs name, played by samples of the command's game.
 USERS = {"arena": {"my_bot.py": "hunter.py", "a.py": "hunter.py", "b.py": "beeline.py",
                    "c.py": "turtle.py", "v2.py": "hunter.py", "v1.py": "randy.py"},
          "robotgame": {"my_rgkit_bot.py": "survivor.py", "a.py": "example.py",
@@ -129,21 +130,26 @@ FAST = {"batch": ["--seeds", "2", "--max-turns", "10", "--workers", "1"],
         "compare": ["--max-games", "4", "--max-turns", "10", "--workers", "1"]}
 
 
-def readme_commands() -> list[str]:
-    """Every `.venv/bin/arena ...` line of the README's code blocks, comments cut."""
-    blocks = re.findall(r"```[a-z]*\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
-    lines = []
-    for block in blocks:
-        for line in block.splitlines():
-            command = line.split("  #")[0].strip()
-            if command.startswith(".venv/bin/arena "):
-                lines.append(command)
-    # The game-master section's lines run in order, from its folder of submissions.
-    return [line for line in lines if line not in game_master_steps()]
+def commands_in(doc: Path) -> list[str]:
+    """Every `.venv/bin/arena ...` line of a doc's code blocks, comments cut."""
+    blocks = re.findall(r"```[a-z]*\n(.*?)```", doc.read_text(), re.S)
+    return [line.split("  #")[0].strip() for block in blocks for line in block.splitlines()
+            if line.strip().startswith(".venv/bin/arena ")]
 
 
-def test_the_readme_has_commands_to_run() -> None:
-    assert len(readme_commands()) > 25
+def doc_commands() -> list[str]:
+    """Every command the README and the pages of docs/ show, each once, in page order. The
+    game master's page runs in order, from its folder of submissions (below)."""
+    lines: list[str] = []
+    for doc in DOCS:
+        if doc != GAME_MASTER:
+            lines += [line for line in commands_in(doc) if line not in lines]
+    return lines
+
+
+def test_the_docs_have_commands_to_run() -> None:
+    assert len(commands_in(ROOT / "README.md")) >= 10
+    assert len(doc_commands()) > 60
 
 
 @pytest.fixture(scope="module")
@@ -165,7 +171,7 @@ def clone(tmp_path_factory) -> Path:
 
 
 def adapted(command: str, clone: Path) -> list[str] | None:
-    """The README line as argv, made fast; None for a line that needs more (NEEDS_MORE)."""
+    """The doc's line as argv, made fast; None for a line that needs more (NEEDS_MORE)."""
     if NEEDS_MORE.search(command):
         return None
     argv = []
@@ -189,14 +195,14 @@ def clone_arena(clone: Path, env: dict[str, str]) -> ForkedArena:
 
 
 def given(clone: Path, *args: str) -> None:
-    """A command whose output a README line reads (a map, a replay, a results file)."""
+    """A command whose output a doc's line reads (a map, a replay, a results file)."""
     env = dict(os.environ)
     done = clone_arena(clone, env).run(list(args), clone, 300, env)
     assert done.returncode == 0, done.stderr[-1500:]
 
 
-@pytest.mark.parametrize("command", readme_commands())
-def test_a_readme_command_runs_as_written(command, clone) -> None:
+@pytest.mark.parametrize("command", doc_commands())
+def test_a_doc_command_runs_as_written(command, clone) -> None:
     argv = adapted(command, clone)
     if argv is None:
         pytest.skip("needs a server, a browser, a terminal, or the user's own files")
@@ -317,7 +323,7 @@ def submission(sample: str, name: str, about: str) -> str:
     return f'"""{about}"""\n{text}'
 
 
-def test_the_game_master_section_runs_in_order(tmp_path) -> None:
+def test_the_game_master_page_runs_in_order(tmp_path) -> None:
     """From a folder of submissions (three honest, one that loops) to the published site:
     the check passes an honest bot, the tournament erases the looping one, the results and
     each game name why, and the site lists every AI with its description and its penalty."""

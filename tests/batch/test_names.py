@@ -234,7 +234,7 @@ def test_the_same_name_rule_is_stated_once() -> None:
     stated = [path for path in [ROOT / "README.md", *(ROOT / "docs").rglob("*.md")]
               if "numbered from its second bearer" in " ".join(path.read_text().split())]
     assert stated == [ROOT / "docs/spec/arena.md"], stated
-    assert 'docs/spec/arena.md ("Names")' in (ROOT / "docs/security.md").read_text()
+    assert 'docs/spec/arena.md ("Names")' in (ROOT / "docs/security/output.md").read_text()
 
 
 @given(st.lists(st.characters() | st.characters(categories=["Cs"]), max_size=60)

@@ -172,9 +172,9 @@ def worst_case_s(limits: Limits, ais: int, erases: bool) -> float:
 
 
 def test_the_worst_case_table_is_what_the_limits_imply() -> None:
-    """docs/security.md's "Time, per game": each game's banks and worst case of one match,
+    """docs/security/time.md's "Time, per game": each game's banks and worst case of one match,
     computed from its Limits, not written twice."""
-    text = (ROOT / "docs" / "security.md").read_text()
+    text = (ROOT / "docs" / "security" / "time.md").read_text()
     rows = {TABLE_GAMES[m.group(1)]: m for m in TABLE_ROW.finditer(text)}
     assert set(rows) == set(TABLE_GAMES.values()), rows
     for game, row in rows.items():
