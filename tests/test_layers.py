@@ -123,7 +123,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "replay": {"games"},               # the replay file, its reader, positions
     "options": {"games"},              # the option groups every front shares
     "results": {"games", "options"},   # store, summaries, ratings, tests of significance
-    "runner": {"results", "replay", "games"},          # the match loop, workers, bot files
+    "runner": {"results", "replay", "games", "options"},   # the match loop, workers, bot files
     "views": {"results", "replay", "games"},           # terminal and HTML rendering
     "service": {"views", "runner", "results", "replay", "games", "options"},
     "api": {"service", "views", "runner", "results", "replay", "games", "options"},

@@ -230,10 +230,9 @@ def _jailed(spec: MatchSpec, on_turn: Callable[[int, int], None] | None,
     assert limits is not None                  # run_match puts the game's in first
 
     def check(result: Any, replay: Any) -> tuple[str | None, int | None]:
-        return jail_result.refusal(result, replay, game=spec.game, seed=spec.seed,
-                                   max_turns=spec.rules.max_turns, bots=told.bots, names=names,
-                                   want_replay=replays is not None,
-                                   output_bytes=limits.output_bytes)
+        return jail_result.refusal(result, replay, jail_result.Asked(
+            game=spec.game, seed=spec.seed, max_turns=spec.rules.max_turns, bots=told.bots,
+            names=names, want_replay=replays is not None, output_bytes=limits.output_bytes))
     outcome = matchjail.run(told, check, on_turn, replays is not None, spec.rules.max_turns,
                             job_module=JAIL_JOB)
     if isinstance(outcome, matchjail.Played):
