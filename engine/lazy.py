@@ -4,7 +4,7 @@ uses one starts without it: numpy is about a quarter of `arena`'s start.
 A zygote that forks children calls `load_all()` first, so that no child loads one again;
 the match jail's zygote, told which games its jails play, loads only the modules those
 games' engines asked for (`load_all(askers)`: a Robot Game jail starts without numpy,
-100 ms of CPU, issue 44)."""
+100 ms of CPU)."""
 from __future__ import annotations
 
 import importlib.util

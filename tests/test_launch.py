@@ -50,7 +50,7 @@ def test_jailed_batches_warm_the_jail_zygote(args, wanted) -> None:
     (["batch", "a.py", "b.py", "--sandbox", "match"], ()),   # the bots will say: every game's
 ])
 def test_the_jail_zygote_is_warmed_for_the_game_the_command_names(args, games) -> None:
-    # Issue 44: the warmed zygote loads only what that game's engine imports on first use.
+    # The warmed zygote loads only what that game's engine imports on first use.
     assert launch.jail_games(args) == games
 
 
@@ -69,7 +69,7 @@ def play(name):
 
 
 def test_a_robot_game_jail_zygote_starts_without_numpy_and_an_arena_one_with_it() -> None:
-    # Issue 44: numpy is the arena engine's alone, 100 ms of CPU in every jail zygote: the
+    # Numpy is the arena engine's alone, 100 ms of CPU in every jail zygote: the
     # zygote started for a Robot Game match does not load it, and an arena match after it
     # gets a zygote of its own that does (its jails never import it themselves).
     code = """

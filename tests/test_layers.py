@@ -1,4 +1,4 @@
-"""The layers hold (issues 34 and 43): the folder tree is the architecture. One table
+"""The layers hold: the folder tree is the architecture. One table
 (MAY_IMPORT) says which folder may import which, and every import of orchestrator/,
 sandbox/ and engine/ keeps to it; the orchestrator's modules import one another without
 a cycle.

@@ -1,4 +1,4 @@
-"""`arena` starts in a blink (issue 44): `arena --version` imports neither the command line
+"""`arena` starts in a blink: `arena --version` imports neither the command line
 nor the registries, and `arena check --help` imports what the check's help shows (typer,
 the games and modes it names) but not the API, the service, the runner, the ladder or the
 other commands. What they import is asserted here; how long they take is timed by

@@ -117,7 +117,7 @@ def _fixed_layout_next() -> bool:
 def main() -> None:
     if sys.argv[1:] == ["--version"]:
         # Said before the command line imports (typer, the registries): the app's own
-        # `--version` says the same line, later (issue 44: `arena --version` in a blink).
+        # `--version` says the same line, later (`arena --version` in a blink).
         print(version_line())
         return
     try:

@@ -432,8 +432,8 @@ def moves_digest_line(moves: dict[str, Any]) -> bytes:
 
     The line is `repr(sorted(moves.items(), key=repr))`: a list's repr is its items'
     reprs joined, so each item's repr is made once, here, and sorted itself (equal reprs
-    print alike, whatever their order), not made a second time for the list (issue 44:
-    a Robot Game turn's line took twice its time, 1 ms of a 100-turn match)."""
+    print alike, whatever their order), not made a second time for the list (which
+    would take twice the time of the line)."""
     return ("[" + ", ".join(sorted(map(repr, moves.items()))) + "]\n").encode()
 
 

@@ -1,4 +1,4 @@
-"""The runtime runs none of a bot's code outside its calls' guard (issue 24): hooks it could
+"""The runtime runs none of a bot's code outside its calls' guard: hooks it could
 trigger between calls (rule 1's look at module state, letting go of an answer) either do
 not run or run on the bot's own time."""
 from __future__ import annotations
