@@ -22,14 +22,7 @@ import psutil
 
 from sandbox.botlib import child_module
 from sandbox.cgroups import ChildCgroups, available
-
-# BotSpec, side_parts, start_frame, describe_exit and kill_tree moved out of this module (to
-# sandbox/frames.py and sandbox/processes.py); named here still, for one release, since
-# plugins and older code import them from here.
-from sandbox.frames import BotSpec as BotSpec
-from sandbox.frames import botlib_side, load_frame
-from sandbox.frames import side_parts as side_parts
-from sandbox.frames import start_frame as start_frame
+from sandbox.frames import BotSpec, botlib_side, load_frame, start_frame
 from sandbox.isolation import (
     CGROUP_SLACK_MB,
     Isolation,
@@ -41,9 +34,14 @@ from sandbox.isolation import (
 from sandbox.limits import Limits
 from sandbox.paths import BOTLIB, fixed_layout, site_dirs
 from sandbox.players import Exchanged, Payloads, Seats
-from sandbox.processes import children_of, live_usage, peak_rss_of, reap
-from sandbox.processes import describe_exit as describe_exit
-from sandbox.processes import kill_tree as kill_tree
+from sandbox.processes import (
+    children_of,
+    describe_exit,
+    kill_tree,
+    live_usage,
+    peak_rss_of,
+    reap,
+)
 from sandbox.replies import Reply, checked_reply, frame_bytes, frame_items, ready_problem
 from sandbox.zygote import zygote
 
