@@ -124,10 +124,10 @@ def test_a_zygote_that_cannot_start_fails_when_a_child_is_asked_for(monkeypatch)
 
 
 def test_the_jail_zygote_warmed_first_is_the_one_that_plays_the_match() -> None:
-    # The entry point names the jail's job module as the match does: the zygote it warms
-    # (launch.JAIL_JOB) is not started again for the first jailed match.
+    # The entry point warms the zygote of the jail's job module the match names
+    # (orchestrator.runner.JAIL_JOB): it is not started again for the first jailed match.
     code = """
-from orchestrator.cli.launch import JAIL_JOB
+from orchestrator.runner import JAIL_JOB
 from sandbox import matchjail
 first = matchjail.jail_zygote(JAIL_JOB).pid
 from orchestrator.runner.bots import read_bot

@@ -22,7 +22,7 @@ from orchestrator.games.entry import Game
 from orchestrator.replay import debug as debug_marks
 from orchestrator.replay import file as replay
 from orchestrator.results.match_result import MatchData, PlayerData
-from orchestrator.runner import jail_result
+from orchestrator.runner import JAIL_JOB, jail_result
 from orchestrator.runner.bots import BotFile, unique_names
 from sandbox.isolation import CGROUP_SLACK_MB
 from sandbox.limits import Limits
@@ -199,11 +199,6 @@ def match_fallback(game: Game, bots: list[BotFile]) -> str | None:
     if any(game.bot_spec(bot).program is not None for bot in bots):
         return FALLBACK_NOTE
     return None
-
-
-# What a match jail runs (orchestrator/runner/jail_job.py), named to the sandbox, which imports
-# no orchestrator module.
-JAIL_JOB = "orchestrator.runner.jail_job"
 
 
 def _jailed(spec: MatchSpec, on_turn: Callable[[int, int], None] | None,
