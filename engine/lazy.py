@@ -18,11 +18,10 @@ _LOADING = threading.RLock()
 
 
 class _Deferred(ModuleType):
-    """A module not loaded yet: the first attribute read loads it, in one thread. (Python
-    3.11's LazyLoader makes the module plain before it runs its code, so another thread
-    that read an attribute meanwhile found it missing: a batch whose jailed matches fell
-    back to the standard mode in two threads at once stopped on `module 'numpy' has no
-    attribute 'empty'`.)"""
+    """A module not loaded yet: the first attribute read loads it, in one thread, and
+    another thread that reads one meanwhile waits for the load. (Python 3.11's LazyLoader
+    makes the module plain before it runs its code, so such a thread would find the
+    attribute missing.)"""
 
     def __getattribute__(self, attr: str) -> object:
         with _LOADING:

@@ -65,7 +65,7 @@ POLL_S = 0.05
 # is runnable when looked at gets another look (its current wait is not counted yet), up to
 # STARVED_TIMES its deadline and grace in all: the last guard, for a kernel that does not
 # report waits. (Judged by CPU progress instead, a bot that burnt 20 ms after each probe
-# looked starved, never hung, for 2,000 s of a match's bank.)
+# would look starved, never hung, for 2,000 s of a match's bank.)
 STARVED_TIMES = _sched.STARVED_TIMES
 WALL_LIMIT = "wall time limit (hang)"
 F_SETPIPE_SZ = 1031
@@ -667,8 +667,8 @@ def _collect(waiting: dict[int, Child], deadline: float,
 
     A reply's time is when the poll saw it less the time this thread then waited to run
     (`_answered`): a loaded machine that keeps the host from reading a reply adds nothing
-    to the bot's own time (measured: 4 busy loops on 2 cores added 33 ms a turn to an
-    honest arena bot's own time, 3.3 s in 100 turns, before this)."""
+    to the bot's own time (4 busy loops on 2 cores would add some 33 ms a turn to an
+    honest arena bot's own time)."""
     poller = select.poll()
     by_fd: dict[int, int] = {}
     for ai, child in waiting.items():
