@@ -1,4 +1,4 @@
-"""The bot-side api: CPU per decision before and after issue 14, on the same views.
+"""The bot-side api: CPU per decision before and after its rework, on the same views.
 
 Records the views of one match on the official map (8 sample AIs x 40 robots), then
 replays them through two helper-heavy bench bots (bench/arena_bots/), each with the api

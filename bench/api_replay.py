@@ -4,7 +4,7 @@
 the engine sends (the bytes a child receives). Run as a script, this module replays them
 through one bot with the api and child runtime of one version, in a fresh interpreter:
 - `--api after`: the current `sandbox/botlib`;
-- `--api before`: the frozen copies in `bench/api_before/` (the api as of issue 14),
+- `--api before`: the frozen copies in `bench/api_before/` (the api before it was reworked),
   found ahead of `sandbox/botlib` on the path.
 It prints JSON: decisions, CPU seconds spent in the runtime (decoding the view and every
 move() call), a hash of all moves, and with `--probe` the bot module's `LOG`.

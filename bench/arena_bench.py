@@ -5,7 +5,7 @@ the machine's noise hits both alike, and prints:
 - turns per second and robot decisions per second;
 - the median per-turn time split into engine, IPC and bot time;
 - the ratio of sandboxed to in-process time, seed by seed.
-The phase of issue 37's target: 200 turns (sandboxed at most 1.15x in-process, median of
+The phase of the target: 200 turns (sandboxed at most 1.15x in-process, median of
 the seeds). With --all, two more: whole matches (up to 1000 turns, most robots die early)
 and the opening 100 turns, when all 320 robots are alive and every turn is full.
 """
@@ -79,7 +79,7 @@ def main() -> None:
     out.print("[bold]Robot Arena, official map (77x77), 8 sample AIs x 40 robots[/bold]")
     out.print("engine: the host's views + rules; IPC: exchange wall time beyond the slowest "
               "child's own time; bots: the sum of all AIs' time inside move().\n")
-    # Issue 37's target: 200 turns, sandboxed within 1.15x of in-process.
+    # The target: 200 turns, sandboxed within 1.15x of in-process.
     phase("200 turns", seeds, 200, target=1.15)
     if args.all:
         phase("opening: first 100 turns, all 320 robots alive", seeds, 100, target=1.5)

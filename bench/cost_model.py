@@ -1,4 +1,4 @@
-"""The cost model (issue 44): where one Robot Game match's CPU goes, per mode, in one table.
+"""The cost model: where one Robot Game match's CPU goes, per mode, in one table.
 
 Plays `--games` matches of one pair of the samples in `bots/robotgame/` (seeds 1..games,
 a warm-up match first, untimed), the modes interleaved match by match, all in this process

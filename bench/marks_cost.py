@@ -1,4 +1,4 @@
-"""What a bot's debug marks cost the host and its replay (issue 45): a bot without marks, an
+"""What a bot's debug marks cost the host and its replay: a bot without marks, an
 honest thinker and a flood, each against the game's first sample, seed 1.
 
     python bench/marks_cost.py robotgame 100

@@ -1,4 +1,4 @@
-"""What one bot's replies cost the host, and what its replay keeps (issue 41, replies).
+"""What one bot's replies cost the host, and what its replay keeps.
 
     python bench/reply_cost.py race tests/hostile/replies/race_junk.py        # 10 rounds
     python bench/reply_cost.py robotgame tests/hostile/replies/rg_warn_flood.py   # 30 turns

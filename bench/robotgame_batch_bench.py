@@ -9,7 +9,7 @@ For each pair of bots, in one run with the variants interleaved:
   line-up's matches in a row, loading the bots anew for each);
 - the same with `--sandbox off` (bots in the workers' own processes).
 Each is a whole command, start to exit, on every core; each round runs the four one after
-another, so the machine's noise falls on all of them alike. Targets (issue 37): standard
+another, so the machine's noise falls on all of them alike. Targets: standard
 at least 1.0x rgkit's runner on every pair, match at least 1.2x; the last line says the
 worst pair of the run against them.
 Then an arena batch of the arena samples in the three modes.

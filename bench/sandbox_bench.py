@@ -56,7 +56,7 @@ def spawn_ms(isolation: Isolation) -> float:
 
 def fresh_interpreter_ms() -> float:
     """A new `python -I -S` importing the child side, to its first reply: the cost a
-    zygote saves (what issue 2's children paid)."""
+    zygote saves (what a child started without one pays)."""
     started = time.perf_counter()
     subprocess.run([sys.executable, "-I", "-S", "-c",
                     f"import sys; sys.path[:0] = {[str(BOTLIB), *site_dirs()]!r}; "

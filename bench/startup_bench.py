@@ -8,7 +8,7 @@ pays before any check); `arena run` with the 4 sample bots twice (8 sandboxed AI
 too; and the same without the early zygote (the command line's `main` called directly),
 to show what starting it first saves. `--before REF` times the first two for the tree at
 git REF too (exported to a temporary folder, put first on PYTHONPATH), interleaved.
-Targets: `arena --version` under 0.25 s (issue 44); the arena run at most 0.35 s more
+Targets: `arena --version` under 0.25 s; the arena run at most 0.35 s more
 than `python -c pass` (medians).
 """
 from __future__ import annotations

@@ -4,7 +4,7 @@ uses one starts without it: numpy is about a quarter of `arena`'s start.
 A zygote that forks children calls `load_all()` first, so that no child loads one again;
 the match jail's zygote, told which games its jails play, loads only the modules those
 games' engines asked for (`load_all(askers)`: a Robot Game jail starts without numpy,
-100 ms of CPU, issue 44)."""
+100 ms of CPU)."""
 from __future__ import annotations
 
 import importlib.util
@@ -18,11 +18,10 @@ _LOADING = threading.RLock()
 
 
 class _Deferred(ModuleType):
-    """A module not loaded yet: the first attribute read loads it, in one thread. (Python
-    3.11's LazyLoader makes the module plain before it runs its code, so another thread
-    that read an attribute meanwhile found it missing: a batch whose jailed matches fell
-    back to the standard mode in two threads at once stopped on `module 'numpy' has no
-    attribute 'empty'`.)"""
+    """A module not loaded yet: the first attribute read loads it, in one thread, and
+    another thread that reads one meanwhile waits for the load. (Python 3.11's LazyLoader
+    makes the module plain before it runs its code, so such a thread would find the
+    attribute missing.)"""
 
     def __getattribute__(self, attr: str) -> object:
         with _LOADING:

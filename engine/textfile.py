@@ -1,7 +1,7 @@
 """The one bounded read of a game's map file (an arena, a Robot Game map, a cavern, a
 factory): a map comes from anyone (a shared file, a download), and its reader reads at
-most MAX_MAP_BYTES of a regular file. A map of every game is a few KiB; before this, a
-map named /dev/zero read until memory ran out, and a FIFO waited forever."""
+most MAX_MAP_BYTES of a regular file. A map of every game is a few KiB; unbounded, a
+map named /dev/zero would read until memory ran out, and a FIFO would wait forever."""
 from __future__ import annotations
 
 import errno

@@ -1,9 +1,9 @@
 """A path the user gave (a bot, a map, a results or replay file), looked at safely.
 
 `Path.is_file()` hides only some errors (no such file, not a folder): a name longer than
-the system takes (ENAMETOOLONG, 255 bytes a part, 4096 a path) raised OSError, a
-traceback from `run`, `check`, `batch`, `results` and `replay`, and `map=5` from the API
-a TypeError. Both are now the InputError of bad input, naming the path.
+the system takes (ENAMETOOLONG, 255 bytes a part, 4096 a path) raises OSError, and
+`map=5` from the API a TypeError. Here both are the InputError of bad input, naming the
+path, never a traceback.
 """
 from __future__ import annotations
 

@@ -6,19 +6,28 @@ retitle it or write its clipboard (escape sequences), reorder what follows them 
 line (bidi controls), or be read as rich markup (`[/]` raises, `[link=...]` hides a link).
 Every place that shows one goes through `shown` (a plain string: CSV, `typer.echo`) or
 `shown_text` (a rich `Text`, which never parses markup or emoji codes).
+
+Rich is imported by the two functions that make its objects, not by this module: the
+runner, the results and the service read their words here (`shown`, `plural`, `ended`)
+and draw nothing, so they start without rich (tests/test_lazy.py).
 """
 from __future__ import annotations
 
-from rich.console import Console
-from rich.text import Text
+from typing import TYPE_CHECKING
 
 from sandbox.shown import shown
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
 
 __all__ = ["shown", "shown_text", "plural", "seconds", "console", "ended", "PIPED_WIDTH"]
 
 
 def shown_text(value: object, style: str | None = None, lines: bool = False) -> Text:
     """`shown(value)` as a rich Text: a table cell or a line that rich prints as it is."""
+    from rich.text import Text
+
     return Text(shown(value, lines), style=style or "")
 
 
@@ -42,6 +51,8 @@ PIPED_WIDTH = 200
 def console(stderr: bool = False, **options) -> Console:
     """A rich console for a command's output: the terminal's width on a terminal, else
     wide enough that no table cuts a name (COLUMNS, when wider, still counts)."""
+    from rich.console import Console
+
     found = Console(stderr=stderr, **options)
     if not found.is_terminal:
         found = Console(stderr=stderr, width=max(PIPED_WIDTH, found.width), **options)

@@ -22,14 +22,7 @@ import psutil
 
 from sandbox.botlib import child_module
 from sandbox.cgroups import ChildCgroups, available
-
-# BotSpec, side_parts, start_frame, describe_exit and kill_tree moved out of this module (to
-# sandbox/frames.py and sandbox/processes.py); named here still, for one release, since
-# plugins and older code import them from here.
-from sandbox.frames import BotSpec as BotSpec
-from sandbox.frames import botlib_side, load_frame
-from sandbox.frames import side_parts as side_parts
-from sandbox.frames import start_frame as start_frame
+from sandbox.frames import BotSpec, botlib_side, load_frame, start_frame
 from sandbox.isolation import (
     CGROUP_SLACK_MB,
     Isolation,
@@ -41,9 +34,14 @@ from sandbox.isolation import (
 from sandbox.limits import Limits
 from sandbox.paths import BOTLIB, fixed_layout, site_dirs
 from sandbox.players import Exchanged, Payloads, Seats
-from sandbox.processes import children_of, live_usage, peak_rss_of, reap
-from sandbox.processes import describe_exit as describe_exit
-from sandbox.processes import kill_tree as kill_tree
+from sandbox.processes import (
+    children_of,
+    describe_exit,
+    kill_tree,
+    live_usage,
+    peak_rss_of,
+    reap,
+)
 from sandbox.replies import Reply, checked_reply, frame_bytes, frame_items, ready_problem
 from sandbox.zygote import zygote
 
@@ -67,7 +65,7 @@ POLL_S = 0.05
 # is runnable when looked at gets another look (its current wait is not counted yet), up to
 # STARVED_TIMES its deadline and grace in all: the last guard, for a kernel that does not
 # report waits. (Judged by CPU progress instead, a bot that burnt 20 ms after each probe
-# looked starved, never hung, for 2,000 s of a match's bank.)
+# would look starved, never hung, for 2,000 s of a match's bank.)
 STARVED_TIMES = _sched.STARVED_TIMES
 WALL_LIMIT = "wall time limit (hang)"
 F_SETPIPE_SZ = 1031
@@ -669,8 +667,8 @@ def _collect(waiting: dict[int, Child], deadline: float,
 
     A reply's time is when the poll saw it less the time this thread then waited to run
     (`_answered`): a loaded machine that keeps the host from reading a reply adds nothing
-    to the bot's own time (measured: 4 busy loops on 2 cores added 33 ms a turn to an
-    honest arena bot's own time, 3.3 s in 100 turns, before this)."""
+    to the bot's own time (4 busy loops on 2 cores would add some 33 ms a turn to an
+    honest arena bot's own time)."""
     poller = select.poll()
     by_fd: dict[int, int] = {}
     for ai, child in waiting.items():

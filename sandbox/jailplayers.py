@@ -314,7 +314,7 @@ class GuardedPlayer:
     def _enter_bot(self, calls: int, request: bool = False) -> tuple:
         """The bot's output captured and its guard's handlers in place; what `_leave_bot`
         puts back. Plain calls, not a context manager: a generator's context per request
-        was a tenth of what the jail's players add to a Robot Game's turns (issue 44).
+        would cost a tenth of what the jail's players add to a Robot Game's turns.
         A `request`'s wall time is its own time here (no /proc shows its waits), and is
         bounded by what is left of the own bank too: past either, the jail's result names
         the bot, and the standard mode plays the match again and judges it."""

@@ -1,4 +1,4 @@
-"""The cost model (issue 44, bench/cost_model.py) keeps every row and column the doc's table
+"""The cost model (bench/cost_model.py) keeps every row and column the doc's table
 shows (docs/cost-model.md), each a positive, finite figure where its mode has that part:
 a column dropped, renamed or left unmeasured fails here, not silently in the doc."""
 from __future__ import annotations

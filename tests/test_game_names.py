@@ -1,4 +1,4 @@
-"""Shared code knows no game by name (issue 25): outside the registry's folder
+"""Shared code knows no game by name: outside the registry's folder
 (orchestrator/games/) and each game's own bot side, no file of orchestrator/ or sandbox/
 holds a game's name, or its bot side's, as a string: no `== "cave"`, no table keyed by
 games, no `"_robotgame"`. A game's parts live in its entry; shared code asks the entry.

@@ -1,4 +1,4 @@
-"""The house rules of the orchestrator's code that a reader cannot see drift (issue 43).
+"""The house rules of the orchestrator's code that a reader cannot see drift.
 
 No call passes more than MAX_POSITIONAL positional arguments: a long positional list is
 where options travel unnamed, and one value shifted by one place is another option
@@ -13,6 +13,9 @@ imports.
 from __future__ import annotations
 
 import ast
+import io
+import re
+import tokenize
 import tomllib
 from pathlib import Path
 
@@ -109,3 +112,75 @@ def test_the_scan_finds_a_silenced_module(tmp_path):
         'ignore_errors = true\n[[tool.mypy.overrides]]\nmodule = "psutil"\n'
         'ignore_missing_imports = true\n', encoding="utf-8")
     assert silenced_modules(tmp_path) == ["engine.x", "sandbox.host"]
+
+
+# A number of the project's tracker, as a comment or a docstring cites it (the word issue
+# and a number, or a number after "(#"): the tracker does not ship, so a reader cannot follow it;
+# what a change did and why goes in words, its history to CHANGELOG.md.
+ISSUE_NUMBER = re.compile(r"\bissues?\s+#?\d+|\(#\d+\)", re.IGNORECASE)
+# The project's own code, in every folder of it; bots under a `hostile` folder are data
+# (attacks, some of them not even Python), not the project's text.
+CODE_FOLDERS = ("engine", "sandbox", "orchestrator", "bots", "bench", "tests")
+
+
+def project_sources(root: Path = ROOT) -> list[Path]:
+    found = [path for folder in CODE_FOLDERS for path in (root / folder).rglob("*.py")
+             if "hostile" not in path.relative_to(root).parts]
+    return sorted(found + [path for path in (root / "setup.py",) if path.exists()])
+
+
+def comments_and_docstrings(path: Path) -> list[tuple[int, str]]:
+    """A Python file's comments and docstrings (module, class, function), each with the
+    line it starts on."""
+    source = path.read_text(encoding="utf-8")
+    found = [(token.start[0], token.string)
+             for token in tokenize.generate_tokens(io.StringIO(source).readline)
+             if token.type == tokenize.COMMENT]
+    for node in ast.walk(ast.parse(source, str(path))):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            text = ast.get_docstring(node, clean=False)
+            if text is not None:
+                found.append((node.body[0].lineno, text))
+    return found
+
+
+def issue_numbers(root: Path = ROOT) -> list[str]:
+    """Every comment or docstring of the project's code that cites an issue by its number,
+    and every comment line of its Makefile and pyproject.toml that does: `file:line: text`."""
+    found = []
+    for path in project_sources(root):
+        for line, text in comments_and_docstrings(path):
+            for hit in ISSUE_NUMBER.finditer(text):
+                at = line + text[:hit.start()].count("\n")
+                found.append(f"{path.relative_to(root).as_posix()}:{at}: {hit.group()}")
+    for name in ("Makefile", "pyproject.toml"):
+        path = root / name
+        lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+        for at, text in enumerate(lines, 1):
+            comment = text[text.index("#"):] if "#" in text else ""
+            found += [f"{name}:{at}: {hit.group()}" for hit in ISSUE_NUMBER.finditer(comment)]
+    return found
+
+
+def test_no_comment_or_docstring_cites_an_issue_number() -> None:
+    found = issue_numbers()
+    assert len(project_sources()) > 300
+    assert not found, ("say what and why in words (history goes to CHANGELOG.md):\n"
+                       + "\n".join(found))
+
+
+def test_the_scan_finds_issue_numbers_in_comments_and_docstrings_only(tmp_path: Path) -> None:
+    """The scan's own rule on a made-up tree: a comment's and a docstring's number is
+    found, on its own line; a string that is data, and a hostile bot, are not read."""
+    for folder in ("orchestrator", "tests/hostile"):
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "orchestrator" / "made.py").write_text(
+        '"""A module.\n\nIts second line names issue 7."""\n'
+        "X = 'issue 8, as data'\n"
+        "\n\ndef f():\n    '''Fixed (#9).'''\n    return 1  # issues 10 and 11\n",
+        encoding="utf-8")
+    (tmp_path / "tests" / "hostile" / "bot.py").write_text("# issue 12\n", encoding="utf-8")
+    (tmp_path / "Makefile").write_text("test:  # Issue 13\n\techo 'issue 14'\n")
+    assert sorted(issue_numbers(tmp_path)) == [
+        "Makefile:1: Issue 13", "orchestrator/made.py:3: issue 7",
+        "orchestrator/made.py:8: (#9)", "orchestrator/made.py:9: issues 10"]

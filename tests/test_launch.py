@@ -50,7 +50,7 @@ def test_jailed_batches_warm_the_jail_zygote(args, wanted) -> None:
     (["batch", "a.py", "b.py", "--sandbox", "match"], ()),   # the bots will say: every game's
 ])
 def test_the_jail_zygote_is_warmed_for_the_game_the_command_names(args, games) -> None:
-    # Issue 44: the warmed zygote loads only what that game's engine imports on first use.
+    # The warmed zygote loads only what that game's engine imports on first use.
     assert launch.jail_games(args) == games
 
 
@@ -69,7 +69,7 @@ def play(name):
 
 
 def test_a_robot_game_jail_zygote_starts_without_numpy_and_an_arena_one_with_it() -> None:
-    # Issue 44: numpy is the arena engine's alone, 100 ms of CPU in every jail zygote: the
+    # Numpy is the arena engine's alone, 100 ms of CPU in every jail zygote: the
     # zygote started for a Robot Game match does not load it, and an arena match after it
     # gets a zygote of its own that does (its jails never import it themselves).
     code = """
@@ -124,10 +124,10 @@ def test_a_zygote_that_cannot_start_fails_when_a_child_is_asked_for(monkeypatch)
 
 
 def test_the_jail_zygote_warmed_first_is_the_one_that_plays_the_match() -> None:
-    # The entry point names the jail's job module as the match does: the zygote it warms
-    # (launch.JAIL_JOB) is not started again for the first jailed match.
+    # The entry point warms the zygote of the jail's job module the match names
+    # (orchestrator.runner.JAIL_JOB): it is not started again for the first jailed match.
     code = """
-from orchestrator.cli.launch import JAIL_JOB
+from orchestrator.runner import JAIL_JOB
 from sandbox import matchjail
 first = matchjail.jail_zygote(JAIL_JOB).pid
 from orchestrator.runner.bots import read_bot

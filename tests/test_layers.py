@@ -1,4 +1,4 @@
-"""The layers hold (issues 34 and 43): the folder tree is the architecture. One table
+"""The layers hold: the folder tree is the architecture. One table
 (MAY_IMPORT) says which folder may import which, and every import of orchestrator/,
 sandbox/ and engine/ keeps to it; the orchestrator's modules import one another without
 a cycle.
@@ -123,14 +123,13 @@ MAY_IMPORT: dict[str, set[str]] = {
     "replay": {"games"},               # the replay file, its reader, positions
     "options": {"games"},              # the option groups every front shares
     "results": {"games", "options"},   # store, summaries, ratings, tests of significance
-    "runner": {"results", "replay", "games"},          # the match loop, workers, bot files
+    "runner": {"results", "replay", "games", "options"},   # the match loop, workers, bot files
     "views": {"results", "replay", "games"},           # terminal and HTML rendering
     "service": {"views", "runner", "results", "replay", "games", "options"},
     "api": {"service", "views", "runner", "results", "replay", "games", "options"},
     "web": {"service", "views", "runner", "results", "replay", "games", "options"},
     "cli": {"api", "web", "service", "views", "runner", "results", "replay", "games",
             "options"},
-    "alias": {"views", "web", "api", "replay", "games"},   # re-exports only; see ALIASES
 }
 BELOW_ALL = {"base", "sandbox", "engine"}
 
@@ -138,27 +137,12 @@ BELOW_ALL = {"base", "sandbox", "engine"}
 # import: they draw (its terminal view) and edit (its map editor sheet), in those places.
 PLUGIN_PARTS = {"terminal": "views", "editor": "web"}
 
-# The old names a plugin or a user imports, kept one release as modules that re-export
-# (docs/architecture.md, "Aliases"); nothing of ours imports them.
-ALIASES = {
-    "orchestrator.replay_view": ("orchestrator.views.replay", "orchestrator.views.board"),
-    "orchestrator.replay_reader": ("orchestrator.replay.reader",),
-    "orchestrator.replay_shape": ("orchestrator.games.entry",),
-    "orchestrator.map_editor": ("orchestrator.web.map_editor",),
-    "orchestrator.api_types": ("orchestrator.api.types",),
-    "orchestrator.ladder": (),
-    "orchestrator.ladder.matchmaking": ("orchestrator.games.entry",
-                                        "orchestrator.web.ladder.matchmaking"),
-}
-
 
 def place(name: str, path: Path) -> str:
     """The place of module `name` (at `path`) in the table."""
     parts = name.split(".")
     if parts[0] != "orchestrator":
         return parts[0]
-    if name in ALIASES:
-        return "alias"
     if name == "orchestrator.__main__":           # `python -m orchestrator`: the command line
         return "cli"
     if len(parts) == 1 or (len(parts) == 2 and path.name != "__init__.py"):
@@ -202,26 +186,10 @@ def test_every_import_keeps_to_the_layer_table() -> None:
     assert not found, "imports the layer table forbids:\n" + "\n".join(found)
 
 
-def test_every_folder_and_alias_is_placed() -> None:
-    """A module's folder is in the table, and the table's aliases are the modules that say
-    they are one (and re-export what they name)."""
-    import importlib
-
-    known = modules()
-    places = {place(name, path) for name, path in known.items()}
+def test_every_folder_is_placed() -> None:
+    """A module's folder is in the table."""
+    places = {place(name, path) for name, path in modules().items()}
     assert places <= set(MAY_IMPORT), places - set(MAY_IMPORT)
-    said = {name for name, path in known.items() if name.startswith("orchestrator")
-            and (ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or "")
-            .startswith("Alias, kept for one release")}
-    assert said == set(ALIASES), said ^ set(ALIASES)
-    for alias, targets in ALIASES.items():
-        module = importlib.import_module(alias)
-        for public in (n for n in vars(module) if not n.startswith("_")):
-            value = getattr(module, public)
-            if isinstance(value, type(module)):
-                continue
-            assert any(getattr(importlib.import_module(t), public, None) is value
-                       for t in targets), f"{alias}.{public} is not its target's"
 
 
 def test_the_table_fails_a_forbidden_import(tmp_path: Path) -> None:
@@ -263,7 +231,7 @@ def test_the_graph_sees_imports_inside_functions(tmp_path: Path) -> None:
 
 def test_the_tree_is_as_docs_architecture_draws_it() -> None:
     """docs/architecture.md's drawing of the tree ("The tree: a folder per tier") names
-    every folder of orchestrator/ (an alias package aside) and no other, and each file it
+    every folder of orchestrator/ and no other, and each file it
     names in a folder is there. (What each may import is MAY_IMPORT's, above.)"""
     text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
     section = text[text.index("## The tree: a folder per tier"):]
@@ -277,7 +245,7 @@ def test_the_tree_is_as_docs_architecture_draws_it() -> None:
         elif current is not None and line.startswith("   "):
             folders[current] += " " + line
     real = {p.name for p in (ROOT / "orchestrator").iterdir()
-            if (p / "__init__.py").exists() and f"orchestrator.{p.name}" not in ALIASES}
+            if (p / "__init__.py").exists()}
     assert set(folders) == real, (set(folders) ^ real)
     for folder, words in folders.items():
         for named in re.findall(r"\b([a-z_]+\.py)\b", words):

@@ -82,7 +82,7 @@ def test_a_file_here_comes_before_a_sample_and_paths_are_never_names(tmp_path,
 
 
 def test_a_shared_stem_is_the_python_sample_and_the_others_go_by_file_name(tmp_path) -> None:
-    """Issue 51: `survivor` was refused as `several robotgame samples have this name`,
+    """`survivor` was refused as `several robotgame samples have this name`,
     though a sample's name works wherever a file does (and Ruby may not be installed)."""
     assert find_sample("robotgame", "survivor") == ROOT / "bots/robotgame/survivor.py"
     assert find_sample("robotgame", "survivor.rb") == ROOT / "bots/robotgame/survivor.rb"

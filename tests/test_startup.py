@@ -1,4 +1,4 @@
-"""`arena` starts in a blink (issue 44): `arena --version` imports neither the command line
+"""`arena` starts in a blink: `arena --version` imports neither the command line
 nor the registries, and `arena check --help` imports what the check's help shows (typer,
 the games and modes it names) but not the API, the service, the runner, the ladder or the
 other commands. What they import is asserted here; how long they take is timed by
@@ -64,3 +64,36 @@ def test_check_help_imports_only_what_its_help_shows() -> None:
         "batch", "bots", "compare", "maps", "publish", "replay", "results", "run",
         "scenario", "serve"))
     assert under(modules, others) == []
+
+
+# The layers that draw nothing: they say things in words (orchestrator/text.py's `shown`,
+# `plural`, `ended`) and leave drawing to the views and the command line. The service's
+# publish writes the site's pages through the views, so it may; a game's terminal view
+# and editor sheet sit beside its entry but are the views' and the web's
+# (tests/test_layers.py, PLUGIN_PARTS).
+UNDRAWN = ("orchestrator.games", "orchestrator.options", "orchestrator.replay",
+           "orchestrator.results", "orchestrator.runner", "orchestrator.service")
+DRAWS = {"orchestrator.service.publish"}
+IMPORT_ALL = """
+import importlib, json, pkgutil, sys
+names = []
+for package in sys.argv[2:]:
+    found = importlib.import_module(package)
+    names += [package] + [m.name for m in pkgutil.walk_packages(found.__path__, package + ".")]
+names = [n for n in names if n not in json.loads(sys.argv[1]) and "._" not in n
+         and n.rpartition(".")[2] not in ("terminal", "editor")]
+for name in names:
+    importlib.import_module(name)
+print(json.dumps({"imported": names, "rich": sorted(m for m in sys.modules
+                                                    if m == "rich" or m.startswith("rich."))}))
+"""
+
+
+def test_the_layers_that_draw_nothing_import_no_rich() -> None:
+    done = subprocess.run([sys.executable, "-c", IMPORT_ALL, json.dumps(sorted(DRAWS)),
+                           *UNDRAWN], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert "orchestrator.service.batch" in found["imported"], found["imported"]
+    assert "orchestrator.runner.check" in found["imported"], found["imported"]
+    assert found["rich"] == [], found["rich"]

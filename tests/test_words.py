@@ -1,4 +1,4 @@
-"""Issue 51, item 8: the words a person reads, through the commands they type. An
+"""The words a person reads, through the commands they type. An
 unknown command asks once what was meant, and names the command for what people call
 it; tables say `games`, `win` (in %) and `failed` everywhere; an amount of output is
 said in a unit that reads right; a match's end is said in words; `check` says a hang

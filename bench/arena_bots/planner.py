@@ -1,6 +1,6 @@
 """Bench bot (not a sample): weighs every candidate move with the prediction helpers.
 
-The pattern of item 2 of issue 14: position_after_move, direction_after_move,
+The pattern the bot-side api was made faster for: position_after_move, direction_after_move,
 bumps_into_wall, falls_into_pit, shot_by and shooting for each of the moves it may
 make, then the landing tile's cell read with get_cell_in_sight.
 """

@@ -1,6 +1,6 @@
 """Bench bot (not a sample): reads its whole sight grid several times per decision.
 
-The pattern of item 2 of issue 14: full scans of sight() for enemies, shooters' lines
+The pattern the bot-side api was made faster for: full scans of sight() for enemies, shooters' lines
 and terrain, content fields read on every occupied cell, and get_cell_in_sight around
 the robot and along its lines.
 """

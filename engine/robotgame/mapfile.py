@@ -65,8 +65,8 @@ MAX_TEXT = 64 << 10         # a map's text: every square listed twice, spaced, i
 def parse_map(text: str, name: str = "<map>", board_size: int = 19) -> RobotGameMap:
     """Parse rgkit's dict-literal format, never executing it."""
     if len(text) > MAX_TEXT:
-        # ast.literal_eval costs some 400 bytes of memory a byte: 3.5 MB of pairs took
-        # 10 s and 1.5 GiB before it was refused for what it held.
+        # ast.literal_eval costs some 400 bytes of memory a byte (3.5 MB of pairs: 10 s
+        # and 1.5 GiB), so a text this long is refused before it is parsed.
         raise MapError(f"{name}: {len(text):,} characters; a map of a board of at most "
                        f"19x19 squares is at most {MAX_TEXT:,}")
     try:

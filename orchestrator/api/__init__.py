@@ -223,16 +223,15 @@ def check(bot: Bot, *, game: str = DEFAULT_GAME, progress: bool | None = None,
     held = build(Confinement, options, confinement)
     no_more("check", options)
     turns, seed, max_overheats = asked.turns, asked.seed, asked.max_overheats
-    once, strict, sandbox = asked.once, asked.strict, held.sandbox
-    checks.check_strict(strict)
+    sandbox = held.sandbox
+    checks.check_strict(asked.strict)
     path = bot_file(bot, game)
     limits = checks.check_setup(path, game, held, seed=seed, turns=turns,
                                 max_overheats=max_overheats)
     if _shows_progress(progress):
         _err.print(shown_text(f"checking {path} ({game}, seed {seed}, sandbox {sandbox})",
                               "dim"))
-    return checks.check_bot(path, game, turns=turns, seed=seed, max_overheat_share=max_overheats,
-                            sandbox=sandbox, limits=limits, twice=not once, strict=strict)
+    return checks.check_bot(path, game, asked, sandbox=sandbox, limits=limits)
 
 
 def scenario(file: str | Path, *, game: str = DEFAULT_GAME) -> dict:

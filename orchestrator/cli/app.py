@@ -20,7 +20,7 @@ from orchestrator.faults import InternalError
 # there), in the order `arena --help` lists them. A command's module imports when the
 # command line names it (or `arena --help` lists them all), not before: `arena --version`
 # and `arena check ...` do not import the ladder, the batch runner or the other engines'
-# views (issue 44; tests/test_startup.py).
+# views (tests/test_startup.py).
 COMMANDS: dict[str, tuple[str, str]] = {
     "batch": ("batch", "batch"),
     "tournament": ("batch", "tournament"),

@@ -44,7 +44,7 @@ def check(
       arena check --game cave my_bot.js
     """
     # Here, not above: `arena check --help` needs neither the API (the service, the
-    # runner, the other commands' work) nor `run`'s views (issue 44).
+    # runner, the other commands' work) nor `run`'s views.
     from rich.text import Text  # noqa: PLC0415
 
     from orchestrator import api  # noqa: PLC0415

@@ -5,6 +5,12 @@ forks the children), and `batch`, `tournament` and `compare` with `--sandbox mat
 match jail's zygote (sandbox/_jailzygote.py): the mode's record says which
 (`Mode.prestart`). Started first, it boots on the other core while this process imports
 typer, rich, the engines and numpy, instead of after them.
+
+So this reads the command line by hand, before click does: only the few words that decide
+what to start ahead (the command, `--sandbox`, `--backend`, `--game`, `--help`), in the
+two spellings click accepts (`--name value`, `--name=value`). A mistake in them is not
+this module's to report: the command line proper parses the whole again, and says it.
+Parsing it with click here would import what the zygote is started to overlap.
 """
 import os
 import sys
@@ -14,13 +20,17 @@ from orchestrator.cli.version import version_line
 
 WARM_COMMANDS = ("run", "check")
 JAIL_COMMANDS = ("batch", "tournament", "compare")
-JAIL_JOB = "orchestrator.runner.jail_job"      # orchestrator/runner/match.py's: what its jails run
 GLOBAL_FLAGS = ("--debug", "-v")               # the app's own options before the command
 
 
 def _command(args: list[str]) -> str:
     """The command this command line names: its first word after the app's own flags."""
     return next((arg for arg in args if arg not in GLOBAL_FLAGS), "")
+
+
+def _plays(args: list[str], commands: tuple[str, ...]) -> bool:
+    """Whether this command line runs one of `commands` (its help plays nothing)."""
+    return _command(args) in commands and "--help" not in args
 
 
 def _option(args: list[str], name: str, default: str) -> str:
@@ -45,17 +55,14 @@ def _prestart(args: list[str]) -> str | None:
 
 def wants_zygote(args: list[str]) -> bool:
     """Whether this command line will start sandbox children through the zygote."""
-    if _command(args) not in WARM_COMMANDS or "--help" in args:
-        return False
-    return _prestart(args) == "zygote"
+    return _plays(args, WARM_COMMANDS) and _prestart(args) == "zygote"
 
 
 def wants_jail_zygote(args: list[str]) -> bool:
     """Whether this command line will play its matches in match jails, from this process
     (the local backend drives them from threads: orchestrator/runner/execute.py, JailPool)."""
-    if _command(args) not in JAIL_COMMANDS or "--help" in args:
-        return False
-    return _prestart(args) == "jail" and _option(args, "--backend", "local") == "local"
+    return _plays(args, JAIL_COMMANDS) and _prestart(args) == "jail" \
+        and _option(args, "--backend", "local") == "local"
 
 
 def jail_games(args: list[str]) -> tuple[str, ...]:
@@ -117,7 +124,7 @@ def _fixed_layout_next() -> bool:
 def main() -> None:
     if sys.argv[1:] == ["--version"]:
         # Said before the command line imports (typer, the registries): the app's own
-        # `--version` says the same line, later (issue 44: `arena --version` in a blink).
+        # `--version` says the same line, later (`arena --version` in a blink).
         print(version_line())
         return
     try:
@@ -126,6 +133,7 @@ def main() -> None:
             from sandbox.zygote import prestart
             prestart()
         elif wants_jail_zygote(sys.argv[1:]):
+            from orchestrator.runner import JAIL_JOB  # the package's name alone
             from sandbox.matchjail import jail_zygote
             jail_zygote(JAIL_JOB, jail_games(sys.argv[1:]))
         from orchestrator.cli.app import main as cli_main

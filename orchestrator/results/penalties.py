@@ -68,7 +68,7 @@ def _cut(text: str) -> str:
 def megabytes(count: int) -> str:
     """`367 GB`, `1.2 GB`, `733 MB`, `1.0 MB`, `12 KB`, `80 bytes`: an amount of output
     (decimal units), never past three figures before the point in one unit: 366,886 MB
-    read as 358 GB (issue 51)."""
+    read as 358 GB."""
     for unit, size in (("TB", 10**12), ("GB", 10**9)):
         if count >= size:
             return f"{count / size:.1f} {unit}" if count < 10 * size else \

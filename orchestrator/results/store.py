@@ -241,7 +241,7 @@ class Store:
                                       check_same_thread=not shared)
             # The journal's mode first: a new file's tables are then written to the log,
             # synced once, where each CREATE of the schema was its own transaction synced
-            # to the disk (200 ms of every batch into a new results file, issue 44).
+            # to the disk (200 ms of every batch into a new results file).
             self.db.text_factory = self._text
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")

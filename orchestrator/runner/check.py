@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 from engine import InputError
 from orchestrator import arguments
 from orchestrator.games import DEFAULT_GAME, get_game
+from orchestrator.options import CheckSettings
 from orchestrator.results import notes, penalties
 from orchestrator.results.match_result import MatchData
 from orchestrator.runner.bots import BotFile, read_bot
@@ -35,6 +36,9 @@ if TYPE_CHECKING:
     from _attempts import FAILING
 else:
     FAILING = child_module("_attempts").FAILING
+# A check of one game (the ladder's upload check, and the default here): `arena check`
+# plays two unless `--once`.
+ONE_GAME = CheckSettings(once=True)
 # The host's wall limit as a verdict says it (`verdict`: the kind said once).
 HUNG = WALL_LIMIT.removesuffix(" (hang)")
 
@@ -141,15 +145,11 @@ class CheckVerdict(TypedDict):
     warned: NotRequired[list[str]]  # its warnings (`warnings_of`)
 
 
-def check_bot(path: str | Path, game: str = DEFAULT_GAME, turns: int | None = None,
-              seed: int = 1, max_overheat_share: float = 0.1, sandbox: str = "standard",
-              limits: Limits | None = None, twice: bool = False,
-              strict: bool = False) -> CheckVerdict:
+def check_bot(path: str | Path, game: str = DEFAULT_GAME, checking: CheckSettings = ONE_GAME,
+              sandbox: str = "standard", limits: Limits | None = None) -> CheckVerdict:
     """Play the bot file and return the verdict in the `arena check --json` shape."""
     bot = read_bot(path, get_game(game).name)
-    return check_submission(bot, game, turns=turns, seed=seed,
-                            max_overheat_share=max_overheat_share, sandbox=sandbox,
-                            limits=limits, twice=twice, strict=strict)
+    return check_submission(bot, game, checking, sandbox=sandbox, limits=limits)
 
 
 def check_strict(strict: object) -> None:
@@ -202,15 +202,16 @@ def judge_pace(judged: CheckVerdict, watch: PaceWatch, limits: Limits) -> None:
         judged.update({"ok": False, "failure": "stalls", "reason": found.said()})
 
 
-def check_submission(bot: BotFile, game: str = DEFAULT_GAME, turns: int | None = None,
-                     seed: int = 1, max_overheat_share: float = 0.1, sandbox: str = "standard",
-                     limits: Limits | None = None, twice: bool = False,
-                     strict: bool = False) -> CheckVerdict:
+def check_submission(bot: BotFile, game: str = DEFAULT_GAME,
+                     checking: CheckSettings = ONE_GAME, sandbox: str = "standard",
+                     limits: Limits | None = None) -> CheckVerdict:
     """Play a bot (from a file or an upload) against the game's check lineup; its verdict.
-    `strict`: any warning (`warnings_of`) fails it too (failure `warnings`).
-    `twice`: a bot that passed plays the same match again, and fails `nondeterministic`
-    if the two games differ (the verdict's `deterministic`: true, false, or null when the
-    second game was not played)."""
+    `checking.strict`: any warning (`warnings_of`) fails it too (failure `warnings`).
+    Unless `checking.once`, a bot that passed plays the same match again, and fails
+    `nondeterministic` if the two games differ (the verdict's `deterministic`: true, false,
+    or null when the second game was not played)."""
+    turns, seed, max_overheat_share = checking.turns, checking.seed, checking.max_overheats
+    strict, twice = checking.strict, not checking.once
     modes.for_check(sandbox)
     arguments.check(seed=seed, turns=turns, max_overheats=max_overheat_share)
     check_strict(strict)

@@ -15,6 +15,7 @@ from typing import Any, Callable, Iterator, Mapping, cast
 from engine import InputError
 from orchestrator.faults import details_of, summary_of
 from orchestrator.games import GAMES, get_game
+from orchestrator.options import CheckSettings
 from orchestrator.replay import file as replay
 from orchestrator.results.match_result import Played
 from orchestrator.runner.bots import BotFile
@@ -83,8 +84,8 @@ def check_planned(spec: dict[str, Any]) -> dict[str, Any]:
     try:
         bot = BotFile(spec["path"], spec["source"], spec["sha256"], spec["name"])
         limits = Limits(**spec["limits"]) if spec.get("limits") else None
-        return {"verdict": check_submission(bot, spec["game"], spec.get("turns"),
-                                            seed=spec.get("seed", 1),
+        checking = CheckSettings(turns=spec.get("turns"), seed=spec.get("seed", 1), once=True)
+        return {"verdict": check_submission(bot, spec["game"], checking,
                                             sandbox=spec.get("sandbox", DEFAULT_MODE),
                                             limits=limits)}
     except USER_ERRORS as exc:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import dataclass
 from typing import Any
 
 from engine.numerals import ascii_decimal
@@ -48,16 +49,30 @@ KEPT_ANSWER = 4096       # one answer a replay keeps, packed (base64 in the file
 KEY_DIGITS = 7
 
 
-def refusal(result: Any, replay: Any, game: str, seed: int, max_turns: int, bots: list[Any],
-            names: list[str], want_replay: bool, output_bytes: int = 64 << 10
-            ) -> tuple[str | None, int | None]:
+@dataclass(frozen=True)
+class Asked:
+    """What the host asked the jail to play, which its result must match: the game, the
+    seed, the turns, the bots (as the jail was given them) and their names, whether a
+    replay was asked for, and the most output a player may keep."""
+
+    game: str
+    seed: int
+    max_turns: int
+    bots: list[Any]
+    names: list[str]
+    want_replay: bool
+    output_bytes: int = 64 << 10
+
+
+def refusal(result: Any, replay: Any, asked: Asked) -> tuple[str | None, int | None]:
     """Why the host does not take this jail's result (and replay) as it stands (None if
     it does), and the seat the result charges, if it names one. Whatever the jail sent,
     this answers: a value the checks below were not written for is a refusal too, never
     an exception that would stop the batch."""
     try:
-        return _refusal(result, replay, game=game, seed=seed, max_turns=max_turns, bots=bots,
-                        names=names, want_replay=want_replay, output_bytes=output_bytes)
+        return _refusal(result, replay, game=asked.game, seed=asked.seed,
+                        max_turns=asked.max_turns, bots=asked.bots, names=asked.names,
+                        want_replay=asked.want_replay, output_bytes=asked.output_bytes)
     except Exception as exc:         # the jail's data, whatever it holds
         return f"its result could not be read ({type(exc).__name__})", None
 

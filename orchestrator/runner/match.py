@@ -22,7 +22,7 @@ from orchestrator.games.entry import Game
 from orchestrator.replay import debug as debug_marks
 from orchestrator.replay import file as replay
 from orchestrator.results.match_result import MatchData, PlayerData
-from orchestrator.runner import jail_result
+from orchestrator.runner import JAIL_JOB, jail_result
 from orchestrator.runner.bots import BotFile, unique_names
 from sandbox.isolation import CGROUP_SLACK_MB
 from sandbox.limits import Limits
@@ -201,11 +201,6 @@ def match_fallback(game: Game, bots: list[BotFile]) -> str | None:
     return None
 
 
-# What a match jail runs (orchestrator/runner/jail_job.py), named to the sandbox, which imports
-# no orchestrator module.
-JAIL_JOB = "orchestrator.runner.jail_job"
-
-
 def _jailed(spec: MatchSpec, on_turn: Callable[[int, int], None] | None,
             replays: list[dict[str, Any]] | None, trace: Callable[[Match], None] | None,
             stop: StopWhen | None) -> MatchData:
@@ -230,10 +225,9 @@ def _jailed(spec: MatchSpec, on_turn: Callable[[int, int], None] | None,
     assert limits is not None                  # run_match puts the game's in first
 
     def check(result: Any, replay: Any) -> tuple[str | None, int | None]:
-        return jail_result.refusal(result, replay, game=spec.game, seed=spec.seed,
-                                   max_turns=spec.rules.max_turns, bots=told.bots, names=names,
-                                   want_replay=replays is not None,
-                                   output_bytes=limits.output_bytes)
+        return jail_result.refusal(result, replay, jail_result.Asked(
+            game=spec.game, seed=spec.seed, max_turns=spec.rules.max_turns, bots=told.bots,
+            names=names, want_replay=replays is not None, output_bytes=limits.output_bytes))
     outcome = matchjail.run(told, check, on_turn, replays is not None, spec.rules.max_turns,
                             job_module=JAIL_JOB)
     if isinstance(outcome, matchjail.Played):
@@ -433,8 +427,8 @@ def moves_digest_line(moves: dict[str, Any]) -> bytes:
 
     The line is `repr(sorted(moves.items(), key=repr))`: a list's repr is its items'
     reprs joined, so each item's repr is made once, here, and sorted itself (equal reprs
-    print alike, whatever their order), not made a second time for the list (issue 44:
-    a Robot Game turn's line took twice its time, 1 ms of a 100-turn match)."""
+    print alike, whatever their order), not made a second time for the list (which
+    would take twice the time of the line)."""
     return ("[" + ", ".join(sorted(map(repr, moves.items()))) + "]\n").encode()
 
 

@@ -235,7 +235,7 @@ def _within(named: str, folders: tuple[Path, ...]) -> bool:
 
 def _read(path: Path, what: str, where: str) -> bytes:
     """A file the record names, read as a regular file of a bounded size: the record may
-    name /dev/zero or a FIFO (before, the read never ended, or ran memory out)."""
+    name /dev/zero or a FIFO (read as it is, one would never end, or run memory out)."""
     try:
         return regular_bytes(path, MAX_MAP_BYTES if what == "map" else _BOT_BYTES,
                              f"a {what}")

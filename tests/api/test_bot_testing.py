@@ -1,4 +1,4 @@
-"""Issue 51: in a notebook or a unit test, `import rg` at the top of a bot's file failed
+"""In a notebook or a unit test, `import rg` at the top of a bot's file failed
 (ModuleNotFoundError): a contestant could not unit-test a Robot class with the game's own
 module, as rgkit's users do. docs/python-api.md ("A bot in a unit test") shows the one
 way; its example runs here as written, in a fresh interpreter, on a saved position."""

@@ -1,4 +1,4 @@
-"""Ctrl-C in the Python API (issue 29): a batch called from a script or a notebook stops
+"""Ctrl-C in the Python API: a batch called from a script or a notebook stops
 every bot process, raises `api.Interrupted` (its message says what was kept), and
 the same call resumes from the store, as `arena batch` does."""
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """A replay shared by someone else, shown inline in a notebook (`api.load_replay`): every
 string in it is hostile. Whatever it holds, the cell shows one sandboxed iframe and nothing
-else, and the page inside it runs only the viewer's own scripts (issue 33's red team)."""
+else, and the page inside it runs only the viewer's own scripts (a red team's finding)."""
 from __future__ import annotations
 
 import html

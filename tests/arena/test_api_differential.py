@@ -1,4 +1,4 @@
-"""The reworked roborally.api answers exactly as the api before issue 14 did.
+"""The reworked roborally.api answers exactly as the api before its rework did.
 
 Recorded views of a real match go through a probe bot that asks every helper (with good
 and bad arguments) under both versions: the frozen copy in bench/api_before/ and the

@@ -1,4 +1,4 @@
-"""Issue 51, item 1: a bot erased for memory is said with the figure it hit, not only the
+"""A bot erased for memory is said with the figure it hit, not only the
 peak it was seen holding. A bot asking for 2 GiB at once is refused its allocation with
 14 MB held: `memory limit, turn 1, 14 MB` read as a 14 MB bot erased under a 512 MB cap.
 Every view says the cap it went past: the run's table and JSON, a tournament's table, the

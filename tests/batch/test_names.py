@@ -202,7 +202,7 @@ def test_bots_sharing_a_name_are_all_told_apart_by_file_name() -> None:
 
 
 def test_two_files_of_one_name_are_both_labelled_and_warned_of(tmp_path) -> None:
-    """Issue 51: two files that both set name='Twin' played silently as `Twin` and
+    """Two files that both set name='Twin' played silently as `Twin` and
     `Twin (dup2.py)`: only the second labelled, and nothing warned."""
     source = HUNTER.read_text().replace("name = 'Hunter'", "name = 'Twin'")
     (tmp_path / "dup1.py").write_text(source)

@@ -1,4 +1,4 @@
-"""Issue 49: the game master sees time before it bites. A napper (an arena bot that sleeps
+"""The game master sees time before it bites. A napper (an arena bot that sleeps
 0.1 s in every move, and uses next to no CPU) beside two honest bots: each AI's own time
 (its calls' wall time less their wait for a CPU) sits beside its CPU in the run table, the
 batch and tournament tables, `results` (a run's table, `--games`), the `--json` of each,

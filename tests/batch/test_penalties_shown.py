@@ -1,4 +1,4 @@
-"""Issue 42: every penalty with its reason, wherever results are shown. A looping, a
+"""Every penalty with its reason, wherever results are shown. A looping, a
 memory-eating, a raising, two snooping (a socket, /etc/passwd), a shouting and a
 memory-sharing bot among honest ones: the run table, the batch table, the tournament
 table, `results` (a run's table, `--games`), the `--json` of each, the CSV exports, the
@@ -35,7 +35,7 @@ RUNS = [*QUICK, "--workers", "1"]
 # Each bot's penalty, as every output must say it (a regular expression).
 EXPECTED = {
     "Spinner": r"erased \(cpu time limit, turn 1\)",
-    # The cap it hit (issue 51: the peak alone read as the figure that erased it).
+    # The cap it hit (the peak alone read as the figure that erased it).
     "MemoryBomb": r"erased \(memory limit: (?:an allocation went past the 80 MB cap|held "
                   r"over 64 MB \(80 % of the 80 MB cap\)), turn 1, peak (?:up to )?(\d+) MB\)",
     "Raiser": r"\d+ overheats.*first: ValueError: boom",

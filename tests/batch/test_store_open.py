@@ -1,4 +1,4 @@
-"""A new results file is made in one synced write, not one per table (issue 44)."""
+"""A new results file is made in one synced write, not one per table."""
 from __future__ import annotations
 
 import sqlite3

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from orchestrator.options import CheckSettings
 from orchestrator.runner.match import MatchSpec, run_match
 from orchestrator.service.check import check_bot
 from sandbox.limits import Limits
@@ -26,7 +27,7 @@ SAMPLE_NAMES = ["forager", "wanderer", "miner", "scout", "digger"]    # digger: 
     (HOSTILE / "forker.py", "sandbox"), (HOSTILE / "nonsense.sh", "invalid"),
 ], ids=lambda v: v.name if isinstance(v, Path) else str(v))
 def test_check_names_what_went_wrong(bot: Path | str, failure: str | None) -> None:
-    found = check_bot(bot, "cave", turns=3, limits=SMALL)
+    found = check_bot(bot, "cave", CheckSettings(turns=3, once=True), limits=SMALL)
     kinds = failure.split("|") if failure else [None]     # a spinner: either, by a hair
     assert found["failure"] in kinds, found["reason"]
     assert found["ok"] is (failure is None)

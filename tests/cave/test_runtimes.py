@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from orchestrator.options import CheckSettings
 from orchestrator.runner.bots import read_bot
 from orchestrator.runner.match import MatchSpec, run_match
 from orchestrator.service.check import check_bot
@@ -116,14 +117,14 @@ def test_check_tells_a_per_turn_java_bot_to_go_persistent(tmp_path, turns: int) 
     bot.write_text(re.sub(r"// cave-protocol: persistent\n", "", JAVA_BOT.read_text()))
     limits = Limits(cpu_per_call_s=1.0, wall_per_call_s=0.1, watchdog_grace_s=5.0,
                     first_wall_s=5.0, output_bytes=16 << 10)
-    found = check_bot(bot, "cave", turns=turns, limits=limits)
+    found = check_bot(bot, "cave", CheckSettings(turns=turns, once=True), limits=limits)
     assert found["failure"] in ("hang", "cpu"), found["reason"]
     assert ("stopped early" in found["reason"]) is (turns > 3), found["reason"]
     assert ("java starts afresh every turn and cannot start within the 0.1 s a turn "
             "allows: add `cave-protocol: persistent` in a comment in its first 5 lines"
             ) in found["reason"]
     # The persistent bot under the same limits: its first turn has first_wall_s.
-    assert check_bot(JAVA_BOT, "cave", turns=2, limits=limits)["ok"]
+    assert check_bot(JAVA_BOT, "cave", CheckSettings(turns=2, once=True), limits=limits)["ok"]
 
 
 @needs("java")
@@ -136,14 +137,15 @@ def test_check_tells_a_per_turn_java_bot_whose_starts_stall_a_match_to_go_persis
     limits = Limits(cpu_per_call_s=5.0, wall_per_call_s=5.0, watchdog_grace_s=5.0,
                     first_wall_s=5.0, output_bytes=16 << 10, own_per_turn_s=5.0,
                     own_bank_s=1.0)
-    found = check_bot(bot, "cave", turns=3, limits=limits)
+    found = check_bot(bot, "cave", CheckSettings(turns=3, once=True), limits=limits)
     assert found["failure"] == "stalls", found["reason"]
     assert ("java starts afresh every turn, and its starts are most of that time: add "
             "`cave-protocol: persistent` in a comment in its first 5 lines") in found["reason"]
 
 
 def test_a_per_turn_program_that_hangs_gets_no_java_advice() -> None:
-    found = check_bot(Path(__file__).parent / "hostile" / "silent.sh", "cave", turns=2,
+    found = check_bot(Path(__file__).parent / "hostile" / "silent.sh", "cave",
+                      CheckSettings(turns=2, once=True),
                       limits=Limits(cpu_per_call_s=1.0, wall_per_call_s=0.3,
                                     watchdog_grace_s=5.0, output_bytes=16 << 10))
     assert found["failure"] in ("hang", "cpu") and "persistent" not in found["reason"]

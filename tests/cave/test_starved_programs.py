@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from sandbox import host
+from sandbox import host, processes
 from sandbox.inprocess import child_runtime
 from sandbox.limits import Limits
 
@@ -158,7 +158,7 @@ def test_the_hosts_watchdog_counts_an_executable_bots_programs() -> None:
         assert [child.overrun(), child.overrun()] == [None, None]
         assert not child._told
     finally:
-        host.kill_tree(proc.pid)
+        processes.kill_tree(proc.pid)
         proc.wait()
         os.close(keeper_end)
         os.close(child.down_w)
@@ -171,7 +171,7 @@ def test_the_hosts_watchdog_counts_an_executable_bots_programs() -> None:
         time.sleep(0.6)
         assert child.overrun() == "wall-clock watchdog (hang)"
     finally:
-        host.kill_tree(proc.pid)
+        processes.kill_tree(proc.pid)
         proc.wait()
         os.close(keeper_end)
         os.close(child.down_w)
@@ -196,5 +196,5 @@ def test_a_python_childs_watchdog_ends_a_sleeper_at_its_own_time() -> None:
         time.sleep(0.3)
         assert child.overrun() == "wall time limit (hang)"
     finally:
-        host.kill_tree(proc.pid)
+        processes.kill_tree(proc.pid)
         proc.wait()

@@ -1,4 +1,4 @@
-"""Issue 51, item 4: `arena compare NEW OLD --against POOL` in a two-player game. NEW and
+"""`arena compare NEW OLD --against POOL` in a two-player game. NEW and
 OLD each play every opponent, paired by seed and seat: pair k is NEW against opponent j,
 then OLD against it, on one seed with NEW and OLD in one seat; each round of 2m pairs meets
 each of the m opponents in both seats. A pair scores NEW's points less OLD's (five

@@ -1,4 +1,4 @@
-"""`arena compare` talks where no bar can be drawn (issue 45): piped into a file, a line on
+"""`arena compare` talks where no bar can be drawn: piped into a file, a line on
 stderr at least every 30 s (EVERY_S, 10 s) with the games counted, the LLR and its bounds,
 and an estimate of the games left; paced by time, not by game. Its default --max-games is
 sized to the game's cost, and the time it may take is said before the first game.

@@ -180,7 +180,7 @@ def run_json(where: Where, game: Game, work: Path, _: str) -> None:
 
 
 def run_by_name(where: Where, game: Game, work: Path, _: str) -> None:
-    """A bundled sample named by its name alone, where no such file exists (issue 23)."""
+    """A bundled sample named by its name alone, where no such file exists."""
     named = named_samples(game.name)           # as `arena bots` names them
     by_file = {path.stem: name for name, path in named} | {path.name: name for name, path in named}
     names = [by_file[Path(sample).name] for sample in lineup(game)]

@@ -1,4 +1,4 @@
-"""A data file never decides how code runs (issue 41): what a results, position or scenario
+"""A data file never decides how code runs: what a results, position or scenario
 file holds picks no sandbox mode and loosens no limit, every rule and count it sets is
 checked against the range the game allows, and whatever the engine cannot play of it is
 one `error:` line naming the file (exit status 2), an InputError from the API, never a

@@ -1,4 +1,4 @@
-"""A reader of untrusted data refuses; it never crashes (issue 50). Each format read from
+"""A reader of untrusted data refuses; it never crashes. Each format read from
 a bot, a jail or a file is fed 10,000 mutants of the project's own samples (a short
 match's replay per game, with its bots' debug marks; the positions saved from them; every
 bundled scenario; a results file made by `arena batch`; a challenge to a ladder), made by

@@ -1,4 +1,4 @@
-"""Numbers as keys are ASCII decimal (issue 50): a replay's `debug` section keys its AIs and
+"""Numbers as keys are ASCII decimal: a replay's `debug` section keys its AIs and
 turns as `str(n)` writes them, and a reader takes no other spelling.
 
 The attacks: a replay whose `debug` key is "²" ("²".isdigit() is true, int("²") a

@@ -1,4 +1,4 @@
-"""Issue 49: every AI's own time is bounded per call, per turn and per match, in every game
+"""Every AI's own time is bounded per call, per turn and per match, in every game
 and mode (docs/security.md, "Time, per game").
 
 Own time is a request's wall time less the time its tasks waited to run (the kernel's

@@ -1,4 +1,4 @@
-"""Issue 41, red team of the bot-facing doors: attacks a contestant who knows the source
+"""Red team of the bot-facing doors: attacks a contestant who knows the source
 could make, each as a hostile bot (tests/hostile/redteam/, tests/cave/hostile/), and what
 stops it now (docs/security.md: "Same inputs, same match", "A bot learns only what the
 rules show", "The host judges time from what it observes itself").

@@ -1,4 +1,4 @@
-"""Red team of the user-facing doors (issue 41): what a bot's author, an uploader or a
+"""Red team of the user-facing doors: what a bot's author, an uploader or a
 caller of the API puts in a name, a file or a page, against the places that read or show
 it. Each test is an attack that worked before its fix."""
 from __future__ import annotations

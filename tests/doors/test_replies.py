@@ -1,4 +1,4 @@
-"""The door a bot's replies come through (issue 41): what a bot's side sends back is
+"""The door a bot's replies come through: what a bot's side sends back is
 checked against its schema, the host keeps only what it validated, and a reply's cost is
 the sender's.
 

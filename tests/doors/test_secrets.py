@@ -1,4 +1,4 @@
-"""A bot learns only what the rules show (issue 41; docs/security.md, "A bot learns only
+"""A bot learns only what the rules show (docs/security.md, "A bot learns only
 what the rules show"): no match seed in any frame a bot can reach, no engine stream a
 bot's own key lets it compute, and no host figures through sysinfo(2).
 

@@ -1,4 +1,4 @@
-"""Issue 41: the host judges time from what it observes itself, and the same match plays the
+"""The host judges time from what it observes itself, and the same match plays the
 same in every mode and runtime (docs/security.md: "The host judges time from what it
 observes itself", "Same inputs, same match").
 
@@ -351,7 +351,7 @@ def test_check_passes_a_bot_that_plays_the_same_game_twice(game, bot) -> None:
 
 
 def test_the_moves_digest_line_is_the_sorted_items_repr_it_always_was() -> None:
-    """Issue 44 builds each turn's digest line from each item's repr once: the line (and so
+    """The host builds each turn's digest line from each item's repr once: the line (and so
     every stored result's `moves`) stays `repr(sorted(moves.items(), key=repr))`, for every
     game's kind of moves, ties of equal reprs and an empty turn included."""
     import random

@@ -1,4 +1,4 @@
-"""Issue 49: the worst case of one match (docs/security.md, "Time, per game") holds for a
+"""The worst case of one match (docs/security.md, "Time, per game") holds for a
 tournament's worker. A round robin of the worst stallers the limits allow, under small
 limits, and each match's wall time as its worker measured it (the results file's
 `wall_s`) is at most `worst_case_s` of those limits, plus a stated engine allowance.

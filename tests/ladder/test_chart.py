@@ -1,4 +1,4 @@
-"""The bot page's rating chart is the stored matches' (issue 42): each point, read from the
+"""The bot page's rating chart is the stored matches': each point, read from the
 page, is the bot's Elo after one of its rated matches, as a recomputation from the
 database alone gives it, in the order the matches finished; and a new server on the same
 database draws the same points."""

@@ -1,5 +1,5 @@
-"""A ladder match with a seat erased names every robot's owner as the engine does (issue
-42), through the ladder itself: an arena bot that passes the upload check and then hangs
+"""A ladder match with a seat erased names every robot's owner as the engine does,
+through the ladder itself: an arena bot that passes the upload check and then hangs
 mid-match is uploaded among three honest ones; the ladder plays them, and its match page,
 its viewer page (its embedded data and its own script, in node and in Chromium, under the
 ladder's policy) and its replay in the terminal's view must credit each robot to the AI the

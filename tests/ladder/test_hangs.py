@@ -1,4 +1,4 @@
-"""Uploads that hang (issue 24): a real `arena serve` answers one with 422 after a check of
+"""Uploads that hang: a real `arena serve` answers one with 422 after a check of
 a few turns, and a flood of them neither stalls the pages nor the matches: the checks run
 in a fixed number of workers, a bounded number wait, and the rest are refused at once.
 

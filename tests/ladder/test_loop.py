@@ -1,4 +1,4 @@
-"""The ladder's loop survives an error in one match (issue 43): the error is logged through
+"""The ladder's loop survives an error in one match: the error is logged through
 `logging`, the match is recorded as failed, and play goes on, rated as the database says;
 and once the loop does stop, /api/health says so (503), not "ok"."""
 from __future__ import annotations

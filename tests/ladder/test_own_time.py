@@ -1,4 +1,4 @@
-"""Issue 49: the ladder's match page shows each AI's own time (its calls' wall time less
+"""The ladder's match page shows each AI's own time (its calls' wall time less
 their wait for a CPU) beside its CPU, and a bot's page its own time a game, so a slow bot
 is visible before it is erased; a result recorded before own times shows a dash, not 0."""
 from __future__ import annotations

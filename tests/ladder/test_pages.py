@@ -130,7 +130,7 @@ def test_the_upload_form_shows_the_verdict_and_the_token_once(served) -> None:
 
 def test_a_hostile_host_header_is_text_on_the_api_page(served) -> None:
     """/docs shows the server's address in its curl lines, from the request's Host header:
-    whatever a client sends there never becomes markup (red team, issue 33). Sent to the
+    whatever a client sends there never becomes markup. Sent to the
     ASGI app as it is: an HTTP client would not send such a Host."""
     import asyncio
 
@@ -157,7 +157,7 @@ def test_a_hostile_host_header_is_text_on_the_api_page(served) -> None:
 
 
 def test_a_bots_page_says_its_description_as_text(served) -> None:
-    """Issue 42: a bot's pithy description (its file's docstring) under its name, escaped."""
+    """A bot's pithy description (its file's docstring) under its name, escaped."""
     client, _ = served
     source = (SAMPLES / "robotgame" / "rusher.py").read_bytes().replace(
         b"# Rusher: hits", b"# Rusher " + INJECTION.encode() + b"\x1b[31m: hits", 1)

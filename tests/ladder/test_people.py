@@ -1,4 +1,4 @@
-"""Limits bind people, not tokens (issue 50). Tokens are free: 16 uploads from one client
+"""Limits bind people, not tokens. Tokens are free: 16 uploads from one client
 gave 16 tokens, each with its own challenge limits; their challenges filled the 64-slot
 queue and kept it full, another owner got 6 of 47 challenges accepted, and the flooder got
 233 in 34 s against a documented cap of 30 an hour. And a bot's failure streak counted

@@ -1,4 +1,4 @@
-"""Red team of the ladder's doors (issue 41): what the server tells any client, and what an
+"""Red team of the ladder's doors: what the server tells any client, and what an
 uploader can make its pages show. Each test is an attack that worked before its fix."""
 from __future__ import annotations
 

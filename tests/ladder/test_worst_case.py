@@ -1,4 +1,4 @@
-"""Issue 49: the ladder's worker waits at most the worst case of one match (docs/security.md,
+"""The ladder's worker waits at most the worst case of one match (docs/security.md,
 "Time, per game"). Two Robot Game stallers that pass the upload check (its 4 turns are
 honest) and then wait in every act, one asleep and one joining its own thread, play a
 ladder match; its wall time as the ladder's worker measured it (the stored `wall_s`) is

@@ -1,4 +1,4 @@
-"""A bot that floods marks and notes every turn (issue 45): it is cut at the caps, on its
+"""A bot that floods marks and notes every turn: it is cut at the caps, on its
 own CPU, with one warning and never an error; the host's CPU for the match and the replay's
 size stay within the caps, beside an honest bot's.
 

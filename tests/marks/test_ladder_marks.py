@@ -1,4 +1,4 @@
-"""The ladder shows a bot's debug marks to its owner only (issue 45): the public replay and
+"""The ladder shows a bot's debug marks to its owner only: the public replay and
 its viewer page carry no bot's marks; the replay asked for with a bot's token carries that
 bot's marks and no other's."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The door of marks (issue 45): what a bot's side may send under "marks" is checked
+"""The door of marks: what a bot's side may send under "marks" is checked
 exactly (sandbox/replies.py): counts, kinds and lengths, the robot of a call, integers in
 range, the palette; one past a bound is a protocol violation of its sender. The child side
 (sandbox/botlib/_marks.py) cuts at the same bounds, so an honest bot never reaches them."""

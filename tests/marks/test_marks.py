@@ -1,4 +1,4 @@
-"""Debug marks and notes (issue 45): for every game of the registry, a sample bot that
+"""Debug marks and notes: for every game of the registry, a sample bot that
 thinks aloud (tests/marks/bots/<game>.py: a note per robot, a dot, a line) plays a short
 match; its marks are read back from the replay (through the bounded reader), drawn in the
 terminal and printed with `--turns`' report, drawn in the page in a real browser with a

@@ -1,4 +1,4 @@
-"""`arena publish` leaves the bots' debug marks out of the site it writes (issue 45): the
+"""`arena publish` leaves the bots' debug marks out of the site it writes: the
 replays of a results file keep them, for `arena replay`; the published ones do not."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 51: no bundled sample used the bot's marks and notes, so `arena bots` showed none
+"""No bundled sample used the bot's marks and notes, so `arena bots` showed none
 to start from, and the demo's replays had none. Each game now has `thinker`, listed by
 `arena bots`, in the demo line-up (`arena run --game G` with no bots), and its marks are
 in the demo's replay and under `--turns`."""

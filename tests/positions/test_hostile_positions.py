@@ -1,4 +1,4 @@
-"""A position file is untrusted input (issue 36): shared like a replay, it is bounded
+"""A position file is untrusted input: shared like a replay, it is bounded
 before it is decoded and checked field by field, and each forged, oversized or malformed
 file ends in one `error:` line naming it (exit status 2) from `arena run --from`, and in
 an InputError from the API, never a traceback."""

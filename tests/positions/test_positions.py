@@ -1,4 +1,4 @@
-"""From a turn of a replay to a position, and a match from it (issue 36), for every game
+"""From a turn of a replay to a position, and a match from it, for every game
 of the registry: its entry keeps the position contract; the state saved at any turn loads
 to the same match; playing on from turn N of a replay with the same memoryless samples
 gives the replay's remaining turns byte for byte, in every sandbox mode; `--turns K`

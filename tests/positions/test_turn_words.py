@@ -1,4 +1,4 @@
-"""`arena run --from pos.json --turns K` tells each turn in the game's words (issue 45),
+"""`arena run --from pos.json --turns K` tells each turn in the game's words,
 for every game of the registry: each piece given a move is printed with its AI, its move
 by name and where the engine has it after that turn; every piece printed is one the
 engine has there. The truth is the engine's own objects, traced turn by turn from the

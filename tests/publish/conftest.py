@@ -1,5 +1,5 @@
 """A small tournament's results file, with an AI whose name and description are hostile
-text (markup, a terminal escape), for the results site's tests (issue 42)."""
+text (markup, a terminal escape), for the results site's tests."""
 from __future__ import annotations
 
 from pathlib import Path

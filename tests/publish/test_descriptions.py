@@ -1,4 +1,4 @@
-"""A bot's pithy name and short description come from its file (issue 42: the seed's game
+"""A bot's pithy name and short description come from its file (the seed's game
 master collects each contestant's bot "with a pithy name and a short description of its
 strategy"): its module docstring, or a leading comment in any language, read without
 running it, cut short, and text wherever it goes (results, the store, `arena check`)."""

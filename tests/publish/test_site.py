@@ -1,4 +1,4 @@
-"""`arena publish`: the results site (issue 42). Its pages escape every bot's text, hold a
+"""`arena publish`: the results site. Its pages escape every bot's text, hold a
 strict CSP and no network address, share one viewer, and the command refuses what it
 must in one line."""
 from __future__ import annotations
@@ -200,7 +200,7 @@ def test_a_match_of_a_bot_with_a_hostile_name_replays_from_its_record(results, t
 
 
 def test_a_visitor_walks_back_from_the_matrix_and_from_a_game_to_its_page(results, site):
-    """Issue 51: matrix.html had no way back to the standings, and each game of a cell
+    """`matrix.html` had no way back to the standings, and each game of a cell
     was `arena replay runs/replays/ID.json.gz`, a file on the game master's disk; an AI's
     page listed its games without its place in each; a match page's `arena replay` line
     did not say where it runs."""

@@ -1,4 +1,4 @@
-"""The results site in Chromium (issue 42): from file://, the index leads to an AI's page,
+"""The results site in Chromium: from file://, the index leads to an AI's page,
 that to one of its matches, whose replay plays to its last turn in the shared viewer;
 no console error, no script error, and no request but for the site's own files."""
 from __future__ import annotations

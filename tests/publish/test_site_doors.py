@@ -1,4 +1,4 @@
-"""What the host writes is a door too (issue 50): `arena publish --force` into a folder with
+"""What the host writes is a door too: `arena publish --force` into a folder with
 planted links (`index.html -> ../outside/victim.txt`, `replays -> ../outdir`) wrote the
 index over the outside file, wrote replays into the outside folder and deleted them there;
 and a results file someone else made had the publisher's disk opened where its records

@@ -1,4 +1,4 @@
-"""What a newcomer game master's red team found on the published site (issue 42): a drawn
+"""What a newcomer game master's red team found on the published site: a drawn
 63-bit seed shown rounded by the viewer and the matrix, bidi controls reordering a name in
 the viewer, an index whose penalties counted only erases, an AI page counting overheats
 twice, and the game master's own folders in the pages' commands."""

@@ -1,4 +1,4 @@
-"""Issue 51's walk, as a visitor makes it, in headless Chromium: the published site of 12
+"""A visitor's walk, in headless Chromium: the published site of 12
 AIs on an official-size map (94x94, generated for 12), every link of every page followed
 from the index, the matrix's way back to the standings and to a match's page, each match's
 replay drawn; then the ladder's pages, from the leaderboard to a bot and its match. No

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from orchestrator.games import get_game
+from orchestrator.options import CheckSettings
 from orchestrator.runner.bots import read_bot
 from orchestrator.runner.match import MatchSpec, run_match
 from orchestrator.service.check import check_bot
@@ -83,7 +84,7 @@ def test_a_file_must_name_its_function() -> None:
     (HOSTILE / "glutton.py", "memory"), (HOSTILE / "two_functions.py", "load_error"),
 ], ids=lambda v: v.name if isinstance(v, Path) else str(v))
 def test_check_names_what_went_wrong(bot: Path, failure: str | None) -> None:
-    found = check_bot(bot, "race", turns=4)
+    found = check_bot(bot, "race", CheckSettings(turns=4, once=True))
     assert found["failure"] == failure, found["reason"]
 
 

@@ -1,4 +1,4 @@
-"""Hostile replay files, built as data: the attacks of issue 33 on the replay readers and
+"""Hostile replay files, built as data: the attacks on the replay readers and
 forged shapes, each a few KiB to 3 MB, made in a moment (nothing is committed as a blob).
 
 `CASES` (`ATTACKS`, then `FORGERIES`) lists them with the readers that must refuse each

@@ -1,4 +1,4 @@
-"""Replays tell the truth once an AI is gone (issue 42).
+"""Replays tell the truth once an AI is gone.
 
 For every game of the registry, a match where seat 0's AI leaves at its first turn, and one
 where it leaves a few turns in (`leaves_first.*` and `leaves_late.*`, in the game's tests

@@ -1,4 +1,4 @@
-"""Replay files are untrusted input (issue 33): each attack of tests/replay/hostile_replays.py,
+"""Replay files are untrusted input: each attack of tests/replay/hostile_replays.py,
 read by each reader (`arena replay FILE`, `arena replay FILE --html OUT`, the Python API's
 `load_replay`, the ladder's viewer), ends in one `error:` line (the ladder: an error page),
 exit status 2, no traceback, within 5 s and under 256 MiB of peak memory; what a reader

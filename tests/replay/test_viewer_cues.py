@@ -1,4 +1,4 @@
-"""Issue 51, the viewer as 12 AIs' players and colour-blind viewers found it: a 12-colour
+"""The viewer as 12 AIs' players and colour-blind viewers found it: a 12-colour
 palette with near-twins (yellow/lime, blue/cyan), colour the only cue that told players
 apart (a piped `arena replay --turn` printed two Robot Game players as the same digits),
 6 px tiles on a 94x94 map with no zoom, debug dots over Robot Game's hp numbers, and

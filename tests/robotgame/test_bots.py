@@ -7,6 +7,7 @@ import hashlib
 import pytest
 
 from engine.robotgame.rules import rules_from
+from orchestrator.options import CheckSettings
 from orchestrator.runner.bots import read_bot
 from orchestrator.runner.match import MatchSpec, run_match
 from orchestrator.service.check import check_bot
@@ -121,8 +122,10 @@ def test_same_seed_same_game_sandboxed_or_not() -> None:
 
 
 def test_check_passes_samples_and_fails_a_forfeit() -> None:
-    assert check_bot(SAMPLES / "rusher.py", game="robotgame", turns=30)["ok"]
-    found = check_bot(HERE / "crasher.py", game="robotgame", turns=10, limits=FAST)
+    assert check_bot(SAMPLES / "rusher.py", "robotgame", CheckSettings(turns=30, once=True))["ok"]
+    found = check_bot(HERE / "crasher.py", "robotgame", CheckSettings(turns=10, once=True),
+                      limits=FAST)
     assert not found["ok"] and found["failure"] == "crash"
-    slow = check_bot(HERE / "slowpoke.py", game="robotgame", turns=3, limits=FAST)
+    slow = check_bot(HERE / "slowpoke.py", "robotgame", CheckSettings(turns=3, once=True),
+                     limits=FAST)
     assert not slow["ok"] and slow["failure"] == "timeout" and "time limit" in slow["reason"]

@@ -1,4 +1,4 @@
-"""Robot Game bots in Ruby (issue 15): they play like Python bots, under the executables
+"""Robot Game bots in Ruby: they play like Python bots, under the executables
 sandbox, and the seed's example robot in Ruby acts exactly as the Python one."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 51, item 2: a Robot Game match has a score, its robots alive at the end, read as
+"""A Robot Game match has a score, its robots alive at the end, read as
 rgkit's users read every game: `13–12`, and a level game `6–6 draw`. `arena run`, `results
 --games` (every game, or one bot's; its table, JSON and CSV), the published site and the
 ladder's match lists and match page each say it."""

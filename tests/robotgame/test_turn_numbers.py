@@ -1,4 +1,4 @@
-"""Issue 51, item 3: Robot Game's turns are numbered as rgkit's `game.turn` everywhere. A
+"""Robot Game's turns are numbered as rgkit's `game.turn` everywhere. A
 note made at `game.turn == 50` is shown on the board of turn 50 (the board the bot saw):
 in the terminal replay, `run --turns`' report, the page viewer; `check` names a failure's
 turn the same way (docs/robotgame.md, "Turn numbers")."""

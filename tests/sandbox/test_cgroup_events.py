@@ -1,5 +1,6 @@
 """A child's cgroup counters as the host reads them each turn: from a file it keeps open
-(issue 37), so every read must see the kernel's count of now, not of the first read."""
+(not opened again each turn), so every read must see the kernel's count of now, not
+of the first read."""
 from __future__ import annotations
 
 import os

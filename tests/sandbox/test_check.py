@@ -6,6 +6,7 @@ import subprocess
 
 import pytest
 
+from orchestrator.options import CheckSettings
 from orchestrator.service.check import check_bot
 from sandbox.limits import Limits
 from tests.support.paths import ARENA_CMD, BOTS, HOSTILE, ROOT
@@ -48,7 +49,7 @@ def test_every_hostile_bot_has_an_expected_failure() -> None:
 
 @pytest.mark.parametrize("bot", SAMPLES, ids=lambda p: p.stem)
 def test_sample_bots_pass(bot, no_stray_processes) -> None:
-    found = check_bot(bot, turns=30)
+    found = check_bot(bot, checking=CheckSettings(turns=30, once=True))
     assert found["ok"] and found["reason"] is None and found["failure"] is None, found
     assert found["turns"] >= 1 and found["decisions"] > 0
     assert found["sandbox"], "the JSON lists the active layers"
@@ -56,7 +57,7 @@ def test_sample_bots_pass(bot, no_stray_processes) -> None:
 
 @pytest.mark.parametrize("bot", sorted(EXPECTED), ids=lambda b: b.removesuffix(".py"))
 def test_hostile_bots_fail_with_the_right_reason(bot, no_stray_processes) -> None:
-    found = check_bot(HOSTILE / bot, turns=4, limits=FAST)
+    found = check_bot(HOSTILE / bot, checking=CheckSettings(turns=4, once=True), limits=FAST)
     if EXPECTED[bot] is None:
         assert found["ok"] and "LEAK" not in json.dumps(found), found
         return

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from orchestrator.games import GAMES
+from orchestrator.options import CheckSettings
 from orchestrator.runner.check import HUNG_TURNS, HangWatch
 from tests.support.games import game_tests
 from tests.support.paths import ARENA_CMD, ROOT
@@ -103,6 +104,6 @@ def test_a_check_stops_once_the_checked_bot_is_out_of_the_match(tmp_path) -> Non
                    "    raise SystemExit(3)\n")
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(check, "run_match", recording)
-        verdict = check.check_bot(bot, game="arena", turns=40)
+        verdict = check.check_bot(bot, "arena", CheckSettings(turns=40, once=True))
     assert not verdict["ok"] and verdict["turns"] == 1, verdict
     assert ended == [("stopped", 1)], ended

@@ -1,5 +1,5 @@
 """The host's reader of a child's frames (`_wire.FrameReader`): on a non-blocking pipe a
-whole frame comes in one call (issue 37: one wake-up and one read fewer per reply), a
+whole frame comes in one call (one wake-up and one read fewer per reply), a
 frame cut short waits for the rest without raising, and a blocking fd is never read
 past what the caller saw was there."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A seeded mutator of JSON-like samples, for the fuzz tests of the doors (issue 50): every
+"""A seeded mutator of JSON-like samples, for the fuzz tests of the doors: every
 format read from a bot, a jail or a file is fed the project's own samples, changed in the
 ways an attacker changes them, and must give its value or its one refusal.
 

@@ -1,5 +1,5 @@
 """The toy game: a fifth game that lives only in tests/, the proof that a game is one
-folder and one registry entry (issue 25). Registered through `ARENA_GAMES` (tests/conftest.py
+folder and one registry entry. Registered through `ARENA_GAMES` (tests/conftest.py
 names this folder), it runs through every command the conformance matrix plays.
 
 The folder holds what any game has: the rules (`match.py`), the protocol class the

@@ -53,7 +53,7 @@ MAX_ID = 2**63 - 1              # ids are SQLite integers: a larger one is not a
 def whole_number(value: object) -> object:
     """A number in a URL's path or query, as the server writes one (`str(n)`): ASCII
     digits, no sign, space, underscore, point or leading zero, at most MAX_ID's 19 digits.
-    FastAPI reads it with int()'s leniency, which took `01`, `+1`, ` 1`, `1_0` and `1.0`:
+    FastAPI reads it with int()'s leniency, which takes `01`, `+1`, ` 1`, `1_0` and `1.0`:
     a second spelling of every id (a second address of each page, a second key of a
     cache or a log), and a value nobody wrote. Anything else is a 422 that says so."""
     if not isinstance(value, str):
@@ -458,7 +458,7 @@ def create_app(ladder: Ladder, run: bool = True,
         return html("match.html", match=ladder.match(match_id))
 
     # A viewer page costs a replay's reading and rendering (86 ms of CPU for a Robot Game
-    # match): asked for again and again, one anonymous client kept the server busy. A
+    # match): asked for again and again, one anonymous client could keep the server busy. A
     # finished match's replay never changes, so its page is rendered once and kept,
     # the latest asked for first, up to VIEWERS_KEPT_BYTES.
     viewers: OrderedDict[int, tuple[str, str]] = OrderedDict()   # match -> page, its CSP

@@ -148,9 +148,9 @@ class LadderStore(Store):
     def enqueue(self, game: str, map_name: str, lineup: list[tuple[int, int]],
                 rated: bool, challenger: int | None = None) -> Queued:
         """Queue a match; its seed is drawn from the OS (63 bits), kept with it so that it
-        plays again the same, and shown once it is played. Before, it was the server's
-        seed plus the match's public number: a bot that knew one, or tried the small ones,
-        could deal every opponent's hidden cards (docs/security.md)."""
+        plays again the same, and shown once it is played. Not a seed derived from the
+        match's public number: a bot that knew how, or tried the small ones, could deal
+        every opponent's hidden cards (docs/security.md)."""
         seed = secrets.randbits(63)
         with self.transaction():
             cursor = self.db.execute(

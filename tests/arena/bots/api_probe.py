@@ -1,7 +1,7 @@
 """Asks every roborally.api helper, with good and bad arguments, and logs each answer.
 
 Used by test_api_differential.py, which replays recorded views through this bot with the
-api before and after issue 14 and compares the logs.
+api before and after its rework and compares the logs.
 """
 from roborally.api import *
 
