@@ -29,9 +29,8 @@ from rich.table import Table
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.ladder.server import Server  # noqa: E402
-
 from orchestrator.runner.execute import default_workers  # noqa: E402
+from tests.support.ladder import Server  # noqa: E402
 
 out = Console(width=110)
 BOTS = [ROOT / "bots" / "robotgame" / name for name in ("coordinator.py", "survivor.py")]

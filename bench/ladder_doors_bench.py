@@ -26,9 +26,8 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.ladder.server import Server  # noqa: E402
-
 from tests.ladder.test_doors import chunked_post, vm  # noqa: E402
+from tests.support.ladder import Server  # noqa: E402
 
 RG = ROOT / "bots" / "robotgame"
 

@@ -20,7 +20,7 @@ PAGES = [README, ROOT / "CONTRIBUTING.md", ROOT / "CHANGELOG.md",
          *sorted((ROOT / "docs").rglob("*.md"))]
 FENCE = re.compile(r"^```.*?^```", re.M | re.S)
 LINK = re.compile(r"\]\(([^)\s]+)\)")
-# "issue 41", "issues 43 and 44", "(issue #7)", "#43": a tracker's numbers, outside URLs.
+# A tracker's numbers ("issue" or "issues" and a number, "#" and a number), outside URLs.
 # (One digit after `#` is a name's number, as in `Hunter #2`.)
 ISSUE = re.compile(r"\bissues?\s+#?\d+|(?<![\w/&#])#\d{2,}\b", re.I)
 URL = re.compile(r"[a-z]+://\S+")

@@ -184,3 +184,28 @@ def test_the_scan_finds_issue_numbers_in_comments_and_docstrings_only(tmp_path: 
     assert sorted(issue_numbers(tmp_path)) == [
         "Makefile:1: Issue 13", "orchestrator/made.py:3: issue 7",
         "orchestrator/made.py:8: (#9)", "orchestrator/made.py:9: issues 10"]
+
+
+def _spec(name: str) -> bool:
+    import importlib.util
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):       # a name inside a module, not a module
+        return False
+
+
+def test_every_project_module_a_bench_or_test_imports_exists():
+    """A module moved or removed leaves no import of it behind in bench/ or tests/ (a
+    bench is not run by the suite, so only this sees it)."""
+    import importlib.util
+    missing = []
+    for path in [*(ROOT / "bench").glob("*.py"), *(ROOT / "tests").rglob("*.py")]:
+        if "hostile" in path.parts:
+            continue
+        for module in _imported_modules(path):
+            top = module.split(".")[0]
+            if top not in ("orchestrator", "engine", "sandbox", "tests"):
+                continue
+            if not any(_spec(name) for name in (module, module.rsplit(".", 1)[0])):
+                missing.append(f"{path.relative_to(ROOT)}: {module}")
+    assert missing == []
