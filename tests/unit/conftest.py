@@ -56,7 +56,10 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     if _lane_alone(session):
         left = children()
         if left:
+            words = f"error: {ProcessStarted.__name__}: the unit tests left child processes: {left}"
             reporter = session.config.pluginmanager.get_plugin("terminalreporter")
-            reporter.write_line(f"error: {ProcessStarted.__name__}: the unit tests left "
-                                f"child processes: {left}", red=True)
+            if reporter is not None:
+                reporter.write_line(words, red=True)
+            else:
+                print(words)
             session.exitstatus = pytest.ExitCode.TESTS_FAILED

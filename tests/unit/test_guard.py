@@ -58,13 +58,13 @@ def test_a_swallowed_attempt_still_fails_the_test() -> None:
 
 def test_the_guard_puts_back_what_it_patched() -> None:
     before = {name: getattr(os, name) for name in noprocess.OS_CALLS if hasattr(os, name)}
-    popen = subprocess.Popen._execute_child
+    popen = subprocess.Popen._execute_child          # type: ignore[attr-defined]
     guard = Guard()
     guard.install()
     assert os.fork is not before["fork"]
     guard.uninstall()
     assert {name: getattr(os, name) for name in before} == before
-    assert subprocess.Popen._execute_child is popen
+    assert subprocess.Popen._execute_child is popen  # type: ignore[attr-defined]
 
 
 def test_the_lane_itself_is_guarded() -> None:

@@ -151,7 +151,8 @@ def stats_reads(root: Path = ROOT / "orchestrator") -> dict[str, list[str]]:
                   and node.func.attr == "get" and node.args
                   and isinstance(node.args[0], ast.Constant)):
                 key, receiver = node.args[0].value, node.func.value
-            if isinstance(key, str) and "stats" in _segment(lines, receiver):
+            if isinstance(key, str) and receiver is not None \
+                    and "stats" in _segment(lines, receiver):
                 found.setdefault(key, []).append(f"{path.relative_to(ROOT)}:{node.lineno}")
     return found
 

@@ -6,32 +6,35 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from engine import InputError
 from orchestrator.results import penalties
+from orchestrator.results.match_result import MatchData, PlayerData
 from orchestrator.results.store import Store, digest
 
 
-def player(seat: int, name: str, rank: int, **more: Any) -> dict[str, Any]:
-    return {"name": name, "seat": seat, "bot": f"bots/{name}.py", "sha256": f"{seat:064x}",
+def player(seat: int, name: str, rank: int, **more: Any) -> PlayerData:
+    return cast(PlayerData, {
+            "name": name, "seat": seat, "bot": f"bots/{name}.py", "sha256": f"{seat:064x}",
             "rank": rank, "status": "ok", "reason": None, "turn": None, "overheats": 1,
             "cpu_s": 0.25, "own_s": 0.5, "peak_rss_mb": 31.5,
             "stats": {"decisions": 10 + seat, "faults": {"hang": seat}, "score": 3 - seat},
             "warnings": [], "errors": [], "output": "", "output_dropped": 0,
-            "violations": [], **more}
+            "violations": [], **more})
 
 
-def match(seed: int, **more: Any) -> dict[str, Any]:
-    return {"game": "arena", "engine_version": "1", "seed": seed, "map": "tiny", "rules":
+def match(seed: int, **more: Any) -> MatchData:
+    return cast(MatchData, {
+            "game": "arena", "engine_version": "1", "seed": seed, "map": "tiny", "rules":
             {"max_turns": 5}, "turns": 5, "end": "turns", "winner": "a", "runner_up": "b",
             "restarts": 0, "sandbox_mode": "standard", "replay": None,
             "players": [player(0, "a", 1, description="says hello"),
                         player(1, "b", 2, errors=["ValueError: no", "second"],
                                violations=["open /etc/passwd"], output_dropped=7)],
-            **more}
+            **more})
 
 
 @pytest.fixture
@@ -147,7 +150,7 @@ def test_a_file_that_is_not_sqlite_is_one_input_error(tmp_path: Path) -> None:
 
 def test_a_failed_write_leaves_nothing_of_the_match(store: Store) -> None:
     broken = match(1)
-    del broken["players"][1]["peak_rss_mb"]         # a KeyError half-way through
+    cast(dict[str, Any], broken["players"][1]).pop("peak_rss_mb")  # a KeyError half-way
     with pytest.raises(KeyError):
         store.add_match("m1", broken, wall_s=1)
     assert store.done(["m1"]) == set()
