@@ -74,3 +74,18 @@ def test_the_lane_itself_is_guarded() -> None:
     assert [attempt.split("(")[0] for attempt in noprocess.active().attempts] == [
         "subprocess.Popen"]
     noprocess.active().attempts.clear()         # expected: the test itself passes
+
+
+def test_no_zygote_starts_on_import() -> None:
+    """The sandbox's zygotes start on first use, never on import: importing the runner,
+    the sandbox and the service starts none (in the lane alone, none runs before either;
+    the full suite's other tests may have started one in this worker)."""
+    from sandbox.matchjail import jail_zygote_pid
+    from sandbox.zygote import zygote_pid
+
+    before = (zygote_pid(), jail_zygote_pid(), noprocess.children())
+    import orchestrator.runner.match  # noqa: F401
+    import orchestrator.service.batch  # noqa: F401
+    import sandbox.host  # noqa: F401
+
+    assert (zygote_pid(), jail_zygote_pid(), noprocess.children()) == before
