@@ -1,5 +1,6 @@
 """The fast lane: every test under tests/unit runs with `tests.support.noprocess`'s guard
-around its setup, its call and its teardown, so a unit test that starts a process (a
+around its module's import, its setup, its call and its teardown, so a unit test that
+starts a process (a
 subprocess, a fork, a multiprocessing worker, the sandbox's zygote) fails, saying which.
 A session of unit tests alone also ends with no child process at all (psutil), and `make
 unit`'s session, the whole lane, holds at least LEAST_TESTS tests."""
@@ -17,6 +18,19 @@ LEAST_TESTS = 300
 
 # The runtest hooks of a conftest apply to the items under its folder only (pytest calls
 # them through the item's own hook proxy): the rest of the suite is not guarded.
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector):
+    """The collection of each unit folder and module: importing a test module starts no
+    process either: one that tries fails its collection."""
+    with no_process() as guard:
+        report = yield
+        tried, guard.attempts = guard.attempts, []
+    if tried:
+        report.outcome = "failed"
+        report.longrepr = f"{ProcessStarted.__name__}: collecting it started a process: {tried}"
+    return report
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_setup(item):
     with no_process():
