@@ -1,9 +1,8 @@
 """The fast lane: every test under tests/unit runs with `tests.support.noprocess`'s guard
 around its module's import, its setup, its call and its teardown, so a unit test that
-starts a process (a
-subprocess, a fork, a multiprocessing worker, the sandbox's zygote) fails, saying which.
-A session of unit tests alone also ends with no child process at all (psutil), and `make
-unit`'s session, the whole lane, holds at least LEAST_TESTS tests."""
+starts a process (a subprocess, a fork, a multiprocessing worker, the sandbox's zygote)
+fails, saying which. A session of unit tests alone also ends with no child process at all
+(psutil), and `make unit`'s session, the whole lane, holds at least LEAST_TESTS tests."""
 from __future__ import annotations
 
 from pathlib import Path
