@@ -1,11 +1,11 @@
-# Everything a fresh machine needs: `make run` and `make test`.
+# Everything a fresh machine needs: `make run`, `make unit` (the fast lane) and `make test`.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test bench lint install clean run-deps system-deps
+.PHONY: run unit test bench lint install clean run-deps system-deps
 
 # pip at -qq says only what failed: a machine's pip configuration may name package
 # indexes that lack a package, and -q would print a WARNING line for each of them.
@@ -71,6 +71,11 @@ system-deps:
 # Lint first: ruff and mypy take seconds, and fail before the minutes of tests.
 test: lint system-deps
 	$(PY) -m pytest -q
+
+# The fast lane: tests/unit in this one process (-n 0: no xdist workers), in under a
+# minute. It starts no process, which its conftest checks, and needs no Debian package.
+unit: $(TEST_STAMP)
+	$(PY) -m pytest -q -n 0 tests/unit
 
 bench: $(TEST_STAMP)
 	$(PY) bench/arena_bench.py

@@ -197,7 +197,6 @@ def _spec(name: str) -> bool:
 def test_every_project_module_a_bench_or_test_imports_exists():
     """A module moved or removed leaves no import of it behind in bench/ or tests/ (a
     bench is not run by the suite, so only this sees it)."""
-    import importlib.util
     missing = []
     for path in [*(ROOT / "bench").glob("*.py"), *(ROOT / "tests").rglob("*.py")]:
         if "hostile" in path.parts:

@@ -1,7 +1,7 @@
 """What a registered game owes the orchestrator beyond the match protocol's members, as
 checks that name the game and what it lacks (docs/architecture.md, "The game contract"):
 the keys of `stats()` the orchestrator reads (`engine.protocol.REQUIRED_STATS`,
-`COUNTED_STATS`) and the members of its bot side. tests/test_protocol.py runs them on
+`COUNTED_STATS`) and the members of its bot side. tests/unit/test_protocol.py runs them on
 every game of the registry, so a game that omits one fails a test rather than a gate of
 `arena check` never firing.
 """

@@ -11,6 +11,7 @@ from engine import InputError
 from orchestrator import api
 from orchestrator.games import GAMES
 from orchestrator.service.scenario import MAX_SCENARIO_BYTES
+from tests.support.paths import ROOT
 
 WITH_SCENARIOS = [name for name, game in GAMES.items() if game.scenario is not None]
 BAD = {"nested 100,000 deep": (b"[" * 100_000, "invalid JSON (nested too deep)"),
@@ -39,7 +40,7 @@ def test_a_bad_file_is_one_input_error(tmp_path: Path, game: str, content: bytes
 
 def test_the_bound_leaves_room_for_real_files() -> None:
     """The largest scenario file the tests keep is far under the bound."""
-    largest = max(path.stat().st_size for path in Path(__file__).parent.glob(
+    largest = max(path.stat().st_size for path in (ROOT / "tests").glob(
         "*/scenarios/*.json"))
     assert largest * 100 < MAX_SCENARIO_BYTES
 
@@ -54,7 +55,7 @@ def test_each_shipped_example_is_a_rules_test_and_runs_by_name(game: str, tmp_pa
     shipped = found.bundled_scenarios()
     if found.home is None:                      # a built-in game ships some
         assert shipped, f"{game} ships no example scenario"
-    tests = Path(__file__).parent / game / "scenarios"
+    tests = ROOT / "tests" / game / "scenarios"
     for path in shipped:
         assert path.read_bytes() == (tests / path.name).read_bytes(), path
     monkeypatch.chdir(tmp_path)                 # no file of that name here

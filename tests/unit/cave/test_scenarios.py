@@ -8,9 +8,10 @@ import pytest
 
 from engine import InputError
 from engine.cave import scenario
+from tests.support.paths import ROOT
 from tests.support.scenarios import check_expected
 
-SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.json"))
+SCENARIOS = sorted((ROOT / "tests" / "cave" / "scenarios").glob("*.json"))
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])

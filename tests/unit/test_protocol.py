@@ -122,6 +122,17 @@ def test_a_game_ranked_by_score_must_give_an_integer_score() -> None:
         "toy: stats()['faults'] is {'hang': -1}, not {kind: count}"]
 
 
+def _segment(lines: list[bytes], node: ast.expr) -> str:
+    """ast.get_source_segment on lines split once (it splits the whole file at each call,
+    which made this walk take seconds)."""
+    end_line, end_col = node.end_lineno or node.lineno, node.end_col_offset or 0
+    if node.lineno == end_line:
+        return lines[node.lineno - 1][node.col_offset:end_col].decode()
+    parts = [lines[node.lineno - 1][node.col_offset:], *lines[node.lineno:end_line - 1],
+             lines[end_line - 1][:end_col]]
+    return b"".join(parts).decode()
+
+
 def stats_reads(root: Path = ROOT / "orchestrator") -> dict[str, list[str]]:
     """Each key the orchestrator reads of a result's stats, with where: `X["key"]` or
     `X.get("key")` where X's text names stats (a game's own columns, in its entry under
@@ -131,6 +142,7 @@ def stats_reads(root: Path = ROOT / "orchestrator") -> dict[str, list[str]]:
         if path.parent.parent == root / "games":
             continue
         text = path.read_text(encoding="utf-8")
+        lines = [line.encode() for line in text.splitlines(keepends=True)]
         for node in ast.walk(ast.parse(text)):
             key = receiver = None
             if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
@@ -139,7 +151,8 @@ def stats_reads(root: Path = ROOT / "orchestrator") -> dict[str, list[str]]:
                   and node.func.attr == "get" and node.args
                   and isinstance(node.args[0], ast.Constant)):
                 key, receiver = node.args[0].value, node.func.value
-            if isinstance(key, str) and "stats" in ast.get_source_segment(text, receiver):
+            if isinstance(key, str) and receiver is not None \
+                    and "stats" in _segment(lines, receiver):
                 found.setdefault(key, []).append(f"{path.relative_to(ROOT)}:{node.lineno}")
     return found
 

@@ -13,10 +13,10 @@ from engine.race.factory import SEED_FACTORY, check_cells, parse_cell, seed_fact
 from engine.race.game import check_picks
 from engine.race.match import Bot, RaceMatch, new_deck
 from engine.race.rules import rules_from
+from tests.support.paths import ROOT
 from tests.support.scenarios import check_expected
 
-SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.json"))
-PROJECT = Path(__file__).resolve().parents[2]
+SCENARIOS = sorted((ROOT / "tests" / "race" / "scenarios").glob("*.json"))
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
@@ -41,7 +41,7 @@ def test_the_seeds_odd_corner_keeps_its_letter() -> None:
 
 
 def test_the_bundled_factory_is_the_seeds() -> None:
-    bundled = RULEBOOK.load_map(PROJECT / "maps" / "race" / "seed.json")
+    bundled = RULEBOOK.load_map(ROOT / "maps" / "race" / "seed.json")
     assert bundled.cells == SEED_FACTORY
     assert bundled.starts == [(1, 1), (0, 3), (1, 4), (1, 5), (0, 6), (1, 8)]
 

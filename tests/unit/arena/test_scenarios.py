@@ -2,16 +2,15 @@
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from engine.arena import scenario
-from tests.support.paths import ARENA_CMD, ROOT
+from tests.support.paths import ROOT
 from tests.support.scenarios import check_expected
 
-SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.json"))
+SCENARIOS = sorted((ROOT / "tests" / "arena" / "scenarios").glob("*.json"))
 
 
 def check(state: dict, expect: dict) -> None:
@@ -22,18 +21,6 @@ def check(state: dict, expect: dict) -> None:
 def test_scenario(path: Path) -> None:
     data = json.loads(path.read_text())
     check(scenario.run(data, path.name), data["expect"])
-
-
-def test_scenario_command_json_contract() -> None:
-    """`arena scenario FILE --json` prints exactly one JSON object of the cli.md shape."""
-    path = Path(__file__).parent / "scenarios" / "push_chain_into_pit.json"
-    done = subprocess.run(ARENA_CMD + ["scenario", str(path), "--json"], cwd=ROOT,
-                          capture_output=True, text=True, check=True)
-    state = json.loads(done.stdout)
-    assert set(state) == {"turn", "end", "robots", "objects"}
-    assert set(state["robots"][0]) == {"id", "row", "col", "facing", "life", "charges",
-                                       "flags", "state"}
-    check(state, json.loads(path.read_text())["expect"])
 
 
 def test_random_order_is_seeded() -> None:

@@ -7,11 +7,12 @@ from pathlib import Path
 import pytest
 
 from engine import InputError
+from tests.support.paths import TOY
 from tests.support.scenarios import check_expected
 from tests.toy import GAME, scenario
 from tests.toy.match import parse_map
 
-HERE = Path(__file__).parent
+HERE = TOY
 SCENARIOS = sorted((HERE / "scenarios").glob("*.json"))
 
 
