@@ -27,8 +27,9 @@ from orchestrator.service import compare as compare_service
 from orchestrator.service import play as play_service
 
 
-class Reached(Exception):
-    """The command got past every check, to where it plays."""
+class Reached(BaseException):
+    """The command got past every check, to where it plays. Not an Exception: the CLI
+    reports any Exception of its own as an internal error (exit status 70)."""
 
 
 def _reached(*args: Any, **kwargs: Any) -> None:
