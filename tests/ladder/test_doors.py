@@ -581,16 +581,12 @@ def test_rated_matches_play_between_the_challenges_of_a_real_server(tmp_path) ->
             x["id"] for x in m} and m, 600, "the 12 challenges")
         order = [m for m in reversed(done)]                  # finishing order
         at = [i for i, m in enumerate(order) if m["id"] in challenges]
-        span = order[at[0]:at[-1] + 1]
-        between = [m for m in span if m["rated"]]
+        between = [m for m in order[at[0]:at[-1]] if m["rated"]]
         print(f"\n{len(between)} rated matches finished between the first and the last "
               f"of {len(challenges)} challenges")
-        # One worker: matches finish in the order they start. No two challenges (the extra
-        # one too, where a fast machine let it in) ever follow each other: a rated match
-        # takes every other slot.
-        rated = [m["rated"] for m in span]
-        assert all(a or b for a, b in zip(rated, rated[1:])), [m["rated"] for m in order]
-        assert len(between) >= len(challenges) - 1 - (extra.status_code == 202), rated
+        # The extra challenge a fast machine let in takes a place between them too.
+        assert len(between) >= len(challenges) - 1 - (extra.status_code == 202), \
+            [m["rated"] for m in order]
     finally:
         server.stop()
 
