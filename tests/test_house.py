@@ -79,3 +79,25 @@ def test_no_test_imports_conftest():
                  if p.name != "conftest.py"
                  and any(m.split(".")[-1] == "conftest" for m in _imported_modules(p))]
     assert importers == []
+
+
+def _defined_functions(path: Path) -> set[str]:
+    """The functions a file defines, at its top or within a function (not methods)."""
+    try:
+        tree = ast.parse(path.read_text(), str(path))
+    except SyntaxError:                 # a hostile bot's file that is meant not to parse
+        return set()
+    methods = {id(item) for node in ast.walk(tree) if isinstance(node, ast.ClassDef)
+               for item in node.body}
+    return {node.name for node in ast.walk(tree)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and id(node) not in methods}
+
+
+def test_one_arena_runner():
+    """Every test runs `arena` through tests/support/cli.py, so its timeout, environment
+    and failure message are written once."""
+    runners = [str(p.relative_to(ROOT)) for p in (ROOT / "tests").rglob("*.py")
+               if p != ROOT / "tests" / "support" / "cli.py"
+               and "arena" in _defined_functions(p)]
+    assert runners == []

@@ -12,16 +12,12 @@ from pathlib import Path
 import psutil
 import pytest
 
+from tests.support.cli import arena
 from tests.support.paths import ARENA_CMD, BOTS, HOSTILE, ROOT
 from tests.support.processes import default_sigint
 
 SAMPLES = [str(BOTS / n) for n in ("beeline.py", "hunter.py", "turtle.py", "randy.py")]
 QUICK = ["--map", "tiny", "--robots", "3", "--max-turns", "40"]
-
-
-def arena(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run(ARENA_CMD + list(args), cwd=ROOT, capture_output=True, text=True,
-                          timeout=timeout)
 
 
 def counts(db: Path) -> tuple[int, int]:

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from orchestrator.results.stats import wilson
+from tests.support.cli import arena, as_json
 from tests.support.paths import ARENA_CMD, ROOT
 from tests.support.processes import default_sigint
 
@@ -22,16 +23,13 @@ SURVIVOR = str(ROOT / "bots" / "robotgame" / "survivor.py")
 NOISY = str(HERE / "noisy_survivor.py")          # survivor, 30 % random legal actions
 COPY = str(HERE / "survivor_copy.py")            # survivor, byte for byte
 RG = ["--game", "robotgame", "--workers", "2"]
+# A compare plays until its verdict, up to hundreds of games on a machine the tests share.
+LONG = 600
 ARENA_QUICK = ["--game", "arena", "--map", "tiny", "--robots", "3", "--max-turns", "30"]
 
 
-def arena(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(ARENA_CMD + list(args), cwd=ROOT, capture_output=True, text=True,
-                          timeout=600)
-
-
 def compare(*args: str) -> dict:
-    done = arena("compare", *args, "--json")
+    done = arena("compare", *args, "--json", timeout=LONG)
     assert done.returncode in EXIT.values(), done.stderr
     report = json.loads(done.stdout)
     assert done.returncode == report["exit_status"] == EXIT[report["verdict"]]
@@ -83,10 +81,10 @@ def test_the_original_beats_its_noisy_copy_sooner_than_a_fixed_batch(decided,
         assert again[key] == first[key], key
     # A fixed batch, seats swapped, measures the win rate; the games it needs (with the
     # SPRT's power, 1 - beta) for the intervals to separate:
-    batch = json.loads(arena("batch", SURVIVOR, NOISY, "--seeds", "30", "--first-seed", "1",
-                             *RG, "--sandbox", "off", "--db", db, "--json").stdout)["players"]
-    swapped = json.loads(arena("batch", NOISY, SURVIVOR, "--seeds", "30", "--first-seed", "1",
-                               *RG, "--sandbox", "off", "--db", db, "--json").stdout)["players"]
+    fixed_batch = ["--seeds", "30", "--first-seed", "1", *RG, "--sandbox", "off", "--db", db,
+                   "--json"]
+    batch = as_json(arena("batch", SURVIVOR, NOISY, *fixed_batch, timeout=LONG))["players"]
+    swapped = as_json(arena("batch", NOISY, SURVIVOR, *fixed_batch, timeout=LONG))["players"]
     wins = {p["name"]: p["wins"] for p in batch}
     for p in swapped:
         wins[p["name"]] += p["wins"]
@@ -176,7 +174,7 @@ def test_a_strong_bot_routs_rgkits_random_bot_within_24_games(tmp_path) -> None:
 
 def test_a_copy_under_another_name_is_identical_within_40_games(tmp_path) -> None:
     done = arena("compare", COPY, SURVIVOR, *RG, "--sandbox", "off", "--db",
-                 str(tmp_path / "c.sqlite"))
+                 str(tmp_path / "c.sqlite"), timeout=LONG)
     assert done.returncode == 4, done.stderr
     first = done.stdout.splitlines()[0]
     assert first.startswith("survivor_copy and survivor are identical on 15 pairs"), first
