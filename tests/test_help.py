@@ -12,13 +12,7 @@ import typer
 from typer.testing import CliRunner
 
 from orchestrator.cli.app import app
-
-
-def commands(group: click.Group, path: tuple[str, ...] = ()):
-    for name, command in group.commands.items():
-        yield path + (name,), command
-        if isinstance(command, click.Group):
-            yield from commands(command, path + (name,))
+from tests.support.cli import commands
 
 
 def flat(text: str) -> str:

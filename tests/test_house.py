@@ -101,3 +101,27 @@ def test_one_arena_runner():
                if p != ROOT / "tests" / "support" / "cli.py"
                and "arena" in _defined_functions(p)]
     assert runners == []
+
+
+# Imports of a test module that remain, each with why: the ordinary-user run counts the
+# cases of the suites it runs (their tables), and the install test reads the README's
+# commands as tests/test_docs.py does.
+TEST_MODULE_IMPORTS = {
+    "tests/sandbox/test_ordinary_user.py": {"tests.sandbox.test_check",
+                                            "tests.sandbox.test_hostile"},
+    "tests/test_install_paths.py": {"tests.test_docs"},
+}
+
+
+def _test_modules_imported(path: Path) -> set[str]:
+    return {m for m in _imported_modules(path)
+            if m.startswith("tests.") and m.split(".")[-1].startswith("test_")}
+
+
+def test_no_test_module_imports_another():
+    """What tests share lives in tests/support: a test module imported by another runs its
+    module-level code there, and its helpers are private to its own tests."""
+    found = {str(p.relative_to(ROOT)): _test_modules_imported(p)
+             for p in (ROOT / "tests").rglob("*.py")}
+    found = {path: names for path, names in found.items() if names}
+    assert found == TEST_MODULE_IMPORTS

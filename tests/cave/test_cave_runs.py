@@ -11,7 +11,7 @@ import pytest
 from orchestrator.runner.match import MatchSpec, run_match
 from orchestrator.service.check import check_bot
 from sandbox.limits import Limits
-from tests.cave.test_hostile_programs import GAME, HOSTILE, SAMPLES
+from tests.support.cave import GAME, HOSTILE, SAMPLES
 from tests.support.paths import ARENA_CMD
 
 SMALL = Limits(cpu_per_call_s=1.0, wall_per_call_s=1.0, watchdog_grace_s=5.0, memory_mb=160,

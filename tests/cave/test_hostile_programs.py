@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator.games import get_game
 from orchestrator.runner.bots import read_bot
 from orchestrator.runner.match import MatchSpec, run_match, scratch_files
 from sandbox.botlib import child_module
 from sandbox.inprocess import child_runtime
 from sandbox.limits import Limits
+from tests.support.cave import GAME, HOSTILE, SAMPLES
 from tests.support.marks import HOST_WIDE
 from tests.support.paths import ESCAPES
 from tests.support.sandbox import (
@@ -36,10 +36,6 @@ from tests.support.sandbox import (
 TASKS_REFUSED = child_module("_attempts").TASKS_REFUSED
 
 pytestmark = HOST_WIDE
-HERE = Path(__file__).parent
-HOSTILE = HERE / "hostile"
-SAMPLES = HERE.parent.parent / "bots" / "cave"
-GAME = get_game("cave")
 LIMITS = Limits(cpu_per_call_s=1.0, wall_per_call_s=1.0, watchdog_grace_s=5.0,
                 memory_mb=160, first_wall_s=5.0, output_bytes=16 << 10)
 TURNS = 3

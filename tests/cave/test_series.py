@@ -10,7 +10,7 @@ from orchestrator.results.store import Store
 from orchestrator.runner.bots import read_bot
 from orchestrator.runner.schedule import Setup, plan_batch, plan_tournament
 from orchestrator.runner.series import Series
-from tests.cave.test_hostile_programs import SAMPLES
+from tests.support.cave import SAMPLES
 from tests.support.cli import arena, as_json
 
 TALLY = Path(__file__).parent / "series" / "tally.sh"    # counts its turns in its scratch

@@ -15,14 +15,12 @@ import pytest
 
 from orchestrator.results.stats import wilson
 from tests.support.cli import arena, as_json
+from tests.support.compare import NOISY, NOISY_TEST, RG, SURVIVOR
 from tests.support.paths import ARENA_CMD, ROOT
 from tests.support.processes import default_sigint
 
 HERE = Path(__file__).parent / "bots"
-SURVIVOR = str(ROOT / "bots" / "robotgame" / "survivor.py")
-NOISY = str(HERE / "noisy_survivor.py")          # survivor, 30 % random legal actions
 COPY = str(HERE / "survivor_copy.py")            # survivor, byte for byte
-RG = ["--game", "robotgame", "--workers", "2"]
 # A compare plays until its verdict, up to hundreds of games on a machine the tests share.
 LONG = 600
 ARENA_QUICK = ["--game", "arena", "--map", "tiny", "--robots", "3", "--max-turns", "30"]
@@ -43,12 +41,6 @@ EXIT = {"H1": 0, "H0": 1, "undecided": 3, "identical": 4}
 RGKIT_RANDOM = str(distribution("rgkit-py3").locate_file("rgkit/bots/randombot.py"))
 
 
-# The noisy copy against its original: a wide gap (about 380 Elo, a 0.9 win rate), which
-# elo1 300 logistic Elo suits. Decided once (`decided`), and held up against by the tests
-# of determinism, Dask and Ctrl-C, which therefore run on one worker.
-# Seeded, so that a fresh store plays the same pairs (without --seed each draws its own).
-NOISY_TEST = [SURVIVOR, NOISY, *RG, "--model", "logistic", "--elo1", "300", "--sandbox", "off",
-              "--seed", "1"]
 DECIDED = pytest.mark.xdist_group("compare-decided")
 
 

@@ -29,9 +29,9 @@ from orchestrator.web.ladder.app import create_app
 from orchestrator.web.ladder.service import Ladder
 from orchestrator.web.ladder.store import Queued
 from tests.browser import ARGS, CHROMIUM
-from tests.replay.test_erased_truth import OWNERS, _named, _panel_names
 from tests.support.ladder import FAST, SAMPLES, upload, wait_for
 from tests.support.marks import LONG
+from tests.support.owners import OWNERS, named, panel_names
 from tests.support.paths import ROOT
 
 pytestmark = pytest.mark.xdist_group("ladder-erased")
@@ -55,13 +55,13 @@ def replayed_in_process(ladder: Ladder, match_id: int):
 
     def new_match(self, names):
         match = made(self, names)
-        attempts.append((list(names), [_named("arena", match, names)]))
+        attempts.append((list(names), [named("arena", match, names)]))
         return match
 
     def run_match(spec, **options):
         def trace(match):
             names, frames = attempts[-1]
-            frames.append(_named("arena", match, names))
+            frames.append(named("arena", match, names))
         return played(spec, trace=trace, **options)
 
     matches._Attempt._new_match, execute.run_match = new_match, run_match
@@ -165,7 +165,7 @@ def test_the_ladders_erased_seat_is_named_as_the_engine_names_it(erased_match, t
         assert {piece: by_ai[ai] for piece, ai in pieces.items()} == truth[index], \
             f"frame {index} (turn {turn})"
         assert {piece: page_names[ai] for piece, ai in pieces.items()} == truth[index]
-        assert _panel_names(terminal, state, index) == names, f"frame {index} (turn {turn})"
+        assert panel_names(terminal, state, index) == names, f"frame {index} (turn {turn})"
     assert any(truth), "some robot was on the board"
 
     if CHROMIUM is not None:

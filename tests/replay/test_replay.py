@@ -12,22 +12,12 @@ from engine.arena.rules import rules_from
 from engine.robotgame.rules import rules_from as robotgame_rules
 from orchestrator.games import get_game
 from orchestrator.replay import file as replay
-from orchestrator.runner.bots import read_bot
-from orchestrator.runner.match import MatchSpec, run_match
 from orchestrator.views.replay import embed, page
 from tests.support.paths import ARENA_CMD, BOTS, MAPS, ROOT
+from tests.support.replays import record
 
 RG = ROOT / "bots" / "robotgame"
 HOSTILE_NAME = "</script><script>alert(1)</script>"
-
-
-def record(game: str, bots, map_path, seed: int, rules, frames: list | None = None) -> dict:
-    replays: list[dict] = []
-    trace = (lambda match: frames.append(replay._index(match.replay_frame()))) \
-        if frames is not None else None
-    run_match(MatchSpec(game, map_path, [read_bot(b) for b in bots], seed, rules), trace=trace,
-              replays=replays)
-    return replays[0]
 
 
 def test_the_replay_rebuilds_every_turn_of_the_engine() -> None:

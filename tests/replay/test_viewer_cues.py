@@ -15,8 +15,8 @@ from engine.robotgame.rules import rules_from as robotgame_rules
 from orchestrator.views import board
 from orchestrator.views.replay import write_html
 from tests.browser import CHROMIUM, SKIP_REASON, watched_page
-from tests.replay.test_replay import record
 from tests.support.paths import ARENA_CMD, ROOT
+from tests.support.replays import record
 
 VIEWER = ROOT / "orchestrator" / "views" / "viewer" / "viewer.html"
 # Dichromat simulation (Machado, Oliveira and Fernandes 2009, severity 1) on linear RGB.

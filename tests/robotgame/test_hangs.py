@@ -22,8 +22,8 @@ import pytest
 from orchestrator.games import get_game
 from orchestrator.service.check import check_bot
 from sandbox.processes import describe_exit
-from tests.robotgame.test_bots import SAMPLES, play, player
 from tests.support.paths import ARENA_CMD, ROOT
+from tests.support.robotgame import SAMPLES, play, player
 
 HANGS = Path(__file__).parent / "hangs"
 BOTS = Path(__file__).parent / "bots"

@@ -11,9 +11,11 @@ import json
 import os
 import resource
 import subprocess
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
+
+import click
 
 from tests.support.forked import forked_arena
 from tests.support.paths import ARENA_CMD, ROOT
@@ -81,3 +83,12 @@ def one_error_line(done: subprocess.CompletedProcess, *parts: str) -> str:
     for part in parts:
         assert part in done.stderr, done.stderr
     return done.stderr
+
+
+def commands(group: click.Group,
+             path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], click.Command]]:
+    """Every command of a click group, its subgroups' too, with its path of names."""
+    for name, command in group.commands.items():
+        yield path + (name,), command
+        if isinstance(command, click.Group):
+            yield from commands(command, path + (name,))
