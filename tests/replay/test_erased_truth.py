@@ -11,8 +11,6 @@ before the fix, every piece was credited to the AI one seat before its own.
 """
 from __future__ import annotations
 
-import json
-import re
 from pathlib import Path
 
 import pytest
@@ -26,7 +24,7 @@ from orchestrator.service.setup import match_spec
 from orchestrator.views import replay as replay_view
 from tests.browser import ARGS, CHROMIUM
 from tests.support.games import game_tests
-from tests.support.owners import OWNERS, named, panel_names
+from tests.support.owners import OWNERS, named, names_in_page, panel_names
 
 REPO = Path(__file__).resolve().parents[2]
 MAX_TURNS = 9
@@ -80,31 +78,6 @@ def _played(game: str, when: str, tmp_path: Path):
         matches._Attempt._new_match = made
     path = replay.save(replays[0], tmp_path / "match.json.gz")
     return attempts[-1][0], attempts[-1][1], result, replay.load(path)
-
-
-def _page_names(data: dict) -> list[str]:
-    """The AI names the page gives its renderer, by AI index: the page's own script run
-    on the page's own data (in node, with the lines that compute them)."""
-    page = replay_view.page(data)
-    embedded = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>',
-                         page, re.S)
-    assert embedded, "the page holds no replay data"
-    shown = json.loads(embedded.group(1))
-    script = re.search(r"\n(  const seats = .*?\n)?  const names = [^\n]*\n", page, re.S)
-    assert script, "the page computes no names"
-    return _run_js(f"const data = {json.dumps(shown)};\n{script.group(0)}\n"
-                   f"process.stdout.write(JSON.stringify(names));")
-
-
-def _run_js(source: str) -> list[str]:
-    import shutil
-    import subprocess
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not installed")
-    done = subprocess.run([node, "-e", source], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
 
 
 def test_every_game_says_where_its_owners_are():
@@ -162,7 +135,7 @@ def test_replay_views_name_the_engines_owner(game, when, tmp_path, browser):
     assert len(frames) == len(truth), (len(frames), len(truth))
     by_ai = [p["name"] for p in ai_players(data)]
     assert by_ai == names                            # the terminal's names, by AI index
-    page_names = _page_names(data)
+    page_names, _ = names_in_page(replay_view.page(data))
     assert page_names == names                       # the page's names, by AI index
     owners = OWNERS[game]
     for index in range(len(frames)):

@@ -57,7 +57,7 @@ CASES = [
     ("arena", STALLERS / "nap_move.py", "hang", "more than 5 s of own time in one turn"),
     ("arena", STALLERS / "sleep_seven.py", "hang", "more than 5 s of own time in one turn"),
     ("arena", HOSTILE / "guard_clock.py", "hang", "more than 5 s of own time in one turn"),
-    ("arena", STALLERS / "thread_block.py", "hang", "more than 5 s of own time in one turn"),
+    ("arena", HOSTILE / "thread_joiner.py", "hang", "more than 5 s of own time in one turn"),
     ("robotgame", STALLERS / "nap_act.py", "stalls", r"0\.[23]\d s of own time an act"),
     ("cave", STALLERS / "nap_turn.py", "warnings", r"slow: 0\.[45]\d s of own time a turn"),
     ("race", STALLERS / "nap_round.py", "warnings", r"slow: 0\.[45]\d s of own time a round"),

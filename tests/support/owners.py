@@ -3,7 +3,12 @@ lists it: the truth that replays of matches where an AI left are held to."""
 from __future__ import annotations
 
 import io
+import json
+import re
+import shutil
+import subprocess
 
+import pytest
 from rich.console import Console
 
 from orchestrator.views import plain as plain_view
@@ -59,3 +64,22 @@ def panel_names(data: dict, state: dict, turn: int) -> list[str]:
         if first in names:
             listed.append(first)
     return listed
+
+
+def names_in_page(page: str) -> tuple[list[str], dict]:
+    """The AI names a replay page gives its renderer, by AI index, and the data it embeds:
+    the page's own lines that compute them, run in node on its own data."""
+    embedded = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>',
+                         page, re.S)
+    assert embedded, "the page holds no replay data"
+    shown = json.loads(embedded.group(1))
+    script = re.search(r"\n(  const seats = .*?\n)?  const names = [^\n]*\n", page, re.S)
+    assert script, "the page computes no names"
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    done = subprocess.run([node, "-"], capture_output=True, text=True, timeout=60, input=(
+        f"const data = {json.dumps(shown)};\n{script.group(0)}\n"
+        f"process.stdout.write(JSON.stringify(names));"))        # (the data is too long
+    assert done.returncode == 0, done.stderr                        # for node -e)
+    return json.loads(done.stdout), shown
