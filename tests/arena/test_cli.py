@@ -4,7 +4,6 @@ from __future__ import annotations
 import json
 import signal
 import subprocess
-import time
 
 import psutil
 import pytest
@@ -12,6 +11,7 @@ import pytest
 from tests.support.cli import arena
 from tests.support.paths import ARENA_CMD, BOTS, ROOT
 from tests.support.processes import default_sigint
+from tests.support.waiting import wait_until
 
 
 def test_run_json_contract() -> None:
@@ -98,12 +98,10 @@ def test_ctrl_c_leaves_no_process(tmp_path) -> None:
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=default_sigint)
     parent = psutil.Process(proc.pid)
-    deadline = time.monotonic() + 30
-    while len(parent.children(recursive=True)) < 9 and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_until(lambda: len(parent.children(recursive=True)) >= 9, 30,
+               "its zygote and 8 AI processes")
     kids = parent.children(recursive=True)
     assert len(kids) == 9, "the match did not start its zygote and 8 AI processes"
-    time.sleep(0.3)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130
@@ -121,9 +119,7 @@ def test_ctrl_c_while_arena_starts_is_one_line_too() -> None:
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=default_sigint)
     parent = psutil.Process(proc.pid)
-    deadline = time.monotonic() + 30
-    while not parent.children() and time.monotonic() < deadline:
-        time.sleep(0.005)
+    wait_until(parent.children, 30, "the sandbox's zygote", every=0.005)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130 and "Traceback" not in err, err
@@ -136,9 +132,7 @@ def test_killed_host_takes_its_children_along() -> None:
                                          *[str(BOTS / "turtle.py")] * 8],
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     parent = psutil.Process(proc.pid)
-    deadline = time.monotonic() + 30
-    while len(parent.children()) < 9 and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_until(lambda: len(parent.children()) >= 9, 30, "its zygote and 8 AI processes")
     kids = parent.children(recursive=True)
     assert len(kids) == 9, "the match did not start its zygote and 8 AI processes"
     proc.kill()

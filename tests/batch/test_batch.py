@@ -6,7 +6,6 @@ import json
 import signal
 import sqlite3
 import subprocess
-import time
 from pathlib import Path
 
 import psutil
@@ -15,6 +14,7 @@ import pytest
 from tests.support.cli import arena
 from tests.support.paths import ARENA_CMD, BOTS, HOSTILE, ROOT
 from tests.support.processes import default_sigint
+from tests.support.waiting import wait_until
 
 SAMPLES = [str(BOTS / n) for n in ("beeline.py", "hunter.py", "turtle.py", "randy.py")]
 QUICK = ["--map", "tiny", "--robots", "3", "--max-turns", "40"]
@@ -74,16 +74,14 @@ def _start(db: Path, seeds: int) -> subprocess.Popen:
 
 
 def _wait_for_matches(db: Path, at_least: int, proc: subprocess.Popen) -> None:
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and proc.poll() is None:
-        if db.exists():
-            try:
-                if counts(db)[0] >= at_least:
-                    return
-            except sqlite3.OperationalError:
-                pass
-        time.sleep(0.05)
-    pytest.fail("the batch did not record matches in time")
+    def recorded() -> bool:
+        assert proc.poll() is None, "the batch ended before it recorded matches"
+        try:
+            return db.exists() and counts(db)[0] >= at_least
+        except sqlite3.OperationalError:
+            return False
+
+    wait_until(recorded, 120, f"the batch to record {at_least} matches")
 
 
 SEEDS_INTERRUPTED = 12      # the signal comes after 4, and at least one is still to play

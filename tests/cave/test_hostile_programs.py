@@ -9,7 +9,6 @@ import json
 import os
 import shutil
 import subprocess
-import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -32,6 +31,7 @@ from tests.support.sandbox import (
     survivors,
     tier_layers,
 )
+from tests.support.waiting import wait_until
 
 TASKS_REFUSED = child_module("_attempts").TASKS_REFUSED
 
@@ -182,9 +182,8 @@ def test_a_program_is_charged_for_cpu_between_turns(tmp_path) -> None:
         # Between turns the thread spins on: until it has used more than the allowance
         # (on a busy machine that takes longer than on an idle one).
         spinning = runner.program
-        deadline = time.monotonic() + 20
-        while spinning.cpu() - spinning.cpu_at_turn <= 0.3 and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_until(lambda: spinning.cpu() - spinning.cpu_at_turn > 0.3, 20,
+                   "the thread to spin past its allowance")
         second = runner.turn("x\n")
         assert second["moves"]["problem"] == "cpu", second
         assert runner.idle_cpu > 0.2

@@ -6,7 +6,6 @@ import json
 import signal
 import sqlite3
 import subprocess
-import time
 from importlib.metadata import distribution
 from math import comb
 from pathlib import Path
@@ -18,6 +17,7 @@ from tests.support.cli import arena, as_json
 from tests.support.compare import NOISY, NOISY_TEST, RG, SURVIVOR
 from tests.support.paths import ARENA_CMD, ROOT
 from tests.support.processes import default_sigint
+from tests.support.waiting import wait_until
 
 HERE = Path(__file__).parent / "bots"
 COPY = str(HERE / "survivor_copy.py")            # survivor, byte for byte
@@ -114,9 +114,7 @@ def test_ctrl_c_then_the_same_command_decides_as_an_unbroken_run(decided, tmp_pa
     proc = subprocess.Popen(ARENA_CMD + ["compare", *common, "--db", str(db)], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=default_sigint)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and _games(db) < 4:
-        time.sleep(0.05)
+    wait_until(lambda: _games(db) >= 4, 120, "4 games stored")
     proc.send_signal(signal.SIGINT)
     _, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr

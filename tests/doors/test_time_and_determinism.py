@@ -187,9 +187,11 @@ def test_an_honest_bot_starved_by_a_loaded_machine_keeps_its_allowance(
 def test_own_time_is_wall_time_less_the_wait_to_run() -> None:
     """The measure itself, on two real processes: a sleeper's own time is its wall time; a
     process that waited to run has it taken off."""
-    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; print('sleeps', flush=True); "
+                                "time.sleep(30)"], stdout=subprocess.PIPE)
     try:
-        time.sleep(0.3)
+        assert sleeper.stdout.readline() == b"sleeps\n"       # it has started, and sleeps
+        sleeper.stdout.close()
         clock = _sched.OwnTime([sleeper.pid], time.monotonic())
         time.sleep(0.5)
         own, runnable = clock.look([sleeper.pid], time.monotonic())
