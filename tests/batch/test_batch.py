@@ -103,10 +103,8 @@ def test_interrupted_batch_loses_nothing_and_resumes(how, tmp_path) -> None:
     assert not alive, f"left running: {alive}"
     saved, rows = counts(db)
     assert 4 <= saved < SEEDS_INTERRUPTED and rows == 4 * saved      # whole matches only
-    resumed = subprocess.run(ARENA_CMD + ["batch", *SAMPLES, "--seeds", str(SEEDS_INTERRUPTED),
-                                          *QUICK, "--robots", "6", "--max-turns", "80",
-                                          "--db", str(db), "--json"],
-                             cwd=ROOT, capture_output=True, text=True, timeout=300)
+    resumed = arena("batch", *SAMPLES, "--seeds", str(SEEDS_INTERRUPTED), *QUICK, "--robots", "6",
+                    "--max-turns", "80", "--db", str(db), "--json")
     report = json.loads(resumed.stdout)
     assert report["matches"] == SEEDS_INTERRUPTED and report["skipped"] == saved
     assert counts(db) == (SEEDS_INTERRUPTED, 4 * SEEDS_INTERRUPTED)

@@ -13,14 +13,13 @@ import json
 import re
 import shutil
 import sqlite3
-import subprocess
 import threading
 
 import pytest
 
 from orchestrator import api
 from tests.support.cli import WIDE, arena
-from tests.support.paths import ARENA_CMD, BOTS, HOSTILE, ROOT
+from tests.support.paths import BOTS, HOSTILE, ROOT
 
 BOTS_OF = {"Spinner": HOSTILE / "spinner_loop.py", "MemoryBomb": HOSTILE / "memory_bomb.py",
            "Raiser": HOSTILE / "raiser.py", "PasswdReader": HOSTILE / "read_passwd.py",
@@ -164,12 +163,10 @@ def test_the_ladder_match_page_names_every_penalty(played) -> None:
 
 def test_check_shows_rule_one_and_strict_fails_on_it() -> None:
     gossip = str(BOTS_OF["Gossip"])
-    done = subprocess.run(ARENA_CMD + ["check", gossip, "--once", "--turns", "3"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
+    done = arena("check", gossip, "--once", "--turns", "3")
     assert done.returncode == 0 and "rule 1: module state changed by move(): seen" in \
         done.stdout, done
-    done = subprocess.run(ARENA_CMD + ["check", gossip, "--once", "--turns", "3", "--strict"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    done = arena("check", gossip, "--once", "--turns", "3", "--strict")
     assert done.returncode == 1 and "warnings (--strict): rule 1" in done.stderr, done
     verdict = api.check(gossip, once=True, turns=3, strict=True, progress=False)
     assert not verdict["ok"] and verdict["failure"] == "warnings"
@@ -238,8 +235,7 @@ def test_a_forged_penalties_record_is_one_error_line(played, tmp_path, record) -
     with sqlite3.connect(forged) as conn:
         conn.execute("UPDATE penalties SET record = ?", (record,))
     for args in (["--export", "csv"], ["--games", "--bot", "Spinner"]):
-        done = subprocess.run(ARENA_CMD + ["results", str(forged), *args], cwd=ROOT,
-                              capture_output=True, text=True, timeout=300)
+        done = arena("results", str(forged), *args)
         assert done.returncode == 2 and done.stdout == "", done
         assert done.stderr.count("\n") == 1 and done.stderr.startswith("error: ") and \
             "penalties must be a record arena writes" in done.stderr, done.stderr

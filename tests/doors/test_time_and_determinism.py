@@ -31,7 +31,8 @@ from sandbox import programs
 from sandbox.botlib import child_module
 from sandbox.limits import Limits
 from sandbox.zygote import zygote, zygote_pid
-from tests.support.paths import ARENA_CMD, BOTS, HOSTILE
+from tests.support.cli import arena
+from tests.support.paths import BOTS, HOSTILE
 from tests.support.sandbox import by_name, play
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -291,10 +292,8 @@ def test_a_cave_match_of_a_set_iterating_program_is_the_same_twice() -> None:
 
 
 def _arena_moves(*args: str) -> list:
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONHASHSEED"}
-    done = subprocess.run([*ARENA_CMD, "run", str(HOSTILE / "set_order.py"), "hunter",
-                           "--seed", "5", "--max-turns", "30", "--json", *args],
-                          capture_output=True, text=True, env=env, timeout=300, cwd=ROOT)
+    done = arena("run", str(HOSTILE / "set_order.py"), "hunter", "--seed", "5", "--max-turns",
+                 "30", "--json", *args, env={"PYTHONHASHSEED": None})
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     return [result["turns"], result["winner"], result["moves"]]
@@ -330,16 +329,13 @@ def test_check_fails_a_bot_that_plays_two_games_on_one_seed(tmp_path) -> None:
     never finds it identical to itself."""
     bot = tmp_path / "dice.py"
     bot.write_text(RANDOM_PROGRAM)
-    done = subprocess.run([*ARENA_CMD, "check", "--game", "cave", str(bot), "--turns", "10",
-                           "--json"], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    done = arena("check", "--game", "cave", str(bot), "--turns", "10", "--json")
     assert done.returncode == 1, done.stderr
     found = json.loads(done.stdout)
     assert (found["ok"], found["failure"], found["deterministic"]) == \
         (False, "nondeterministic", False), found
     assert found["reason"].startswith("nondeterministic: two games of seed 1 differed")
-    once = subprocess.run([*ARENA_CMD, "check", "--game", "cave", str(bot), "--turns", "10",
-                           "--json", "--once"], capture_output=True, text=True, timeout=300,
-                          cwd=ROOT)
+    once = arena("check", "--game", "cave", str(bot), "--turns", "10", "--json", "--once")
     assert once.returncode == 0, once.stderr
     assert json.loads(once.stdout)["deterministic"] is None
 
