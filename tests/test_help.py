@@ -12,13 +12,7 @@ import typer
 from typer.testing import CliRunner
 
 from orchestrator.cli.app import app
-
-
-def commands(group: click.Group, path: tuple[str, ...] = ()):
-    for name, command in group.commands.items():
-        yield path + (name,), command
-        if isinstance(command, click.Group):
-            yield from commands(command, path + (name,))
+from tests.support.cli import arena, commands
 
 
 def flat(text: str) -> str:
@@ -57,8 +51,7 @@ def test_bare_arena_prints_its_help_once_and_version_names_both_versions() -> No
     assert bare.returncode == 0 and bare.stderr == ""
     assert bare.stdout.count("Usage: arena") == 1, bare.stdout
     assert bare.stdout.count("Run sandboxed matches") == 1
-    version = subprocess.run(ARENA_CMD + ["--version"], cwd=ROOT, capture_output=True,
-                             text=True, timeout=60)
+    version = arena("--version", timeout=60)
     assert version.returncode == 0
     assert re.fullmatch(rf"robot-arena \d+\.\d+\.\d+\S*, engine {re.escape(ENGINE_VERSION)}\n",
                         version.stdout), version.stdout

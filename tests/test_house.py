@@ -208,3 +208,49 @@ def test_every_project_module_a_bench_or_test_imports_exists():
             if not any(_spec(name) for name in (module, module.rsplit(".", 1)[0])):
                 missing.append(f"{path.relative_to(ROOT)}: {module}")
     assert missing == []
+
+
+def _defined_functions(path: Path) -> set[str]:
+    """The functions a file defines, at its top or within a function (not methods)."""
+    try:
+        tree = ast.parse(path.read_text(), str(path))
+    except SyntaxError:                 # a hostile bot's file that is meant not to parse
+        return set()
+    methods = {id(item) for node in ast.walk(tree) if isinstance(node, ast.ClassDef)
+               for item in node.body}
+    return {node.name for node in ast.walk(tree)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and id(node) not in methods}
+
+
+def test_one_arena_runner():
+    """Every test runs `arena` through tests/support/cli.py, so its timeout, environment
+    and failure message are written once."""
+    runners = [str(p.relative_to(ROOT)) for p in (ROOT / "tests").rglob("*.py")
+               if p != ROOT / "tests" / "support" / "cli.py"
+               and "arena" in _defined_functions(p)]
+    assert runners == []
+
+
+# Imports of a test module that remain, each with why: the ordinary-user run counts the
+# cases of the suites it runs (their tables), and the install test reads the README's
+# commands as tests/test_docs.py does.
+TEST_MODULE_IMPORTS = {
+    "tests/sandbox/test_ordinary_user.py": {"tests.sandbox.test_check",
+                                            "tests.sandbox.test_hostile"},
+    "tests/test_install_paths.py": {"tests.test_docs"},
+}
+
+
+def _test_modules_imported(path: Path) -> set[str]:
+    return {m for m in _imported_modules(path)
+            if m.startswith("tests.") and m.split(".")[-1].startswith("test_")}
+
+
+def test_no_test_module_imports_another():
+    """What tests share lives in tests/support: a test module imported by another runs its
+    module-level code there, and its helpers are private to its own tests."""
+    found = {str(p.relative_to(ROOT)): _test_modules_imported(p)
+             for p in (ROOT / "tests").rglob("*.py")}
+    found = {path: names for path, names in found.items() if names}
+    assert found == TEST_MODULE_IMPORTS

@@ -5,17 +5,15 @@ Robot Game bots play and pass `check`."""
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import shutil
-import subprocess
 
 import pytest
 
 from orchestrator.cli.bots import listing
 from orchestrator.games import GAMES
+from tests.support.cli import arena
 from tests.support.paths import ROOT
-from tests.support.wheel import Installed
 
 NEEDS_CC = pytest.mark.skipif(shutil.which("cc") is None,
                               reason="no C compiler (cc): the C sample cannot be built here")
@@ -27,15 +25,8 @@ NEEDS_NODE = pytest.mark.skipif(shutil.which("node") is None, reason="node is no
 pytestmark = pytest.mark.xdist_group("installed")
 
 
-def arena(installed: Installed, *args: str, cwd, cache=None) -> subprocess.CompletedProcess:
-    """The installed `arena`, in a folder with no bot files, its build cache in `cache`."""
-    env = os.environ | ({"XDG_CACHE_HOME": str(cache)} if cache else {})
-    return subprocess.run([*installed.arena, *args], capture_output=True, text=True, cwd=cwd,
-                          env=env, timeout=300)
-
-
 def test_installed_bots_lists_every_sample_of_the_checkout(installed, tmp_path) -> None:
-    done = arena(installed, "bots", "--json", cwd=tmp_path)
+    done = arena("bots", "--json", cwd=tmp_path, command=installed.arena)
     assert done.returncode == 0, done.stderr
     shown = json.loads(done.stdout)
     keys = ("game", "name", "file", "runtime", "persistent", "summary")
@@ -44,7 +35,7 @@ def test_installed_bots_lists_every_sample_of_the_checkout(installed, tmp_path) 
     # A game kept outside the package (ARENA_GAMES) lists its own samples where they are.
     assert all("site-packages" in row["path"] if GAMES[row["game"]].home is None else
                row["path"].startswith(str(GAMES[row["game"]].home)) for row in shown)
-    table = arena(installed, "bots", "--game", "cave", cwd=tmp_path)
+    table = arena("bots", "--game", "cave", cwd=tmp_path, command=installed.arena)
     assert table.returncode == 0 and "forager" in table.stdout and "wanderer" in table.stdout
 
 
@@ -52,8 +43,9 @@ def test_installed_bots_lists_every_sample_of_the_checkout(installed, tmp_path) 
 @NEEDS_NODE
 def test_installed_cave_demo_plays_all_five_samples(installed, tmp_path) -> None:
     cache = tmp_path / "cache"
-    done = arena(installed, "run", "--game", "cave", "--max-turns", "5", "--seed", "2",
-                 "--json", cwd=tmp_path, cache=cache)
+    done = arena("run", "--game", "cave", "--max-turns", "5", "--seed", "2",
+                 "--json", cwd=tmp_path,
+                 env={"XDG_CACHE_HOME": str(cache)}, command=installed.arena)
     assert done.returncode == 0, done.stderr
     players = json.loads(done.stdout)["players"]
     assert sorted(p["name"] for p in players) == sorted(
@@ -65,12 +57,12 @@ def test_installed_cave_demo_plays_all_five_samples(installed, tmp_path) -> None
 
 @NEEDS_NODE
 def test_installed_plays_samples_by_name(installed, tmp_path) -> None:
-    done = arena(installed, "run", "--game", "cave", "forager", "scout", "--max-turns",
-                 "5", "--json", cwd=tmp_path)
+    done = arena("run", "--game", "cave", "forager", "scout", "--max-turns",
+                 "5", "--json", cwd=tmp_path, command=installed.arena)
     assert done.returncode == 0, done.stderr
     players = json.loads(done.stdout)["players"]
     assert sorted(p["name"] for p in players) == ["forager", "scout"]
-    bad = arena(installed, "run", "--game", "cave", "forager", "nosuch", cwd=tmp_path)
+    bad = arena("run", "--game", "cave", "forager", "nosuch", cwd=tmp_path, command=installed.arena)
     assert bad.returncode == 2
     (line,) = bad.stderr.strip().splitlines()
     assert line.startswith("error: nosuch: ") and "forager, miner, scout" in line
@@ -81,13 +73,13 @@ def test_installed_runs_and_checks_a_ruby_robot_game_bot(installed,
                                                                tmp_path) -> None:
     mine = tmp_path / "mine.rb"                      # a user's own file, outside the install
     shutil.copy(ROOT / "bots" / "robotgame" / "example.rb", mine)
-    played = arena(installed, "run", "--game", "robotgame", str(mine), "survivor.rb",
-                   "--max-turns", "10", "--json", cwd=tmp_path)
+    played = arena("run", "--game", "robotgame", str(mine), "survivor.rb",
+                   "--max-turns", "10", "--json", cwd=tmp_path, command=installed.arena)
     assert played.returncode == 0, played.stderr
     players = json.loads(played.stdout)["players"]
     assert [p["status"] for p in players] == ["ok", "ok"], players
-    checked = arena(installed, "check", "--game", "robotgame", str(mine), "--turns", "10",
-                    "--json", cwd=tmp_path)
+    checked = arena("check", "--game", "robotgame", str(mine), "--turns", "10",
+                    "--json", cwd=tmp_path, command=installed.arena)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert json.loads(checked.stdout)["ok"] is True
 
@@ -106,13 +98,13 @@ def test_the_readmes_scenario_examples_run_from_an_installed_wheel(installed,
         line.split("--game ")[1].split()[0] if "--game" in line else "arena" for line in lines}
     for line in lines:
         argv = shlex.split(line)[1:]
-        done = arena(installed, *argv, cwd=tmp_path)
+        done = arena(*argv, cwd=tmp_path, command=installed.arena)
         assert done.returncode == 0, f"{line}\n{done.stderr}"
         assert "Traceback" not in done.stderr and done.stdout.strip(), line
         if "--json" in argv:
             assert json.loads(done.stdout)["turn"] >= 1
     # A name that is no example: one error line listing the game's examples.
-    bad = arena(installed, "scenario", "nosuch", cwd=tmp_path)
+    bad = arena("scenario", "nosuch", cwd=tmp_path, command=installed.arena)
     assert bad.returncode == 2
     (said,) = bad.stderr.strip().splitlines()
     assert said.startswith("error: nosuch: scenario file not found") and \

@@ -14,9 +14,9 @@ import typer
 
 from orchestrator.cli.app import app
 from orchestrator.games import GAMES
+from tests.support.cli import commands
 from tests.support.forked import forked_arena
 from tests.support.paths import ARENA_CMD, BOTS, MAPS, ROOT
-from tests.test_help import commands
 
 # One pytest-xdist worker for the module: its module-scoped fixtures (a ladder, a browser,
 # a recorded match) would be made again on each worker that drew one of its tests.

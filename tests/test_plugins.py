@@ -23,7 +23,8 @@ from pathlib import Path
 import pytest
 
 from tests.modes.counting import LOG_VARIABLE
-from tests.support.paths import ARENA_CMD, COUNTING, ROOT, TOY
+from tests.support.cli import arena
+from tests.support.paths import COUNTING, ROOT, TOY
 
 GAME, MODE = "wheeltoy", "wheelcount"
 GAME_PACKAGE, MODE_MODULE = "arena_wheeltoy", "arena_wheelcount"
@@ -97,13 +98,11 @@ def site(tmp_path_factory) -> Path:
     return folder
 
 
-def arena(site: Path, *args: str, code: int = 0, **env: str) -> subprocess.CompletedProcess:
-    """`arena ARGS` that finds the installed plugin (PYTHONPATH), piped, wide."""
-    done = subprocess.run(
-        [*ARENA_CMD, *args], cwd=site.parent, capture_output=True, text=True, timeout=300,
-        stdin=subprocess.DEVNULL,
-        env={**os.environ, "PYTHONPATH": str(site), "COLUMNS": "200", "NO_COLOR": "1", **env})
-    assert done.returncode == code, f"arena {' '.join(args)}: {done.stderr[-3000:]}"
+def in_site(site: Path, *args: str, code: int = 0, **env: str) -> subprocess.CompletedProcess:
+    """`arena ARGS` that finds the installed plugin (PYTHONPATH), piped, wide, with no
+    traceback."""
+    done = arena(*args, cwd=site.parent, code=code,
+                 env={"PYTHONPATH": str(site), "COLUMNS": "200", "NO_COLOR": "1", **env})
     assert "Traceback" not in done.stderr, done.stderr
     return done
 
@@ -117,27 +116,27 @@ def flat(text: str) -> str:
 
 
 def test_an_installed_game_and_mode_are_named_in_help(site) -> None:
-    top = flat(arena(site, "--help").stdout)
+    top = flat(in_site(site, "--help").stdout)
     assert f"{GAME} (the toy game, installed)" in top and f", {MODE}" in top, top
-    run = flat(arena(site, "run", "--help").stdout)
+    run = flat(in_site(site, "run", "--help").stdout)
     assert f"{GAME} (the toy game, installed)" in run, run
     assert f"{MODE}: off, each call of its players counted" in run, run
 
 
 def test_an_installed_game_plays_run_batch_and_check(site, tmp_path) -> None:
-    result = json.loads(arena(site, "run", "--game", GAME, "--seed", "1", "--max-turns",
-                              TURNS, "--json").stdout)
+    result = json.loads(in_site(site, "run", "--game", GAME, "--seed", "1", "--max-turns",
+                                TURNS, "--json").stdout)
     assert result["game"] == GAME and result["seed"] == 1, result
     assert sorted(p["name"] for p in result["players"]) == ["greedy", "wanderer"], result
     assert all(p["status"] == "ok" for p in result["players"]), result["players"]
     db = tmp_path / "batch.sqlite"
-    report = json.loads(arena(site, "batch", "--game", GAME, bot(site, "greedy.py"),
-                              bot(site, "wanderer.py"), "--seeds", "2", "--max-turns", TURNS,
-                              "--workers", "1", "--db", str(db), "--json").stdout)
+    report = json.loads(in_site(site, "batch", "--game", GAME, bot(site, "greedy.py"),
+                                bot(site, "wanderer.py"), "--seeds", "2", "--max-turns", TURNS,
+                                "--workers", "1", "--db", str(db), "--json").stdout)
     assert report["game"] == GAME and report["matches"] == 2 and report["skipped"] == 0
     assert all(p["erased"] == p["load_errors"] == 0 for p in report["players"]), report
-    found = json.loads(arena(site, "check", "--game", GAME, bot(site, "wanderer.py"),
-                             "--turns", TURNS, "--json").stdout)
+    found = json.loads(in_site(site, "check", "--game", GAME, bot(site, "wanderer.py"),
+                               "--turns", TURNS, "--json").stdout)
     assert found["ok"] is True and found["turns"] >= 1, found
 
 
@@ -153,9 +152,9 @@ def test_an_installed_game_plays_in_a_match_jail_that_hides_its_modules(site,
         f"        print('HOSTS', sorted(m for m in sys.modules if m.split('.')[0] in "
         f"({GAME_PACKAGE!r}, {MODE_MODULE!r}, 'orchestrator', 'engine', 'sandbox')))\n"
         "    return '.'\n")
-    result = json.loads(arena(site, "run", "--game", GAME, str(finder),
-                              bot(site, "wanderer.py"), "--sandbox", "match", "--seed", "1",
-                              "--max-turns", TURNS, "--json").stdout)
+    result = json.loads(in_site(site, "run", "--game", GAME, str(finder),
+                                bot(site, "wanderer.py"), "--sandbox", "match", "--seed", "1",
+                                "--max-turns", TURNS, "--json").stdout)
     assert result["sandbox_mode"] == "match" and not result["jail_kills"], result
     assert "sandbox_note" not in result, result          # not played again elsewhere
     me = next(p for p in result["players"] if p["bot"] == str(finder))
@@ -164,20 +163,20 @@ def test_an_installed_game_plays_in_a_match_jail_that_hides_its_modules(site,
 
 def test_an_installed_mode_plays_run_and_batch(site, tmp_path) -> None:
     log = tmp_path / "calls.log"
-    result = json.loads(arena(site, "run", "--game", GAME, "--sandbox", MODE, "--seed", "1",
-                              "--max-turns", TURNS, "--json",
-                              **{LOG_VARIABLE: str(log)}).stdout)
+    result = json.loads(in_site(site, "run", "--game", GAME, "--sandbox", MODE, "--seed", "1",
+                                "--max-turns", TURNS, "--json",
+                                **{LOG_VARIABLE: str(log)}).stdout)
     assert result["sandbox_mode"] == MODE and result["turns"] >= 1, result
     calls = [line.split()[1] for line in log.read_text().splitlines()]
     assert calls.count("exchange") == result["turns"] and "load" in calls, calls
     db = tmp_path / "batch.sqlite"
-    arena(site, "batch", "--game", GAME, bot(site, "greedy.py"), bot(site, "wanderer.py"),
-          "--seeds", "2", "--max-turns", TURNS, "--workers", "1", "--sandbox", MODE, "--db",
-          str(db), "--json")
+    in_site(site, "batch", "--game", GAME, bot(site, "greedy.py"), bot(site, "wanderer.py"),
+            "--seeds", "2", "--max-turns", TURNS, "--workers", "1", "--sandbox", MODE, "--db",
+            str(db), "--json")
     with sqlite3.connect(db) as conn:
         assert [row[0] for row in conn.execute("SELECT sandbox FROM matches")] == [MODE] * 2
-    refused = arena(site, "check", "--game", GAME, bot(site, "wanderer.py"), "--sandbox",
-                    MODE, code=2)                          # off's record: check refuses it
+    refused = in_site(site, "check", "--game", GAME, bot(site, "wanderer.py"), "--sandbox",
+                      MODE, code=2)                          # off's record: check refuses it
     assert refused.stderr.startswith(f"error: --sandbox {MODE} is not available for check")
 
 
@@ -238,7 +237,7 @@ def test_a_broken_installed_plugin_is_one_error_line(case, tmp_path) -> None:
                         f"[robot_arena.games]\n{point.format(p=package)}\n", name=package)
     site = tmp_path / "site"
     install(wheel, site)
-    done = arena(site, "run", "--help", code=2)
+    done = in_site(site, "run", "--help", code=2)
     assert done.stderr.count("\n") == 1, done.stderr
     named = f"error: x = {package}:GAME (entry point of {package} 0.1 in robot_arena.games): "
     assert done.stderr.startswith(named + says), done.stderr
@@ -252,7 +251,7 @@ def test_a_broken_installed_mode_is_one_error_line(tmp_path) -> None:
                         name="arena_offagain")
     site = tmp_path / "site"
     install(wheel, site)
-    done = arena(site, "run", "--seed", "1", code=2)
+    done = in_site(site, "run", "--seed", "1", code=2)
     assert done.stderr == ("error: off = arena_offagain:MODE (entry point of arena_offagain "
                            "0.1 in robot_arena.sandbox_modes): --sandbox off is already a "
                            "mode\n"), done.stderr
@@ -262,7 +261,7 @@ def test_a_file_in_the_variable_that_fails_as_it_loads_is_one_error_line(tmp_pat
     """The ad-hoc way (ARENA_GAMES) says a plugin's own failure in one line too."""
     broken = tmp_path / "broken.py"
     broken.write_text("1 / 0\n")
-    done = arena(tmp_path / "site", "run", "--help", code=2, ARENA_GAMES=str(broken))
+    done = in_site(tmp_path / "site", "run", "--help", code=2, ARENA_GAMES=str(broken))
     assert done.stderr == (f"error: {broken} (in $ARENA_GAMES): cannot be loaded: "
                            "ZeroDivisionError: division by zero\n"), done.stderr
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 
 import pytest
 from typer.testing import CliRunner
@@ -20,7 +19,8 @@ from orchestrator.runner import samples
 from orchestrator.runner.bots import read_bot
 from orchestrator.runner.samples import Unbuildable, build, find_sample, named_samples, runnable
 from sandbox.programs import describe
-from tests.support.paths import ARENA_CMD, ROOT
+from tests.support.cli import arena
+from tests.support.paths import ROOT
 
 SAMPLES = [(game, name, path) for game in GAMES for name, path in named_samples(game)]
 HAS_CC = shutil.which("cc") is not None
@@ -88,17 +88,15 @@ def test_a_shared_stem_is_the_python_sample_and_the_others_go_by_file_name(tmp_p
     assert find_sample("robotgame", "survivor.rb") == ROOT / "bots/robotgame/survivor.rb"
     assert ("survivor", ROOT / "bots/robotgame/survivor.py") in named_samples("robotgame")
     assert ("survivor.rb", ROOT / "bots/robotgame/survivor.rb") in named_samples("robotgame")
-    done = subprocess.run([*ARENA_CMD, "run", "--game", "robotgame", "survivor", "example",
-                           "--max-turns", "2", "--seed", "1", "--sandbox", "off", "--json"],
-                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    done = arena("run", "--game", "robotgame", "survivor", "example", "--max-turns", "2", "--seed",
+                 "1", "--sandbox", "off", "--json", cwd=tmp_path, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     bots = sorted(p["bot"] for p in json.loads(done.stdout)["players"])
     assert [os.path.basename(b) for b in bots] == ["example.py", "survivor.py"], bots
 
 
 def test_a_bad_name_is_one_error_line_listing_the_samples(tmp_path) -> None:
-    done = subprocess.run([*ARENA_CMD, "run", "--game", "cave", "forager", "nosuch"],
-                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    done = arena("run", "--game", "cave", "forager", "nosuch", cwd=tmp_path, timeout=120)
     assert done.returncode == 2
     names = ", ".join(name for name, _ in named_samples("cave"))
     assert done.stderr.strip() == (f"error: nosuch: bot file not found, nor a bundled cave "
@@ -164,9 +162,8 @@ def test_without_a_compiler_the_c_sample_is_refused_or_left_out(tmp_path,
 @NEEDS_CC
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 def test_the_cave_demo_plays_all_its_samples_from_the_checkout(tmp_path) -> None:
-    done = subprocess.run([*ARENA_CMD, "run", "--game", "cave", "--max-turns", "4", "--json"],
-                          capture_output=True, text=True, cwd=tmp_path, timeout=120,
-                          env=os.environ | {"XDG_CACHE_HOME": str(tmp_path / "cache")})
+    done = arena("run", "--game", "cave", "--max-turns", "4", "--json", cwd=tmp_path, timeout=120,
+                 env={"XDG_CACHE_HOME": str(tmp_path / "cache")})
     assert done.returncode == 0, done.stderr
     players = json.loads(done.stdout)["players"]
     assert sorted(p["name"] for p in players) == sorted(
@@ -177,10 +174,8 @@ def test_the_cave_demo_plays_all_its_samples_from_the_checkout(tmp_path) -> None
 @pytest.mark.parametrize("command", ["batch", "tournament"])
 def test_batch_and_tournament_take_sample_names(command, tmp_path) -> None:
     seeds = ["--seeds", "1"] if command == "batch" else ["--games", "1"]
-    done = subprocess.run([*ARENA_CMD, command, "--game", "arena", "hunter", "beeline.py",
-                           *seeds, "--max-turns", "3", "--workers", "1", "--db",
-                           str(tmp_path / "r.sqlite"), "--json"],
-                          capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    done = arena(command, "--game", "arena", "hunter", "beeline.py", *seeds, "--max-turns", "3",
+                 "--workers", "1", "--db", str(tmp_path / "r.sqlite"), "--json", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     played = {os.path.basename(p["bot"]) for p in json.loads(done.stdout)["players"]}
     assert played == {"hunter.py", "beeline.py"}

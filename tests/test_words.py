@@ -7,31 +7,23 @@ cut; one bot given for two seats is told so."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import sqlite3
-import subprocess
 
 from orchestrator import api
-from tests.support.paths import ARENA_CMD, BOTS, ROOT
+from tests.support.cli import WIDE, arena
+from tests.support.paths import BOTS, ROOT
 
 RG = ROOT / "bots" / "robotgame"
 QUICK = ["--map", "tiny", "--robots", "1", "--max-turns", "3"]
 
 
-def arena(*args: str, code: int = 0, cwd=ROOT) -> subprocess.CompletedProcess:
-    done = subprocess.run(ARENA_CMD + list(args), cwd=cwd, capture_output=True, text=True,
-                          timeout=300, env={**os.environ, "COLUMNS": "300"})
-    assert done.returncode == code, (done.stdout, done.stderr)
-    return done
-
-
 def test_an_unknown_command_asks_once_and_names_the_command_meant() -> None:
-    done = arena("matchups", code=2)
+    done = arena("matchups", code=2, env=WIDE)
     assert done.stderr.count("\n") == 1 and done.stderr.count("mean") <= 1, done.stderr
     assert "arena results DB --matrix" in done.stderr, done.stderr
-    assert "arena results DB --run ID" in arena("leaderboard", code=2).stderr
-    said = arena("bach", code=2).stderr
+    assert "arena results DB --run ID" in arena("leaderboard", code=2, env=WIDE).stderr
+    said = arena("bach", code=2, env=WIDE).stderr
     assert said.count("Did you mean") == 1 and "'batch'" in said, said
 
 
@@ -40,7 +32,8 @@ def test_every_standings_table_says_games_win_and_failed(tmp_path) -> None:
     db = str(tmp_path / "t.sqlite")
     for command in ("tournament", "batch"):
         args = ["--games", "1"] if command == "tournament" else ["--seeds", "1"]
-        table = arena(command, *lineup, *QUICK, *args, "--workers", "1", "--db", db).stdout
+        table = arena(command, *lineup, *QUICK, *args, "--workers", "1", "--db", db, code=0,
+                      env=WIDE).stdout
         header = next(line for line in table.splitlines() if "AI" in line)
         words = set(re.findall(r"[a-z%]+(?: [a-z]+)?", header.replace("┃", "|")))
         assert {"games", "win", "failed"} <= {w.strip() for w in header.split("┃")}, header
@@ -54,12 +47,12 @@ def test_every_standings_table_says_games_win_and_failed(tmp_path) -> None:
 def test_output_cut_past_a_gigabyte_is_said_in_gigabytes(tmp_path) -> None:
     db = tmp_path / "b.sqlite"
     arena("batch", str(BOTS / "hunter.py"), str(BOTS / "randy.py"), *QUICK, "--seeds", "1",
-          "--workers", "1", "--db", str(db))
+          "--workers", "1", "--db", str(db), code=0, env=WIDE)
     with sqlite3.connect(db) as conn:              # as a printing bot's games leave it
         conn.execute("UPDATE penalties SET record = json_set(record, '$.output_dropped', "
                      "366886000000) WHERE seat = 0")
-    run = json.loads(arena("results", str(db), "--json").stdout)["runs"][0]["id"]
-    table = arena("results", str(db), "--run", run).stdout
+    run = json.loads(arena("results", str(db), "--json", code=0, env=WIDE).stdout)["runs"][0]["id"]
+    table = arena("results", str(db), "--run", run, code=0, env=WIDE).stdout
     assert "output cut: 367 GB in 1 game" in table, table
     assert "366886 MB" not in table
 
@@ -67,7 +60,7 @@ def test_output_cut_past_a_gigabyte_is_said_in_gigabytes(tmp_path) -> None:
 def test_a_match_end_is_said_in_words() -> None:
     from orchestrator.text import ENDINGS
     out = arena("run", str(BOTS / "hunter.py"), str(BOTS / "randy.py"), *QUICK,
-                "--seed", "1").stdout
+                "--seed", "1", code=0, env=WIDE).stdout
     assert re.search(r"3 turns, (ended at the turn limit|ended with one AI left)", out), out
     assert "turn_limit" not in out and "ended by" not in out
     viewer = (ROOT / "orchestrator" / "views" / "viewer" / "viewer.html").read_text()
@@ -79,7 +72,7 @@ def test_check_says_a_hang_once(tmp_path) -> None:
     sleeper = tmp_path / "sleeper.py"
     sleeper.write_text("import time\n\nclass Robot:\n    def act(self, game):\n"
                        "        time.sleep(30)\n        return ['guard']\n")
-    done = arena("check", "--game", "robotgame", str(sleeper), "--once", code=1)
+    done = arena("check", "--game", "robotgame", str(sleeper), "--once", code=1, env=WIDE)
     reason = done.stderr.rsplit("sleeper.py: ", 1)[1]
     # The hang, said once; then what a full match would cost at that pace (check's gate).
     assert reason.startswith("hang: wall time limit (turn 1)"), done.stderr
@@ -91,7 +84,7 @@ def test_an_aborted_bot_is_said_aborted_not_a_segfault(tmp_path) -> None:
     bot.write_text("import os\n\ndef move():\n    os.abort()\n")
     for mode in ("standard", "match"):
         played = json.loads(arena("run", str(bot), str(BOTS / "randy.py"), *QUICK,
-                                  "--sandbox", mode, "--json").stdout)
+                                  "--sandbox", mode, "--json", code=0, env=WIDE).stdout)
         aborted = next(p for p in played["players"] if p["name"] == "aborts")
         assert aborted["reason"] == "crash: aborted (SIGABRT)", (mode, aborted)
 
@@ -100,21 +93,23 @@ def test_a_long_name_cut_to_40_characters_ends_in_a_mark(tmp_path) -> None:
     bot = tmp_path / "long.py"
     bot.write_text(f"name = {'A' * 60!r}\n\ndef move():\n    return 'FORWARD'\n")
     played = json.loads(arena("run", str(bot), str(BOTS / "randy.py"), *QUICK,
-                              "--json").stdout)
+                              "--json", code=0, env=WIDE).stdout)
     names = [p["name"] for p in played["players"]]
     assert "A" * 39 + "…" in names, names
 
 
 def test_one_bot_for_two_seats_is_told(tmp_path) -> None:
-    done = arena("run", "--game", "robotgame", str(RG / "rusher.py"), "--seed", "1")
+    done = arena("run", "--game", "robotgame", str(RG / "rusher.py"), "--seed", "1", code=0,
+                 env=WIDE)
     assert "note: one bot for a 2-player game: rusher plays both seats" in done.stderr
     arena("run", "--game", "robotgame", str(RG / "rusher.py"), str(RG / "survivor.py"),
-          "--seed", "1", "--replay", "r.json.gz", cwd=tmp_path)
-    arena("replay", "r.json.gz", "--turn", "49", "--save-position", "t49.json", cwd=tmp_path)
+          "--seed", "1", "--replay", "r.json.gz", cwd=tmp_path, code=0, env=WIDE)
+    arena("replay", "r.json.gz", "--turn", "49", "--save-position", "t49.json", cwd=tmp_path,
+          code=0, env=WIDE)
     done = arena("run", "--from", "t49.json", str(RG / "rusher.py"), "--turns", "1",
-                 cwd=tmp_path)
+                 cwd=tmp_path, code=0, env=WIDE)
     assert "note: one bot for the position's 2 players: rusher plays both seats" in \
         done.stderr, done.stderr
     done = arena("run", "--game", "robotgame", str(RG / "rusher.py"), str(RG / "survivor.py"),
-                 "--seed", "1")
+                 "--seed", "1", code=0, env=WIDE)
     assert "note: one bot" not in done.stderr

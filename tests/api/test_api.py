@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -16,7 +15,7 @@ from orchestrator import api
 from orchestrator.api import cellbots
 from orchestrator.games import GAMES
 from tests.api import bots
-from tests.support.paths import ARENA_CMD, ROOT
+from tests.support.cli import arena, as_json
 
 # The machine's figures, or where a store is.
 VOLATILE = {"cpu_s", "own_s", "mean_cpu_s", "mean_own_s", "peak_rss_mb", "db"}
@@ -24,11 +23,9 @@ PYTHON_GAMES = [game for game in GAMES.values() if game.code_bot]   # bots as co
 
 
 def cli(*args: str) -> dict:
-    done = subprocess.run(ARENA_CMD + [*args, "--json"], cwd=ROOT, capture_output=True,
-                          text=True, timeout=600)
+    """What `arena ARGS --json` printed."""
     # compare's --max-games 4 below ends undecided: exit status 3 (docs/compare.md)
-    assert done.returncode == (3 if args[0] == "compare" else 0), done.stderr
-    return json.loads(done.stdout)
+    return as_json(arena(*args, "--json", code=3 if args[0] == "compare" else 0, timeout=600))
 
 
 def stable(data):

@@ -8,7 +8,8 @@ import re
 import subprocess
 import sys
 
-from tests.support.paths import ARENA_CMD, ROOT
+from tests.support.cli import arena
+from tests.support.paths import ROOT
 
 GUIDE = ROOT / "docs" / "python-api.md"
 BOT = """import rg
@@ -34,8 +35,7 @@ def test_the_guides_example_runs_on_a_saved_position(tmp_path) -> None:
     for args in (["run", "--game", "robotgame", "--seed", "2", "--max-turns", "8",
                   "--replay", "r.json.gz"],
                  ["replay", "r.json.gz", "--turn", "5", "--save-position", "pos.json"]):
-        done = subprocess.run([*ARENA_CMD, *args], capture_output=True, text=True,
-                              cwd=tmp_path, timeout=120)
+        done = arena(*args, cwd=tmp_path, timeout=120)
         assert done.returncode == 0, done.stderr[-2000:]
     done = _python(_example(), tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]

@@ -5,11 +5,9 @@ its first error, type and message, in `arena run`'s table, in the API's result
 message is escaped in each."""
 from __future__ import annotations
 
-import subprocess
-
 from orchestrator import api
 from tests.api import bots
-from tests.support.paths import ARENA_CMD, ROOT
+from tests.support.cli import arena
 
 NAME_ERROR = "NameError: name 'math' is not defined"
 
@@ -32,9 +30,8 @@ def test_a_code_bot_s_name_error_is_in_its_note_in_the_api_and_the_notebook_view
 
 def test_the_first_error_is_in_arena_run_s_table(tmp_path) -> None:
     bot = api.bot_file(bots.uses_math)
-    done = subprocess.run(ARENA_CMD + ["run", str(bot), "hunter", "--max-turns", "4",
-                                       "--robots", "3", "--seed", "3"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    done = arena("run", str(bot), "hunter", "--max-turns", "4", "--robots", "3", "--seed", "3",
+                 timeout=120)
     assert done.returncode == 0, done.stderr
     row = next(line for line in done.stdout.splitlines() if "uses_math" in line)
     assert "overheats, first: NameError: name 'math'" in row, done.stdout

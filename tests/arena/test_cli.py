@@ -2,32 +2,21 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
-import time
 
 import psutil
 import pytest
 
-from tests.support.forked import forked_arena
+from tests.support.cli import arena
 from tests.support.paths import ARENA_CMD, BOTS, ROOT
 from tests.support.processes import default_sigint
-
-
-def arena(*args: str, check: bool = False) -> subprocess.CompletedProcess:
-    """`arena ARGS`, piped: a process forked from one that imported the CLI once
-    (tests/support/forked.py)."""
-    env = dict(os.environ)
-    done = forked_arena(tuple(ARENA_CMD), env).run(list(args), ROOT, 120, env)
-    if check:
-        done.check_returncode()
-    return done
+from tests.support.waiting import wait_until
 
 
 def test_run_json_contract() -> None:
     done = arena("run", "--json", "--seed", "3", "--robots", "5", "--max-turns", "30",
-                 check=True)
+                 code=0, forked=True)
     result = json.loads(done.stdout)          # exactly one JSON object, nothing else
     assert {"game", "engine_version", "seed", "map", "turns", "end", "winner", "runner_up",
             "restarts", "players", "replay"} <= set(result)
@@ -38,19 +27,19 @@ def test_run_json_contract() -> None:
                 "cpu_s", "peak_rss_mb", "stats"} <= set(player)
         assert {"max_flags", "total_flags", "alive", "last_alive_turn"} <= set(player["stats"])
     again = json.loads(arena("run", "--json", "--seed", "3", "--robots", "5", "--max-turns",
-                             "30", check=True).stdout)
+                             "30", code=0, forked=True).stdout)
     drop = lambda r: [{k: v for k, v in p.items() if k not in ("cpu_s", "own_s", "peak_rss_mb")}
                       for p in r["players"]]
     assert drop(again) == drop(result)
 
 
 def test_run_prints_table_winner_and_drawn_seed() -> None:
-    done = arena("run", "--robots", "4", "--max-turns", "20", check=True)
+    done = arena("run", "--robots", "4", "--max-turns", "20", code=0, forked=True)
     assert "Winner:" in done.stdout and "Runner-up:" in done.stdout
     assert "Beeline" in done.stdout and "Hunter" in done.stdout
     assert "seed" in done.stderr
     assert "arena: 5 AIs on quad.txt" in done.stderr
-    alone = arena("run", "hunter", "--max-turns", "2", "--sandbox", "off", check=True)
+    alone = arena("run", "hunter", "--max-turns", "2", "--sandbox", "off", code=0, forked=True)
     assert "arena: 1 AI on quad.txt" in alone.stderr, alone.stderr
 
 
@@ -76,7 +65,7 @@ def test_run_prints_table_winner_and_drawn_seed() -> None:
     (["scenario", "tests/arena/data/bad_symbol.txt"], "invalid JSON"),
 ])
 def test_bad_input_is_one_error_line_and_exit_2(args, message) -> None:
-    done = arena(*args)
+    done = arena(*args, forked=True)
     assert done.returncode == 2, done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0], lines
@@ -85,21 +74,21 @@ def test_bad_input_is_one_error_line_and_exit_2(args, message) -> None:
 
 def test_original_style_map_loads_unchanged() -> None:
     done = arena("maps", "validate", "maps/arena/classic.txt", "maps/arena/official.txt",
-                 check=True)
+                 code=0, forked=True)
     assert "ok: maps/arena/classic.txt: 30x30, 6 flags" in done.stdout
 
 
 def test_maps_generate_fits_density(tmp_path) -> None:
     out = tmp_path / "gen.txt"
-    arena("maps", "generate", "--ais", "6", "--seed", "2", "--out", str(out), check=True)
-    done = arena("maps", "validate", str(out), check=True)
+    arena("maps", "generate", "--ais", "6", "--seed", "2", "--out", str(out), code=0, forked=True)
+    done = arena("maps", "validate", str(out), code=0, forked=True)
     size = int(done.stdout.split(": ")[2].split("x")[0])
     assert 0.05 <= 6 * 40 / size ** 2 <= 0.06
     text = out.read_text()
     assert all(sym in text for sym in "#&{}") and any(s in text for s in "<>^v")
     assert sorted(c for c in text if c.isdigit()) == list("12345678")
     again = tmp_path / "again.txt"
-    arena("maps", "generate", "--ais", "6", "--seed", "2", "--out", str(again), check=True)
+    arena("maps", "generate", "--ais", "6", "--seed", "2", "--out", str(again), code=0, forked=True)
     assert again.read_text() == text
 
 
@@ -109,12 +98,10 @@ def test_ctrl_c_leaves_no_process(tmp_path) -> None:
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=default_sigint)
     parent = psutil.Process(proc.pid)
-    deadline = time.monotonic() + 30
-    while len(parent.children(recursive=True)) < 9 and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_until(lambda: len(parent.children(recursive=True)) >= 9, 30,
+               "its zygote and 8 AI processes")
     kids = parent.children(recursive=True)
     assert len(kids) == 9, "the match did not start its zygote and 8 AI processes"
-    time.sleep(0.3)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130
@@ -132,9 +119,7 @@ def test_ctrl_c_while_arena_starts_is_one_line_too() -> None:
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=default_sigint)
     parent = psutil.Process(proc.pid)
-    deadline = time.monotonic() + 30
-    while not parent.children() and time.monotonic() < deadline:
-        time.sleep(0.005)
+    wait_until(parent.children, 30, "the sandbox's zygote", every=0.005)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130 and "Traceback" not in err, err
@@ -147,9 +132,7 @@ def test_killed_host_takes_its_children_along() -> None:
                                          *[str(BOTS / "turtle.py")] * 8],
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     parent = psutil.Process(proc.pid)
-    deadline = time.monotonic() + 30
-    while len(parent.children()) < 9 and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_until(lambda: len(parent.children()) >= 9, 30, "its zygote and 8 AI processes")
     kids = parent.children(recursive=True)
     assert len(kids) == 9, "the match did not start its zygote and 8 AI processes"
     proc.kill()

@@ -6,22 +6,18 @@ import json
 import signal
 import sqlite3
 import subprocess
-import time
 from pathlib import Path
 
 import psutil
 import pytest
 
+from tests.support.cli import arena
 from tests.support.paths import ARENA_CMD, BOTS, HOSTILE, ROOT
 from tests.support.processes import default_sigint
+from tests.support.waiting import wait_until
 
 SAMPLES = [str(BOTS / n) for n in ("beeline.py", "hunter.py", "turtle.py", "randy.py")]
 QUICK = ["--map", "tiny", "--robots", "3", "--max-turns", "40"]
-
-
-def arena(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run(ARENA_CMD + list(args), cwd=ROOT, capture_output=True, text=True,
-                          timeout=timeout)
 
 
 def counts(db: Path) -> tuple[int, int]:
@@ -78,16 +74,14 @@ def _start(db: Path, seeds: int) -> subprocess.Popen:
 
 
 def _wait_for_matches(db: Path, at_least: int, proc: subprocess.Popen) -> None:
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and proc.poll() is None:
-        if db.exists():
-            try:
-                if counts(db)[0] >= at_least:
-                    return
-            except sqlite3.OperationalError:
-                pass
-        time.sleep(0.05)
-    pytest.fail("the batch did not record matches in time")
+    def recorded() -> bool:
+        assert proc.poll() is None, "the batch ended before it recorded matches"
+        try:
+            return db.exists() and counts(db)[0] >= at_least
+        except sqlite3.OperationalError:
+            return False
+
+    wait_until(recorded, 120, f"the batch to record {at_least} matches")
 
 
 SEEDS_INTERRUPTED = 12      # the signal comes after 4, and at least one is still to play
@@ -109,10 +103,8 @@ def test_interrupted_batch_loses_nothing_and_resumes(how, tmp_path) -> None:
     assert not alive, f"left running: {alive}"
     saved, rows = counts(db)
     assert 4 <= saved < SEEDS_INTERRUPTED and rows == 4 * saved      # whole matches only
-    resumed = subprocess.run(ARENA_CMD + ["batch", *SAMPLES, "--seeds", str(SEEDS_INTERRUPTED),
-                                          *QUICK, "--robots", "6", "--max-turns", "80",
-                                          "--db", str(db), "--json"],
-                             cwd=ROOT, capture_output=True, text=True, timeout=300)
+    resumed = arena("batch", *SAMPLES, "--seeds", str(SEEDS_INTERRUPTED), *QUICK, "--robots", "6",
+                    "--max-turns", "80", "--db", str(db), "--json")
     report = json.loads(resumed.stdout)
     assert report["matches"] == SEEDS_INTERRUPTED and report["skipped"] == saved
     assert counts(db) == (SEEDS_INTERRUPTED, 4 * SEEDS_INTERRUPTED)

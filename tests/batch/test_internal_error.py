@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -21,7 +20,8 @@ import pytest
 from orchestrator.cli import failure
 from orchestrator.faults import EXIT_INTERNAL
 from orchestrator.runner import execute
-from tests.support.paths import ARENA_CMD, BOTS, ROOT
+from tests.support.cli import arena
+from tests.support.paths import BOTS, ROOT
 
 FAULTY_SEED = 2
 INJECTED = '''
@@ -73,23 +73,23 @@ def batch_args(db: Path) -> list[str]:
             "--workers", "2", "--db", str(db), "--json"]
 
 
-def arena(args: list[str], tmp_path: Path, injected: bool,
-          dies: bool = False) -> subprocess.CompletedProcess:
-    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+def fault_env(tmp_path: Path, injected: bool, dies: bool = False) -> dict[str, str]:
+    """The environment of an `arena` whose tracebacks go under tmp_path, and with
+    `injected`, whose match faults (or whose worker dies) at FAULTY_SEED."""
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
     if injected:
         folder = tmp_path / "inject"
         folder.mkdir(exist_ok=True)
         (folder / "sitecustomize.py").write_text(INJECTED % {"seed": FAULTY_SEED,
                                                              "dies": dies})
         env["PYTHONPATH"] = os.pathsep.join([str(folder), str(ROOT)])
-    return subprocess.run([*ARENA_CMD, *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=300, env=env)
+    return env
 
 
 def test_a_worker_fault_is_an_internal_error_with_its_traceback_and_the_rest_resumes(
         tmp_path: Path) -> None:
     db = tmp_path / "results.sqlite"
-    done = arena(batch_args(db), tmp_path, injected=True)
+    done = arena(*batch_args(db), env=fault_env(tmp_path, injected=True))
     assert done.returncode == EXIT_INTERNAL, done.stderr
     assert done.stdout == ""
     lines = done.stderr.strip().splitlines()
@@ -115,7 +115,7 @@ def test_a_worker_fault_is_an_internal_error_with_its_traceback_and_the_rest_res
     # the same command, the fault gone, plays only the rest.
     saved = int(line.split("; ")[1].split(" of 3 matches are saved")[0])
     assert 1 <= saved <= 2, line
-    again = arena(batch_args(db), tmp_path, injected=False)
+    again = arena(*batch_args(db), env=fault_env(tmp_path, injected=False))
     assert again.returncode == 0, again.stderr
     report = json.loads(again.stdout)
     assert report["matches"] == 3 and report["skipped"] == saved
@@ -124,7 +124,8 @@ def test_a_worker_fault_is_an_internal_error_with_its_traceback_and_the_rest_res
 @pytest.mark.parametrize("flag", ["--debug", "-v"])
 def test_debug_shows_the_log_of_the_matches_and_the_traceback(tmp_path: Path,
                                                                flag: str) -> None:
-    done = arena([flag, *batch_args(tmp_path / "results.sqlite")], tmp_path, injected=True)
+    done = arena(flag, *batch_args(tmp_path / "results.sqlite"),
+                 env=fault_env(tmp_path, injected=True))
     assert done.returncode == EXIT_INTERNAL, done.stderr
     err = done.stderr
     assert " DEBUG " in err and "orchestrator.runner.execute: worker " in err
@@ -144,9 +145,9 @@ def test_a_fault_in_the_commands_own_process_is_an_internal_error_too(
         tmp_path: Path) -> None:
     """`arena run` plays its match in its own process: a fault there was a Python
     traceback and exit status 1."""
-    done = arena(["run", str(BOTS / "hunter.py"), str(BOTS / "beeline.py"), "--seed",
-                  str(FAULTY_SEED), "--map", "tiny", "--robots", "3", "--max-turns", "20",
-                  "--json"], tmp_path, injected=True)
+    done = arena("run", str(BOTS / "hunter.py"), str(BOTS / "beeline.py"), "--seed",
+                 str(FAULTY_SEED), "--map", "tiny", "--robots", "3", "--max-turns", "20",
+                 "--json", env=fault_env(tmp_path, injected=True))
     assert done.returncode == EXIT_INTERNAL, done.stderr
     assert "Traceback" not in done.stderr
     line = done.stderr.strip().splitlines()[-1]
@@ -159,7 +160,8 @@ def test_a_fault_in_the_commands_own_process_is_an_internal_error_too(
 def test_a_worker_that_dies_is_an_internal_error_too(tmp_path: Path) -> None:
     """A worker that dies under a match three times (its bots are in sandbox children, so
     not theirs) was `error:` and exit status 2 too."""
-    done = arena(batch_args(tmp_path / "results.sqlite"), tmp_path, injected=True, dies=True)
+    done = arena(*batch_args(tmp_path / "results.sqlite"),
+                 env=fault_env(tmp_path, injected=True, dies=True))
     assert done.returncode == EXIT_INTERNAL, done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(

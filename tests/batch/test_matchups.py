@@ -8,7 +8,6 @@ import io
 import json
 import os
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -31,12 +30,7 @@ from tests.batch.matchup_store import (
     result,
     write,
 )
-from tests.support.paths import ARENA_CMD, ROOT
-
-
-def arena(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(ARENA_CMD + list(args), cwd=ROOT, capture_output=True, text=True,
-                          timeout=120, env=_env())
+from tests.support.cli import WIDE, arena
 
 
 def _env() -> dict:
@@ -122,7 +116,7 @@ def test_a_file_of_two_games_needs_a_run(tmp_path) -> None:
     store.add_match("b" * 24, result(1, "x", [player(0, "A", 1), player(1, "B", 2)],
                                      game="robotgame"), 1.0)
     store.close()
-    done = arena("results", str(path), "--matrix")
+    done = arena("results", str(path), "--matrix", env=WIDE)
     assert done.returncode == 2 and done.stderr.startswith("error: ")
     assert "holds matches of 2 games" in done.stderr and done.stderr.count("\n") == 1
 
@@ -136,13 +130,13 @@ def _table_rows(text: str) -> list[list[str]]:
 @pytest.mark.parametrize("by", [None, "map", "seat"])
 def test_the_table_json_csv_dataframe_and_page_agree(db, tmp_path, by) -> None:
     split = ["--by", by] if by else []
-    report = json.loads(arena("results", str(db), "--matrix", *split, "--json").stdout)
+    report = json.loads(arena("results", str(db), "--matrix", *split, "--json", env=WIDE).stdout)
     assert report == api.open_store(db).matrix(by=by).to_json()
     columns, rows = matchups.matrix_rows(report)
     expected = [tuple(shown(v) if isinstance(v, str) else v for v in row) for row in rows]
     assert len(expected) == len(report["cells"]) > 0
 
-    exported = arena("results", str(db), "--matrix", *split, "--export", "csv")
+    exported = arena("results", str(db), "--matrix", *split, "--export", "csv", env=WIDE)
     read = list(csv.reader(io.StringIO(exported.stdout)))
     assert read[0] == columns
     got = [tuple(_unformula(v) for v in row) for row in read[1:]]
@@ -152,7 +146,7 @@ def test_the_table_json_csv_dataframe_and_page_agree(db, tmp_path, by) -> None:
     assert list(frame.columns) == columns
     assert [tuple(row) for row in frame.itertuples(index=False)] == [tuple(r) for r in rows]
 
-    table = arena("results", str(db), "--matrix", *split)
+    table = arena("results", str(db), "--matrix", *split, env=WIDE)
     assert table.returncode == 0, table.stderr
     shown_rows = _table_rows(table.stdout)
     assert shown_rows == [
@@ -162,7 +156,8 @@ def test_the_table_json_csv_dataframe_and_page_agree(db, tmp_path, by) -> None:
          f"{100 * c['win_ci'][0]:.1f}-{100 * c['win_ci'][1]:.1f}"] for c in report["cells"]]
 
     page = tmp_path / "m.html"
-    assert arena("results", str(db), "--matrix", *split, "--html", str(page)).returncode == 0
+    assert arena("results", str(db), "--matrix", *split, "--html", str(page),
+                 env=WIDE).returncode == 0
     embedded = re.search(r'<script type="application/json" id="matrix-data">(.*?)</script>',
                          page.read_text(), re.DOTALL).group(1)
     # The report as a page carries it: seeds as text (63-bit seeds are past a JavaScript
@@ -179,14 +174,14 @@ def _unformula(cell: str) -> str:
 
 
 def test_hostile_names_stay_text_in_every_output(db, tmp_path) -> None:
-    table = arena("results", str(db), "--matrix")
+    table = arena("results", str(db), "--matrix", env=WIDE)
     assert MARKUP in table.stdout                      # the brackets shown, not parsed
     assert "\x1b" not in table.stdout and "\\x1b]0;owned\\x07esc" in table.stdout
-    exported = arena("results", str(db), "--matrix", "--export", "csv").stdout
+    exported = arena("results", str(db), "--matrix", "--export", "csv", env=WIDE).stdout
     for row in csv.reader(io.StringIO(exported)):
         assert not any(cell[:1] in ("=", "+", "-", "@") for cell in row), row
     page = tmp_path / "p.html"
-    arena("results", str(db), "--matrix", "--html", str(page))
+    arena("results", str(db), "--matrix", "--html", str(page), env=WIDE)
     text = page.read_text()
     assert "<img" not in text and "</script><img" not in text
     assert "\\u003c/script\\u003e\\u003cimg" in text
@@ -195,7 +190,7 @@ def test_hostile_names_stay_text_in_every_output(db, tmp_path) -> None:
 
 def test_games_lists_the_lost_ones_with_opponents_and_the_turn_out(db) -> None:
     listed = json.loads(arena("results", str(db), "--games", "--bot", FORMULA, "--lost",
-                              "--json").stdout)
+                              "--json", env=WIDE).stdout)
     rows = {row["match"]: row for row in listed["games"]}
     assert set(rows) == {"m03aaaaaaaaaaaaaaaaaaaa", "m05aaaaaaaaaaaaaaaaaaaa",
                          "m90aaaaaaaaaaaaaaaaaaaa"}
@@ -212,7 +207,7 @@ def test_games_lists_the_lost_ones_with_opponents_and_the_turn_out(db) -> None:
     assert store.games(ESCAPE)[0]["eliminated"] == 7          # erased at turn 7
     assert [r["result"] for r in store.games(FORMULA, vs=MARKUP)] == [
         "won", "won", "draw", "lost", "won", "lost"]
-    table = arena("results", str(db), "--games", "--bot", FORMULA, "--lost")
+    table = arena("results", str(db), "--games", "--bot", FORMULA, "--lost", env=WIDE)
     assert table.returncode == 0 and f"arena replay {db}:m90aaaaaaaaaaaaaaaaaaaa" in table.stdout
 
 
@@ -230,7 +225,7 @@ def test_games_lists_the_lost_ones_with_opponents_and_the_turn_out(db) -> None:
     (["--matrix", "--map", "moon"], "--map moon: no game of {db} was played on it"),
 ])
 def test_a_wrong_option_is_one_error_line(db, args, problem) -> None:
-    done = arena("results", str(db), *args)
+    done = arena("results", str(db), *args, env=WIDE)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith("error: ") and done.stderr.count("\n") == 1, done.stderr
     assert problem.format(db=db) in done.stderr
@@ -260,12 +255,12 @@ def test_lost_with_no_lost_game_says_so_in_words(tmp_path) -> None:
         "a" * 24: result(1, "quad", [player(0, "Hunter", 1), player(1, "Beeline", 2)]),
         "b" * 24: result(2, "quad", [player(0, "Hunter", 1), player(1, "Beeline", 1)]),
     })
-    done = arena("results", str(path), "--games", "--bot", "Hunter", "--lost")
+    done = arena("results", str(path), "--games", "--bot", "Hunter", "--lost", env=WIDE)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == f"Hunter lost none of its 2 games in {path}: drop --lost " \
                                   f"to list them"
     listed = json.loads(arena("results", str(path), "--games", "--bot", "Hunter", "--lost",
-                              "--json").stdout)
+                              "--json", env=WIDE).stdout)
     assert listed["games"] == [] and listed["played"] == 2
-    lost = arena("results", str(path), "--games", "--bot", "Beeline", "--lost")
+    lost = arena("results", str(path), "--games", "--bot", "Beeline", "--lost", env=WIDE)
     assert "lost games of Beeline" in lost.stdout and "1 lost game;" in lost.stdout

@@ -8,11 +8,10 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import re
-import subprocess
 
-from tests.support.paths import ARENA_CMD, BOTS, HOSTILE, ROOT
+from tests.support.cli import WIDE, arena
+from tests.support.paths import BOTS, HOSTILE
 
 HUGE = str(HOSTILE / "huge_allocation.py")
 RANDY = str(BOTS / "randy.py")
@@ -21,29 +20,24 @@ SAID = re.compile(r"erased \(memory limit: an allocation went past the 512 MB ca
                   r"peak (?:up to )?\d+ MB\)")
 
 
-def arena(*args: str, code: int = 0) -> subprocess.CompletedProcess:
-    done = subprocess.run(ARENA_CMD + list(args), cwd=ROOT, capture_output=True, text=True,
-                          timeout=300, env={**os.environ, "COLUMNS": "1000"})
-    assert done.returncode == code, done.stderr
-    return done
-
-
 def test_a_refused_allocation_is_said_with_the_cap_it_went_past(tmp_path) -> None:
-    played = json.loads(arena("run", HUGE, RANDY, *QUICK, "--seed", "1", "--json").stdout)
+    played = json.loads(arena("run", HUGE, RANDY, *QUICK, "--seed", "1", "--json", code=0,
+                              env=WIDE).stdout)
     huge = next(p for p in played["players"] if p["name"] == "Huge")
     assert huge["reason"] == "memory limit: an allocation went past the 512 MB cap", huge
     assert SAID.fullmatch(huge["note"]), huge["note"]
-    assert SAID.search(arena("run", HUGE, RANDY, *QUICK, "--seed", "1").stdout)
+    assert SAID.search(arena("run", HUGE, RANDY, *QUICK, "--seed", "1", code=0, env=WIDE).stdout)
     db = str(tmp_path / "t.sqlite")
     table = arena("tournament", HUGE, RANDY, *QUICK, "--games", "1", "--first-seed", "1",
-                  "--workers", "1", "--db", db).stdout
+                  "--workers", "1", "--db", db, code=0, env=WIDE).stdout
     assert SAID.search(table), table
-    rows = list(csv.DictReader(io.StringIO(arena("results", db, "--export", "csv").stdout)))
+    rows = list(csv.DictReader(io.StringIO(arena("results", db, "--export", "csv", code=0,
+                                                 env=WIDE).stdout)))
     said = [row["penalties"] for row in rows if row["name"] == "Huge"]
     assert said and all(SAID.fullmatch(text) for text in said), said
 
 
 def test_check_names_the_cap() -> None:
-    done = arena("check", HUGE, "--once", "--turns", "2", code=1)
+    done = arena("check", HUGE, "--once", "--turns", "2", code=1, env=WIDE)
     assert "memory limit: an allocation went past the 512 MB cap (turn 1)" in done.stderr, \
         done.stderr

@@ -11,7 +11,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import re
 import sqlite3
 import subprocess
@@ -27,8 +26,8 @@ from hypothesis import strategies as st
 from orchestrator.cli.app import app
 from orchestrator.runner.bots import declared_name, read_bot, unique_names
 from orchestrator.text import shown
-from tests.support.forked import forked_arena
-from tests.support.paths import ARENA_CMD, BOTS, HOSTILE, ROOT
+from tests.support.cli import arena
+from tests.support.paths import BOTS, HOSTILE, ROOT
 
 HUNTER = BOTS / "hunter.py"
 LINEUP = [HOSTILE / "markup_name.py", HOSTILE / "escape_name.py", HUNTER, HUNTER,
@@ -84,11 +83,8 @@ def invocations(tmp: Path) -> dict[str, list[tuple[Callable[[], list[str]], int]
     }
 
 
-def arena(args: list[str]) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
-    env["COLUMNS"] = "220"            # one line per table row, for the row counts below
-    # A process forked from one that imported the CLI once (tests/support/forked.py).
-    return forked_arena(tuple(ARENA_CMD), env).run(list(args), ROOT, 300, env)
+# Plain text, one line per table row (for the row counts below).
+PLAIN = {"FORCE_COLOR": None, "TTY_COMPATIBLE": None, "COLUMNS": "220"}
 
 
 Done = tuple[list[str], int, subprocess.CompletedProcess]
@@ -107,7 +103,7 @@ def outputs(tmp_path_factory) -> dict[str, list[Done]]:
         done[command] = []
         for make, status in calls:
             args = make()
-            done[command].append((args, status, arena([command, *args])))
+            done[command].append((args, status, arena(command, *args, env=PLAIN, forked=True)))
     return done
 
 
@@ -211,21 +207,17 @@ def test_two_files_of_one_name_are_both_labelled_and_warned_of(tmp_path) -> None
     warning = ("warning: 2 AIs of different files declare the name 'Twin' (dup1.py, "
                "dup2.py): shown as 'Twin (dup1.py)', 'Twin (dup2.py)' "
                "(docs/spec/arena.md, \"Names\")")
-    played = subprocess.run([*ARENA_CMD, "run", "dup1.py", "dup2.py", *QUICK, "--seed", "3",
-                             "--json"], capture_output=True, text=True, cwd=tmp_path,
-                            timeout=300)
+    played = arena("run", "dup1.py", "dup2.py", *QUICK, "--seed", "3", "--json", cwd=tmp_path)
     assert played.returncode == 0, played.stderr[-2000:]
     assert sorted(p["name"] for p in json.loads(played.stdout)["players"]) == labels
     assert warning in played.stderr.splitlines(), played.stderr
     db = str(tmp_path / "runs.sqlite")
-    done = subprocess.run([*ARENA_CMD, "tournament", "dup1.py", "dup2.py", "--games", "1",
-                           *QUICK, "--first-seed", "3", "--db", db, "--workers", "1",
-                           "--json"], capture_output=True, text=True, cwd=tmp_path,
-                          timeout=300)
+    done = arena("tournament", "dup1.py", "dup2.py", "--games", "1", *QUICK, "--first-seed",
+                 "3", "--db", db, "--workers", "1", "--json", cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
     assert sorted(p["name"] for p in json.loads(done.stdout)["players"]) == labels
     assert warning in done.stderr.splitlines(), done.stderr
-    matrix = arena(["results", db, "--matrix", "--json"])
+    matrix = arena("results", db, "--matrix", "--json", env=PLAIN, forked=True)
     assert sorted(e["label"] for e in json.loads(matrix.stdout)["entrants"]) == labels
 
 

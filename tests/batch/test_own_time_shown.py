@@ -10,16 +10,15 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import re
 import sqlite3
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from orchestrator import api
-from tests.support.paths import ARENA_CMD, BOTS, ROOT
+from tests.support.cli import WIDE, arena
+from tests.support.paths import BOTS
 
 NAPPER = '''"""Napper: sleeps a little in every move."""
 import time
@@ -40,15 +39,9 @@ RUNS = [*QUICK, "--workers", "1"]
 NAMES = ("Napper", "Hunter", "Turtle")
 
 
-def arena(*args: str, ok: bool = True) -> subprocess.CompletedProcess:
-    done = subprocess.run(ARENA_CMD + list(args), cwd=ROOT, capture_output=True, text=True,
-                          timeout=300, env={**os.environ, "COLUMNS": "1000"})
-    assert (done.returncode == 0) == ok, done.stderr
-    return done
-
-
 def out(*args: str) -> str:
-    return arena(*args).stdout
+    """What `arena ARGS` prints, wide, once it exited 0."""
+    return arena(*args, code=0, env=WIDE).stdout
 
 
 def cells_of(text: str, header: str) -> list[list[str]]:
@@ -219,6 +212,6 @@ def test_a_forged_own_time_in_a_results_file_is_one_error_line(played, forged, s
     conn.close()
     for args in (["--run", played["batch"]], ["--export", "csv"],
                  ["--games", "--bot", "Napper"]):
-        done = arena("results", db, *args, ok=False)
+        done = arena("results", db, *args, code=2, env=WIDE)
         assert done.returncode == 2 and said in done.stderr, done.stderr
         assert done.stderr.startswith("error:") and "Traceback" not in done.stderr

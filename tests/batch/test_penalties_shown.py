@@ -10,17 +10,16 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import re
 import shutil
 import sqlite3
-import subprocess
 import threading
 
 import pytest
 
 from orchestrator import api
-from tests.support.paths import ARENA_CMD, BOTS, HOSTILE, ROOT
+from tests.support.cli import WIDE, arena
+from tests.support.paths import BOTS, HOSTILE, ROOT
 
 BOTS_OF = {"Spinner": HOSTILE / "spinner_loop.py", "MemoryBomb": HOSTILE / "memory_bomb.py",
            "Raiser": HOSTILE / "raiser.py", "PasswdReader": HOSTILE / "read_passwd.py",
@@ -48,11 +47,9 @@ HONEST = ("Hunter", "Beeline")
 PENALTY_WORDS = r"erased|forfeit|not loaded|overheat|refused|output cut|rule 1"
 
 
-def arena(*args: str) -> str:
-    done = subprocess.run(ARENA_CMD + list(args), cwd=ROOT, capture_output=True, text=True,
-                          timeout=300, env={**os.environ, "COLUMNS": "1000"})
-    assert done.returncode == 0, done.stderr
-    return done.stdout
+def shown(*args: str) -> str:
+    """What `arena ARGS` prints, wide, once it exited 0."""
+    return arena(*args, code=0, env=WIDE).stdout
 
 
 def said_of(lines: dict[str, str]) -> None:
@@ -85,24 +82,24 @@ def json_lines(players: list[dict], key: str = "penalties") -> dict[str, str]:
 def played(tmp_path_factory) -> dict:
     """Every output, each made once: the match, a batch, a tournament, the results."""
     db = str(tmp_path_factory.mktemp("penalties") / "p.sqlite")
-    found = {"run_table": arena("run", *LINEUP, *QUICK, "--seed", "3"),
-             "run_json": json.loads(arena("run", *LINEUP, *QUICK, "--seed", "3", "--json")),
-             "batch_table": arena("batch", *LINEUP, *RUNS, "--first-seed", "3", "--seeds", "1",
+    found = {"run_table": shown("run", *LINEUP, *QUICK, "--seed", "3"),
+             "run_json": json.loads(shown("run", *LINEUP, *QUICK, "--seed", "3", "--json")),
+             "batch_table": shown("batch", *LINEUP, *RUNS, "--first-seed", "3", "--seeds", "1",
                                   "--db", db),
              # The same command again plays nothing (it is stored) and says it as JSON.
-             "batch_json": json.loads(arena("batch", *LINEUP, *RUNS, "--first-seed", "3",
+             "batch_json": json.loads(shown("batch", *LINEUP, *RUNS, "--first-seed", "3",
                                             "--seeds", "1", "--db", db, "--json")),
-             "tournament_table": arena("tournament", *LINEUP, *RUNS, "--format", "ffa",
+             "tournament_table": shown("tournament", *LINEUP, *RUNS, "--format", "ffa",
                                        "--games", "1", "--first-seed", "4", "--db", db),
-             "tournament_json": json.loads(arena("tournament", *LINEUP, *RUNS, "--format",
+             "tournament_json": json.loads(shown("tournament", *LINEUP, *RUNS, "--format",
                                                  "ffa", "--games", "1", "--first-seed", "4",
                                                  "--db", db, "--json")),
              "db": db}
-    runs = json.loads(arena("results", db, "--json"))["runs"]
+    runs = json.loads(shown("results", db, "--json"))["runs"]
     batch = next(r["id"] for r in runs if r["kind"] == "batch")
-    found["results_table"] = arena("results", db, "--run", batch)
-    found["results_json"] = json.loads(arena("results", db, "--run", batch, "--json"))
-    found["csv"] = list(csv.DictReader(io.StringIO(arena("results", db, "--export", "csv"))))
+    found["results_table"] = shown("results", db, "--run", batch)
+    found["results_json"] = json.loads(shown("results", db, "--run", batch, "--json"))
+    found["csv"] = list(csv.DictReader(io.StringIO(shown("results", db, "--export", "csv"))))
     return found
 
 
@@ -127,16 +124,16 @@ def test_batch_tournament_and_results_tables_and_json_name_every_penalty(played,
 
 def test_results_games_say_erased_and_why_not_lost(played) -> None:
     db = played["db"]
-    table = arena("results", db, "--games", "--bot", "Spinner")
+    table = shown("results", db, "--games", "--bot", "Spinner")
     assert "erased (cpu time limit, turn 1)" in table and "│ lost" not in table
-    games = json.loads(arena("results", db, "--games", "--bot", "Spinner", "--json"))["games"]
+    games = json.loads(shown("results", db, "--games", "--bot", "Spinner", "--json"))["games"]
     assert games and all(g["outcome"] == "erased (cpu time limit, turn 1)" for g in games)
     for name, pattern in EXPECTED.items():
-        rows = list(csv.DictReader(io.StringIO(arena("results", db, "--games", "--bot", name,
+        rows = list(csv.DictReader(io.StringIO(shown("results", db, "--games", "--bot", name,
                                                      "--export", "csv"))))
         assert len(rows) == 2 and all(re.search(pattern, row["penalties"]) for row in rows), \
             (name, rows)
-    listed = arena("results", db, "--games", "--bot", "Printer")
+    listed = shown("results", db, "--games", "--bot", "Printer")
     assert re.search(EXPECTED["Printer"], listed), listed
 
 
@@ -166,12 +163,10 @@ def test_the_ladder_match_page_names_every_penalty(played) -> None:
 
 def test_check_shows_rule_one_and_strict_fails_on_it() -> None:
     gossip = str(BOTS_OF["Gossip"])
-    done = subprocess.run(ARENA_CMD + ["check", gossip, "--once", "--turns", "3"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
+    done = arena("check", gossip, "--once", "--turns", "3")
     assert done.returncode == 0 and "rule 1: module state changed by move(): seen" in \
         done.stdout, done
-    done = subprocess.run(ARENA_CMD + ["check", gossip, "--once", "--turns", "3", "--strict"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    done = arena("check", gossip, "--once", "--turns", "3", "--strict")
     assert done.returncode == 1 and "warnings (--strict): rule 1" in done.stderr, done
     verdict = api.check(gossip, once=True, turns=3, strict=True, progress=False)
     assert not verdict["ok"] and verdict["failure"] == "warnings"
@@ -211,7 +206,7 @@ def test_the_memory_at_a_memory_erase_is_the_memory_then(sandbox) -> None:
     process)."""
     if sandbox == "bwrap" and shutil.which("bwrap") is None:
         pytest.skip("the bwrap tier needs bubblewrap (make test installs it as root)")
-    result = json.loads(arena("run", str(BOTS_OF["MemoryBomb"]), str(BOTS_OF["Hunter"]),
+    result = json.loads(shown("run", str(BOTS_OF["MemoryBomb"]), str(BOTS_OF["Hunter"]),
                               *QUICK, "--seed", "3", "--sandbox", sandbox, "--json"))
     bomb = next(p for p in result["players"] if p["name"] == "MemoryBomb")
     assert bomb["status"] == "erased" and bomb["reason"].startswith("memory limit"), bomb
@@ -240,8 +235,7 @@ def test_a_forged_penalties_record_is_one_error_line(played, tmp_path, record) -
     with sqlite3.connect(forged) as conn:
         conn.execute("UPDATE penalties SET record = ?", (record,))
     for args in (["--export", "csv"], ["--games", "--bot", "Spinner"]):
-        done = subprocess.run(ARENA_CMD + ["results", str(forged), *args], cwd=ROOT,
-                              capture_output=True, text=True, timeout=300)
+        done = arena("results", str(forged), *args)
         assert done.returncode == 2 and done.stdout == "", done
         assert done.stderr.count("\n") == 1 and done.stderr.startswith("error: ") and \
             "penalties must be a record arena writes" in done.stderr, done.stderr

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -15,21 +14,9 @@ from orchestrator import api
 from orchestrator.games import GAMES
 from orchestrator.replay import file as replay
 from tests.conformance.matrix import folder, lineup, missing_runtime
-from tests.support.paths import ARENA_CMD, ROOT
+from tests.support.cli import arena, one_error_line
 
 TURNS = 8
-
-
-def arena(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run(ARENA_CMD + list(args), cwd=cwd, capture_output=True, text=True,
-                          timeout=300)
-
-
-def one_error_line(done: subprocess.CompletedProcess, *parts: str) -> None:
-    assert done.returncode == 2 and done.stderr.startswith("error: "), done.stderr
-    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
-    for part in parts:
-        assert part in done.stderr, done.stderr
 
 
 def _bots(name: str) -> list[str]:

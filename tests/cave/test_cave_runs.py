@@ -3,7 +3,6 @@ matches of the samples (and their determinism), batches, replays and cavern file
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -12,8 +11,8 @@ from orchestrator.options import CheckSettings
 from orchestrator.runner.match import MatchSpec, run_match
 from orchestrator.service.check import check_bot
 from sandbox.limits import Limits
-from tests.cave.test_hostile_programs import GAME, HOSTILE, SAMPLES
-from tests.support.paths import ARENA_CMD
+from tests.support.cave import GAME, HOSTILE, SAMPLES
+from tests.support.cli import arena
 
 SMALL = Limits(cpu_per_call_s=1.0, wall_per_call_s=1.0, watchdog_grace_s=5.0, memory_mb=160,
                first_wall_s=5.0, output_bytes=16 << 10)
@@ -38,8 +37,7 @@ def test_check_names_what_went_wrong(bot: Path | str, failure: str | None) -> No
 def test_check_on_a_missing_runtime_is_a_load_error(tmp_path) -> None:
     bot = tmp_path / "bot.pl"
     bot.write_text("#!/usr/bin/env no-such-perl\n")
-    done = subprocess.run([*ARENA_CMD, "check", "--game", "cave", str(bot)], text=True,
-                          capture_output=True, timeout=120)
+    done = arena("check", "--game", "cave", str(bot), timeout=120)
     assert done.returncode == 1
     said = done.stderr.strip().splitlines()[-1]
     assert said == (f"error: {bot}: load_error: runtime 'no-such-perl' is not installed on "
@@ -83,10 +81,8 @@ def test_the_forager_beats_the_simple_bots_on_average() -> None:
 
 def test_run_json_result_and_replay(tmp_path) -> None:
     target = tmp_path / "cave.json.gz"
-    done = subprocess.run([*ARENA_CMD, "run", "--game", "cave", "--seed", "4", "--max-turns",
-                           "5", "--json", "--replay", str(target), str(SAMPLES / "forager.py"),
-                           str(SAMPLES / "miner.sh")], text=True, capture_output=True,
-                          timeout=120)
+    done = arena("run", "--game", "cave", "--seed", "4", "--max-turns", "5", "--json", "--replay",
+                 str(target), str(SAMPLES / "forager.py"), str(SAMPLES / "miner.sh"), timeout=120)
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["game"] == "cave" and result["turns"] == 5 and result["seed"] == 4
@@ -101,19 +97,16 @@ def test_run_json_result_and_replay(tmp_path) -> None:
 
 def test_maps_generate_writes_a_cavern_that_run_loads(tmp_path) -> None:
     target = tmp_path / "cave.txt"
-    done = subprocess.run([*ARENA_CMD, "maps", "generate", "--game", "cave", "--bots", "2",
-                           "--seed", "3", "--out", str(target)], text=True,
-                          capture_output=True, timeout=60)
+    done = arena("maps", "generate", "--game", "cave", "--bots", "2", "--seed", "3", "--out",
+                 str(target), timeout=60)
     assert done.returncode == 0, done.stderr
     rows = [r for r in target.read_text().splitlines() if r and not r.startswith("#")]
     assert len(rows) == 50 and all(len(r) == 50 for r in rows)
-    done = subprocess.run([*ARENA_CMD, "maps", "validate", "--game", "cave", str(target)],
-                          text=True, capture_output=True, timeout=60)
+    done = arena("maps", "validate", "--game", "cave", str(target), timeout=60)
     assert done.returncode == 0 and done.stdout.startswith("ok:"), done.stderr
     bad = tmp_path / "bad.txt"
     bad.write_text("# a comment\n-----\n--X--\n")
-    done = subprocess.run([*ARENA_CMD, "maps", "validate", "--game", "cave", str(bad)],
-                          text=True, capture_output=True, timeout=60)
+    done = arena("maps", "validate", "--game", "cave", str(bad), timeout=60)
     assert done.returncode == 2
     # As an editor counts: line 3 of the file (its comment counted), column 3.
     assert done.stderr.strip() == f"error: {bad}:3:3: unknown symbol 'X'"

@@ -9,18 +9,17 @@ import json
 import os
 import shutil
 import subprocess
-import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pytest
 
-from orchestrator.games import get_game
 from orchestrator.runner.bots import read_bot
 from orchestrator.runner.match import MatchSpec, run_match, scratch_files
 from sandbox.botlib import child_module
 from sandbox.inprocess import child_runtime
 from sandbox.limits import Limits
+from tests.support.cave import GAME, HOSTILE, SAMPLES
 from tests.support.marks import HOST_WIDE
 from tests.support.paths import ESCAPES
 from tests.support.sandbox import (
@@ -32,14 +31,11 @@ from tests.support.sandbox import (
     survivors,
     tier_layers,
 )
+from tests.support.waiting import wait_until
 
 TASKS_REFUSED = child_module("_attempts").TASKS_REFUSED
 
 pytestmark = HOST_WIDE
-HERE = Path(__file__).parent
-HOSTILE = HERE / "hostile"
-SAMPLES = HERE.parent.parent / "bots" / "cave"
-GAME = get_game("cave")
 LIMITS = Limits(cpu_per_call_s=1.0, wall_per_call_s=1.0, watchdog_grace_s=5.0,
                 memory_mb=160, first_wall_s=5.0, output_bytes=16 << 10)
 TURNS = 3
@@ -186,9 +182,8 @@ def test_a_program_is_charged_for_cpu_between_turns(tmp_path) -> None:
         # Between turns the thread spins on: until it has used more than the allowance
         # (on a busy machine that takes longer than on an idle one).
         spinning = runner.program
-        deadline = time.monotonic() + 20
-        while spinning.cpu() - spinning.cpu_at_turn <= 0.3 and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_until(lambda: spinning.cpu() - spinning.cpu_at_turn > 0.3, 20,
+                   "the thread to spin past its allowance")
         second = runner.turn("x\n")
         assert second["moves"]["problem"] == "cpu", second
         assert runner.idle_cpu > 0.2

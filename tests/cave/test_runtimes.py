@@ -22,8 +22,8 @@ from sandbox.limits import Limits
 from sandbox.loader import is_elf, link_chain, loaded_files, read_elf, runtime_home
 from sandbox.paths import interpreter_files
 from sandbox.programs import BOT, BY_NAME, PERSISTENT, RUNTIMES, describe
-from tests.cave.test_hostile_programs import GAME, SAMPLES
 from tests.sandbox import as_user
+from tests.support.cave import GAME, SAMPLES
 from tests.support.paths import ARENA_CMD
 
 BOTS = Path(__file__).parent / "bots"

@@ -3,8 +3,6 @@ to each entrant, through parallel workers, and across a resumed run."""
 from __future__ import annotations
 
 import base64
-import json
-import subprocess
 from pathlib import Path
 
 from orchestrator.games import get_game
@@ -12,18 +10,17 @@ from orchestrator.results.store import Store
 from orchestrator.runner.bots import read_bot
 from orchestrator.runner.schedule import Setup, plan_batch, plan_tournament
 from orchestrator.runner.series import Series
-from tests.cave.test_hostile_programs import SAMPLES
-from tests.support.paths import ARENA_CMD
+from tests.support.cave import SAMPLES
+from tests.support.cli import arena, as_json
 
 TALLY = Path(__file__).parent / "series" / "tally.sh"    # counts its turns in its scratch
 CAVE = get_game("cave")
 
 
-def _arena(*args: str) -> dict:
-    done = subprocess.run([*ARENA_CMD, *args, "--game", "cave", "--max-turns", "6", "--json"],
-                          text=True, capture_output=True, timeout=600)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+def cave(*args: str) -> dict:
+    """What `arena ARGS` printed as JSON, in the cave, six turns a match."""
+    return as_json(arena(*args, "--game", "cave", "--max-turns", "6", "--json", code=0,
+                         timeout=600))
 
 
 def _series(db: Path) -> list[tuple[dict, dict[int, dict]]]:
@@ -57,7 +54,7 @@ def _check_chain(series: list[tuple[dict, dict]], bot: str, games: int) -> None:
 
 def test_a_batch_chains_each_entrants_scratch_even_for_the_same_file_twice(tmp_path) -> None:
     db = tmp_path / "batch.sqlite"
-    _arena("batch", str(TALLY), str(TALLY), "--seeds", "4", "--workers", "2", "--db", str(db))
+    cave("batch", str(TALLY), str(TALLY), "--seeds", "4", "--workers", "2", "--db", str(db))
     series = _series(db)
     first = series[0][0]["seed"]             # drawn from the OS: no --first-seed
     assert [m["seed"] for m, _ in series] == [first, first + 1, first + 2, first + 3]
@@ -70,7 +67,7 @@ def test_a_batch_chains_each_entrants_scratch_even_for_the_same_file_twice(tmp_p
 
 def test_a_tournament_chains_scratch_through_parallel_matches(tmp_path) -> None:
     db = tmp_path / "tour.sqlite"
-    report = _arena("tournament", str(TALLY), str(SAMPLES / "wanderer.py"),
+    report = cave("tournament", str(TALLY), str(SAMPLES / "wanderer.py"),
                     str(SAMPLES / "miner.sh"), "--games", "2", "--workers", "2",
                     "--db", str(db))
     assert report["matches"] == 6
@@ -82,11 +79,11 @@ def test_a_resumed_series_continues_the_chain_and_equals_one_run(tmp_path) -> No
     resumed, straight = tmp_path / "resumed.sqlite", tmp_path / "straight.sqlite"
     # The resumed run draws its first seed and extends it (--seeds 2, then 4); the
     # straight run in another file plays from that seed.
-    _arena("batch", *bots, "--seeds", "2", "--db", str(resumed))
-    report = _arena("batch", *bots, "--seeds", "4", "--db", str(resumed))
+    cave("batch", *bots, "--seeds", "2", "--db", str(resumed))
+    report = cave("batch", *bots, "--seeds", "4", "--db", str(resumed))
     assert report["skipped"] == 2
     first = _series(resumed)[0][0]["seed"]
-    _arena("batch", *bots, "--seeds", "4", "--first-seed", str(first), "--db", str(straight))
+    cave("batch", *bots, "--seeds", "4", "--first-seed", str(first), "--db", str(straight))
 
     def outcome(db: Path) -> list:
         return [(m["id"], [(p["seat"], p["stats"]) for p in m["players"]], scratch)

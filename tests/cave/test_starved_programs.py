@@ -132,7 +132,8 @@ def _watched(program: str) -> tuple[host.Child, subprocess.Popen, int]:
     """A host Child of an executable bot, whose keeper (here a process that waits) runs a
     program running `program`; sent its request once the program runs, its 0.2 s wall
     limit past. Returns it, its keeper, and the end of its pipe the keeper would read."""
-    proc = subprocess.Popen([sys.executable, "-c", WAITER, program])
+    proc = subprocess.Popen([sys.executable, "-c", WAITER,
+                             f"print('runs', flush=True)\n{program}"], stdout=subprocess.PIPE)
     child = host.Child.__new__(host.Child)
     child.pid, child.inner_pid, child.wrapped, child.executable = proc.pid, 0, False, True
     child.clock = host._harden.cpu_clock(proc.pid)
@@ -140,7 +141,8 @@ def _watched(program: str) -> tuple[host.Child, subprocess.Popen, int]:
     child.limits = Limits(cpu_bank_s=100.0, watchdog_grace_s=0.5)
     child._budget = 100.0
     keeper_end, child.down_w = os.pipe()
-    time.sleep(0.5)                          # the program starts
+    assert proc.stdout.readline() == b"runs\n"     # the program runs (its keeper waits)
+    proc.stdout.close()
     now = time.monotonic()
     child._own = host._sched.OwnTime(child._timed_pids(), now)
     child._wall, child._told, child._banked, child.own_used = 0.2, False, False, 0.0

@@ -6,7 +6,6 @@ import json
 import signal
 import sqlite3
 import subprocess
-import time
 from importlib.metadata import distribution
 from math import comb
 from pathlib import Path
@@ -14,24 +13,21 @@ from pathlib import Path
 import pytest
 
 from orchestrator.results.stats import wilson
+from tests.support.cli import arena, as_json
+from tests.support.compare import NOISY, NOISY_TEST, RG, SURVIVOR
 from tests.support.paths import ARENA_CMD, ROOT
 from tests.support.processes import default_sigint
+from tests.support.waiting import wait_until
 
 HERE = Path(__file__).parent / "bots"
-SURVIVOR = str(ROOT / "bots" / "robotgame" / "survivor.py")
-NOISY = str(HERE / "noisy_survivor.py")          # survivor, 30 % random legal actions
 COPY = str(HERE / "survivor_copy.py")            # survivor, byte for byte
-RG = ["--game", "robotgame", "--workers", "2"]
+# A compare plays until its verdict, up to hundreds of games on a machine the tests share.
+LONG = 600
 ARENA_QUICK = ["--game", "arena", "--map", "tiny", "--robots", "3", "--max-turns", "30"]
 
 
-def arena(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(ARENA_CMD + list(args), cwd=ROOT, capture_output=True, text=True,
-                          timeout=600)
-
-
 def compare(*args: str) -> dict:
-    done = arena("compare", *args, "--json")
+    done = arena("compare", *args, "--json", timeout=LONG)
     assert done.returncode in EXIT.values(), done.stderr
     report = json.loads(done.stdout)
     assert done.returncode == report["exit_status"] == EXIT[report["verdict"]]
@@ -45,12 +41,6 @@ EXIT = {"H1": 0, "H0": 1, "undecided": 3, "identical": 4}
 RGKIT_RANDOM = str(distribution("rgkit-py3").locate_file("rgkit/bots/randombot.py"))
 
 
-# The noisy copy against its original: a wide gap (about 380 Elo, a 0.9 win rate), which
-# elo1 300 logistic Elo suits. Decided once (`decided`), and held up against by the tests
-# of determinism, Dask and Ctrl-C, which therefore run on one worker.
-# Seeded, so that a fresh store plays the same pairs (without --seed each draws its own).
-NOISY_TEST = [SURVIVOR, NOISY, *RG, "--model", "logistic", "--elo1", "300", "--sandbox", "off",
-              "--seed", "1"]
 DECIDED = pytest.mark.xdist_group("compare-decided")
 
 
@@ -83,10 +73,10 @@ def test_the_original_beats_its_noisy_copy_sooner_than_a_fixed_batch(decided,
         assert again[key] == first[key], key
     # A fixed batch, seats swapped, measures the win rate; the games it needs (with the
     # SPRT's power, 1 - beta) for the intervals to separate:
-    batch = json.loads(arena("batch", SURVIVOR, NOISY, "--seeds", "30", "--first-seed", "1",
-                             *RG, "--sandbox", "off", "--db", db, "--json").stdout)["players"]
-    swapped = json.loads(arena("batch", NOISY, SURVIVOR, "--seeds", "30", "--first-seed", "1",
-                               *RG, "--sandbox", "off", "--db", db, "--json").stdout)["players"]
+    fixed_batch = ["--seeds", "30", "--first-seed", "1", *RG, "--sandbox", "off", "--db", db,
+                   "--json"]
+    batch = as_json(arena("batch", SURVIVOR, NOISY, *fixed_batch, timeout=LONG))["players"]
+    swapped = as_json(arena("batch", NOISY, SURVIVOR, *fixed_batch, timeout=LONG))["players"]
     wins = {p["name"]: p["wins"] for p in batch}
     for p in swapped:
         wins[p["name"]] += p["wins"]
@@ -124,9 +114,7 @@ def test_ctrl_c_then_the_same_command_decides_as_an_unbroken_run(decided, tmp_pa
     proc = subprocess.Popen(ARENA_CMD + ["compare", *common, "--db", str(db)], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=default_sigint)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and _games(db) < 4:
-        time.sleep(0.05)
+    wait_until(lambda: _games(db) >= 4, 120, "4 games stored")
     proc.send_signal(signal.SIGINT)
     _, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr
@@ -176,7 +164,7 @@ def test_a_strong_bot_routs_rgkits_random_bot_within_24_games(tmp_path) -> None:
 
 def test_a_copy_under_another_name_is_identical_within_40_games(tmp_path) -> None:
     done = arena("compare", COPY, SURVIVOR, *RG, "--sandbox", "off", "--db",
-                 str(tmp_path / "c.sqlite"))
+                 str(tmp_path / "c.sqlite"), timeout=LONG)
     assert done.returncode == 4, done.stderr
     first = done.stdout.splitlines()[0]
     assert first.startswith("survivor_copy and survivor are identical on 15 pairs"), first

@@ -6,13 +6,13 @@ classes), and the tests decide only at the end of a round (docs/compare.md)."""
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 from orchestrator.results.store import Store
 from orchestrator.service.compare import Test as Sequential
 from orchestrator.service.compare import pair_outcome
-from tests.support.paths import ARENA_CMD, ROOT
+from tests.support.cli import arena
+from tests.support.paths import ROOT
 
 RG = ROOT / "bots" / "robotgame"
 HERE = Path(__file__).parent / "bots"
@@ -22,8 +22,7 @@ SURVIVOR = str(RG / "survivor.py")
 
 
 def compare(*args: str) -> tuple[int, dict]:
-    done = subprocess.run(ARENA_CMD + ["compare", *args, "--json"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=600)
+    done = arena("compare", *args, "--json", timeout=600)
     assert done.returncode in (0, 1, 3, 4), done.stderr
     return done.returncode, json.loads(done.stdout)
 

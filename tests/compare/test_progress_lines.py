@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import re
-import subprocess
 
 import pytest
 
@@ -19,7 +18,7 @@ from orchestrator.games import GAMES
 from orchestrator.service import compare as comparisons
 from orchestrator.service.compare import Test as SequentialTest
 from tests.positions.support import lineup
-from tests.support.paths import ARENA_CMD, ROOT
+from tests.support.cli import arena
 
 LINE = re.compile(r"compare: (?P<games>\d+) of at most [\d,]+ games counted, "
                   r"LLR [+-]\d+\.\d\d \(bounds -\d+\.\d\d, \+\d+\.\d\d\)"
@@ -143,10 +142,8 @@ def test_the_api_plans_the_games_default_and_says_how_long_first(monkeypatch, tm
 def test_compare_piped_into_a_file_says_its_progress(tmp_path) -> None:
     """`arena compare ... > f 2> g`: the plan, then progress lines, then the report."""
     bots = [str(p) for p in lineup("toy")]
-    done = subprocess.run([*ARENA_CMD, "compare", "--game", "toy", *bots, "--max-games", "6",
-                           "--sandbox", "off", "--workers", "1", "--db",
-                           str(tmp_path / "c.sqlite")],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    done = arena("compare", "--game", "toy", *bots, "--max-games", "6", "--sandbox", "off",
+                 "--workers", "1", "--db", str(tmp_path / "c.sqlite"))
     assert done.returncode in (0, 1, 3, 4), done.stderr
     err = done.stderr.splitlines()
     assert any(line.startswith("at most 6 games (--max-games 6): up to about") for line in err)

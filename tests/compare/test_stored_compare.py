@@ -11,7 +11,8 @@ import pytest
 
 from orchestrator import api
 from orchestrator.api.types import CompareResult
-from tests.compare.test_compare import NOISY_TEST, arena
+from tests.support.cli import arena
+from tests.support.compare import NOISY_TEST
 
 SAME = ("verdict", "decided_by", "elo_shown", "exit_status", "games", "pairs", "counts",
         "llr", "elo", "elo_ci", "nelo", "model", "elo0", "elo1", "alpha", "beta")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 import re
 import shutil
 import sqlite3
@@ -27,7 +26,7 @@ from orchestrator.runner.samples import named_samples
 from sandbox.modes import DEFAULT_MODE, MODES, Mode, offered
 from sandbox.programs import BY_NAME, describe, with_driver
 from tests.positions.support import turns_of
-from tests.support.forked import forked_arena
+from tests.support.cli import arena, as_json
 from tests.support.games import game_tests
 from tests.support.ladder import Server, wait_for
 from tests.support.paths import ARENA_CMD, ROOT
@@ -65,25 +64,23 @@ def folder(game: str, kind: str, bundled: Path = ROOT) -> Path:
     return home / kind if home else bundled / kind / game
 
 
-def arena(where: Where, cwd: Path, *args: str, code: int | None = 0,
-          timeout: float = 300) -> subprocess.CompletedProcess:
-    """`arena ARGS` in `cwd`, piped. Fails the row with the command's stderr unless it
-    exits with `code` (None: any) and prints no traceback, markup or escape."""
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "FORCE_COLOR")}
-    # A process of its own per command, forked from one that imported the CLI once
-    # (tests/support/forked.py): the import is most of a short command's CPU.
-    env |= {"COLUMNS": "200", "NO_COLOR": "1"}
-    done = forked_arena(where.arena, env).run(list(args), cwd, timeout, env)
+# What each command of the matrix gets: plain text, wide, the checkout not on its path (an
+# installed `arena` imports its own copy).
+PLAIN = {"PYTHONPATH": None, "FORCE_COLOR": None, "COLUMNS": "200", "NO_COLOR": "1"}
+
+
+def run_in(where: Where, cwd: Path, *args: str, code: int | None = 0,
+           timeout: float = 300) -> subprocess.CompletedProcess:
+    """`arena ARGS` of `where` in `cwd`, forked (tests/support/cli.py). Fails the row with
+    the command's stderr unless it exits with `code` (None: any) and prints no traceback,
+    markup or escape."""
+    done = arena(*args, cwd=cwd, timeout=timeout, env=PLAIN, command=where.arena, forked=True)
     shown = f"`arena {' '.join(args)}` ({where.name}) exited {done.returncode}:\n" \
             f"{done.stderr[-3000:]}\n{done.stdout[-1500:]}"
     assert code is None or done.returncode == code, shown
     leak = LEAKS.search(done.stdout + done.stderr)
     assert leak is None, f"{leak.group()!r} in the output of {shown}"
     return done
-
-
-def as_json(done: subprocess.CompletedProcess) -> dict:
-    return json.loads(done.stdout)
 
 
 # --- what the registry and the disk say ---------------------------------------------------
@@ -165,14 +162,14 @@ def _expect_players(players: list[dict], game: Game, files: list[str]) -> None:
 
 
 def run_table(where: Where, game: Game, work: Path, _: str) -> None:
-    done = arena(where, work, "run", "--game", game.name, "--seed", SEED, "--max-turns", TURNS)
+    done = run_in(where, work, "run", "--game", game.name, "--seed", SEED, "--max-turns", TURNS)
     for sample in demo(game):
         assert bot_name(game.name, sample) in done.stdout, (sample, done.stdout)
     assert "Winner:" in done.stdout and f"seed {SEED}" in done.stdout
 
 
 def run_json(where: Where, game: Game, work: Path, _: str) -> None:
-    result = as_json(arena(where, work, "run", "--game", game.name, "--seed", SEED,
+    result = as_json(run_in(where, work, "run", "--game", game.name, "--seed", SEED,
                            "--max-turns", TURNS, "--json"))
     assert result["game"] == game.name and result["seed"] == int(SEED)
     assert 1 <= result["turns"] <= int(TURNS)
@@ -184,15 +181,15 @@ def run_by_name(where: Where, game: Game, work: Path, _: str) -> None:
     named = named_samples(game.name)           # as `arena bots` names them
     by_file = {path.stem: name for name, path in named} | {path.name: name for name, path in named}
     names = [by_file[Path(sample).name] for sample in lineup(game)]
-    result = as_json(arena(where, work, "run", "--game", game.name, *names, "--seed", SEED,
+    result = as_json(run_in(where, work, "run", "--game", game.name, *names, "--seed", SEED,
                            "--max-turns", TURNS, "--json"))
     _expect_players(result["players"], game, names)
 
 
 def bots_list(where: Where, game: Game, work: Path, _: str) -> None:
     """`arena bots --game G` lists every bundled sample, as a table and as JSON."""
-    table = arena(where, work, "bots", "--game", game.name).stdout
-    listed = json.dumps(as_json(arena(where, work, "bots", "--game", game.name, "--json")))
+    table = run_in(where, work, "bots", "--game", game.name).stdout
+    listed = json.dumps(as_json(run_in(where, work, "bots", "--game", game.name, "--json")))
     for sample in samples(game.name):
         assert Path(sample).stem in table and Path(sample).stem in listed, sample
 
@@ -202,7 +199,7 @@ def check(where: Where, game: Game, work: Path, sample: str) -> None:
     # A source the arena builds (the C sample) is named by its name; the rest by path.
     bot = Path(sample).stem if info and info["runtime"] is None else str(
         where.bot(game.name, sample))
-    found = as_json(arena(where, work, "check", "--game", game.name, bot, "--turns", TURNS,
+    found = as_json(run_in(where, work, "check", "--game", game.name, bot, "--turns", TURNS,
                           "--json"))
     assert found["ok"] is True and found["turns"] >= 1, found
 
@@ -211,11 +208,11 @@ def batch(where: Where, game: Game, work: Path, _: str) -> None:
     """A few seeds into a results file, then `arena results` reads it back."""
     bots = [str(where.bot(game.name, sample)) for sample in lineup(game)]
     db = str(work / "batch.sqlite")
-    report = as_json(arena(where, work, "batch", "--game", game.name, *bots, "--seeds", "2",
+    report = as_json(run_in(where, work, "batch", "--game", game.name, *bots, "--seeds", "2",
                            "--max-turns", TURNS, "--workers", "1", "--db", db, "--json"))
     assert report["game"] == game.name and report["matches"] == 2 and report["skipped"] == 0
     _expect_summary(report["players"], lineup(game), 2)
-    runs = as_json(arena(where, work, "results", db, "--json"))["runs"]
+    runs = as_json(run_in(where, work, "results", db, "--json"))["runs"]
     assert [(r["kind"], r["game"], r["finished"]) for r in runs] == [("batch", game.name, 2)]
 
 
@@ -235,28 +232,28 @@ def loop(where: Where, game: Game, work: Path, _: str) -> None:
     db = work / "runs.sqlite"
 
     def batch(seeds: int) -> dict:
-        return as_json(arena(where, work, "batch", "--game", game.name, *map(str, files),
+        return as_json(run_in(where, work, "batch", "--game", game.name, *map(str, files),
                              "--seeds", str(seeds), "--max-turns", LOOP_TURNS, "--workers",
                              "1", "--db", str(db), "--json"))
     played = int(LOOP_SEEDS)
     report = batch(played)
     assert report["matches"] == played and report["skipped"] == 0, report
-    matrix = as_json(arena(where, work, "results", str(db), "--matrix", "--json"))
+    matrix = as_json(run_in(where, work, "results", str(db), "--matrix", "--json"))
     # The seed is drawn, so a few short games may all be drawn: the same command with more
     # seeds goes on from the same first seed (what it played is skipped) until one is lost.
     while not any(c["losses"] for c in matrix["cells"]) and played < LOOP_MOST_SEEDS:
         report = batch(played + int(LOOP_SEEDS))
         assert report["skipped"] == played, report
         played += int(LOOP_SEEDS)
-        matrix = as_json(arena(where, work, "results", str(db), "--matrix", "--json"))
+        matrix = as_json(run_in(where, work, "results", str(db), "--matrix", "--json"))
     heat = work / "matrix.html"
-    arena(where, work, "results", str(db), "--matrix", "--html", str(heat))
+    run_in(where, work, "results", str(db), "--matrix", "--html", str(heat))
     assert "matrix-data" in heat.read_text()
     # The bot with a lost game (the matrix counts its losses), its games and lost ones.
     losers = [c["entrant"] for c in matrix["cells"] if c["losses"]]
     assert losers, f"no game of {played} seeds x {LOOP_TURNS} turns was lost: {matrix}"
     name = losers[0]
-    listed = as_json(arena(where, work, "results", str(db), "--games", "--bot", name,
+    listed = as_json(run_in(where, work, "results", str(db), "--games", "--bot", name,
                            "--json"))["games"]
     # The batch names no first seed: it draws one (63 bits), and its seeds follow on from
     # it; the rest of the loop carries those large seeds through results, replays and
@@ -265,29 +262,29 @@ def loop(where: Where, game: Game, work: Path, _: str) -> None:
     assert seeds == list(range(seeds[0], seeds[0] + played)), seeds
     mine = [c for c in matrix["cells"] if c["entrant"] == name]
     assert sum(c["losses"] for c in mine) >= sum(row["result"] == "lost" for row in listed)
-    lost = as_json(arena(where, work, "results", str(db), "--games", "--bot", name, "--lost",
+    lost = as_json(run_in(where, work, "results", str(db), "--games", "--bot", name, "--lost",
                          "--json"))["games"]
     assert lost and lost == [row for row in listed if row["result"] == "lost"], (lost, listed)
     chosen = lost[0]
     ref = f"{db}:{chosen['match']}"
     assert chosen["open"] == f"arena replay {ref}", chosen
     # Its replay: played again from the record, once; then the kept file, listed.
-    shown = arena(where, work, "replay", ref, "--turn", "1")
+    shown = run_in(where, work, "replay", ref, "--turn", "1")
     assert all(n in shown.stdout for n in chosen["opponents"]), shown.stdout
     assert "from its record" in shown.stderr, shown.stderr
     page = work / "lost.html"
-    arena(where, work, "replay", ref, "--html", str(page))
+    run_in(where, work, "replay", ref, "--html", str(page))
     assert page.read_text().lower().startswith("<!doctype html")
-    again = as_json(arena(where, work, "results", str(db), "--games", "--bot", name, "--lost",
+    again = as_json(run_in(where, work, "results", str(db), "--games", "--bot", name, "--lost",
                           "--json"))["games"][0]
     kept = Path(again["open"].removeprefix("arena replay "))
     assert kept.is_file() and kept.parent == db.parent / "replays", again
     # The position at turn AT, from the record and from the file: one position.
     pos, from_file = work / "pos.json", work / "pos-file.json"
-    said = arena(where, work, "replay", ref, "--turn", str(AT), "--save-position", str(pos))
+    said = run_in(where, work, "replay", ref, "--turn", str(AT), "--save-position", str(pos))
     seats = [p["name"] for p in json.loads(gzip.decompress(kept.read_bytes()))["players"]]
     assert f"{len(seats)} bots, in seat order: {', '.join(seats)}" in said.stderr, said.stderr
-    arena(where, work, "replay", str(kept), "--turn", str(AT), "--save-position",
+    run_in(where, work, "replay", str(kept), "--turn", str(AT), "--save-position",
           str(from_file))
     state = json.loads(pos.read_text())
     assert state["game"] == game.name and state["seed"] == chosen["seed"], state
@@ -296,7 +293,7 @@ def loop(where: Where, game: Game, work: Path, _: str) -> None:
     # The same bots from there: the replay's next turns, byte for byte.
     record = json.loads(gzip.decompress(kept.read_bytes()))["turns"][AT:AT + AHEAD]
     same = work / "same.json.gz"
-    played = as_json(arena(where, work, "run", "--from", str(pos), *map(str, files),
+    played = as_json(run_in(where, work, "run", "--from", str(pos), *map(str, files),
                            "--turns", str(AHEAD), "--json", "--replay", str(same)))
     # Robot Game names a turn by its bots' game.turn: the replay's entry less one.
     seen = 1 if game.shown.seen_turns else 0
@@ -313,7 +310,7 @@ def loop(where: Where, game: Game, work: Path, _: str) -> None:
         bots = [str(changed) if seat == chosen["seat"] else str(file)
                 for seat, file in enumerate(files)]
         v2 = work / "v2.json.gz"
-        table = arena(where, work, "run", "--from", str(pos), *bots, "--turns",
+        table = run_in(where, work, "run", "--from", str(pos), *bots, "--turns",
                       str(len(rest)), "--replay", str(v2)).stdout
         assert f"turn {rest[0]['turn'] - seen}" in table.splitlines(), table
         assert re.search(r"\d+ turns?, (ended|stopped) ", table), table   # how it ended
@@ -346,7 +343,7 @@ def compare(where: Where, game: Game, work: Path, _: str) -> None:
     """`arena compare NEW OLD` (the game's default opponents where it seats more): pairs of
     games until the sequential test decides, here cut at two pairs."""
     new, old = (str(where.bot(game.name, sample)) for sample in lineup(game))
-    report = as_json(arena(where, work, "compare", new, old, "--game", game.name,
+    report = as_json(run_in(where, work, "compare", new, old, "--game", game.name,
                            "--max-games", "4", "--max-turns", TURNS, "--workers", "1",
                            "--db", str(work / "compare.sqlite"), "--json", code=3))
     assert report["game"] == game.name and report["verdict"] == "undecided"
@@ -362,7 +359,7 @@ def _expect_summary(players: list[dict], files: list[str], matches: int) -> None
 
 def tournament(where: Where, game: Game, work: Path, _: str) -> None:
     bots = [str(where.bot(game.name, sample)) for sample in lineup(game)]
-    report = as_json(arena(where, work, "tournament", "--game", game.name, *bots, "--games",
+    report = as_json(run_in(where, work, "tournament", "--game", game.name, *bots, "--games",
                            "1", "--max-turns", TURNS, "--workers", "1", "--db",
                            str(work / "tour.sqlite"), "--json"))
     assert report["game"] == game.name and report["matches"] >= 1
@@ -370,7 +367,7 @@ def tournament(where: Where, game: Game, work: Path, _: str) -> None:
     # The run published: every match with its replay (played again from its record), a
     # page per AI and per match, and the game's one viewer.
     site = work / "site"
-    said = as_json(arena(where, work, "publish", str(work / "tour.sqlite"), "--out",
+    said = as_json(run_in(where, work, "publish", str(work / "tour.sqlite"), "--out",
                          str(site), "--json"))
     assert said["game"] == game.name and said["matches"] == report["matches"], said
     assert said["replays"] == said["matches"] and not said["without_replay"], said
@@ -385,15 +382,15 @@ def scenario(where: Where, game: Game, work: Path, _: str) -> None:
     if game.scenario is None:
         empty = work / "scenario.json"
         empty.write_text("{}")
-        done = arena(where, work, "scenario", "--game", game.name, str(empty), code=2)
+        done = run_in(where, work, "scenario", "--game", game.name, str(empty), code=2)
         assert done.stderr.startswith("error: ") and done.stderr.count("\n") == 1, done.stderr
         return
     files = scenario_files(game.name)
     assert files, f"{game.name} runs scenarios but tests/{game.name}/scenarios/ has none"
-    state = as_json(arena(where, work, "scenario", "--game", game.name, str(files[0]), "--json"))
+    state = as_json(run_in(where, work, "scenario", "--game", game.name, str(files[0]), "--json"))
     pieces = [v for v in state.values() if isinstance(v, list) and v and isinstance(v[0], dict)]
     assert pieces, state
-    shown = arena(where, work, "scenario", "--game", game.name, str(files[0])).stdout
+    shown = run_in(where, work, "scenario", "--game", game.name, str(files[0])).stdout
     ids = [str(piece["id"]) for group in pieces for piece in group if "id" in piece]
     assert ids and all(i in shown for i in ids), shown
 
@@ -401,16 +398,16 @@ def scenario(where: Where, game: Game, work: Path, _: str) -> None:
 def replay(where: Where, game: Game, work: Path, _: str) -> None:
     """A match saved with --replay, then watched as a web page and in a (piped) terminal."""
     saved = work / "match.json.gz"
-    result = as_json(arena(where, work, "run", "--game", game.name, "--seed", SEED,
+    result = as_json(run_in(where, work, "run", "--game", game.name, "--seed", SEED,
                            "--max-turns", TURNS, "--replay", str(saved), "--json"))
     data = json.loads(gzip.decompress(saved.read_bytes()))
     assert data["game"] == game.name and data["seed"] == int(SEED)
     names = [p["name"] for p in result["players"]]
     page = work / "match.html"
-    arena(where, work, "replay", str(saved), "--html", str(page))
+    run_in(where, work, "replay", str(saved), "--html", str(page))
     html = page.read_text()
     assert html.lower().startswith("<!doctype html") and all(n in html for n in names)
-    shown = arena(where, work, "replay", str(saved), "--turn", "2").stdout
+    shown = run_in(where, work, "replay", str(saved), "--turn", "2").stdout
     assert all(n in shown for n in names), shown
 
 
@@ -418,9 +415,9 @@ def maps(where: Where, game: Game, work: Path, _: str) -> None:
     """`arena maps --game G` lists every bundled map, and every one of them validates."""
     bundled = sorted(folder(game.name, "maps", where.bundled).glob(f"*{game.map_suffix}"))
     assert where.map(game, game.default_map) in bundled, bundled
-    listed = arena(where, work, "maps", "--game", game.name).stdout
+    listed = run_in(where, work, "maps", "--game", game.name).stdout
     assert all(path.stem in listed for path in bundled), listed
-    done = arena(where, work, "maps", "validate", "--game", game.name, *map(str, bundled))
+    done = run_in(where, work, "maps", "validate", "--game", game.name, *map(str, bundled))
     assert done.stdout.count("ok: ") == len(bundled), done.stdout
 
 
@@ -430,14 +427,14 @@ def maps_generate(where: Where, game: Game, work: Path, _: str) -> None:
     drawn = work / f"drawn{game.map_suffix}"
     args = ("maps", "generate", "--game", game.name, "--seed", SEED, "--out", str(drawn))
     if game.name not in GENERATED:
-        done = arena(where, work, *args, code=2)
+        done = run_in(where, work, *args, code=2)
         assert done.stderr.startswith("error: ") and game.name in done.stderr
         assert not drawn.exists()
         return
-    arena(where, work, *args)
-    assert arena(where, work, "maps", "validate", "--game", game.name,
+    run_in(where, work, *args)
+    assert run_in(where, work, "maps", "validate", "--game", game.name,
                  str(drawn)).stdout.startswith("ok: ")
-    result = as_json(arena(where, work, "run", "--game", game.name, "--map", str(drawn),
+    result = as_json(run_in(where, work, "run", "--game", game.name, "--map", str(drawn),
                            "--seed", SEED, "--max-turns", TURNS, "--json"))
     assert result["map"] == drawn.stem
 
@@ -487,7 +484,7 @@ def _python_partner(where: Where, game: Game) -> Path:
 
 def driver_run(where: Where, game: Game, work: Path, sample: str) -> None:
     mine = _mine(game, sample, work)
-    result = as_json(arena(where, work, "run", "--game", game.name, str(mine),
+    result = as_json(run_in(where, work, "run", "--game", game.name, str(mine),
                            str(_python_partner(where, game)), "--seed", SEED,
                            "--max-turns", TURNS, "--json"))
     played = next(p for p in result["players"] if p["bot"] == str(mine))
@@ -496,7 +493,7 @@ def driver_run(where: Where, game: Game, work: Path, sample: str) -> None:
 
 def driver_check(where: Where, game: Game, work: Path, sample: str) -> None:
     mine = _mine(game, sample, work)
-    found = as_json(arena(where, work, "check", "--game", game.name, str(mine), "--turns",
+    found = as_json(run_in(where, work, "check", "--game", game.name, str(mine), "--turns",
                           TURNS, "--json"))
     assert found["ok"] is True, found
 
@@ -579,7 +576,7 @@ def _refused_here(done: subprocess.CompletedProcess) -> str | None:
 
 def _arena_in(where: Where, work: Path, *args: str) -> subprocess.CompletedProcess:
     """`arena ARGS`; a row whose mode this machine cannot give is skipped, saying why."""
-    done = arena(where, work, *args, code=None)
+    done = run_in(where, work, *args, code=None)
     if reason := _refused_here(done):
         pytest.skip(reason)
     assert done.returncode == 0, f"`arena {' '.join(args)}`: {done.stderr[-3000:]}"
@@ -611,7 +608,7 @@ def mode_check(where: Where, mode: Mode, game: Game, work: Path) -> None:
     bot = str(where.bot(game.name, lineup(game)[0]))
     args = ("check", "--game", game.name, bot, "--turns", TURNS, "--sandbox", mode.name)
     if not mode.checks:
-        done = arena(where, work, *args, code=2)
+        done = run_in(where, work, *args, code=2)
         assert done.stderr.startswith(f"error: --sandbox {mode.name} is not available for "
                                       f"check") and done.stderr.count("\n") == 1
         return

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from orchestrator.results.store import Store
-from tests.conformance.matrix import CHECKOUT, arena, as_json
+from tests.conformance.matrix import CHECKOUT, run_in
 from tests.conformance.tiny import TINY, Spelling, Tiny, runtime_names
+from tests.support.cli import as_json
 
 TURNS = 3
 GAMES_IN_SERIES = 3
@@ -72,7 +73,7 @@ def _scratch_count(files: dict) -> int:
 
 def _play_one(row: RuntimeRow, tmp_path: Path, persistent: bool) -> None:
     bot = write_bot(row, tmp_path / "bot", persistent)
-    result = as_json(arena(CHECKOUT, tmp_path, "run", "--game", "cave", str(bot), "--seed", "1",
+    result = as_json(run_in(CHECKOUT, tmp_path, "run", "--game", "cave", str(bot), "--seed", "1",
                            "--max-turns", str(TURNS), "--json"))
     (me,) = result["players"]
     assert me["status"] == "ok", me
@@ -89,7 +90,7 @@ def _slow_per_turn(row: RuntimeRow, tmp_path: Path) -> None:
     """A runtime that may not start within a turn's second (the JVM): `arena check`
     passes it, or says so plainly and points to the persistent protocol."""
     bot = write_bot(row, tmp_path / "bot", persistent=False)
-    done = arena(CHECKOUT, tmp_path, "check", "--game", "cave", str(bot), "--turns",
+    done = run_in(CHECKOUT, tmp_path, "check", "--game", "cave", str(bot), "--turns",
                  str(TURNS), "--json", code=None)
     found = json.loads(done.stdout)
     if done.returncode == 0:
@@ -102,7 +103,7 @@ def _series(row: RuntimeRow, tmp_path: Path) -> None:
     """A batch: the bot's scratch goes from game to game, and its stderr shows it."""
     bot = write_bot(row, tmp_path / "bot", persistent=True)
     db = tmp_path / "series.sqlite"
-    report = as_json(arena(CHECKOUT, tmp_path, "batch", "--game", "cave", str(bot), "--seeds",
+    report = as_json(run_in(CHECKOUT, tmp_path, "batch", "--game", "cave", str(bot), "--seeds",
                            str(GAMES_IN_SERIES), "--max-turns", str(TURNS), "--workers", "1",
                            "--db", str(db), "--replays", "--json"))
     assert report["matches"] == GAMES_IN_SERIES and report["players"][0]["erased"] == 0, report

@@ -17,11 +17,9 @@ import copy
 import json
 import os
 import random
-import resource
 import shutil
 import signal
 import sqlite3
-import subprocess
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -35,36 +33,9 @@ from orchestrator.runner import execute
 from orchestrator.runner.match import MatchSpec
 from tests.conformance.matrix import folder
 from tests.positions.support import lineup, load, recorded
-from tests.support.forked import forked_arena
-from tests.support.paths import ARENA_CMD, ROOT
+from tests.support.cli import arena, one_error_line
 
 TURNS = 8
-HANG_GUARD = 120          # wall seconds: a hang guard only, the commands take about one
-
-
-def arena(*args: str, cwd: Path = ROOT, timeout: float = HANG_GUARD,
-          memory: int | None = None) -> subprocess.CompletedProcess:
-    """`arena ARGS`, piped, its stdin /dev/null: a process forked from one that imported
-    the CLI once (tests/support/forked.py), or with `memory`, an address-space cap in
-    bytes, a process of its own (a file that would run the machine out of memory ends in
-    a MemoryError there, not in an OOM of the machine the tests share)."""
-    if memory is None:
-        env = dict(os.environ)
-        return forked_arena(tuple(ARENA_CMD), env).run(list(args), cwd, timeout, env)
-
-    def capped() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-
-    return subprocess.run(ARENA_CMD + list(args), cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout, stdin=subprocess.DEVNULL, preexec_fn=capped)
-
-
-def one_error_line(done: subprocess.CompletedProcess, *parts: str) -> str:
-    assert done.returncode == 2 and done.stderr.startswith("error: "), done.stderr
-    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
-    for part in parts:
-        assert part in done.stderr, done.stderr
-    return done.stderr
 
 
 # -- a results file's record: no sandbox mode, no looser limit -------------------------------
@@ -95,7 +66,7 @@ def stored(tmp_path) -> tuple[Path, Path, str]:
     done = arena("batch", "--game", "toy", "bots/marker.py", "bots/wanderer.py", "--map",
                  "plain.txt", "--seeds", "1", "--first-seed", "1", "--max-turns", str(TURNS),
                  "--workers", "1",
-                 "--db", str(db), "--json", cwd=work)
+                 "--db", str(db), "--json", cwd=work, forked=True)
     assert done.returncode == 0, done.stderr
     assert not marker.exists()                 # the batch ran it in the sandbox
     with sqlite3.connect(db) as conn:
@@ -117,7 +88,7 @@ def test_a_record_that_says_sandbox_off_plays_in_the_standard_mode_and_says_so(s
     wrote the marker), and nothing said so."""
     db, marker, match_id = stored
     forge(db, lambda record: record.update(sandbox="off"))
-    done = arena("replay", f"{db}:{match_id}", "--turn", "1")
+    done = arena("replay", f"{db}:{match_id}", "--turn", "1", forked=True)
     assert done.returncode == 0, done.stderr
     assert not marker.exists(), "the record's sandbox mode ran the bot outside the sandbox"
     assert f"replaying {db}:{match_id} from its record (seed 1), sandbox standard" \
@@ -142,11 +113,11 @@ def test_the_api_plays_a_record_in_the_mode_the_caller_chose(stored, monkeypatch
 def test_replay_takes_sandbox_from_the_one_table_of_modes(stored) -> None:
     db, _, match_id = stored
     for mode in ("nope", "match:inside"):
-        one_error_line(arena("replay", f"{db}:{match_id}", "--sandbox", mode),
+        one_error_line(arena("replay", f"{db}:{match_id}", "--sandbox", mode, forked=True),
                        f"unknown --sandbox mode {mode!r} (choose from: standard")
     with pytest.raises(InputError, match="unknown --sandbox mode 'nope'"):
         api.open_store(db).replay(match_id, sandbox="nope")
-    one_error_line(arena("replay", f"{db}:{match_id}", "--cpu-limit", "0"),
+    one_error_line(arena("replay", f"{db}:{match_id}", "--cpu-limit", "0", forked=True),
                    "--cpu-limit 0: must be a number greater than 0")
 
 
@@ -154,10 +125,10 @@ def test_a_record_with_looser_limits_is_refused_unless_the_reader_gives_them(sto
     """Before: the recorded limits (any cpu, any memory) were taken as they were."""
     db, _, match_id = stored
     forge(db, lambda record: record["limits"].update(cpu_per_call_s=3600.0))
-    one_error_line(arena("replay", f"{db}:{match_id}"), f"{db}:{match_id}",
+    one_error_line(arena("replay", f"{db}:{match_id}", forked=True), f"{db}:{match_id}",
                    "looser limits than this replay allows (cpu_per_call_s 3600 is looser "
                    "than 1)", "--cpu-limit")
-    done = arena("replay", f"{db}:{match_id}", "--cpu-limit", "3600", "--turn", "1")
+    done = arena("replay", f"{db}:{match_id}", "--cpu-limit", "3600", "--turn", "1", forked=True)
     assert done.returncode == 0 and "sandbox standard" in done.stderr, done.stderr
 
 
@@ -170,11 +141,11 @@ def test_a_record_made_before_the_own_time_limits_replays_under_the_games_own(st
         del record["limits"]["own_per_turn_s"]
         record["limits"]["own_bank_s"] = 1e9
     forge(db, made_before)
-    one_error_line(arena("replay", f"{db}:{match_id}"), f"{db}:{match_id}",
+    one_error_line(arena("replay", f"{db}:{match_id}", forked=True), f"{db}:{match_id}",
                    "looser limits than this replay allows (own_bank_s 1e+09 is looser "
                    "than 150)")
     forge(db, lambda record: record["limits"].pop("own_bank_s"))
-    done = arena("replay", f"{db}:{match_id}", "--turn", "1")
+    done = arena("replay", f"{db}:{match_id}", "--turn", "1", forked=True)
     assert done.returncode == 0, done.stderr
 
 
@@ -231,7 +202,7 @@ def test_each_forged_record_is_one_input_error_naming_the_match(label, stored) -
 def test_a_forged_record_is_one_error_line_from_the_command(stored) -> None:
     db, _, match_id = stored
     forge(db, lambda r: "[" * 100_000 + "]" * 100_000)
-    one_error_line(arena("replay", f"{db}:{match_id}"), f"{db}:{match_id}",
+    one_error_line(arena("replay", f"{db}:{match_id}", forked=True), f"{db}:{match_id}",
                    "is not one arena writes")
 
 
@@ -309,7 +280,8 @@ def test_a_generator_of_nan_given_to_the_api_is_refused(good) -> None:
                                    "a Race deck of only Spam", "charge_every 0"])
 def test_arena_run_from_such_a_position_says_one_error_line(label, good, tmp_path) -> None:
     path, game = _position_file(tmp_path, good, label)
-    one_error_line(arena("run", "--from", str(path), *map(str, lineup(game))), str(path),
+    one_error_line(arena("run", "--from", str(path), *map(str, lineup(game)), forked=True),
+                   str(path),
                    POSITIONS[label][2])
 
 
@@ -404,7 +376,8 @@ def test_each_costly_or_broken_scenario_is_one_error_line(label, tmp_path) -> No
     with pytest.raises(InputError, match=None) as caught:
         api.scenario(path, game=game)
     assert said in str(caught.value), str(caught.value)
-    one_error_line(arena("scenario", str(path), "--game", game, timeout=60), str(path), said)
+    one_error_line(arena("scenario", str(path), "--game", game, timeout=60, forked=True),
+                   str(path), said)
 
 
 def test_an_engine_failure_on_a_scenario_is_one_input_error(tmp_path, monkeypatch) -> None:
@@ -452,7 +425,7 @@ def test_a_record_naming_a_device_or_a_fifo_is_one_error_line(stored, tmp_path) 
     os.mkfifo(fifo)
     forge(db, lambda r: r.update(map_path=str(db.parent / "plain.txt")) or
           r["bots"][0].update(file=str(fifo)))
-    one_error_line(arena("replay", f"{db}:{match_id}", timeout=30),
+    one_error_line(arena("replay", f"{db}:{match_id}", timeout=30, forked=True),
                    f"the bot {fifo} cannot be read (not a regular file")
     assert not marker.exists()
 
@@ -486,7 +459,7 @@ def test_a_row_naming_another_file_as_its_replay_is_not_read(stored, tmp_path) -
     secret.write_text("the opener's secret")
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE matches SET replay = ?", (str(secret),))
-    done = arena("replay", f"{db}:{match_id}", "--turn", "1")
+    done = arena("replay", f"{db}:{match_id}", "--turn", "1", forked=True)
     assert done.returncode == 0, done.stderr
     assert "secret" not in done.stderr and "from its record" in done.stderr, done.stderr
 
@@ -497,7 +470,7 @@ def test_a_forged_run_shows_as_text_in_the_runs_table(stored) -> None:
     db, _, _ = stored
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE runs SET kind = '[/bold]batch', game = ?", ("toy\x1b[2J",))
-    done = arena("results", str(db))
+    done = arena("results", str(db), forked=True)
     assert done.returncode == 0, done.stderr
     assert "[/bold]batch" in done.stdout and "toy\\x1b[2J" in done.stdout, done.stdout
     assert "\x1b" not in done.stdout
@@ -521,8 +494,9 @@ def test_a_forged_run_row_is_one_error_line(label, stored) -> None:
     column, value, said = FORGED_RUNS[label]
     with sqlite3.connect(db) as conn:
         conn.execute(f"UPDATE runs SET {column} = ?", (value,))
-    one_error_line(arena("results", str(db)), f"{db}: a run in the results file is not one "
-                                              f"arena writes ({said}")
+    one_error_line(arena("results", str(db), forked=True),
+                   f"{db}: a run in the results file is not one "
+                   f"arena writes ({said}")
 
 
 # -- map files: read bounded, sized from the rules --------------------------------------------
@@ -534,7 +508,7 @@ def test_a_map_that_is_a_device_or_a_fifo_is_one_error_line(game, tmp_path) -> N
                          timeout=60), "/dev/zero: cannot read", "not a regular file")
     fifo = tmp_path / "map.fifo"
     os.mkfifo(fifo)
-    one_error_line(arena("maps", "validate", "--game", game, str(fifo), timeout=30),
+    one_error_line(arena("maps", "validate", "--game", game, str(fifo), timeout=30, forked=True),
                    f"{fifo}: cannot read", "not a regular file")
 
 
@@ -575,7 +549,8 @@ def test_a_forged_match_row_is_one_error_line_in_every_view(label, view, stored)
                      f"{table})")
         (run_id,) = conn.execute("SELECT id FROM runs").fetchone()
     args = view + [run_id] if view == ["--run"] else view
-    one_error_line(arena("results", str(db), *args), f"{db}: the results file's match ",
+    one_error_line(arena("results", str(db), *args, forked=True),
+                   f"{db}: the results file's match ",
                    "is not one arena writes (", said)
 
 
@@ -617,7 +592,7 @@ def test_a_forged_scratch_row_is_one_error_line_when_the_batch_resumes(files, st
         conn.execute("INSERT INTO scratch VALUES (?, 0, ?)", (match_id, files))
     one_error_line(arena("batch", "--game", "toy", "bots/marker.py", "bots/wanderer.py",
                          "--map", "plain.txt", "--seeds", "2", "--max-turns", str(TURNS),
-                         "--workers", "1", "--db", str(db), cwd=db.parent),
+                         "--workers", "1", "--db", str(db), cwd=db.parent, forked=True),
                    f"{db}: the results file's scratch of match {match_id!r} is not one "
                    f"arena writes")
 
@@ -628,7 +603,7 @@ def test_a_robot_game_map_of_megabytes_is_refused_before_it_is_parsed(tmp_path) 
     board is a few KB."""
     path = tmp_path / "big.py"
     path.write_text('{"spawn": [' + ", ".join(["[1, 1]"] * 50_000) + '], "obstacle": []}')
-    one_error_line(arena("maps", "validate", "--game", "robotgame", str(path)),
+    one_error_line(arena("maps", "validate", "--game", "robotgame", str(path), forked=True),
                    f"{path}: 400,027 characters; a map of a board of at most 19x19 squares "
                    "is at most 65,536")
 
@@ -641,6 +616,6 @@ def test_a_forged_match_id_shows_as_text_in_the_games_table(stored) -> None:
         for table, column in (("matches", "id"), ("participants", "match_id"),
                               ("run_matches", "match_id"), ("inputs", "match_id")):
             conn.execute(f"UPDATE {table} SET {column} = '[/b]forged\x1b[2J'")
-    done = arena("results", str(db), "--games", "--bot", "marker")
+    done = arena("results", str(db), "--games", "--bot", "marker", forked=True)
     assert done.returncode == 0, done.stderr
     assert "[/b]forged\\x1b" in done.stdout and "\x1b" not in done.stdout, done.stdout

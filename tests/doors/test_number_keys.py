@@ -18,8 +18,8 @@ from engine import InputError
 from engine.numerals import ascii_decimal, ascii_integer
 from orchestrator.replay import debug
 from orchestrator.replay import file as replay
-from tests.doors.test_files import arena, one_error_line
 from tests.replay.hostile_replays import valid
+from tests.support.cli import arena, one_error_line
 
 NOTE = {"notes": [[0, "forged"]]}
 
@@ -49,7 +49,7 @@ def test_a_replay_keyed_in_another_spelling_is_one_error_line(case, how, tmp_pat
     path = tmp_path / "forged.json.gz"
     path.write_bytes(replay.encode(noted(SPELLINGS[case])))
     args = ["--turn", "2"] if how == "--turn" else ["--html", str(tmp_path / "page.html")]
-    done = arena("replay", str(path), *args, cwd=tmp_path)
+    done = arena("replay", str(path), *args, cwd=tmp_path, forked=True)
     one_error_line(done, "forged.json.gz: debug.", "of the replay")
     assert "forged" not in done.stdout and not (tmp_path / "page.html").exists()
 
@@ -57,7 +57,7 @@ def test_a_replay_keyed_in_another_spelling_is_one_error_line(case, how, tmp_pat
 def test_the_canonical_spelling_is_read(tmp_path) -> None:
     path = tmp_path / "noted.json.gz"
     path.write_bytes(replay.encode(noted({"0": {"2": NOTE}, "1": {"3": NOTE}})))
-    done = arena("replay", str(path), "--turn", "2", cwd=tmp_path)
+    done = arena("replay", str(path), "--turn", "2", cwd=tmp_path, forked=True)
     assert done.returncode == 0, done.stderr
     assert "marks of first: note (robot 0): forged" in done.stdout
 
@@ -86,12 +86,14 @@ def test_a_robot_named_by_another_spelling_is_text(tmp_path) -> None:
     path = tmp_path / "noted.json.gz"
     path.write_bytes(replay.encode(noted({"0": {"2": NOTE}})))
     for robot in ("²", "٠", "-²"):
-        done = arena("replay", str(path), "--turn", "2", "--robot", robot, cwd=tmp_path)
+        done = arena("replay", str(path), "--turn", "2", "--robot", robot, cwd=tmp_path,
+                     forked=True)
         assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
 
 
 def test_a_ladder_lineup_in_another_spelling_is_one_error_line(tmp_path) -> None:
-    one_error_line(arena("serve", "--lineup", "arena=²", cwd=tmp_path), "--lineup arena=²")
+    one_error_line(arena("serve", "--lineup", "arena=²", cwd=tmp_path, forked=True),
+                         "--lineup arena=²")
 
 
 @pytest.mark.parametrize("text, number", [

@@ -27,6 +27,7 @@ from orchestrator.games import get_game
 from orchestrator.runner.bots import read_bot
 from orchestrator.runner.match import MatchSpec, run_match
 from sandbox.limits import Limits
+from tests.support.limits import worst_case_s
 from tests.support.paths import BOTS, HOSTILE, MAPS, ROOT
 
 pytestmark = pytest.mark.filterwarnings("ignore:--sandbox off:RuntimeWarning")
@@ -159,16 +160,6 @@ TABLE_ROW = re.compile(r"^\| (Robot Arena|Robot Game|Cave Rangers|Race some Robo
                        re.MULTILINE)
 TABLE_GAMES = {"Robot Arena": "arena", "Robot Game": "robotgame", "Cave Rangers": "cave",
                "Race some Robots": "race"}
-
-
-def worst_case_s(limits: Limits, ais: int, erases: bool) -> float:
-    """The longest one match of `ais` AIs can take with the worst bots `limits` allow (the
-    engine aside): an AI that computes meets its CPU bank and one more call, one that waits
-    its own bank; each attempt may wait for its bots to load; a game that erases plays the
-    match again without the erased AI, down to one."""
-    per_ai = max(limits.own_bank_s, limits.cpu_bank_s + limits.cpu_per_call_s)
-    attempts = range(ais, 0, -1) if erases else [ais]
-    return sum(n * per_ai + limits.load_timeout_s for n in attempts)
 
 
 def test_the_worst_case_table_is_what_the_limits_imply() -> None:

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.support.paths import ARENA_CMD, HOSTILE
+from tests.support.cli import arena
+from tests.support.paths import HOSTILE
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 RED = HOSTILE / "redteam"
@@ -30,8 +30,7 @@ RG_HOSTILE = ROOT / "tests" / "robotgame" / "hostile"
 
 
 def _run(*args: str) -> dict:
-    done = subprocess.run([*ARENA_CMD, "run", *args, "--seed", "1", "--json"],
-                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    done = arena("run", *args, "--seed", "1", "--json", timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     return json.loads(done.stdout)
 
@@ -145,10 +144,8 @@ def test_what_a_bot_prints_under_sandbox_off_is_text() -> None:
     """`--sandbox off` sends a bot's prints to the host's stderr (for print debugging and
     pdb). off_escapes printed an OSC 0 retitle, a screen clear (ESC [ and the 8-bit CSI)
     and a bidi override there, raw; they reach it as their escapes now, lines kept."""
-    done = subprocess.run([*ARENA_CMD, "run", str(RED / "off_escapes.py"), "hunter",
-                           "--sandbox", "off", "--robots", "1", "--max-turns", "1",
-                           "--seed", "1", "--json"],
-                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    done = arena("run", str(RED / "off_escapes.py"), "hunter", "--sandbox", "off", "--robots", "1",
+                 "--max-turns", "1", "--seed", "1", "--json", timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     json.loads(done.stdout)
     for raw in ("\x1b", "\x07", "\x9b", "\u202e"):
@@ -172,8 +169,7 @@ def test_a_name_nested_past_the_parser_is_a_load_error_not_a_traceback(value, tm
     bot = tmp_path / "deep.py"
     bot.write_text(f"from roborally.api import *\nname = {value}\n"
                    "def move():\n    return FORWARD\n")
-    done = subprocess.run([*ARENA_CMD, "check", str(bot), "--once"], capture_output=True,
-                          text=True, timeout=120, cwd=ROOT)
+    done = arena("check", str(bot), "--once", timeout=120)
     assert "Traceback" not in done.stderr, done.stderr[-1500:]
     assert done.returncode == 1, done.stderr
     assert done.stderr.strip().splitlines()[-1] == \

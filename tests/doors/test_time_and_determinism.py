@@ -31,7 +31,8 @@ from sandbox import programs
 from sandbox.botlib import child_module
 from sandbox.limits import Limits
 from sandbox.zygote import zygote, zygote_pid
-from tests.support.paths import ARENA_CMD, BOTS, HOSTILE
+from tests.support.cli import arena
+from tests.support.paths import BOTS, HOSTILE
 from tests.support.sandbox import by_name, play
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -187,9 +188,11 @@ def test_an_honest_bot_starved_by_a_loaded_machine_keeps_its_allowance(
 def test_own_time_is_wall_time_less_the_wait_to_run() -> None:
     """The measure itself, on two real processes: a sleeper's own time is its wall time; a
     process that waited to run has it taken off."""
-    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; print('sleeps', flush=True); "
+                                "time.sleep(30)"], stdout=subprocess.PIPE)
     try:
-        time.sleep(0.3)
+        assert sleeper.stdout.readline() == b"sleeps\n"       # it has started, and sleeps
+        sleeper.stdout.close()
         clock = _sched.OwnTime([sleeper.pid], time.monotonic())
         time.sleep(0.5)
         own, runnable = clock.look([sleeper.pid], time.monotonic())
@@ -289,10 +292,8 @@ def test_a_cave_match_of_a_set_iterating_program_is_the_same_twice() -> None:
 
 
 def _arena_moves(*args: str) -> list:
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONHASHSEED"}
-    done = subprocess.run([*ARENA_CMD, "run", str(HOSTILE / "set_order.py"), "hunter",
-                           "--seed", "5", "--max-turns", "30", "--json", *args],
-                          capture_output=True, text=True, env=env, timeout=300, cwd=ROOT)
+    done = arena("run", str(HOSTILE / "set_order.py"), "hunter", "--seed", "5", "--max-turns",
+                 "30", "--json", *args, env={"PYTHONHASHSEED": None})
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     return [result["turns"], result["winner"], result["moves"]]
@@ -328,16 +329,13 @@ def test_check_fails_a_bot_that_plays_two_games_on_one_seed(tmp_path) -> None:
     never finds it identical to itself."""
     bot = tmp_path / "dice.py"
     bot.write_text(RANDOM_PROGRAM)
-    done = subprocess.run([*ARENA_CMD, "check", "--game", "cave", str(bot), "--turns", "10",
-                           "--json"], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    done = arena("check", "--game", "cave", str(bot), "--turns", "10", "--json")
     assert done.returncode == 1, done.stderr
     found = json.loads(done.stdout)
     assert (found["ok"], found["failure"], found["deterministic"]) == \
         (False, "nondeterministic", False), found
     assert found["reason"].startswith("nondeterministic: two games of seed 1 differed")
-    once = subprocess.run([*ARENA_CMD, "check", "--game", "cave", str(bot), "--turns", "10",
-                           "--json", "--once"], capture_output=True, text=True, timeout=300,
-                          cwd=ROOT)
+    once = arena("check", "--game", "cave", str(bot), "--turns", "10", "--json", "--once")
     assert once.returncode == 0, once.stderr
     assert json.loads(once.stdout)["deterministic"] is None
 

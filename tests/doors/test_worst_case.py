@@ -17,7 +17,7 @@ import pytest
 from orchestrator import api
 from orchestrator.service import setup as run_setup
 from sandbox.limits import Limits
-from tests.doors.test_own_time import worst_case_s
+from tests.support.limits import worst_case_s
 from tests.support.paths import HOSTILE
 
 pytestmark = pytest.mark.filterwarnings("ignore:--sandbox off:RuntimeWarning")

@@ -26,43 +26,23 @@ import pytest
 pytest.importorskip("fastapi", reason="the ladder server needs the server extra")
 from fastapi.testclient import TestClient  # noqa: E402
 
-from orchestrator.options import LadderSettings  # noqa: E402
 from orchestrator.runner import execute  # noqa: E402
 from orchestrator.web.ladder import service  # noqa: E402
-from orchestrator.web.ladder.app import CHALLENGE_BODY, FORM_SLACK, create_app  # noqa: E402
+from orchestrator.web.ladder.app import CHALLENGE_BODY, FORM_SLACK  # noqa: E402
 from tests.support.ladder import (  # noqa: E402
     SAMPLES,
     Server,  # noqa: E402
     wait_for,
 )
+from tests.support.ladders import Ladders, RecordingPool, auth  # noqa: E402
 
-Ladder, MAX_FILE = service.Ladder, service.MAX_FILE
+MAX_FILE = service.MAX_FILE
 CHALLENGE_WINDOW_S, CHALLENGES_PENDING = service.CHALLENGE_WINDOW_S, service.CHALLENGES_PENDING
 RG = SAMPLES / "robotgame"
 CHUNK = 64 * 1024
-VERDICT = {"ok": True, "reason": "", "decisions": 1}
 
 
-# -- a ladder without workers, and a raw ASGI caller -------------------------------------
-class Ladders:
-    """Ladders on temporary databases (no workers: matches are only scheduled), with
-    bots added directly (their check skipped): `bots[name] = (id, token)`."""
-
-    def __init__(self, tmp: Path, **options) -> None:
-        self.ladder = Ladder(tmp / "ladder.sqlite", LadderSettings(games=["robotgame", "race"],
-                                                                   **options))
-        self.app = create_app(self.ladder, run=False)
-        self.bots: dict[str, tuple[int, str]] = {}
-
-    def add(self, name: str, game: str = "robotgame") -> tuple[int, str]:
-        source = (RG / "example.py").read_bytes() if game == "robotgame" else \
-            (SAMPLES / "race" / "planner.py").read_bytes()
-        made = self.ladder.add_bot(game, name, self.ladder.submission(
-            game, name, "bot.py", source), VERDICT)
-        self.bots[name] = (made["id"], made["token"])
-        return self.bots[name]
-
-
+# -- a raw ASGI caller (the ladders: tests/support/ladders.py) ------------------------------
 class Sent:
     """What the app answered, and how many body bytes it pulled from `receive`."""
 
@@ -135,10 +115,6 @@ def quiet(tmp_path):
         made.add(name)
     yield made
     made.ladder.store.close()
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"authorization": f"Bearer {token}"}
 
 
 # -- bodies: bounded whatever their framing, read only once authorized --------------------
@@ -424,19 +400,6 @@ def test_the_challenge_queue_is_capped_in_all(tmp_path) -> None:
     assert (accepted, refused) == (6, 6)
     assert len(made.ladder.pending) == 6
     made.ladder.store.close()
-
-
-class RecordingPool:
-    """A match pool with `slots` free slots that records the matches it is given."""
-
-    def __init__(self, slots: int) -> None:
-        self.slots, self.given = slots, []
-
-    def free(self) -> bool:
-        return len(self.given) < self.slots
-
-    def submit(self, queued, job) -> None:
-        self.given.append(queued)
 
 
 def test_rated_play_gets_every_other_slot_while_challenges_wait(tmp_path) -> None:

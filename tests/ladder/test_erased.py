@@ -15,8 +15,6 @@ import gzip
 import html
 import json
 import re
-import shutil
-import subprocess
 
 import pytest
 from fastapi.testclient import TestClient
@@ -30,9 +28,9 @@ from orchestrator.web.ladder.app import create_app
 from orchestrator.web.ladder.service import Ladder
 from orchestrator.web.ladder.store import Queued
 from tests.browser import ARGS, CHROMIUM
-from tests.replay.test_erased_truth import OWNERS, _named, _panel_names
 from tests.support.ladder import FAST, SAMPLES, upload, wait_for
 from tests.support.marks import LONG
+from tests.support.owners import OWNERS, named, names_in_page, panel_names
 from tests.support.paths import ROOT
 
 pytestmark = pytest.mark.xdist_group("ladder-erased")
@@ -56,13 +54,13 @@ def replayed_in_process(ladder: Ladder, match_id: int):
 
     def new_match(self, names):
         match = made(self, names)
-        attempts.append((list(names), [_named("arena", match, names)]))
+        attempts.append((list(names), [named("arena", match, names)]))
         return match
 
     def run_match(spec, **options):
         def trace(match):
             names, frames = attempts[-1]
-            frames.append(_named("arena", match, names))
+            frames.append(named("arena", match, names))
         return played(spec, trace=trace, **options)
 
     matches._Attempt._new_match, execute.run_match = new_match, run_match
@@ -72,25 +70,6 @@ def replayed_in_process(ladder: Ladder, match_id: int):
         matches._Attempt._new_match, execute.run_match = made, played
     assert "error" not in outcome, outcome
     return attempts[-1][0], attempts[-1][1], outcome
-
-
-def viewer_names(page: str) -> tuple[list[str], dict]:
-    """The AI names the served viewer page gives its renderer, by AI index: its own lines
-    that compute them, run in node on its own embedded data."""
-    embedded = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>',
-                         page, re.S)
-    assert embedded, "the viewer page holds no replay data"
-    shown = json.loads(embedded.group(1))
-    script = re.search(r"\n(  const seats = .*?\n)?  const names = [^\n]*\n", page, re.S)
-    assert script, "the viewer page computes no names"
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not installed")
-    done = subprocess.run([node, "-"], capture_output=True, text=True, timeout=60, input=(
-        f"const data = {json.dumps(shown)};\n{script.group(0)}\n"
-        f"process.stdout.write(JSON.stringify(names));"))        # (the data is too long
-    assert done.returncode == 0, done.stderr                        # for node -e)
-    return json.loads(done.stdout), shown
 
 
 def result_rows(page: str) -> list[tuple[str, str]]:
@@ -153,7 +132,7 @@ def test_the_ladders_erased_seat_is_named_as_the_engine_names_it(erased_match, t
     # `arena replay` reads): each robot's owner, at every frame, is the engine's.
     viewer = client.get(f"/matches/{match_id}/viewer")
     assert viewer.status_code == 200
-    page_names, shown = viewer_names(viewer.text)
+    page_names, shown = names_in_page(viewer.text)
     served = tmp_path / "served.json.gz"
     served.write_bytes(client.get(f"/api/matches/{match_id}/replay").content)
     terminal = replay.load(served)
@@ -166,7 +145,7 @@ def test_the_ladders_erased_seat_is_named_as_the_engine_names_it(erased_match, t
         assert {piece: by_ai[ai] for piece, ai in pieces.items()} == truth[index], \
             f"frame {index} (turn {turn})"
         assert {piece: page_names[ai] for piece, ai in pieces.items()} == truth[index]
-        assert _panel_names(terminal, state, index) == names, f"frame {index} (turn {turn})"
+        assert panel_names(terminal, state, index) == names, f"frame {index} (turn {turn})"
     assert any(truth), "some robot was on the board"
 
     if CHROMIUM is not None:

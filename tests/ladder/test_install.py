@@ -11,18 +11,13 @@ import httpx
 import pytest
 
 from tests.maps.editing import editing
+from tests.support.cli import arena
 from tests.support.ladder import Server
 from tests.support.paths import ROOT
-from tests.support.wheel import Installed
 
 # Every test here runs the session's one installed arena (tests/support.py): they share
 # its xdist group so that one worker builds it and the other goes on with the suite.
 pytestmark = pytest.mark.xdist_group("installed")
-
-
-def arena(installed: Installed, *args: str, cwd) -> subprocess.CompletedProcess:
-    return subprocess.run([*installed.arena, *args], capture_output=True, text=True, cwd=cwd,
-                          timeout=300)
 
 
 def test_the_installed_arena_plays_lists_maps_and_checks_with_bundled_files(
@@ -31,20 +26,21 @@ def test_the_installed_arena_plays_lists_maps_and_checks_with_bundled_files(
     found = subprocess.run([python, "-c", "import orchestrator; print(orchestrator.__file__)"],
                            capture_output=True, text=True, cwd=tmp_path)
     assert "site-packages" in found.stdout and str(ROOT) not in found.stdout
-    played = arena(installed, "run", "--max-turns", "15", "--seed", "3", "--json", cwd=tmp_path)
+    played = arena("run", "--max-turns", "15", "--seed", "3", "--json", cwd=tmp_path,
+                   command=installed.arena)
     assert played.returncode == 0, played.stderr
     result = json.loads(played.stdout)
     assert len(result["players"]) >= 2 and result["turns"] == 15
     assert all("site-packages" in p["bot"] for p in result["players"])
-    maps = arena(installed, "maps", cwd=tmp_path)
+    maps = arena("maps", cwd=tmp_path, command=installed.arena)
     assert maps.returncode == 0 and "quad" in maps.stdout and "official" in maps.stdout
-    rg_maps = arena(installed, "maps", "--game", "robotgame", cwd=tmp_path)
+    rg_maps = arena("maps", "--game", "robotgame", cwd=tmp_path, command=installed.arena)
     assert "default" in rg_maps.stdout
     bots = subprocess.run([python, "-c", "from orchestrator.assets import bundled; "
                                          "print(bundled('bots'))"],
                           capture_output=True, text=True, cwd=tmp_path).stdout.strip()
-    checked = arena(installed, "check", f"{bots}/robotgame/rusher.py", "--game", "robotgame",
-                    "--json", cwd=tmp_path)
+    checked = arena("check", f"{bots}/robotgame/rusher.py", "--game", "robotgame",
+                    "--json", cwd=tmp_path, command=installed.arena)
     assert checked.returncode == 0, checked.stderr
     assert json.loads(checked.stdout)["ok"] is True
 
@@ -87,5 +83,5 @@ def test_the_installed_arena_edits_maps(installed, tmp_path) -> None:
         saved = httpx.post(f"{url}/api/save", json={"rows": rows})
         assert saved.status_code == 200 and "48 spawn squares" in saved.json()["line"]
     assert "stopped; " in (tmp_path / "editor.log").read_text()
-    assert arena(installed, "maps", "validate", "--game", "robotgame", str(path),
-                 cwd=tmp_path).returncode == 0
+    assert arena("maps", "validate", "--game", "robotgame", str(path),
+                 cwd=tmp_path, command=installed.arena).returncode == 0

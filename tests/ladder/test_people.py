@@ -29,9 +29,8 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from orchestrator.options import UPLOADS_PENDING, LadderSettings  # noqa: E402
 from orchestrator.web.ladder import service  # noqa: E402
-from tests.ladder.test_doors import RG, VERDICT, Ladders, RecordingPool, auth  # noqa: E402
-from tests.ladder.test_red_team import a_replay  # noqa: E402
 from tests.support.ladder import upload  # noqa: E402
+from tests.support.ladders import RG, VERDICT, Ladders, RecordingPool, a_replay, auth  # noqa: E402
 
 FLOODER, VICTIM, PROXY = "203.0.113.66", "198.51.100.7", "10.9.9.9"
 ROUNDS = 60                 # the one worker plays two matches a round (0.6 s of the clock)

@@ -2,7 +2,6 @@
 uploader can make its pages show. Each test is an attack that worked before its fix."""
 from __future__ import annotations
 
-import functools
 import json
 
 import pytest
@@ -10,12 +9,8 @@ import pytest
 pytest.importorskip("fastapi", reason="the ladder server needs the server extra")
 from fastapi.testclient import TestClient  # noqa: E402
 
-from orchestrator.games import get_game  # noqa: E402
-from orchestrator.replay import file as replay  # noqa: E402
-from orchestrator.runner.bots import read_bot  # noqa: E402
-from orchestrator.runner.match import MatchSpec, run_match  # noqa: E402
 from orchestrator.web.ladder.app import create_app  # noqa: E402
-from tests.ladder.test_doors import VERDICT, Ladders  # noqa: E402
+from tests.support.ladders import VERDICT, Ladders, a_replay  # noqa: E402
 
 # What a match and a check record about the server: its sandbox's layers, those it lacks
 # and why (a machine without Landlock or seccomp says so), and its replays' folder.
@@ -29,18 +24,6 @@ def ladder(tmp_path):
     made.add("bob")
     yield made
     made.ladder.store.close()
-
-
-@functools.lru_cache(maxsize=1)
-def a_replay() -> bytes:
-    """A real replay file's bytes (the ladder reads a match's replay before it records the
-    match, to set its bots' marks aside): two turns of the Robot Game samples."""
-    game = get_game("robotgame")
-    replays: list[dict] = []
-    run_match(MatchSpec(game.name, game.find_map(None),
-                        [read_bot(p) for p in game.demo_lineup()[:2]], 1,
-                        game.rules(game.presets[0], max_turns=2)), replays=replays)
-    return replay.encode(replays[0])
 
 
 def played(made: Ladders, reason: str | None = None) -> int:

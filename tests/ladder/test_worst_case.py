@@ -22,8 +22,8 @@ from orchestrator.options import LadderSettings
 from orchestrator.web.ladder import service
 from orchestrator.web.ladder.app import create_app
 from orchestrator.web.ladder.service import Ladder
-from tests.doors.test_own_time import worst_case_s
 from tests.support.ladder import FAST, upload, wait_for
+from tests.support.limits import worst_case_s
 
 pytestmark = pytest.mark.xdist_group("ladder-worst")
 GAME = get_game("robotgame")

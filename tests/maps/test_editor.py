@@ -13,6 +13,7 @@ import pytest
 from engine import InputError
 from engine.robotgame.mapfile import load_map as load_rg_map
 from orchestrator.games import get_game
+from tests.support.cli import arena
 from tests.support.paths import ARENA_CMD, MAPS, ROOT
 from tests.maps.editing import editing
 
@@ -34,8 +35,7 @@ def client(sheet, host: str = "127.0.0.1:8123"):
 
 
 def validate(path: Path, game: str) -> subprocess.CompletedProcess:
-    return subprocess.run([*ARENA_CMD, "maps", "validate", "--game", game, str(path)],
-                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+    return arena("maps", "validate", "--game", game, str(path), timeout=60)
 
 
 def test_robotgame_map_round_trips_with_its_spawn_order(tmp_path) -> None:
@@ -176,9 +176,8 @@ def test_files_the_editor_cannot_use_are_one_clear_error(tmp_path) -> None:
     for game, path, message in cases:
         with pytest.raises(InputError, match=message.replace("(", r"\(").replace(")", r"\)")):
             open_sheet(game, path)
-    answer = subprocess.run([*ARENA_CMD, "maps", "edit", str(tmp_path / "no" / "m.py"),
-                             "--game", "robotgame", "--no-open"],
-                            capture_output=True, text=True, cwd=ROOT, timeout=60)
+    answer = arena("maps", "edit", str(tmp_path / "no" / "m.py"), "--game", "robotgame",
+                   "--no-open", timeout=60)
     assert answer.returncode == 2 and answer.stderr.startswith("error: ")
     assert len(answer.stderr.strip().splitlines()) == 1 and "does not exist" in answer.stderr
 

@@ -17,6 +17,7 @@ import pytest
 
 from engine.robotgame.mapfile import load_map as load_rg_map
 from orchestrator.replay import file as replay
+from tests.support.cli import arena
 from tests.support.paths import ARENA_CMD, ROOT
 from tests.maps.editing import editing
 from tests.browser import CHROMIUM, SKIP_REASON, watched_page
@@ -44,8 +45,7 @@ def verdict(page, kind: str) -> str:
 
 
 def play(*args: str) -> dict:
-    done = subprocess.run([*ARENA_CMD, "run", *args, "--seed", "5", "--json"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
+    done = arena("run", *args, "--seed", "5", "--json")
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 

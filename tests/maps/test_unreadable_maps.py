@@ -7,6 +7,7 @@ import subprocess
 import pytest
 
 from orchestrator.games import GAMES
+from tests.support.cli import arena
 from tests.support.paths import ARENA_CMD
 
 NOT_TEXT = bytes(range(128, 256)) * 8
@@ -20,8 +21,7 @@ def test_a_map_that_is_not_text_is_one_error_line(name, tmp_path) -> None:
     bots = [str(p) for p in game.demo_lineup(on_skip=lambda _: None)][:2]
     for args in (["run", "--seed", "1"], ["batch", *bots, "--seeds", "1", "--db",
                                           str(tmp_path / "r.sqlite")]):
-        done = subprocess.run([*ARENA_CMD, *args, "--game", name, "--map", str(bad)],
-                              capture_output=True, text=True, timeout=120)
+        done = arena(*args, "--game", name, "--map", str(bad), timeout=120)
         lines = done.stderr.strip().splitlines()
         assert done.returncode == 2, (args, done.stderr[-2000:])
         assert len(lines) == 1 and lines[0].startswith("error:"), (args, lines)

@@ -20,7 +20,7 @@ from orchestrator.replay import debug
 from orchestrator.replay import file as replay
 from orchestrator.runner.bots import read_bot
 from orchestrator.runner.match import MatchSpec, run_match
-from tests.marks.test_marks import THINKERS, opponent, thinker
+from tests.support.thinkers import THINKERS, opponent, thinker
 
 HOST_CPU_S = 1.5           # the host's own CPU for the match (test_replies' bound)
 TURNS = 30

@@ -15,8 +15,8 @@ from orchestrator.options import LadderSettings  # noqa: E402
 from orchestrator.replay import debug  # noqa: E402
 from orchestrator.web.ladder.app import create_app  # noqa: E402
 from orchestrator.web.ladder.service import Ladder  # noqa: E402
-from tests.marks.test_marks import thinker  # noqa: E402
 from tests.support.ladder import FAST, upload, wait_for  # noqa: E402
+from tests.support.thinkers import thinker  # noqa: E402
 
 pytestmark = pytest.mark.xdist_group("ladder-marks")
 

@@ -10,7 +10,6 @@ The toy game (tests/toy/, a plugin) takes part like the others: it opts in to sq
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -23,24 +22,10 @@ from orchestrator.runner.match import MatchSpec, run_match
 from orchestrator.views import replay as replay_view
 from orchestrator.views import turn_report
 from tests.browser import ARGS, CHROMIUM, SKIP_REASON
+from tests.support.thinkers import opponent, thinker
 
-HERE = Path(__file__).resolve().parent
-THINKERS = HERE / "bots"
 GAME_NAMES = sorted(GAMES)            # every game of the registry, the toy plugin too
 TURNS = {"race": 4}
-
-
-def thinker(name: str) -> Path:
-    path = THINKERS / f"{name}.py"
-    assert path.is_file(), f"the game {name} has no sample bot that uses marks: add {path}"
-    return path
-
-
-def opponent(name: str):
-    game = GAMES[name]
-    samples = game.demo_lineup(on_skip=lambda _: None)
-    python = [p for p in samples if p.suffix == ".py"]
-    return read_bot((python or samples)[0])
 
 
 def play(name: str, bots: list, mode: str = "standard", turns: int | None = None,

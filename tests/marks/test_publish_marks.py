@@ -3,8 +3,8 @@ replays of a results file keep them, for `arena replay`; the published ones do n
 from __future__ import annotations
 
 from orchestrator import api
-from tests.marks.test_marks import thinker
 from tests.support.paths import ROOT
+from tests.support.thinkers import thinker
 
 
 def test_a_published_replay_has_no_marks(tmp_path) -> None:

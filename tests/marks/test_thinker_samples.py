@@ -6,19 +6,14 @@ from __future__ import annotations
 
 import gzip
 import json
-import subprocess
 
 import pytest
 
 from orchestrator.games import GAMES
-from tests.support.paths import ARENA_CMD, ROOT
+from tests.support.cli import arena
+from tests.support.paths import ROOT
 
 BUNDLED = sorted(name for name, game in GAMES.items() if game.home is None)
-
-
-def arena(*args: str, cwd) -> subprocess.CompletedProcess:
-    return subprocess.run([*ARENA_CMD, *args], capture_output=True, text=True, cwd=cwd,
-                          timeout=300)
 
 
 def test_every_game_lists_a_thinker_sample(tmp_path) -> None:

@@ -20,6 +20,7 @@ from orchestrator.games import GAMES
 from orchestrator.games.contract import position_problems
 from orchestrator.replay import position as positions
 from tests.positions.support import SEED, lineup, load, recorded, turns_of
+from tests.support.cli import arena
 from tests.support.paths import ROOT
 
 ARENA = [sys.executable, "-m", "orchestrator"]
@@ -199,19 +200,17 @@ def test_the_installed_wheel_saves_a_position_and_plays_on_from_it(name, install
     named as a user names them: a match with its replay, a position at its middle, then
     two turns from there, the replay's own."""
     samples = [Path(bot).name for bot in lineup(name)]       # a sample's file name
-
-    def arena(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([*installed.arena, *args], capture_output=True, text=True,
-                              cwd=tmp_path, timeout=300)
+    mine = installed.arena
     first = arena("run", "--game", name, *samples, "--seed", str(SEED), "--sandbox", "off",
-                  "--replay", "m.json.gz", "--json")
+                  "--replay", "m.json.gz", "--json", cwd=tmp_path, command=mine)
     assert first.returncode == 0, first.stderr
     whole = turns_of(load(tmp_path / "m.json.gz"))
     frame = len(whole) // 2
-    saved = arena("replay", "m.json.gz", "--turn", str(frame), "--save-position", "p.json")
+    saved = arena("replay", "m.json.gz", "--turn", str(frame), "--save-position", "p.json",
+                  cwd=tmp_path, command=mine)
     assert saved.returncode == 0, saved.stderr
     again = arena("run", "--from", "p.json", *samples, "--turns", "2", "--replay",
-                  "again.json.gz", "--json")
+                  "again.json.gz", "--json", cwd=tmp_path, command=mine)
     assert again.returncode == 0, again.stderr
     assert turns_of(load(tmp_path / "again.json.gz")) == whole[frame:frame + 2]
 

@@ -8,17 +8,14 @@ import gzip
 import json
 import re
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from orchestrator import api
 from orchestrator.service import publish as sites
+from tests.support.cli import arena
 from tests.support.publish import HOSTILE_NAME, REPO
-
-ARENA = [sys.executable, "-m", "orchestrator"]
 
 
 def _pages(site: Path) -> list[Path]:
@@ -118,22 +115,17 @@ def test_the_site_grows_with_matches_but_not_by_a_viewer_each(results, tmp_path)
     assert grown - replays < viewer, (grown, replays, viewer)
 
 
-def _arena(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([*ARENA, *args], capture_output=True, text=True, cwd=cwd,
-                          timeout=300)
-
-
 def test_a_folder_holding_files_is_refused_unless_forced(results, tmp_path):
     out = tmp_path / "site"
     out.mkdir()
     (out / "notes.txt").write_text("mine")
-    found = _arena("publish", str(results), "--out", str(out))
+    found = arena("publish", str(results), "--out", str(out))
     assert found.returncode == 2
     assert found.stderr.strip().splitlines() == [
         f"error: {out}: the folder is not empty; give another --out, or --force to write "
         f"the site over what is there"]
     assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
-    forced = _arena("publish", str(results), "--out", str(out), "--force", "--json")
+    forced = arena("publish", str(results), "--out", str(out), "--force", "--json")
     assert forced.returncode == 0, forced.stderr
     assert (out / "index.html").is_file() and (out / "notes.txt").read_text() == "mine"
 
@@ -143,7 +135,7 @@ def test_a_folder_holding_files_is_refused_unless_forced(results, tmp_path):
     (["--sandbox", "nope"], "--sandbox"),
 ])
 def test_bad_input_is_one_error_line(results, tmp_path, args, said):
-    found = _arena("publish", str(results), "--out", str(tmp_path / "s"), *args)
+    found = arena("publish", str(results), "--out", str(tmp_path / "s"), *args)
     assert found.returncode == 2
     lines = found.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and said in lines[0], lines
@@ -154,7 +146,7 @@ def test_bad_input_is_one_error_line(results, tmp_path, args, said):
 
 
 def test_a_missing_results_file_is_one_error_line(tmp_path):
-    found = _arena("publish", str(tmp_path / "none.sqlite"), "--out", str(tmp_path / "s"))
+    found = arena("publish", str(tmp_path / "none.sqlite"), "--out", str(tmp_path / "s"))
     assert found.returncode == 2
     assert found.stderr.strip() == f"error: {tmp_path / 'none.sqlite'}: results file not found"
 

@@ -19,6 +19,7 @@ from tests.browser import CHROMIUM, SKIP_REASON, watched_page
 from tests.support.ladder import Server
 from tests.support.marks import LONG
 from tests.support.paths import ARENA_CMD, ROOT
+from tests.support.waiting import wait_until
 
 pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON), LONG,
               pytest.mark.xdist_group("walk")]
@@ -136,10 +137,7 @@ def ladder(tmp_path):
 
 
 def test_the_ladders_pages_walked_link_by_link(ladder, tmp_path) -> None:
-    deadline = time.monotonic() + 240
-    while not ladder.matches(game="arena"):
-        assert time.monotonic() < deadline, f"no arena match played: {ladder.logged()}"
-        time.sleep(1)
+    wait_until(lambda: ladder.matches(game="arena"), 240, "an arena match", every=1)
     seen: set[str] = set()
     todo = [f"{ladder.url}/"]
     shots = tmp_path / SHOTS

@@ -14,6 +14,7 @@ from orchestrator.options import CheckSettings
 from orchestrator.runner.bots import read_bot
 from orchestrator.runner.match import MatchSpec, run_match
 from orchestrator.service.check import check_bot
+from tests.support.cli import arena
 from tests.support.paths import ARENA_CMD
 
 GAME = get_game("race")
@@ -106,10 +107,9 @@ def test_sandbox_off_plays_the_same_race() -> None:
 def test_the_planner_beats_five_random_bots(seeds: int, floor: float, tmp_path) -> None:
     """Seeded six-bot games: the planner wins more than `floor`, the whole 95 % interval
     above it."""
-    done = subprocess.run([*ARENA_CMD, "batch", "--game", "race", "--seeds", str(seeds), "--json",
-                           "--db", str(tmp_path / "b.sqlite"),
-                           str(SAMPLES / "planner.py"), *[str(SAMPLES / "random_bot.py")] * 5],
-                          text=True, capture_output=True, timeout=600)
+    done = arena("batch", "--game", "race", "--seeds", str(seeds), "--json", "--db",
+                 str(tmp_path / "b.sqlite"), str(SAMPLES / "planner.py"),
+                 *[str(SAMPLES / "random_bot.py")] * 5, timeout=600)
     assert done.returncode == 0, done.stderr
     planner = next(p for p in json.loads(done.stdout)["players"] if p["name"] == "planner")
     assert planner["win_rate"] > floor and planner["win_ci"][0] > floor, planner
@@ -137,10 +137,8 @@ def test_the_seeds_tournament_for_seven_entrants(tmp_path) -> None:
 
 def test_run_json_and_replay(tmp_path) -> None:
     target = tmp_path / "race.json.gz"
-    done = subprocess.run([*ARENA_CMD, "run", "--game", "race", "--seed", "2", "--json",
-                           "--replay", str(target), str(SAMPLES / "planner.py"),
-                           str(SAMPLES / "sprinter.py")], text=True, capture_output=True,
-                          timeout=120)
+    done = arena("run", "--game", "race", "--seed", "2", "--json", "--replay", str(target),
+                 str(SAMPLES / "planner.py"), str(SAMPLES / "sprinter.py"), timeout=120)
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["game"] == "race" and result["seed"] == 2

@@ -11,13 +11,9 @@ before the fix, every piece was credited to the AI one seat before its own.
 """
 from __future__ import annotations
 
-import io
-import json
-import re
 from pathlib import Path
 
 import pytest
-from rich.console import Console
 
 from orchestrator.games import GAMES
 from orchestrator.options import MatchSettings
@@ -25,44 +21,21 @@ from orchestrator.replay import file as replay
 from orchestrator.replay.reader import ai_players
 from orchestrator.runner import match as matches
 from orchestrator.service.setup import match_spec
-from orchestrator.views import plain as plain_view
 from orchestrator.views import replay as replay_view
 from tests.browser import ARGS, CHROMIUM
 from tests.support.games import game_tests
+from tests.support.owners import OWNERS, named, names_in_page, panel_names
 
 REPO = Path(__file__).resolve().parents[2]
 MAX_TURNS = 9
 
 
-def _arena_owners(static: dict, state: dict) -> dict:
-    owner = dict(map(tuple, static["owners"]))
-    return {("robots", rid): owner[rid] for rid in state.get("robots", {})}
-
-
-# Where each game keeps the AI index that owns a piece of its state. A game the registry
-# holds and this table does not fails the test below, so a new game states its own.
-OWNERS = {
-    "arena": _arena_owners,
-    "robotgame": lambda static, state: {("robots", rid): row[1]
-                                        for rid, row in state.get("robots", {}).items()},
-    "cave": lambda static, state: {("bots", rid): row[0]
-                                   for rid, row in state.get("bots", {}).items()},
-    "race": lambda static, state: {("bots", rid): row[0]
-                                   for rid, row in state.get("bots", {}).items()},
-    # the tests' toy game (tests/toy/)
-    "toy": lambda static, state: {("players", rid): row[3]
-                                  for rid, row in state.get("players", {}).items()},
-}
 # Games where no AI can leave mid-match, and why (the test asks every other game for its
 # `leaves_late.*`).
 NEVER_LATE = {"cave": "a program is never erased for what it does in a turn (a fault is "
                       "two holds); it leaves only by failing to load"}
 CASES = [(game, when) for game in GAMES for when in ("leaves_first", "leaves_late")
          if not (when == "leaves_late" and game in NEVER_LATE)]
-
-
-def _indexed(frame: dict) -> dict:
-    return {key: {row[0]: row for row in rows} for key, rows in frame.items()}
 
 
 def _samples(game: str, count: int) -> list[Path]:
@@ -89,13 +62,13 @@ def _played(game: str, when: str, tmp_path: Path):
     def new_match(self, names):
         match = made(self, names)
         attempts.append((list(names), [], match))
-        attempts[-1][1].append(_named(game, match, names))
+        attempts[-1][1].append(named(game, match, names))
         return match
 
     def trace(match):
         names, frames, made_match = attempts[-1]
         assert made_match is match
-        frames.append(_named(game, match, names))
+        frames.append(named(game, match, names))
 
     replays: list[dict] = []
     matches._Attempt._new_match = new_match
@@ -105,56 +78,6 @@ def _played(game: str, when: str, tmp_path: Path):
         matches._Attempt._new_match = made
     path = replay.save(replays[0], tmp_path / "match.json.gz")
     return attempts[-1][0], attempts[-1][1], result, replay.load(path)
-
-
-def _named(game: str, match, names: list[str]) -> dict:
-    owners = OWNERS[game](match.replay_static(), _indexed(match.replay_frame()))
-    return {piece: names[ai] for piece, ai in owners.items()}
-
-
-def _page_names(data: dict) -> list[str]:
-    """The AI names the page gives its renderer, by AI index: the page's own script run
-    on the page's own data (in node, with the lines that compute them)."""
-    page = replay_view.page(data)
-    embedded = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>',
-                         page, re.S)
-    assert embedded, "the page holds no replay data"
-    shown = json.loads(embedded.group(1))
-    script = re.search(r"\n(  const seats = .*?\n)?  const names = [^\n]*\n", page, re.S)
-    assert script, "the page computes no names"
-    return _run_js(f"const data = {json.dumps(shown)};\n{script.group(0)}\n"
-                   f"process.stdout.write(JSON.stringify(names));")
-
-
-def _run_js(source: str) -> list[str]:
-    import shutil
-    import subprocess
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not installed")
-    done = subprocess.run([node, "-e", source], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
-
-
-def _panel_names(data: dict, state: dict, turn: int) -> list[str]:
-    """The names the terminal's score table lists, in its order (one row per AI)."""
-    drawn = Console(width=200, file=io.StringIO(), record=True, color_system=None)
-    for part in replay_view.drawing(data).panel(data, state, turn):
-        drawn.print(part)
-    text = drawn.export_text()
-    names = [p["name"] for p in data["players"]]
-    listed = []
-    if replay_view.drawing(data) is plain_view:      # its first line: "0 name  1 name"
-        return [word for word in text.splitlines()[0].split() if word in names]
-    for line in text.splitlines():
-        words = line.split()
-        if len(words) > 1 and len(words[0]) == 1 and words[0].isupper():
-            words = words[1:]        # the AI's letter, its cue where colour does not show
-        first = words[0] if words else ""
-        if first in names:
-            listed.append(first)
-    return listed
 
 
 def test_every_game_says_where_its_owners_are():
@@ -212,7 +135,7 @@ def test_replay_views_name_the_engines_owner(game, when, tmp_path, browser):
     assert len(frames) == len(truth), (len(frames), len(truth))
     by_ai = [p["name"] for p in ai_players(data)]
     assert by_ai == names                            # the terminal's names, by AI index
-    page_names = _page_names(data)
+    page_names, _ = names_in_page(replay_view.page(data))
     assert page_names == names                       # the page's names, by AI index
     owners = OWNERS[game]
     for index in range(len(frames)):
@@ -225,7 +148,7 @@ def test_replay_views_name_the_engines_owner(game, when, tmp_path, browser):
         # list) or per bot row (Cave, Race), each named by its AI index.
         listed = names if game not in ("cave", "race") else [
             truth[index][piece] for piece in pieces]
-        assert _panel_names(data, state, index) == listed, f"frame {index} (turn {turn})"
+        assert panel_names(data, state, index) == listed, f"frame {index} (turn {turn})"
     if browser is not None:
         _in_browser(browser, data, truth, names, tmp_path, GAMES[game].viewer is not None)
 

@@ -33,6 +33,7 @@ from tests.replay.hostile_replays import (
     packed,
     valid,
 )
+from tests.support.cli import arena
 from tests.support.paths import ARENA_CMD, ROOT
 
 SECONDS = 5.0
@@ -206,8 +207,7 @@ def test_a_square_never_carries_a_terminal_escape(tmp_path) -> None:
     terminal view draws a "?" for each character that is not printable."""
     file = tmp_path / "cave.json.gz"
     file.write_bytes(packed(cave("-\x1b]0;owned\x07\x1b[2J-")))
-    shown = subprocess.run(ARENA_CMD + ["replay", str(file)], cwd=ROOT, capture_output=True,
-                           text=True, timeout=60)
+    shown = arena("replay", str(file), timeout=60)
     assert shown.returncode == 0, shown.stderr
     assert "\x1b" not in shown.stdout and "\x07" not in shown.stdout
     assert "·?]0;owned??[2J·" in shown.stdout

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import subprocess
 
 import pytest
 
@@ -12,22 +11,13 @@ from engine.arena.rules import rules_from
 from engine.robotgame.rules import rules_from as robotgame_rules
 from orchestrator.games import get_game
 from orchestrator.replay import file as replay
-from orchestrator.runner.bots import read_bot
-from orchestrator.runner.match import MatchSpec, run_match
 from orchestrator.views.replay import embed, page
-from tests.support.paths import ARENA_CMD, BOTS, MAPS, ROOT
+from tests.support.cli import arena
+from tests.support.paths import BOTS, MAPS, ROOT
+from tests.support.replays import record
 
 RG = ROOT / "bots" / "robotgame"
 HOSTILE_NAME = "</script><script>alert(1)</script>"
-
-
-def record(game: str, bots, map_path, seed: int, rules, frames: list | None = None) -> dict:
-    replays: list[dict] = []
-    trace = (lambda match: frames.append(replay._index(match.replay_frame()))) \
-        if frames is not None else None
-    run_match(MatchSpec(game, map_path, [read_bot(b) for b in bots], seed, rules), trace=trace,
-              replays=replays)
-    return replays[0]
 
 
 def test_the_replay_rebuilds_every_turn_of_the_engine() -> None:
@@ -49,10 +39,8 @@ def test_the_same_seed_gives_the_same_file(tmp_path) -> None:
     files = []
     for name in ("a", "b"):
         target = tmp_path / f"{name}.json.gz"
-        done = subprocess.run(ARENA_CMD + ["run", "--map", "tiny", "--seed", "9", "--robots", "4",
-                                           "--max-turns", "60", "--replay", str(target),
-                                           "--json"], cwd=ROOT, capture_output=True, text=True,
-                              timeout=120)
+        done = arena("run", "--map", "tiny", "--seed", "9", "--robots", "4", "--max-turns", "60",
+                     "--replay", str(target), "--json", timeout=120)
         assert done.returncode == 0, done.stderr
         assert json.loads(done.stdout)["replay"] == str(target)
         files.append(target.read_bytes())
@@ -106,25 +94,20 @@ def test_terminal_replay_prints_a_turn(tmp_path) -> None:
     replay.save(record("robotgame", [RG / "rusher.py", RG / "example.py"],
                        ROOT / "maps" / "robotgame" / "default.py", 2,
                        robotgame_rules(max_turns=15)), target)
-    done = subprocess.run(ARENA_CMD + ["replay", str(target), "--turn", "12"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
+    done = arena("replay", str(target), "--turn", "12", timeout=60)
     assert done.returncode == 0, done.stderr
     assert "turn 12/15" in done.stdout and "rusher" in done.stdout and "robots" in done.stdout
-    bad = subprocess.run(ARENA_CMD + ["replay", str(target), "--turn", "99"], cwd=ROOT,
-                         capture_output=True, text=True, timeout=60)
+    bad = arena("replay", str(target), "--turn", "99", timeout=60)
     assert bad.returncode == 2 and bad.stderr.startswith("error: --turn 99")
-    missing = subprocess.run(ARENA_CMD + ["replay", str(tmp_path / "nope.json.gz")], cwd=ROOT,
-                             capture_output=True, text=True, timeout=60)
+    missing = arena("replay", str(tmp_path / "nope.json.gz"), timeout=60)
     assert missing.returncode == 2 and "replay file not found" in missing.stderr
 
 
 @pytest.mark.parametrize("flag", ["--replays"])
 def test_batch_keeps_a_replay_per_match(flag, tmp_path) -> None:
     db = tmp_path / "b.sqlite"
-    done = subprocess.run(ARENA_CMD + ["batch", str(BOTS / "randy.py"), str(BOTS / "turtle.py"),
-                                       "--seeds", "3", "--map", "tiny", "--robots", "2",
-                                       "--max-turns", "10", "--db", str(db), flag],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    done = arena("batch", str(BOTS / "randy.py"), str(BOTS / "turtle.py"), "--seeds", "3", "--map",
+                 "tiny", "--robots", "2", "--max-turns", "10", "--db", str(db), flag, timeout=120)
     assert done.returncode == 0, done.stderr
     kept = sorted((tmp_path / "replays").glob("*.json.gz"))
     assert len(kept) == 3
@@ -143,8 +126,7 @@ def test_terminal_replay_draws_a_turn_of_each_game(tmp_path, game, bots, map_fil
     target = tmp_path / "g.json.gz"
     replay.save(record(game, [ROOT / "bots" / game / b for b in bots], ROOT / "maps" / map_file,
                        2, found.rules(found.presets[0], max_turns=6)), target)
-    done = subprocess.run(ARENA_CMD + ["replay", str(target), "--turn", "4"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
+    done = arena("replay", str(target), "--turn", "4", timeout=60)
     assert done.returncode == 0, done.stderr
     assert "turn 4/" in done.stdout
     for text in seen:

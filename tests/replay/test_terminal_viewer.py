@@ -14,8 +14,8 @@ import pytest
 from engine.arena.rules import rules_from
 from orchestrator.replay import file as replay
 from orchestrator.views.replay import KEYS, parse_keys
-from tests.replay.test_replay import record
 from tests.support.paths import ARENA_CMD, BOTS, MAPS, ROOT
+from tests.support.replays import record
 
 # One pytest-xdist worker for the module: its module-scoped fixtures (a ladder, a browser,
 # a recorded match) would be made again on each worker that drew one of its tests.

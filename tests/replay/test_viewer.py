@@ -9,8 +9,8 @@ from engine.robotgame.rules import rules_from as robotgame_rules
 from orchestrator.replay import file as replay
 from orchestrator.views.replay import write_html
 from tests.browser import ARGS, CHROMIUM, SKIP_REASON
-from tests.replay.test_replay import record
 from tests.support.paths import BOTS, MAPS, ROOT
+from tests.support.replays import record
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the test extra")
 # One pytest-xdist worker for the module: its module-scoped fixtures (a ladder, a browser,

@@ -15,8 +15,9 @@ from engine.robotgame.rules import rules_from as robotgame_rules
 from orchestrator.views import board
 from orchestrator.views.replay import write_html
 from tests.browser import CHROMIUM, SKIP_REASON, watched_page
-from tests.replay.test_replay import record
+from tests.support.cli import arena
 from tests.support.paths import ARENA_CMD, ROOT
+from tests.support.replays import record
 
 VIEWER = ROOT / "orchestrator" / "views" / "viewer" / "viewer.html"
 # Dichromat simulation (Machado, Oliveira and Fernandes 2009, severity 1) on linear RGB.
@@ -66,12 +67,10 @@ def test_twelve_colours_stay_apart_for_every_sight_and_the_terminal_uses_them() 
 
 def test_a_piped_replay_tells_the_players_apart_by_letter(tmp_path) -> None:
     """Robot Game's pieces are their hp in tens: piped, both players' 5s looked alike."""
-    done = subprocess.run([*ARENA_CMD, "run", "--game", "robotgame", "--seed", "4",
-                           "--max-turns", "3", "--replay", "r.json.gz"], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=120)
+    done = arena("run", "--game", "robotgame", "--seed", "4", "--max-turns", "3", "--replay",
+                 "r.json.gz", cwd=tmp_path, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
-    shown = subprocess.run([*ARENA_CMD, "replay", "r.json.gz", "--turn", "2"], cwd=tmp_path,
-                           capture_output=True, text=True, timeout=120).stdout
+    shown = arena("replay", "r.json.gz", "--turn", "2", cwd=tmp_path, timeout=120).stdout
     lines = shown.splitlines()
     rows = lines[1:20]                            # the 19x19 board under the header
     assert sum(row.count("A") for row in rows) == sum(row.count("B") for row in rows) > 0

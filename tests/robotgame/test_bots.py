@@ -6,29 +6,15 @@ import hashlib
 
 import pytest
 
-from engine.robotgame.rules import rules_from
 from orchestrator.options import CheckSettings
-from orchestrator.runner.bots import read_bot
-from orchestrator.runner.match import MatchSpec, run_match
 from orchestrator.service.check import check_bot
 from sandbox.limits import Limits
 from tests.support.paths import ROOT
+from tests.support.robotgame import SAMPLES, play, player
 
-MAP = ROOT / "maps" / "robotgame" / "default.py"
-SAMPLES = ROOT / "bots" / "robotgame"
 HERE = ROOT / "tests" / "robotgame" / "bots"
 FAST = Limits(cpu_per_call_s=1.0, act_soft_s=0.1, first_act_soft_s=0.1, wall_per_call_s=2.0,
               watchdog_grace_s=3.0, memory_mb=256)
-
-
-def play(a, b, *, seed=1, turns=100, limits=None, sandbox="standard", trace=None) -> dict:
-    spec = MatchSpec("robotgame", MAP, [read_bot(a), read_bot(b)], seed,
-                     rules_from(max_turns=turns), limits, sandbox)
-    return run_match(spec, trace=trace)
-
-
-def player(result: dict, bot) -> dict:
-    return next(p for p in result["players"] if p["bot"] == str(bot))
 
 
 @pytest.mark.parametrize("a,b", [("coordinator.py", "example.py"), ("rusher.py", "survivor.py")])

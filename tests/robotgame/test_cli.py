@@ -2,18 +2,13 @@
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 from orchestrator.games import get_game
-from tests.support.paths import ARENA_CMD, ROOT
+from tests.support.cli import arena
+from tests.support.paths import ROOT
 
 BOTS = ROOT / "bots" / "robotgame"
-
-
-def arena(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(ARENA_CMD + list(args), cwd=ROOT, capture_output=True, text=True,
-                          timeout=120)
 
 
 def test_run_plays_the_demo_pair_and_prints_json() -> None:

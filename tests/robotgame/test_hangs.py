@@ -14,7 +14,6 @@ import re
 import resource
 import shutil
 import signal
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -22,8 +21,8 @@ import pytest
 from orchestrator.games import get_game
 from orchestrator.service.check import check_bot
 from sandbox.processes import describe_exit
-from tests.robotgame.test_bots import SAMPLES, play, player
-from tests.support.paths import ARENA_CMD, ROOT
+from tests.support.cli import arena
+from tests.support.robotgame import SAMPLES, play, player
 
 HANGS = Path(__file__).parent / "hangs"
 BOTS = Path(__file__).parent / "bots"
@@ -53,8 +52,7 @@ def test_check_fails_a_hanging_bot_within_a_few_turns(bot, no_stray_processes) -
 
 
 def run_check(bot: Path) -> tuple[int, dict]:
-    done = subprocess.run([*ARENA_CMD, "check", "--game", "robotgame", str(bot), "--json"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    done = arena("check", "--game", "robotgame", str(bot), "--json", timeout=120)
     return done.returncode, json.loads(done.stdout)
 
 

@@ -3,7 +3,6 @@ real engine by `arena scenario --game robotgame`, and scenario files as untruste
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -11,7 +10,7 @@ import pytest
 from engine import InputError
 from engine.robotgame import scenario as engine_scenario
 from orchestrator.games import get_game
-from tests.support.paths import ARENA_CMD, ROOT
+from tests.support.cli import arena
 from tests.support.scenarios import check_expected
 
 HERE = Path(__file__).parent
@@ -23,11 +22,6 @@ TWO = [{"location": [5, 5], "hp": 50, "player_id": 0, "robot_id": 0},
 
 def run(data: dict) -> dict:
     return GAME.scenario(data, "test.json")
-
-
-def arena(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run(ARENA_CMD + list(args), cwd=cwd, capture_output=True, text=True,
-                          timeout=120)
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])

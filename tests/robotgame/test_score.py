@@ -7,14 +7,13 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import re
-import subprocess
 import threading
 
 import pytest
 
-from tests.support.paths import ARENA_CMD, ROOT
+from tests.support.cli import WIDE, arena
+from tests.support.paths import ROOT
 
 RG = ROOT / "bots" / "robotgame"
 SURVIVOR, RUSHER = str(RG / "survivor.py"), str(RG / "rusher.py")
@@ -22,11 +21,9 @@ DRAW = re.compile(r"(\d+)–\1 draw")          # seed 1: survivor against itself
 WON = re.compile(r"(\d+)–(\d+)")
 
 
-def arena(*args: str) -> str:
-    done = subprocess.run(ARENA_CMD + list(args), cwd=ROOT, capture_output=True, text=True,
-                          timeout=300, env={**os.environ, "COLUMNS": "1000"})
-    assert done.returncode == 0, done.stderr
-    return done.stdout
+def shown(*args: str) -> str:
+    """What `arena ARGS` prints, wide, once it exited 0."""
+    return arena(*args, code=0, env=WIDE).stdout
 
 
 @pytest.fixture(scope="module")
@@ -34,46 +31,46 @@ def db(tmp_path_factory) -> str:
     """A draw (survivor against itself, seed 1) and a won game (survivor against rusher)."""
     path = str(tmp_path_factory.mktemp("score") / "rg.sqlite")
     for lineup in ((SURVIVOR, SURVIVOR), (SURVIVOR, RUSHER)):
-        arena("batch", "--game", "robotgame", *lineup, "--seeds", "1", "--first-seed", "1",
+        shown("batch", "--game", "robotgame", *lineup, "--seeds", "1", "--first-seed", "1",
               "--workers", "1", "--db", path)
     return path
 
 
 def test_arena_run_says_the_score_and_a_draw() -> None:
-    out = arena("run", "--game", "robotgame", SURVIVOR, SURVIVOR, "--seed", "1")
+    out = shown("run", "--game", "robotgame", SURVIVOR, SURVIVOR, "--seed", "1")
     assert re.search(r"Score: survivor (\d+)–\1 .+, a draw", out), out
-    played = json.loads(arena("run", "--game", "robotgame", SURVIVOR, RUSHER, "--seed", "1",
+    played = json.loads(shown("run", "--game", "robotgame", SURVIVOR, RUSHER, "--seed", "1",
                               "--json"))
     ranked = sorted(played["players"], key=lambda p: p["rank"])
     assert played["score"] == f"{ranked[0]['stats']['robots']}–{ranked[1]['stats']['robots']}"
 
 
 def test_results_games_lists_every_game_with_its_score(db) -> None:
-    table = arena("results", db, "--games")
+    table = shown("results", db, "--games")
     assert "score" in table and DRAW.search(table) and "│ draw" in table, table
-    games = json.loads(arena("results", db, "--games", "--json"))["games"]
+    games = json.loads(shown("results", db, "--games", "--json"))["games"]
     assert len(games) == 2 and DRAW.fullmatch(games[0]["score"]), games
     assert WON.fullmatch(games[1]["score"]) and games[1]["result"].endswith(" won"), games
-    rows = list(csv.DictReader(io.StringIO(arena("results", db, "--games", "--export", "csv"))))
+    rows = list(csv.DictReader(io.StringIO(shown("results", db, "--games", "--export", "csv"))))
     assert [row["score"] for row in rows] == [g["score"] for g in games]
 
 
 def test_one_bots_games_say_its_own_count_first(db) -> None:
-    mine = json.loads(arena("results", db, "--games", "--bot", "rusher", "--json"))["games"]
+    mine = json.loads(shown("results", db, "--games", "--bot", "rusher", "--json"))["games"]
     assert len(mine) == 1, mine
-    played = json.loads(arena("run", "--game", "robotgame", SURVIVOR, RUSHER, "--seed",
+    played = json.loads(shown("run", "--game", "robotgame", SURVIVOR, RUSHER, "--seed",
                               str(mine[0]["seed"]), "--json"))
     robots = {p["name"]: p["stats"]["robots"] for p in played["players"]}
     assert mine[0]["score"] == f"{robots['rusher']}–{robots['survivor']}", (mine, robots)
-    assert "score" in arena("results", db, "--games", "--bot", "rusher")
-    rows = list(csv.DictReader(io.StringIO(arena("results", db, "--games", "--bot", "rusher",
+    assert "score" in shown("results", db, "--games", "--bot", "rusher")
+    rows = list(csv.DictReader(io.StringIO(shown("results", db, "--games", "--bot", "rusher",
                                                  "--export", "csv"))))
     assert rows[0]["score"] == mine[0]["score"]
 
 
 def test_the_site_says_each_score(db, tmp_path) -> None:
-    arena("publish", db, "--out", str(tmp_path / "site"), "--run",
-          json.loads(arena("results", db, "--json"))["runs"][-1]["id"])
+    shown("publish", db, "--out", str(tmp_path / "site"), "--run",
+          json.loads(shown("results", db, "--json"))["runs"][-1]["id"])
     pages = [(tmp_path / "site" / "matches" / "1.html").read_text(),
              (tmp_path / "site" / "index.html").read_text()]
     assert re.search(r"Score: (survivor|rusher) \d+–\d+ (survivor|rusher)", pages[0]), pages[0]
@@ -86,7 +83,7 @@ def test_the_ladder_lists_and_match_page_say_the_score(tmp_path) -> None:
     from orchestrator.web.ladder.service import Ladder
     from orchestrator.web.ladder.store import LadderStore
     store = LadderStore(tmp_path / "ladder.sqlite")
-    result = json.loads(arena("run", "--game", "robotgame", SURVIVOR, SURVIVOR, "--seed", "1",
+    result = json.loads(shown("run", "--game", "robotgame", SURVIVOR, SURVIVOR, "--seed", "1",
                               "--json"))
     lineup = [(store.add_bot("robotgame", p["name"], "x", "bot.py", p["sha256"], b"", {}), 1)
               for p in sorted(result["players"], key=lambda p: p["seat"])]

@@ -4,13 +4,11 @@ in the terminal replay, `run --turns`' report, the page viewer; `check` names a 
 turn the same way (docs/robotgame.md, "Turn numbers")."""
 from __future__ import annotations
 
-import os
-import subprocess
-
 import pytest
 
 from tests.browser import CHROMIUM, SKIP_REASON, watched_page
-from tests.support.paths import ARENA_CMD, ROOT
+from tests.support.cli import WIDE, arena
+from tests.support.paths import ROOT
 
 NOTER = """import rg
 
@@ -31,33 +29,27 @@ class Robot:
 RUSHER = str(ROOT / "bots" / "robotgame" / "rusher.py")
 
 
-def arena(*args: str, cwd=ROOT, code: int = 0) -> subprocess.CompletedProcess:
-    done = subprocess.run(ARENA_CMD + list(args), cwd=cwd, capture_output=True, text=True,
-                          timeout=300, env={**os.environ, "COLUMNS": "200"})
-    assert done.returncode == code, done.stderr
-    return done
-
-
 @pytest.fixture(scope="module")
 def recorded(tmp_path_factory):
     folder = tmp_path_factory.mktemp("turns")
     (folder / "noter.py").write_text(NOTER)
     arena("run", "--game", "robotgame", str(folder / "noter.py"), RUSHER, "--seed", "1",
-          "--replay", str(folder / "r.json.gz"))
+          "--replay", str(folder / "r.json.gz"), code=0, env=WIDE)
     return folder
 
 
 def test_the_terminal_replay_shows_a_note_on_the_board_of_its_turn(recorded) -> None:
-    shown = arena("replay", str(recorded / "r.json.gz"), "--turn", "50").stdout
+    shown = arena("replay", str(recorded / "r.json.gz"), "--turn", "50", code=0, env=WIDE).stdout
     assert "turn 50/100" in shown and "game.turn == 50" in shown, shown
-    after = arena("replay", str(recorded / "r.json.gz"), "--turn", "51").stdout
+    after = arena("replay", str(recorded / "r.json.gz"), "--turn", "51", code=0, env=WIDE).stdout
     assert "turn 51/100" in after and "game.turn == 50" not in after, after
 
 
 def test_the_turn_report_names_the_turn_by_game_turn(recorded) -> None:
-    arena("replay", "r.json.gz", "--turn", "50", "--save-position", "p50.json", cwd=recorded)
+    arena("replay", "r.json.gz", "--turn", "50", "--save-position", "p50.json", cwd=recorded,
+          code=0, env=WIDE)
     out = arena("run", "--from", "p50.json", "noter.py", RUSHER, "--turns", "1",
-                cwd=recorded).stdout
+                cwd=recorded, code=0, env=WIDE).stdout
     lines = out.splitlines()
     assert "turn 50" in lines, out
     assert "game.turn == 50" in lines[lines.index("turn 50") + 1], out
@@ -66,14 +58,14 @@ def test_the_turn_report_names_the_turn_by_game_turn(recorded) -> None:
 
 def test_check_names_the_turn_as_game_turn(tmp_path) -> None:
     (tmp_path / "dies.py").write_text(DIES)
-    done = arena("check", "--game", "robotgame", str(tmp_path / "dies.py"), code=1)
+    done = arena("check", "--game", "robotgame", str(tmp_path / "dies.py"), code=1, env=WIDE)
     assert "(turn 50)" in done.stderr, done.stderr
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON)
 def test_the_viewer_shows_a_note_on_the_board_of_its_turn(recorded) -> None:
     page_file = recorded / "r.html"
-    arena("replay", str(recorded / "r.json.gz"), "--html", str(page_file))
+    arena("replay", str(recorded / "r.json.gz"), "--html", str(page_file), code=0, env=WIDE)
     with watched_page() as page:
         page.goto(page_file.as_uri())
         page.evaluate("viewer.go(50)")

@@ -9,7 +9,8 @@ import pytest
 from orchestrator.options import CheckSettings
 from orchestrator.service.check import check_bot
 from sandbox.limits import Limits
-from tests.support.paths import ARENA_CMD, BOTS, HOSTILE, ROOT
+from tests.support.cli import arena
+from tests.support.paths import BOTS, HOSTILE
 
 FAST = Limits(cpu_per_call_s=0.5, wall_per_call_s=1.0, watchdog_grace_s=3.0, memory_mb=128)
 SAMPLES = sorted(BOTS.glob("*.py"))
@@ -76,8 +77,7 @@ def test_a_shell_at_import_fails_check_with_the_command_in_the_json() -> None:
 
 
 def _check(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(ARENA_CMD + ["check", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120)
+    return arena("check", *args, timeout=120)
 
 
 def test_exit_status_0_for_a_good_bot_with_json() -> None:

@@ -10,7 +10,6 @@ time limits.
 from __future__ import annotations
 
 import json
-import subprocess
 import time
 from pathlib import Path
 
@@ -19,8 +18,8 @@ import pytest
 from orchestrator.games import GAMES
 from orchestrator.options import CheckSettings
 from orchestrator.runner.check import HUNG_TURNS, HangWatch
+from tests.support.cli import arena
 from tests.support.games import game_tests
-from tests.support.paths import ARENA_CMD, ROOT
 
 OUT_OF_TIME = ("hang", "timeout", "cpu")
 CASES = [(game, bot) for game in GAMES for bot in sorted(game_tests(game).glob("hang.*"))]
@@ -34,8 +33,7 @@ def test_every_game_has_a_hanging_python_bot() -> None:
 def test_check_of_a_hanging_bot_stops_within_a_few_turns(game: str, bot: Path,
                                                           no_stray_processes) -> None:
     started = time.monotonic()
-    done = subprocess.run([*ARENA_CMD, "check", "--game", game, str(bot), "--json"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    done = arena("check", "--game", game, str(bot), "--json")
     print(f"{bot.name}: {time.monotonic() - started:.1f} s")
     assert done.returncode == 1, done.stderr
     verdict = json.loads(done.stdout)

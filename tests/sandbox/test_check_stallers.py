@@ -35,6 +35,7 @@ from orchestrator.runner.pace import (
 )
 from orchestrator.runner.samples import sample_files
 from sandbox.limits import Limits
+from tests.support.cli import arena
 from tests.support.paths import ARENA_CMD, HOSTILE, ROOT
 
 STALLERS = Path(__file__).resolve().parent / "stallers"
@@ -57,7 +58,7 @@ CASES = [
     ("arena", STALLERS / "nap_move.py", "hang", "more than 5 s of own time in one turn"),
     ("arena", STALLERS / "sleep_seven.py", "hang", "more than 5 s of own time in one turn"),
     ("arena", HOSTILE / "guard_clock.py", "hang", "more than 5 s of own time in one turn"),
-    ("arena", STALLERS / "thread_block.py", "hang", "more than 5 s of own time in one turn"),
+    ("arena", HOSTILE / "thread_joiner.py", "hang", "more than 5 s of own time in one turn"),
     ("robotgame", STALLERS / "nap_act.py", "stalls", r"0\.[23]\d s of own time an act"),
     ("cave", STALLERS / "nap_turn.py", "warnings", r"slow: 0\.[45]\d s of own time a turn"),
     ("race", STALLERS / "nap_round.py", "warnings", r"slow: 0\.[45]\d s of own time a round"),
@@ -103,8 +104,7 @@ def test_a_merely_slow_bot_passes_with_a_warning_without_strict(no_stray_process
 
 
 def test_an_honest_sample_has_its_pace_on_the_ok_line(no_stray_processes) -> None:
-    done = subprocess.run([*ARENA_CMD, "check", "hunter", "--once", "--turns", "5"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    done = arena("check", "hunter", "--once", "--turns", "5", timeout=120)
     assert done.returncode == 0, done.stderr
     assert "s own time (" in done.stdout and "of own time a move, ~" in done.stdout
     assert "for a 1,000-turn match)" in done.stdout

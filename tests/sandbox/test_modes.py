@@ -30,15 +30,10 @@ from sandbox import modes
 from sandbox.modes import MODES, Mode
 from sandbox.players import Players
 from tests.modes.counting import LOG_VARIABLE
-from tests.support.paths import ARENA_CMD, BOTS, COUNTING, ROOT
+from tests.support.cli import arena
+from tests.support.paths import BOTS, COUNTING, ROOT
 
 TURNS = 5
-
-
-def arena(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(ARENA_CMD + list(args), cwd=ROOT, capture_output=True, text=True,
-                          timeout=300, env={**os.environ, **(env or {})},
-                          stdin=subprocess.DEVNULL)
 
 
 def counted(log: Path) -> list[tuple[int, str]]:

@@ -15,6 +15,7 @@ import httpx
 
 from sandbox.limits import Limits
 from tests.support.paths import ROOT
+from tests.support.waiting import wait_until
 
 FAST = Limits(cpu_per_call_s=0.5, wall_per_call_s=1.0, watchdog_grace_s=3.0, memory_mb=128)
 SAMPLES = ROOT / "bots"
@@ -38,13 +39,8 @@ class Robot:
 
 
 def wait_for(predicate, timeout: float = 60.0, what: str = "the ladder"):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
+    """tests/support/waiting.py's wait_until, asking the ladder every 0.1 s."""
+    return wait_until(predicate, timeout, what, every=0.1)
 
 
 def upload(client, game: str, name: str, path: Path | None = None, source: bytes | None = None,
