@@ -302,7 +302,7 @@ def test_a_plugins_words_that_help_would_read_as_markup_are_one_error_line(case,
     plugin = tmp_path / "words.py"
     plugin.write_text(source.format(change=change))
     for args in (("--help",), ("run", "--help"), ("batch", "--help")):
-        done = arena(tmp_path / "site", *args, code=2, **{variable: str(plugin)})
+        done = in_site(tmp_path / "site", *args, code=2, **{variable: str(plugin)})
         assert done.stderr.startswith(f"error: {plugin} (in ${variable}): {says}"), done.stderr
         assert done.stderr.count("\n") == 1, done.stderr
 

@@ -127,16 +127,28 @@ def test_check_tells_a_per_turn_java_bot_to_go_persistent(tmp_path, turns: int) 
     assert check_bot(JAVA_BOT, "cave", CheckSettings(turns=2, once=True), limits=limits)["ok"]
 
 
+# A per-turn Java bot: it reads its turn and holds, a valid answer every turn.
+PER_TURN_JAVA = """public class Bot {
+    public static void main(String[] args) throws Exception {
+        System.in.readAllBytes();
+        System.out.println("HNNHNN");
+    }
+}
+"""
+
+
 @needs("java")
 def test_check_tells_a_per_turn_java_bot_whose_starts_stall_a_match_to_go_persistent(
         tmp_path) -> None:
-    """Every turn in time, but a JVM's start each turn adds up past the own-time bank (a
-    small one here, so that any machine's JVM is past it): `stalls`, and the fix."""
+    """Every turn in time, but a JVM's start each turn adds up past the own-time bank: a
+    small bank here, which a full match at any JVM's pace passes (50 starts of at least
+    0.4 s of own time against 10 s) and the check's three turns do not use up, however
+    busy the machine: `stalls`, and the fix."""
     bot = tmp_path / "Bot.java"
-    bot.write_text(re.sub(r"// cave-protocol: persistent\n", "", JAVA_BOT.read_text()))
+    bot.write_text(PER_TURN_JAVA)
     limits = Limits(cpu_per_call_s=5.0, wall_per_call_s=5.0, watchdog_grace_s=5.0,
                     first_wall_s=5.0, output_bytes=16 << 10, own_per_turn_s=5.0,
-                    own_bank_s=1.0)
+                    own_bank_s=10.0)
     found = check_bot(bot, "cave", CheckSettings(turns=3, once=True), limits=limits)
     assert found["failure"] == "stalls", found["reason"]
     assert ("java starts afresh every turn, and its starts are most of that time: add "
