@@ -34,6 +34,7 @@ from sandbox.zygote import zygote, zygote_pid
 from tests.support.cli import arena
 from tests.support.paths import BOTS, HOSTILE
 from tests.support.sandbox import by_name, play
+from tests.support.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 CAVE_HOSTILE = ROOT / "tests" / "cave" / "hostile"
@@ -191,8 +192,12 @@ def test_own_time_is_wall_time_less_the_wait_to_run() -> None:
     sleeper = subprocess.Popen([sys.executable, "-c", "import time; print('sleeps', flush=True); "
                                 "time.sleep(30)"], stdout=subprocess.PIPE)
     try:
-        assert sleeper.stdout.readline() == b"sleeps\n"       # it has started, and sleeps
+        assert sleeper.stdout.readline() == b"sleeps\n"       # it has started
         sleeper.stdout.close()
+        # and sleeps: no longer runnable (on a busy machine it may wait to run a while
+        # between its print and its sleep, a wait the measure rightly takes off)
+        wait_until(lambda: not _sched.runnable(sleeper.pid), 30, "the sleeper to sleep",
+                   every=0.01)
         clock = _sched.OwnTime([sleeper.pid], time.monotonic())
         time.sleep(0.5)
         own, runnable = clock.look([sleeper.pid], time.monotonic())
