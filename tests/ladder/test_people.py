@@ -16,8 +16,6 @@ scheduler's own choices), finishing each match at once.
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
 from collections import Counter
 from concurrent.futures import Future
 
@@ -29,6 +27,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from orchestrator.options import UPLOADS_PENDING, LadderSettings  # noqa: E402
 from orchestrator.web.ladder import service  # noqa: E402
+from tests.support.cli import arena
 from tests.support.ladder import upload  # noqa: E402
 from tests.support.ladders import RG, VERDICT, Ladders, RecordingPool, a_replay, auth  # noqa: E402
 
@@ -236,10 +235,8 @@ def test_an_upload_refused_before_its_check_keeps_no_place(tmp_path) -> None:
 
 
 def test_serve_refuses_an_upload_pending_under_1(tmp_path) -> None:
-    found = subprocess.run([sys.executable, "-m", "orchestrator", "serve", "--db",
-                            str(tmp_path / "l.sqlite"), "--upload-pending", "0"],
-                           capture_output=True, text=True, timeout=120)
-    assert found.returncode == 2
+    found = arena("serve", "--db", str(tmp_path / "l.sqlite"), "--upload-pending", "0",
+                  code=2)
     assert found.stderr.strip() == "error: --upload-pending 0: must be at least 1"
 
 
@@ -314,10 +311,8 @@ def test_the_forwarded_address_is_read_only_from_the_proxies_the_operator_names(
 
 
 def test_serve_refuses_a_trusted_proxy_that_is_no_address(tmp_path) -> None:
-    found = subprocess.run([sys.executable, "-m", "orchestrator", "serve", "--db",
-                            str(tmp_path / "l.sqlite"), "--trusted-proxy", "proxy.example"],
-                           capture_output=True, text=True, timeout=120)
-    assert found.returncode == 2
+    found = arena("serve", "--db", str(tmp_path / "l.sqlite"), "--trusted-proxy",
+                  "proxy.example", code=2)
     assert found.stderr.strip() == ("error: --trusted-proxy proxy.example: give an address "
                                     "or a network (10.0.0.1, 10.0.0.0/8, ::1)")
 
